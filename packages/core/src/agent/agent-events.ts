@@ -1,0 +1,28 @@
+import type { ModelStreamEvent } from '../model/model.js';
+import type { Message, ToolResult, ToolUse } from '../types/messages.js';
+
+/** Mutable per-invocation state: callback handlers may change it; it comes back as `result.state`. */
+export type RequestState = Record<string, unknown>;
+
+/**
+ * Events an agent's stream yields. Each has a `type`:
+ * - `modelStreamEvent`: every raw event of the model, as the provider streamed it
+ * - `textDelta` / `reasoningDelta`: a chunk of text or reasoning
+ * - `toolStart` / `toolResult`: a tool begins / has its result
+ * - `messageAdded`: a message was appended to the history
+ * - `modelRetry`: a throttled model call is retried after `delayMs`
+ */
+export type AgentStreamEvent =
+  | { type: 'modelStreamEvent'; event: ModelStreamEvent }
+  | { type: 'textDelta'; data: string }
+  | { type: 'reasoningDelta'; data: string }
+  | { type: 'toolStart'; toolUse: ToolUse }
+  | { type: 'toolResult'; toolResult: ToolResult }
+  | { type: 'messageAdded'; message: Message }
+  | { type: 'modelRetry'; attempt: number; delayMs: number; error: unknown };
+
+/** What a `callbackHandler` receives: a stream event with the invocation's request state. */
+export type CallbackEvent = AgentStreamEvent & { requestState: RequestState };
+
+/** Receives every stream event of every invocation. */
+export type CallbackHandler = (event: CallbackEvent) => void;

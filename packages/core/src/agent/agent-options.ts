@@ -1,0 +1,88 @@
+import type { ConversationManager } from '../conversation/conversation-manager.js';
+import { ConfigurationError } from '../errors/configuration-errors.js';
+import type { Handoff } from '../handoffs/handoff.js';
+import type { HookProvider } from '../hooks/hook-registry.js';
+import type { RetryStrategy, RetryStrategyOptions } from '../loop/retry-strategy.js';
+import type { Model } from '../model/model.js';
+import type { SessionManager } from '../session/session-manager.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import type { JsonObject } from '../types/json.js';
+import type { Message } from '../types/messages.js';
+import type { CallbackHandler } from './agent-events.js';
+import type { Agent } from './agent.js';
+
+/** Options of `new Agent({...})`. Only `model` is required. */
+export interface AgentOptions {
+  /** The model that drives the agent, e.g. `new BedrockModel()` from `@skein/model-bedrock`. */
+  model: Model;
+  /** A human-readable name; handoff tools and graph nodes use it. Default `'agent'`. */
+  name?: string;
+  /** A stable id; sessions store the agent under it. Default `'default'`. */
+  id?: string;
+  /** What the agent does (used by `asTool()` and orchestrators). */
+  description?: string;
+  /** The system prompt sent with every model call. */
+  systemPrompt?: string;
+  /** Tools the model may call. */
+  tools?: AgentTool[];
+  /** The history to start from. */
+  messages?: Message[];
+  /** Initial agent state (JSON values only). */
+  state?: JsonObject;
+  /** Keeps the history within the context window. Default: a sliding window of 40 messages. */
+  conversationManager?: ConversationManager;
+  /** Persists this agent. Standalone agents only: give an orchestrator's session manager to the orchestrator. */
+  sessionManager?: SessionManager;
+  /** Hook providers to register. */
+  hooks?: HookProvider[];
+  /** Receives every stream event with the request state. */
+  callbackHandler?: CallbackHandler;
+  /** Retries of throttled model calls; `null` disables. Default: 6 attempts, 4 s doubling to 240 s, jitter. */
+  retryStrategy?: RetryStrategy | RetryStrategyOptions | null;
+  /** How the tool uses of one turn run. Default `'concurrent'`. */
+  toolExecutor?: 'concurrent' | 'sequential';
+  /** Upper bound of tools running at once with the concurrent executor. Default 8. */
+  maxConcurrentTools?: number;
+  /** Whether `agent.tool.x()` records the call in the history by default. Default true. */
+  recordDirectToolCall?: boolean;
+  /** Agents (or `handoff()`s) this agent may transfer the conversation to. */
+  handoffs?: (Agent | Handoff)[];
+  /** Appended to the default handoff tool description of transfers to this agent. */
+  handoffDescription?: string;
+}
+
+const KNOWN = new Set<string>([
+  'model', 'name', 'id', 'description', 'systemPrompt', 'tools', 'messages', 'state', 'conversationManager',
+  'sessionManager', 'hooks', 'callbackHandler', 'retryStrategy', 'toolExecutor', 'maxConcurrentTools',
+  'recordDirectToolCall', 'handoffs', 'handoffDescription',
+]);
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/** Checks agent options and says what to change; returns nothing, throws `ConfigurationError`. */
+export function checkAgentOptions(options: AgentOptions | undefined): asserts options is AgentOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigurationError('new Agent() takes an options object, e.g. new Agent({ model, tools, systemPrompt }).');
+  }
+  const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
+  if (unknown.length > 0) {
+    throw new ConfigurationError(`Unknown Agent option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`);
+  }
+  const model = options.model as Partial<Model> | undefined;
+  if (!model || typeof model.stream !== 'function') {
+    throw new ConfigurationError(
+      'An Agent needs a model: install a provider and pass it, e.g. new Agent({ model: new BedrockModel() }) from @skein/model-bedrock, ' +
+        'or new AnthropicModel() from @skein/model-anthropic (ScriptedModel from @skein/core/testing for tests).',
+    );
+  }
+  if (options.id !== undefined && !ID.test(options.id)) {
+    throw new ConfigurationError(`Agent id ${JSON.stringify(options.id)} is invalid: use 1-128 of A-Z a-z 0-9 _ . - starting with a letter or digit.`);
+  }
+  if (options.toolExecutor !== undefined && options.toolExecutor !== 'concurrent' && options.toolExecutor !== 'sequential') {
+    throw new ConfigurationError(`toolExecutor must be 'concurrent' or 'sequential' (got ${JSON.stringify(options.toolExecutor)}).`);
+  }
+  const max = options.maxConcurrentTools;
+  if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
+    throw new ConfigurationError(`maxConcurrentTools must be an integer >= 1 (got ${String(max)}).`);
+  }
+}

@@ -1,0 +1,40 @@
+import type { StopReason } from '../model/model.js';
+import { messageText, type Message } from '../types/messages.js';
+import type { AgentMetrics } from '../metrics/agent-metrics.js';
+import type { RequestState } from './agent-events.js';
+import type { HandoffRequest } from '../handoffs/handoff.js';
+
+/** The outcome of one invocation. `String(result)` is the final text. */
+export class AgentResult<T = unknown> {
+  readonly stopReason: StopReason;
+  /** The last assistant message. */
+  readonly message: Message;
+  readonly metrics: AgentMetrics;
+  /** The request state, as callback handlers left it. */
+  readonly state: RequestState;
+  /** The validated value, for `structuredOutput()`. */
+  readonly structuredOutput: T | undefined;
+  /** A transfer the model asked for (`stopReason: 'handoff'`); the orchestrator performs it. */
+  readonly handoff: HandoffRequest | undefined;
+
+  constructor(fields: {
+    stopReason: StopReason;
+    message: Message;
+    metrics: AgentMetrics;
+    state: RequestState;
+    structuredOutput?: T;
+    handoff?: HandoffRequest;
+  }) {
+    this.stopReason = fields.stopReason;
+    this.message = fields.message;
+    this.metrics = fields.metrics;
+    this.state = fields.state;
+    this.structuredOutput = fields.structuredOutput;
+    this.handoff = fields.handoff;
+  }
+
+  /** The text of the final message. */
+  toString(): string {
+    return messageText(this.message);
+  }
+}

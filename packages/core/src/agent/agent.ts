@@ -1,0 +1,259 @@
+import type { z } from 'zod';
+import { SlidingWindowConversationManager } from '../conversation/sliding-window-conversation-manager.js';
+import type { ConversationManager } from '../conversation/conversation-manager.js';
+import { closeDanglingToolUses } from '../conversation/tool-pairs.js';
+import { CancelledError } from '../errors/cancellation-errors.js';
+import { ConcurrencyError } from '../errors/orchestration-errors.js';
+import { defaultHandoff, isHandoff, type Handoff } from '../handoffs/handoff.js';
+import { AfterInvocationEvent, AgentInitializedEvent, BeforeInvocationEvent, MessageAddedEvent } from '../hooks/events.js';
+import { HookRegistry } from '../hooks/hook-registry.js';
+import { runEventLoop, type LoopOutcome } from '../loop/event-loop.js';
+import type { Invocation, InvocationTools, LoopHost } from '../loop/loop-host.js';
+import { ExponentialBackoffRetry, type RetryStrategy } from '../loop/retry-strategy.js';
+import { AgentMetrics } from '../metrics/agent-metrics.js';
+import type { Model } from '../model/model.js';
+import type { SessionManager } from '../session/session-manager.js';
+import { AgentState } from '../state/agent-state.js';
+import type { AgentTool, InvocationState } from '../tools/agent-tool.js';
+import { ToolRegistry } from '../tools/tool-registry.js';
+import type { Message } from '../types/messages.js';
+import type { AgentStreamEvent, CallbackHandler } from './agent-events.js';
+import { checkAgentOptions, type AgentOptions } from './agent-options.js';
+import { AgentResult } from './agent-result.js';
+import { agentAsTool, type AsToolOptions } from './as-tool.js';
+import { createDirectToolCaller, type DirectToolCaller } from './direct-tool-call.js';
+import { checkMessage, promptToMessages, type Prompt } from './prompt.js';
+import { runStructuredOutput, type StructuredOutputOptions } from './structured-output.js';
+
+/** Options of one invocation. */
+export interface InvokeOptions {
+  /** Aborting it cancels the invocation, which then ends with `stopReason: 'cancelled'`. */
+  signal?: AbortSignal;
+  /** Values for tools and hooks (never sent to the model). */
+  invocationState?: InvocationState;
+}
+
+/**
+ * An agent: a model, a system prompt, tools and a history, driven by the agent loop.
+ * @example
+ * const agent = new Agent({ model, tools: [calculator], systemPrompt: 'You are a helpful assistant.' });
+ * const result = await agent.invoke('What is 25 * 48?');
+ * console.log(String(result));
+ */
+export class Agent {
+  readonly name: string;
+  readonly id: string;
+  readonly description: string | undefined;
+  readonly handoffDescription: string | undefined;
+  readonly model: Model;
+  systemPrompt: string | undefined;
+  /** Key-value state outside the conversation (JSON only). */
+  readonly state: AgentState;
+  /** Register callbacks on lifecycle events. */
+  readonly hooks = new HookRegistry();
+  readonly conversationManager: ConversationManager;
+  readonly sessionManager: SessionManager | undefined;
+  /** Call a tool directly: `await agent.tool.calculator({ expression: '1 + 1' })`. */
+  readonly tool: DirectToolCaller;
+
+  #messages: Message[];
+  readonly #tools: ToolRegistry;
+  readonly #handoffTargets: readonly (Agent | Handoff)[];
+  #handoffs: readonly Handoff[] | undefined;
+  readonly #callbackHandler: CallbackHandler | undefined;
+  readonly #host: LoopHost;
+  #running = false;
+  #controller: AbortController | undefined;
+  #initialized: Promise<void> | undefined;
+
+  constructor(options: AgentOptions) {
+    checkAgentOptions(options);
+    this.model = options.model;
+    this.name = options.name ?? 'agent';
+    this.id = options.id ?? 'default';
+    this.description = options.description;
+    this.handoffDescription = options.handoffDescription;
+    this.systemPrompt = options.systemPrompt;
+    this.state = new AgentState(options.state ?? {});
+    (options.messages ?? []).forEach((m, i) => checkMessage(m, `messages[${i}]`));
+    this.#messages = [...(options.messages ?? [])];
+    this.#tools = new ToolRegistry(options.tools ?? []);
+    this.#handoffTargets = [...(options.handoffs ?? [])];
+    this.#callbackHandler = options.callbackHandler;
+    this.conversationManager = options.conversationManager ?? new SlidingWindowConversationManager();
+    this.sessionManager = options.sessionManager;
+    const retry = options.retryStrategy;
+    const retryStrategy: RetryStrategy | undefined =
+      retry === null ? undefined : retry && 'nextDelay' in retry ? retry : new ExponentialBackoffRetry(retry ?? {});
+    this.hooks.addHook(this.conversationManager);
+    for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
+    if (this.sessionManager) this.hooks.addHook(this.sessionManager);
+
+    const agent = this;
+    this.#host = {
+      agent,
+      model: this.model,
+      get systemPrompt() {
+        return agent.systemPrompt;
+      },
+      hooks: this.hooks,
+      tools: this.#tools,
+      get handoffs() {
+        return agent.handoffs;
+      },
+      retryStrategy,
+      conversationManager: this.conversationManager,
+      toolExecutor: options.toolExecutor ?? 'concurrent',
+      maxConcurrentTools: options.maxConcurrentTools ?? 8,
+      messages: () => agent.#messages,
+      appendMessage: (message) => agent.#append(message),
+    };
+    this.tool = createDirectToolCaller(this.#host, {
+      recordByDefault: options.recordDirectToolCall ?? true,
+      isRunning: () => this.#running,
+    });
+  }
+
+  /** The live conversation history. Change it through a conversation manager to keep sessions in sync. */
+  get messages(): Message[] {
+    return this.#messages;
+  }
+
+  set messages(messages: Message[]) {
+    messages.forEach((m, i) => checkMessage(m, `messages[${i}]`));
+    this.#messages = messages;
+  }
+
+  /** The agent's tools (its handoffs are not among them). */
+  get tools(): readonly AgentTool[] {
+    return this.#tools.names().map((n) => this.#tools.get(n) as AgentTool);
+  }
+
+  /** The handoffs this agent offers, plain agents turned into default handoffs. */
+  get handoffs(): readonly Handoff[] {
+    this.#handoffs ??= this.#handoffTargets.map((h) => (isHandoff(h) ? h : defaultHandoff(h)));
+    return this.#handoffs;
+  }
+
+  /** True while an invocation runs. */
+  get isRunning(): boolean {
+    return this.#running;
+  }
+
+  /** Fires `AgentInitializedEvent` once (a session manager restores the agent then). Invocations call it. */
+  initialize(): Promise<void> {
+    this.#initialized ??= this.hooks.invoke(new AgentInitializedEvent(this)).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#initialized = undefined;
+        throw error;
+      },
+    );
+    return this.#initialized;
+  }
+
+  /** Runs the agent loop on `prompt` and resolves with the result. */
+  async invoke(prompt?: Prompt, options: InvokeOptions = {}): Promise<AgentResult> {
+    return drain(this.#run(prompt, options, undefined));
+  }
+
+  /** Runs the agent loop, yielding events as they happen; the generator returns the result. */
+  stream(prompt?: Prompt, options: InvokeOptions = {}): AsyncGenerator<AgentStreamEvent, AgentResult> {
+    return this.#run(prompt, options, undefined);
+  }
+
+  /** Asks the model for a value matching `schema` (forced tool call, one re-ask) and returns it, typed. */
+  async structuredOutput<S extends z.ZodType>(schema: S, prompt?: Prompt, options: StructuredOutputOptions = {}): Promise<z.output<S>> {
+    return runStructuredOutput(schema, prompt, options, (p, extra) => drain(this.#run(p, options, extra)));
+  }
+
+  /** Wraps this agent as a tool another agent can call. */
+  asTool(options: AsToolOptions = {}): AgentTool {
+    return agentAsTool(this, options);
+  }
+
+  /** Cancels the running invocation; it ends with `stopReason: 'cancelled'`. */
+  cancel(): void {
+    this.#controller?.abort(new CancelledError('The agent was cancelled.'));
+  }
+
+  async #append(message: Message): Promise<AgentStreamEvent> {
+    this.#messages.push(message);
+    if (this.hooks.has(MessageAddedEvent)) await this.hooks.invoke(new MessageAddedEvent(this, message));
+    return { type: 'messageAdded', message };
+  }
+
+  async *#run(prompt: Prompt | undefined, options: InvokeOptions, extra: InvocationTools | undefined): AsyncGenerator<AgentStreamEvent, AgentResult> {
+    if (this.#running) {
+      throw new ConcurrencyError(`Agent ${this.name} is already running; wait for its invocation to finish (or use another Agent).`);
+    }
+    this.#running = true;
+    const controller = new AbortController();
+    this.#controller = controller;
+    const onAbort = (): void => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    const inv: Invocation = { signal: controller.signal, requestState: {}, invocationState: options.invocationState ?? {}, metrics: new AgentMetrics(), extra };
+    const started = performance.now();
+    const handler = this.#callbackHandler;
+    const emit = handler ? (e: AgentStreamEvent): AgentStreamEvent => (handler({ ...e, requestState: inv.requestState }), e) : undefined;
+    let outcome: LoopOutcome | undefined;
+    let error: unknown;
+    try {
+      await this.initialize();
+      if (this.hooks.has(BeforeInvocationEvent)) await this.hooks.invoke(new BeforeInvocationEvent(this, inv.invocationState));
+      for (const message of promptToMessages(prompt)) {
+        const event = await this.#append(message);
+        yield emit ? emit(event) : event;
+      }
+      const loop = runEventLoop(this.#host, inv);
+      for (let step = await loop.next(); ; step = await loop.next()) {
+        if (step.done) {
+          outcome = step.value;
+          break;
+        }
+        yield emit ? emit(step.value) : step.value;
+      }
+      return new AgentResult({
+        stopReason: outcome.stopReason,
+        message: outcome.message,
+        metrics: inv.metrics,
+        state: inv.requestState,
+        ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
+      });
+    } catch (e) {
+      error = e;
+      throw e;
+    } finally {
+      if (!outcome) {
+        controller.abort(new CancelledError('The invocation ended early.'));
+        const closing = closeDanglingToolUses(this.#messages, 'Tool call interrupted: the invocation ended before the tool finished.');
+        if (closing) await this.#append(closing);
+      }
+      options.signal?.removeEventListener('abort', onAbort);
+      inv.metrics.durationMs = performance.now() - started;
+      try {
+        await this.conversationManager.applyManagement(this);
+      } finally {
+        this.#controller = undefined;
+        this.#running = false;
+        if (this.hooks.has(AfterInvocationEvent)) {
+          await this.hooks.invoke(
+            new AfterInvocationEvent(this, {
+              invocationState: inv.invocationState,
+              ...(outcome ? { stopReason: outcome.stopReason } : {}),
+              ...(error !== undefined ? { error } : {}),
+            }),
+          );
+        }
+      }
+    }
+  }
+}
+
+async function drain<R>(gen: AsyncGenerator<unknown, R>): Promise<R> {
+  for (;;) {
+    const step = await gen.next();
+    if (step.done) return step.value;
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { tool } from '../tools/tool.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import type { JsonObject } from '../types/json.js';
+import type { Message } from '../types/messages.js';
+import type { Agent } from './agent.js';
+
+/** Options of `agent.asTool()`. */
+export interface AsToolOptions {
+  /** Tool name. Default: the agent's name with characters outside [A-Za-z0-9_-] replaced by `_`. */
+  name?: string;
+  /** Tool description. Default: the agent's description. */
+  description?: string;
+  /** Keep the agent's history between calls (default false: each call starts from the history it had when wrapped). */
+  preserveContext?: boolean;
+}
+
+/** Wraps an agent as a tool taking `{ input: string }` and answering with the agent's final text. */
+export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
+  const name = options.name ?? agent.name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
+  const initialMessages: Message[] = [...agent.messages];
+  const initialState: JsonObject = agent.state.get();
+  return tool({
+    name,
+    description: options.description ?? agent.description ?? `Ask the ${agent.name} agent.`,
+    inputSchema: z.object({ input: z.string().describe('What to ask the agent') }),
+    callback: async ({ input }, context) => {
+      if (!options.preserveContext) {
+        agent.messages = [...initialMessages];
+        agent.state.replace(initialState);
+      }
+      const result = await agent.invoke(input, { signal: context.signal, invocationState: context.invocationState });
+      return String(result);
+    },
+  });
+}

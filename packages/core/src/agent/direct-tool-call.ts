@@ -1,0 +1,70 @@
+import { ConcurrencyError } from '../errors/orchestration-errors.js';
+import { ToolNotFoundError } from '../errors/tool-errors.js';
+import type { Invocation, LoopHost } from '../loop/loop-host.js';
+import { runTool } from '../loop/run-tool.js';
+import { AgentMetrics } from '../metrics/agent-metrics.js';
+import { assertJson } from '../state/agent-state.js';
+import type { JsonValue } from '../types/json.js';
+import type { ToolResult, ToolUse } from '../types/messages.js';
+import type { InvocationState } from '../tools/agent-tool.js';
+
+/** Options of a direct tool call. */
+export interface DirectToolCallOptions {
+  /** Record the call in the history (default: the agent's `recordDirectToolCall`, itself default true). */
+  recordDirectToolCall?: boolean;
+  invocationState?: InvocationState;
+  signal?: AbortSignal;
+}
+
+/** `agent.tool.<name>(input, options)`: runs a tool directly and resolves with its result. */
+export type DirectToolCaller = Record<string, (input?: JsonValue, options?: DirectToolCallOptions) => Promise<ToolResult>>;
+
+function newToolUseId(name: string): string {
+  return `tooluse_${name}_${Math.floor(Math.random() * 1e9)}`;
+}
+
+/**
+ * Builds the `agent.tool` proxy. A recorded call appends what the seeds show: a user note with the
+ * input, the assistant toolUse, the user toolResult, and an assistant note.
+ */
+export function createDirectToolCaller(host: LoopHost, config: { recordByDefault: boolean; isRunning: () => boolean }): DirectToolCaller {
+  const call = async (name: string, input: JsonValue = {}, options: DirectToolCallOptions = {}): Promise<ToolResult> => {
+    const tool = host.tools.get(name);
+    if (!tool) {
+      throw new ToolNotFoundError(`agent.tool.${name}: no tool named ${JSON.stringify(name)}. Available tools: ${host.tools.names().join(', ') || 'none'}.`);
+    }
+    assertJson(input, `Input of agent.tool.${name}`);
+    const record = options.recordDirectToolCall ?? config.recordByDefault;
+    if (record && config.isRunning()) {
+      throw new ConcurrencyError(
+        `agent.tool.${name} cannot be recorded while the agent is running; pass { recordDirectToolCall: false } or wait for the invocation.`,
+      );
+    }
+    const toolUse: ToolUse = { toolUseId: newToolUseId(name), name, input };
+    const inv: Invocation = {
+      signal: options.signal ?? new AbortController().signal,
+      requestState: {},
+      invocationState: options.invocationState ?? {},
+      metrics: new AgentMetrics(),
+      extra: undefined,
+    };
+    const result = await runTool(host, inv, toolUse, tool, undefined);
+    if (record) {
+      await host.appendMessage({
+        role: 'user',
+        content: [{ text: `agent.tool.${name} direct tool call.\nInput parameters: ${JSON.stringify(input)}\n` }],
+      });
+      await host.appendMessage({ role: 'assistant', content: [{ toolUse }] });
+      await host.appendMessage({ role: 'user', content: [{ toolResult: result }] });
+      await host.appendMessage({ role: 'assistant', content: [{ text: `agent.tool.${name} was called.` }] });
+    }
+    return result;
+  };
+  return new Proxy({} as DirectToolCaller, {
+    get: (_target, prop) => (typeof prop === 'string' ? (input?: JsonValue, options?: DirectToolCallOptions) => call(prop, input, options) : undefined),
+    has: (_target, prop) => typeof prop === 'string' && host.tools.has(prop),
+    ownKeys: () => host.tools.names(),
+    getOwnPropertyDescriptor: (_target, prop) =>
+      typeof prop === 'string' && host.tools.has(prop) ? { enumerable: true, configurable: true, writable: false, value: undefined } : undefined,
+  });
+}

@@ -1,0 +1,33 @@
+import { ConfigurationError } from '../errors/configuration-errors.js';
+import type { ContentBlock, Message } from '../types/messages.js';
+
+/** What an agent can be invoked with: text, content blocks (one user message), or whole messages. */
+export type Prompt = string | ContentBlock[] | Message[];
+
+function isMessage(value: unknown): value is Message {
+  return typeof value === 'object' && value !== null && 'role' in value && 'content' in value;
+}
+
+/** Checks a message's shape and says what is wrong with it. */
+export function checkMessage(message: unknown, where: string): asserts message is Message {
+  if (!isMessage(message)) throw new ConfigurationError(`${where} is not a message: expected { role: 'user' | 'assistant', content: [...] }.`);
+  if (message.role !== 'user' && message.role !== 'assistant') {
+    throw new ConfigurationError(`${where} has role ${JSON.stringify(message.role)}; use 'user' or 'assistant' (the system prompt is an agent option).`);
+  }
+  if (!Array.isArray(message.content)) throw new ConfigurationError(`${where}.content must be an array of content blocks.`);
+}
+
+/** The messages a prompt appends to the history (none for `undefined`: continue from the history). */
+export function promptToMessages(prompt: Prompt | undefined): Message[] {
+  if (prompt === undefined) return [];
+  if (typeof prompt === 'string') return [{ role: 'user', content: [{ text: prompt }] }];
+  if (!Array.isArray(prompt)) {
+    throw new ConfigurationError('A prompt must be a string, an array of content blocks, or an array of messages.');
+  }
+  if (prompt.length === 0) return [];
+  if (isMessage(prompt[0])) {
+    prompt.forEach((m, i) => checkMessage(m, `prompt[${i}]`));
+    return prompt as Message[];
+  }
+  return [{ role: 'user', content: prompt as ContentBlock[] }];
+}

@@ -1,0 +1,47 @@
+import type { Agent } from '../agent/agent.js';
+import type { HookProvider, HookRegistry } from '../hooks/hook-registry.js';
+import type { JsonObject } from '../types/json.js';
+import type { Message } from '../types/messages.js';
+
+/**
+ * Keeps an agent's history within what the model can take.
+ * - `applyManagement` runs after every invocation (and per turn where a manager registers hooks for it)
+ * - `reduceContext` runs when the model reports a context-window overflow; it returns `false` when
+ *   nothing more can be removed, and the overflow error then surfaces
+ * - `removedMessageCount` counts messages removed from the start, so sessions load only the rest
+ */
+export interface ConversationManager extends HookProvider {
+  readonly removedMessageCount: number;
+  applyManagement(agent: Agent): void | Promise<void>;
+  reduceContext(agent: Agent, error?: unknown): boolean | Promise<boolean>;
+  /** State to persist in a session (`conversation_manager_state`). */
+  getState(): JsonObject;
+  /** Restores persisted state; may return messages to put before the restored history (e.g. a summary). */
+  restoreFromSession(state: JsonObject): Message[] | undefined;
+}
+
+/** Shared bookkeeping of the built-in managers: the removed count and its persistence. */
+export abstract class BaseConversationManager implements ConversationManager {
+  removedMessageCount = 0;
+
+  abstract applyManagement(agent: Agent): void | Promise<void>;
+  abstract reduceContext(agent: Agent, error?: unknown): boolean | Promise<boolean>;
+
+  registerHooks(_registry: HookRegistry): void {}
+
+  getState(): JsonObject {
+    return { __name__: this.constructor.name, removed_message_count: this.removedMessageCount };
+  }
+
+  restoreFromSession(state: JsonObject): Message[] | undefined {
+    const name = state['__name__'];
+    if (typeof name === 'string' && name !== this.constructor.name) {
+      throw new TypeError(
+        `The session was written with a ${name} but this agent uses a ${this.constructor.name}; use the same conversation manager to restore it.`,
+      );
+    }
+    const removed = state['removed_message_count'];
+    this.removedMessageCount = typeof removed === 'number' && removed >= 0 ? removed : 0;
+    return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+import type { Agent } from '../agent/agent.js';
+import type { AgentStreamEvent, RequestState } from '../agent/agent-events.js';
+import type { ConversationManager } from '../conversation/conversation-manager.js';
+import type { Handoff } from '../handoffs/handoff.js';
+import type { HookRegistry } from '../hooks/hook-registry.js';
+import type { AgentMetrics } from '../metrics/agent-metrics.js';
+import type { Model, ToolChoice } from '../model/model.js';
+import type { AgentTool, InvocationState } from '../tools/agent-tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { Message } from '../types/messages.js';
+import type { RetryStrategy } from './retry-strategy.js';
+
+/** What the event loop needs of an agent (kept internal; the Agent builds it once). */
+export interface LoopHost {
+  readonly agent: Agent;
+  readonly model: Model;
+  readonly systemPrompt: string | undefined;
+  readonly hooks: HookRegistry;
+  readonly tools: ToolRegistry;
+  readonly handoffs: readonly Handoff[];
+  readonly retryStrategy: RetryStrategy | undefined;
+  readonly conversationManager: ConversationManager;
+  readonly toolExecutor: 'concurrent' | 'sequential';
+  readonly maxConcurrentTools: number;
+  /** The live history (appended to in place, never copied per cycle). */
+  messages(): Message[];
+  /** Appends a message, fires `MessageAddedEvent`, and returns the stream event to yield. */
+  appendMessage(message: Message): Promise<AgentStreamEvent>;
+}
+
+/** Tools offered for one invocation only (structured output). */
+export interface InvocationTools {
+  readonly tools: readonly AgentTool[];
+  readonly toolChoice: ToolChoice | undefined;
+  /** Checked after each turn's tools: `true` ends the invocation with `end_turn`. */
+  shouldStop(): boolean;
+}
+
+/** The mutable state of one invocation. */
+export interface Invocation {
+  readonly signal: AbortSignal;
+  readonly requestState: RequestState;
+  readonly invocationState: InvocationState;
+  readonly metrics: AgentMetrics;
+  readonly extra: InvocationTools | undefined;
+}

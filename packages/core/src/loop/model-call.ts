@@ -1,0 +1,92 @@
+import type { AgentStreamEvent } from '../agent/agent-events.js';
+import { ContextWindowOverflowError } from '../errors/model-errors.js';
+import type { HandoffContext, Handoff } from '../handoffs/handoff.js';
+import { AfterModelCallEvent, BeforeModelCallEvent } from '../hooks/events.js';
+import type { ModelRequest, ToolSpec } from '../model/model.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import type { Invocation, LoopHost } from './loop-host.js';
+import { sleep } from './retry-strategy.js';
+import { accumulateStream, type ModelTurn } from './stream-accumulator.js';
+
+/** The tools the model was offered for one call: specs, plus the handoffs and extras by name. */
+export interface OfferedTools {
+  specs: readonly ToolSpec[];
+  handoffs: Map<string, Handoff> | undefined;
+  extras: Map<string, AgentTool> | undefined;
+}
+
+/** Evaluates `isEnabled` of each handoff (may be async) and builds the tool specs of this call. */
+export async function offeredTools(host: LoopHost, inv: Invocation): Promise<OfferedTools> {
+  const base = host.tools.specs();
+  if (host.handoffs.length === 0 && !inv.extra) return { specs: base, handoffs: undefined, extras: undefined };
+  const specs = [...base];
+  let handoffs: Map<string, Handoff> | undefined;
+  if (host.handoffs.length > 0) {
+    const ctx: HandoffContext = { agent: host.agent, invocationState: inv.invocationState };
+    handoffs = new Map();
+    for (const h of host.handoffs) {
+      if (!(await h.isEnabled(ctx))) continue;
+      handoffs.set(h.toolName, h);
+      specs.push({ name: h.toolName, description: h.toolDescription, inputSchema: { json: h.inputJsonSchema } });
+    }
+  }
+  let extras: Map<string, AgentTool> | undefined;
+  if (inv.extra) {
+    extras = new Map();
+    for (const t of inv.extra.tools) {
+      extras.set(t.name, t);
+      specs.push(t.spec);
+    }
+  }
+  return { specs, handoffs, extras };
+}
+
+/**
+ * Calls the model once, with retries: throttling per the retry strategy, context overflow through
+ * the conversation manager, and `AfterModelCallEvent.retry`. Returns `undefined` when cancelled.
+ */
+export async function* callModel(host: LoopHost, inv: Invocation, offered: OfferedTools): AsyncGenerator<AgentStreamEvent, ModelTurn | undefined> {
+  const { hooks, agent } = host;
+  let attempt = 0;
+  for (;;) {
+    attempt++;
+    if (inv.signal.aborted) return undefined;
+    if (hooks.has(BeforeModelCallEvent)) await hooks.invoke(new BeforeModelCallEvent(agent, inv.invocationState));
+    const request: ModelRequest = { messages: host.messages(), signal: inv.signal };
+    if (host.systemPrompt !== undefined) request.systemPrompt = host.systemPrompt;
+    if (offered.specs.length > 0) request.toolSpecs = offered.specs;
+    if (inv.extra?.toolChoice) request.toolChoice = inv.extra.toolChoice;
+    inv.metrics.modelCallCount++;
+    let turn: ModelTurn | undefined;
+    let error: unknown;
+    try {
+      turn = yield* accumulateStream(host.model.stream(request), inv.metrics);
+    } catch (e) {
+      error = e;
+    }
+    if (hooks.has(AfterModelCallEvent)) {
+      const fields = turn
+        ? { invocationState: inv.invocationState, stopResponse: { message: turn.message, stopReason: turn.stopReason } }
+        : { invocationState: inv.invocationState, error };
+      const after = await hooks.invoke(new AfterModelCallEvent(agent, fields));
+      if (after.retry) continue;
+    }
+    if (turn) return turn;
+    if (inv.signal.aborted) return undefined;
+    const delay = host.retryStrategy?.nextDelay(error, attempt);
+    if (delay !== undefined) {
+      yield { type: 'modelRetry', attempt, delayMs: delay, error };
+      try {
+        await sleep(delay, inv.signal);
+      } catch {
+        return undefined;
+      }
+      continue;
+    }
+    if (ContextWindowOverflowError.is(error) && (await host.conversationManager.reduceContext(agent, error))) {
+      attempt = 0;
+      continue;
+    }
+    throw error;
+  }
+}

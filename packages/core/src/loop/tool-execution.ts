@@ -1,0 +1,123 @@
+import PQueue from 'p-queue';
+import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { HandoffRequest } from '../handoffs/handoff.js';
+import { formatIssues } from '../tools/format-issues.js';
+import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
+import { EventChannel } from './event-channel.js';
+import type { Invocation, LoopHost } from './loop-host.js';
+import type { OfferedTools } from './model-call.js';
+import { errorMessage, runTool } from './run-tool.js';
+import type { ModelTurn } from './stream-accumulator.js';
+
+/** Results of all tool uses of one turn (in the order the model asked), and a transfer if one won. */
+export interface ToolsOutcome {
+  results: ToolResult[];
+  handoff: HandoffRequest | undefined;
+}
+
+/**
+ * Runs the tool uses of one turn: regular tools concurrently (bounded) or sequentially, then
+ * handoffs in order, where the first valid one wins and later ones are refused.
+ */
+export async function* executeTools(
+  host: LoopHost,
+  inv: Invocation,
+  turn: ModelTurn,
+  uses: readonly ToolUse[],
+  offered: OfferedTools,
+): AsyncGenerator<AgentStreamEvent, ToolsOutcome> {
+  const results: ToolResult[] = new Array<ToolResult>(uses.length);
+  const regular: number[] = [];
+  const transfers: number[] = [];
+  for (let i = 0; i < uses.length; i++) {
+    if (offered.handoffs?.has((uses[i] as ToolUse).name)) transfers.push(i);
+    else regular.push(i);
+  }
+  const run = (i: number): Promise<ToolResult> => {
+    const use = uses[i] as ToolUse;
+    const found = offered.extras?.get(use.name) ?? host.tools.get(use.name);
+    return runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
+  };
+
+  if (host.toolExecutor === 'sequential' || regular.length <= 1) {
+    for (const i of regular) {
+      yield { type: 'toolStart', toolUse: uses[i] as ToolUse };
+      const result = (results[i] = await run(i));
+      yield { type: 'toolResult', toolResult: result };
+    }
+  } else {
+    yield* runConcurrently(host.maxConcurrentTools, regular, uses, run, results);
+  }
+
+  let handoff: HandoffRequest | undefined;
+  for (const i of transfers) {
+    const use = uses[i] as ToolUse;
+    yield { type: 'toolStart', toolUse: use };
+    let result: ToolResult;
+    if (handoff) {
+      result = errorToolResult(use.toolUseId, `Ignored: this turn already transferred to ${handoff.target.name}; only the first handoff of a turn is performed.`);
+    } else {
+      const outcome = await tryHandoff(host, inv, use, offered, turn.invalidInputs?.get(use.toolUseId));
+      result = outcome.result;
+      handoff = outcome.handoff;
+    }
+    results[i] = result;
+    yield { type: 'toolResult', toolResult: result };
+  }
+  return { results, handoff };
+}
+
+async function* runConcurrently(
+  concurrency: number,
+  indexes: readonly number[],
+  uses: readonly ToolUse[],
+  run: (i: number) => Promise<ToolResult>,
+  results: ToolResult[],
+): AsyncGenerator<AgentStreamEvent, void> {
+  const channel = new EventChannel<AgentStreamEvent>();
+  const queue = new PQueue({ concurrency });
+  const all = Promise.all(
+    indexes.map((i) =>
+      queue.add(async () => {
+        channel.push({ type: 'toolStart', toolUse: uses[i] as ToolUse });
+        const result = (results[i] = await run(i));
+        channel.push({ type: 'toolResult', toolResult: result });
+      }),
+    ),
+  ).finally(() => channel.close());
+  yield* channel;
+  await all;
+}
+
+async function tryHandoff(
+  host: LoopHost,
+  inv: Invocation,
+  use: ToolUse,
+  offered: OfferedTools,
+  invalidInput: string | undefined,
+): Promise<{ result: ToolResult; handoff: HandoffRequest | undefined }> {
+  const h = offered.handoffs?.get(use.name);
+  const started = performance.now();
+  const fail = (text: string): { result: ToolResult; handoff: undefined } => {
+    inv.metrics.recordTool(use.name, false, performance.now() - started);
+    return { result: errorToolResult(use.toolUseId, text), handoff: undefined };
+  };
+  if (!h) return fail(`Unknown handoff: ${use.name}.`);
+  if (invalidInput !== undefined) return fail(`The input of ${use.name} was not valid JSON (${invalidInput}); no transfer was made.`);
+  let input: unknown = use.input;
+  if (h.inputSchema) {
+    const parsed = h.inputSchema.safeParse(use.input);
+    if (!parsed.success) return fail(`Invalid input for ${use.name}: ${formatIssues(parsed.error.issues)}. No transfer was made; call it again with valid input.`);
+    input = parsed.data;
+  }
+  try {
+    await h.onHandoff({ agent: host.agent, invocationState: inv.invocationState }, input);
+  } catch (e) {
+    return fail(`The handoff to ${h.agent.name} failed in onHandoff: ${errorMessage(e)}. No transfer was made.`);
+  }
+  inv.metrics.recordTool(use.name, true, performance.now() - started);
+  return {
+    result: { toolUseId: use.toolUseId, status: 'success', content: [{ json: { assistant: h.agent.name } }] },
+    handoff: { handoff: h, target: h.agent, input, toolUseId: use.toolUseId },
+  };
+}

@@ -1,0 +1,69 @@
+import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { AgentResult } from '../agent/agent-result.js';
+import type { Prompt } from '../agent/prompt.js';
+import type { AccumulatedUsage } from '../metrics/agent-metrics.js';
+import type { NodeTransition } from '../session/session-types.js';
+import type { InvocationState } from '../tools/agent-tool.js';
+
+/** Where an orchestrator or one of its nodes stands. */
+export type Status = 'pending' | 'executing' | 'completed' | 'failed' | 'interrupted';
+
+/** The outcome of one node. */
+export interface NodeResult {
+  nodeId: string;
+  status: Status;
+  /** The node's final text (an agent's last message, a nested orchestrator's last node). */
+  text: string;
+  /** The agent result or nested orchestrator result, when the node ran in this process. */
+  result?: AgentResult | MultiAgentResult;
+  /** Why the node failed. */
+  error?: string;
+  usage: AccumulatedUsage;
+  executionTimeMs: number;
+  /** How many times the node ran in this run. */
+  executionCount: number;
+}
+
+/** The outcome of an orchestrator run. */
+export interface MultiAgentResult {
+  status: Status;
+  /** Latest result of each node that ran, by node id. */
+  results: Record<string, NodeResult>;
+  accumulatedUsage: AccumulatedUsage;
+  /** Node executions in all. */
+  executionCount: number;
+  executionTimeMs: number;
+  /** The node-transition history. */
+  transitions: NodeTransition[];
+  /** Why the run failed, when it did. */
+  failureReason?: string;
+}
+
+/** What an orchestrator runs on: text, content blocks, or messages. */
+export type MultiAgentTask = Prompt;
+
+/** Options of one orchestrator run. */
+export interface MultiAgentInvokeOptions {
+  signal?: AbortSignal;
+  invocationState?: InvocationState;
+}
+
+/** Events of an orchestrator's stream; it returns the result when done. */
+export type MultiAgentStreamEvent =
+  | { type: 'nodeStart'; nodeId: string }
+  | { type: 'nodeStream'; nodeId: string; event: AgentStreamEvent | MultiAgentStreamEvent }
+  | { type: 'nodeStop'; nodeId: string; result: NodeResult }
+  | { type: 'transition'; transition: NodeTransition };
+
+/** What Graph and Swarm share, so each can run the other as a node. */
+export interface MultiAgentBase {
+  readonly id: string;
+  readonly kind: 'multiAgent';
+  invoke(task: MultiAgentTask, options?: MultiAgentInvokeOptions): Promise<MultiAgentResult>;
+  stream(task: MultiAgentTask, options?: MultiAgentInvokeOptions): AsyncGenerator<MultiAgentStreamEvent, MultiAgentResult>;
+}
+
+/** True when `value` is an orchestrator (not an agent). */
+export function isMultiAgent(value: unknown): value is MultiAgentBase {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'multiAgent';
+}

@@ -1,0 +1,93 @@
+import type { Agent } from '../agent/agent.js';
+import { ConfigurationError } from '../errors/configuration-errors.js';
+import { AfterInvocationEvent, AgentInitializedEvent, MessageAddedEvent } from '../hooks/events.js';
+import type { HookRegistry } from '../hooks/hook-registry.js';
+import type { Message } from '../types/messages.js';
+import { AgentPersistence } from './agent-persistence.js';
+import { MultiAgentSession } from './multi-agent-session.js';
+import { checkSessionId } from './session-codec.js';
+import type { SessionManager } from './session-manager.js';
+import type { SessionRepository } from './session-repository.js';
+import { nowIso, type Session } from './session-types.js';
+
+/** Options of {@link RepositorySessionManager}. */
+export interface RepositorySessionManagerOptions {
+  /** The session to open or create. */
+  sessionId: string;
+  /** Where sessions are stored. */
+  repository: SessionRepository;
+}
+
+/**
+ * Persists agents and orchestrators through a {@link SessionRepository}. For an agent it restores
+ * messages, state and conversation-manager state when the agent initializes, stores each added
+ * message, and syncs state after each invocation. Orchestrators use {@link openMultiAgent}.
+ * @example
+ * const agent = new Agent({ model, sessionManager: new RepositorySessionManager({ sessionId: 'user-1', repository }) });
+ */
+export class RepositorySessionManager implements SessionManager {
+  readonly sessionId: string;
+  readonly repository: SessionRepository;
+  readonly #agents = new Map<Agent, AgentPersistence>();
+  readonly #ids = new Map<string, Agent>();
+  #session: Promise<Session> | undefined;
+
+  constructor(options: RepositorySessionManagerOptions) {
+    if (!options || !options.repository) throw new ConfigurationError('RepositorySessionManager needs { sessionId, repository }.');
+    checkSessionId(options.sessionId, 'session id');
+    this.sessionId = options.sessionId;
+    this.repository = options.repository;
+  }
+
+  /** Reads the session, creating it on first use. */
+  ensureSession(type: Session['session_type'] = 'AGENT'): Promise<Session> {
+    this.#session ??= (async () => {
+      const existing = await this.repository.readSession(this.sessionId);
+      if (existing) return existing;
+      const now = nowIso();
+      return this.repository.createSession({ session_id: this.sessionId, session_type: type, created_at: now, updated_at: now });
+    })().catch((error: unknown) => {
+      this.#session = undefined;
+      throw error;
+    });
+    return this.#session;
+  }
+
+  registerHooks(registry: HookRegistry): void {
+    registry.addCallback(AgentInitializedEvent, (event) => this.initializeAgent(event.agent));
+    registry.addCallback(MessageAddedEvent, (event) => this.#persistence(event.agent).append(event.message));
+    registry.addCallback(AfterInvocationEvent, (event) => this.#persistence(event.agent).sync(event.agent));
+  }
+
+  /** Restores `agent` from the session, or stores it there when it is new. Two agents with one id are refused. */
+  async initializeAgent(agent: Agent): Promise<void> {
+    const holder = this.#ids.get(agent.id);
+    if (holder && holder !== agent) {
+      throw new ConfigurationError(
+        `Session ${this.sessionId} already holds an agent with id ${JSON.stringify(agent.id)}; give each agent of a session its own id.`,
+      );
+    }
+    await this.ensureSession('AGENT');
+    const persistence = new AgentPersistence(this.repository, this.sessionId, agent.id);
+    this.#ids.set(agent.id, agent);
+    this.#agents.set(agent, persistence);
+    await persistence.restore(agent);
+  }
+
+  /** Replaces what the session restores for `agent`'s latest message (e.g. to mask personal data). */
+  async redactLatestMessage(agent: Agent, redacted: Message): Promise<void> {
+    await this.#persistence(agent).redactLatest(redacted);
+  }
+
+  /** Opens the session of an orchestrator (Graph, Swarm) with id `multiAgentId`. */
+  async openMultiAgent(multiAgentId: string, type: string): Promise<MultiAgentSession> {
+    await this.ensureSession('MULTI_AGENT');
+    return new MultiAgentSession(this.repository, this.sessionId, multiAgentId, type);
+  }
+
+  #persistence(agent: Agent): AgentPersistence {
+    const p = this.#agents.get(agent);
+    if (!p) throw new ConfigurationError(`Agent ${agent.name} was not initialized with session ${this.sessionId}.`);
+    return p;
+  }
+}

@@ -1,0 +1,62 @@
+import { SessionCorruptError, SessionNotFoundError } from '../errors/session-errors.js';
+
+/**
+ * JSON encoding of session data. Bytes are written the way Strands Agents writes them,
+ * `{ "__bytes_encoded__": true, "data": "<base64>" }`, so sessions open in both.
+ */
+
+/** Replaces every `Uint8Array` inside `value` by its encoded object (returns a new value). */
+export function encodeBytes(value: unknown): unknown {
+  if (value instanceof Uint8Array) return { __bytes_encoded__: true, data: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
+  if (Array.isArray(value)) return value.map(encodeBytes);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = encodeBytes(v);
+    return out;
+  }
+  return value;
+}
+
+/** Turns encoded bytes back into `Uint8Array`s (returns a new value). */
+export function decodeBytes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(decodeBytes);
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    if (obj['__bytes_encoded__'] === true && typeof obj['data'] === 'string') return new Uint8Array(Buffer.from(obj['data'], 'base64'));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = decodeBytes(v);
+    return out;
+  }
+  return value;
+}
+
+/** Serializes session data for storage (bytes encoded, 2-space indent like Strands). */
+export function serializeSessionData(value: unknown): string {
+  return JSON.stringify(encodeBytes(value), null, 2);
+}
+
+/** Parses stored session data; corrupt JSON is a `SessionCorruptError` naming `location`. */
+export function parseSessionData<T>(text: string, location: string): T {
+  try {
+    return decodeBytes(JSON.parse(text)) as T;
+  } catch (error) {
+    throw new SessionCorruptError(`Session data at ${location} is not valid JSON (${(error as Error).message}); fix or remove that file.`, {
+      location,
+      cause: error,
+    });
+  }
+}
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_.@=+-]{0,199}$/;
+
+/**
+ * Checks a session, agent, orchestrator or node id before it becomes part of a path or key: letters,
+ * digits and `_ . @ = + -`, not starting with a dot, no `..`, at most 200 characters.
+ */
+export function checkSessionId(id: unknown, what: string): asserts id is string {
+  if (typeof id !== 'string' || !SAFE_ID.test(id) || id.includes('..')) {
+    throw new SessionNotFoundError(
+      `Invalid ${what} ${JSON.stringify(id)}: use 1-200 characters from A-Z a-z 0-9 _ . @ = + - starting with a letter or digit, without "..", so it cannot leave the session storage.`,
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import type { JsonObject } from '../types/json.js';
+import type { ListMessagesOptions, NodeTransition, Session, SessionAgent, SessionMessage, SessionMultiAgent } from './session-types.js';
+
+/**
+ * Storage of sessions. Implementations: `InMemorySessionRepository` (core), `FileSessionRepository`
+ * (@skein/session-file), `S3SessionRepository` (@skein/session-s3).
+ *
+ * Contract: `create*` fails with `SessionConflictError` when the item exists; `update*` fails with
+ * `SessionNotFoundError` when it does not, and with `SessionConflictError` when another writer changed
+ * it; `read*` returns `undefined` for a missing item and throws `SessionCorruptError` for an unreadable
+ * one (naming the file or key). Every write is atomic: a crash leaves the old or the new content.
+ */
+export interface SessionRepository {
+  createSession(session: Session): Promise<Session>;
+  readSession(sessionId: string): Promise<Session | undefined>;
+  /** Removes the session and everything in it. */
+  deleteSession(sessionId: string): Promise<void>;
+
+  createAgent(sessionId: string, agent: SessionAgent): Promise<void>;
+  readAgent(sessionId: string, agentId: string): Promise<SessionAgent | undefined>;
+  updateAgent(sessionId: string, agent: SessionAgent): Promise<void>;
+
+  createMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void>;
+  readMessage(sessionId: string, agentId: string, messageId: number): Promise<SessionMessage | undefined>;
+  updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void>;
+  /** Messages ordered by `message_id`, starting at id `offset`. A gap in the ids is a `SessionCorruptError`. */
+  listMessages(sessionId: string, agentId: string, options?: ListMessagesOptions): Promise<SessionMessage[]>;
+  /** Removes the messages with ids >= `fromMessageId` (an orchestrator resetting a revisited node). */
+  deleteMessages(sessionId: string, agentId: string, fromMessageId: number): Promise<void>;
+
+  createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void>;
+  readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined>;
+  updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void>;
+  /** Removes an orchestrator's state, node entries and transitions (a finished run starting fresh). */
+  deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void>;
+
+  /** Writes one node's entry (its result and bookkeeping), replacing an earlier one of the same node. */
+  putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void>;
+  /** All node entries of an orchestrator, by node id. */
+  readNodeEntries(sessionId: string, multiAgentId: string): Promise<Record<string, JsonObject>>;
+
+  /** Appends transitions (each stored once, never rewritten). */
+  appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void>;
+  /** The transitions in `seq` order. */
+  readTransitions(sessionId: string, multiAgentId: string): Promise<NodeTransition[]>;
+}

@@ -1,0 +1,9 @@
+export { ScriptedModel } from './scripted-model.js';
+export type {
+  RecordedRequest,
+  ScriptedAnswer,
+  ScriptedFailure,
+  ScriptedModelOptions,
+  ScriptedToolUse,
+  ScriptedTurn,
+} from './scripted-model.js';

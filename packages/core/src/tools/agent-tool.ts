@@ -1,0 +1,37 @@
+import type { ToolSpec } from '../model/model.js';
+import type { JsonValue } from '../types/json.js';
+import type { ToolResult, ToolUse } from '../types/messages.js';
+import type { Agent } from '../agent/agent.js';
+
+/** Caller-owned values passed through an invocation to tools and hooks (never sent to the model). */
+export type InvocationState = Record<string, unknown>;
+
+/** What a tool receives besides its input. */
+export interface ToolContext {
+  /** The agent running the tool. */
+  agent: Agent;
+  /** The model's request, with its id. */
+  toolUse: ToolUse;
+  /** The invocation state given to `invoke(prompt, { invocationState })`. */
+  invocationState: InvocationState;
+  /** Aborted when the invocation is cancelled or times out; pass it to fetch and friends. */
+  signal: AbortSignal;
+}
+
+/**
+ * A tool an agent can run. Implement it directly for full control, or build one with `tool()`.
+ * `invoke` validates its own input and returns the whole result; a throw becomes an error result.
+ */
+export interface AgentTool {
+  readonly name: string;
+  readonly spec: ToolSpec;
+  invoke(input: JsonValue, context: ToolContext): Promise<ToolResult>;
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Returns a message saying what is wrong with a tool name, or `undefined` when it is valid. */
+export function checkToolName(name: string): string | undefined {
+  if (NAME.test(name)) return undefined;
+  return `Tool name ${JSON.stringify(name)} is invalid: use 1-64 characters from a-z, A-Z, 0-9, "_" and "-" (providers reject others).`;
+}
