@@ -31,6 +31,8 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Values for tools and hooks (never sent to the model). */
   invocationState?: InvocationState;
+  /** Handoffs offered in this invocation instead of the agent's own (orchestrators use this). */
+  handoffs?: readonly (Agent | Handoff)[];
 }
 
 /**
@@ -98,9 +100,6 @@ export class Agent {
       },
       hooks: this.hooks,
       tools: this.#tools,
-      get handoffs() {
-        return agent.handoffs;
-      },
       retryStrategy,
       conversationManager: this.conversationManager,
       toolExecutor: options.toolExecutor ?? 'concurrent',
@@ -131,7 +130,7 @@ export class Agent {
 
   /** The handoffs this agent offers, plain agents turned into default handoffs. */
   get handoffs(): readonly Handoff[] {
-    this.#handoffs ??= this.#handoffTargets.map((h) => (isHandoff(h) ? h : defaultHandoff(h)));
+    this.#handoffs ??= this.#handoffTargets.map(toHandoff);
     return this.#handoffs;
   }
 
@@ -193,7 +192,14 @@ export class Agent {
     const onAbort = (): void => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
-    const inv: Invocation = { signal: controller.signal, requestState: {}, invocationState: options.invocationState ?? {}, metrics: new AgentMetrics(), extra };
+    const inv: Invocation = {
+      signal: controller.signal,
+      requestState: {},
+      invocationState: options.invocationState ?? {},
+      metrics: new AgentMetrics(),
+      extra,
+      handoffs: options.handoffs ? options.handoffs.map(toHandoff) : this.handoffs,
+    };
     const started = performance.now();
     const handler = this.#callbackHandler;
     const emit = handler ? (e: AgentStreamEvent): AgentStreamEvent => (handler({ ...e, requestState: inv.requestState }), e) : undefined;
@@ -249,6 +255,10 @@ export class Agent {
       }
     }
   }
+}
+
+function toHandoff(target: Agent | Handoff): Handoff {
+  return isHandoff(target) ? target : defaultHandoff(target);
 }
 
 async function drain<R>(gen: AsyncGenerator<unknown, R>): Promise<R> {

@@ -47,6 +47,7 @@ export function createDirectToolCaller(host: LoopHost, config: { recordByDefault
       invocationState: options.invocationState ?? {},
       metrics: new AgentMetrics(),
       extra: undefined,
+      handoffs: [],
     };
     const result = await runTool(host, inv, toolUse, tool, undefined);
     if (record) {

@@ -17,7 +17,6 @@ export interface LoopHost {
   readonly systemPrompt: string | undefined;
   readonly hooks: HookRegistry;
   readonly tools: ToolRegistry;
-  readonly handoffs: readonly Handoff[];
   readonly retryStrategy: RetryStrategy | undefined;
   readonly conversationManager: ConversationManager;
   readonly toolExecutor: 'concurrent' | 'sequential';
@@ -43,4 +42,6 @@ export interface Invocation {
   readonly invocationState: InvocationState;
   readonly metrics: AgentMetrics;
   readonly extra: InvocationTools | undefined;
+  /** The handoffs offered in this invocation. */
+  readonly handoffs: readonly Handoff[];
 }

@@ -18,13 +18,13 @@ export interface OfferedTools {
 /** Evaluates `isEnabled` of each handoff (may be async) and builds the tool specs of this call. */
 export async function offeredTools(host: LoopHost, inv: Invocation): Promise<OfferedTools> {
   const base = host.tools.specs();
-  if (host.handoffs.length === 0 && !inv.extra) return { specs: base, handoffs: undefined, extras: undefined };
+  if (inv.handoffs.length === 0 && !inv.extra) return { specs: base, handoffs: undefined, extras: undefined };
   const specs = [...base];
   let handoffs: Map<string, Handoff> | undefined;
-  if (host.handoffs.length > 0) {
+  if (inv.handoffs.length > 0) {
     const ctx: HandoffContext = { agent: host.agent, invocationState: inv.invocationState };
     handoffs = new Map();
-    for (const h of host.handoffs) {
+    for (const h of inv.handoffs) {
       if (!(await h.isEnabled(ctx))) continue;
       handoffs.set(h.toolName, h);
       specs.push({ name: h.toolName, description: h.toolDescription, inputSchema: { json: h.inputJsonSchema } });
