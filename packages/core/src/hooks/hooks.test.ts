@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  AfterInvocationEvent, AfterModelCallEvent, AfterToolCallEvent, Agent, AgentInitializedEvent, BeforeInvocationEvent,
+  BeforeModelCallEvent, BeforeToolCallEvent, HookRegistry, MessageAddedEvent, tool, type HookProvider,
+} from '../index.js';
+import { ScriptedModel } from '../testing/index.js';
+
+const echo = tool({ name: 'echo', description: 'echo', inputSchema: z.object({ text: z.string() }), callback: ({ text }) => text });
+const shout = tool({ name: 'shout', description: 'shout', inputSchema: z.object({ text: z.string() }), callback: ({ text }) => text.toUpperCase() });
+
+describe('hooks', () => {
+  it('raises every event of an invocation in lifecycle order, each carrying the agent', async () => {
+    const agent = new Agent({ name: 'my_agent', model: new ScriptedModel([{ toolUses: [{ name: 'echo', input: { text: 'hi' } }] }, 'done', 'again']), tools: [echo] });
+    const seen: string[] = [];
+    for (const cls of [AgentInitializedEvent, BeforeInvocationEvent, AfterInvocationEvent, MessageAddedEvent, BeforeModelCallEvent, AfterModelCallEvent, BeforeToolCallEvent, AfterToolCallEvent]) {
+      agent.hooks.addCallback(cls, (e) => {
+        expect(e.agent).toBe(agent);
+        seen.push(cls.name);
+      });
+    }
+    await agent.invoke('go');
+    await agent.invoke('again');
+    expect(seen).toEqual([
+      'AgentInitializedEvent', 'BeforeInvocationEvent', 'MessageAddedEvent', 'BeforeModelCallEvent', 'AfterModelCallEvent', 'MessageAddedEvent',
+      'BeforeToolCallEvent', 'AfterToolCallEvent', 'MessageAddedEvent', 'BeforeModelCallEvent', 'AfterModelCallEvent', 'MessageAddedEvent',
+      'AfterInvocationEvent',
+      'BeforeInvocationEvent', 'MessageAddedEvent', 'BeforeModelCallEvent', 'AfterModelCallEvent', 'MessageAddedEvent', 'AfterInvocationEvent',
+    ]);
+    expect(seen.filter((s) => s === 'AgentInitializedEvent')).toHaveLength(1);
+  });
+
+  it('runs Before* callbacks in registration order and After* in reverse, awaiting async ones', async () => {
+    const order: string[] = [];
+    const agent = new Agent({ model: new ScriptedModel(['ok']) });
+    agent.hooks.addCallback(BeforeInvocationEvent, async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      order.push('before A');
+    });
+    agent.hooks.addCallback(BeforeInvocationEvent, () => void order.push('before B'));
+    agent.hooks.addCallback(AfterInvocationEvent, () => void order.push('after A'));
+    agent.hooks.addCallback(AfterInvocationEvent, async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      order.push('after B');
+    });
+    await agent.invoke('x');
+    expect(order).toEqual(['before A', 'before B', 'after B', 'after A']);
+  });
+
+  it('registers providers and removes callbacks', async () => {
+    const log: string[] = [];
+    class LoggingHook implements HookProvider {
+      registerHooks(registry: HookRegistry): void {
+        registry.addCallback(BeforeInvocationEvent, (e) => void log.push(`start ${e.agent.name}`));
+        registry.addCallback(AfterInvocationEvent, (e) => void log.push(`end ${e.agent.name}`));
+      }
+    }
+    const agent = new Agent({ name: 'my_agent', model: new ScriptedModel(['a', 'b', 'c']), hooks: [new LoggingHook()] });
+    await agent.invoke('x');
+    expect(log).toEqual(['start my_agent', 'end my_agent']);
+    const removeAll = agent.hooks.addHook(new LoggingHook());
+    const remove = agent.hooks.addCallback(BeforeInvocationEvent, () => void log.push('extra'));
+    remove();
+    removeAll();
+    await agent.invoke('y');
+    expect(log).toEqual(['start my_agent', 'end my_agent', 'start my_agent', 'end my_agent']);
+  });
+
+  it('lets BeforeToolCallEvent swap the tool or cancel it', async () => {
+    const uses = [{ name: 'echo', input: { text: 'swap' } }, { name: 'echo', input: { text: 'cancel' } }, { name: 'echo', input: { text: 'plain' } }];
+    const agent = new Agent({ model: new ScriptedModel([{ toolUses: uses }, 'ok']), tools: [echo] });
+    agent.hooks.addCallback(BeforeToolCallEvent, (e) => {
+      const text = (e.toolUse.input as { text: string }).text;
+      if (text === 'swap') e.selectedTool = shout;
+      if (text === 'cancel') e.cancel = 'Not allowed today.';
+    });
+    await agent.invoke('go');
+    const results = agent.messages[2]?.content.map((b) => ('toolResult' in b ? b.toolResult : undefined));
+    expect(results?.map((r) => [r?.status, r?.content])).toEqual([
+      ['success', [{ text: 'SWAP' }]],
+      ['error', [{ text: 'Not allowed today.' }]],
+      ['success', [{ text: 'plain' }]],
+    ]);
+  });
+
+  it('lets AfterToolCallEvent replace the result the model sees', async () => {
+    const model = new ScriptedModel([{ toolUses: [{ name: 'echo', input: { text: 'secret' } }] }, 'ok']);
+    const agent = new Agent({ model, tools: [echo] });
+    agent.hooks.addCallback(AfterToolCallEvent, (e) => {
+      e.result = { ...e.result, content: [{ text: '[redacted]' }] };
+    });
+    await agent.invoke('go');
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('[redacted]');
+  });
+
+  it('AfterModelCallEvent.retry discards the response and calls the model again', async () => {
+    const model = new ScriptedModel(['bad answer', 'good answer']);
+    const agent = new Agent({ model });
+    agent.hooks.addCallback(AfterModelCallEvent, (e) => {
+      if (e.stopResponse && JSON.stringify(e.stopResponse.message).includes('bad')) e.retry = true;
+    });
+    const result = await agent.invoke('q');
+    expect(String(result)).toBe('good answer');
+    expect(agent.messages).toHaveLength(2);
+    expect(result.metrics.modelCallCount).toBe(2);
+  });
+
+  it('reports errors to AfterInvocationEvent and still fires it', async () => {
+    const agent = new Agent({ model: new ScriptedModel([{ error: new Error('provider down') }]), retryStrategy: null });
+    let error: unknown;
+    agent.hooks.addCallback(AfterInvocationEvent, (e) => {
+      error = e.error;
+    });
+    await expect(agent.invoke('q')).rejects.toThrow('provider down');
+    expect((error as Error).message).toBe('provider down');
+  });
+});
