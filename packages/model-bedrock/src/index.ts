@@ -1,1 +1,3 @@
-export {};
+export { BedrockModel } from './bedrock-model.js';
+export { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_BEDROCK_REGION } from './bedrock-options.js';
+export type { BedrockGuardrail, BedrockModelOptions, BedrockModelParams } from './bedrock-options.js';
