@@ -1,0 +1,52 @@
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Model, ModelRequest, ModelStreamEvent } from '@skein/core';
+import { resolveAnthropicOptions, type AnthropicModelOptions, type ResolvedAnthropicOptions } from './anthropic-model-options.js';
+import { toAnthropicRequest } from './convert/to-anthropic-request.js';
+import { toSkeinError } from './errors/to-skein-error.js';
+import { translateStream } from './stream/translate-stream.js';
+
+/**
+ * Claude through Anthropic's Messages API (`@anthropic-ai/sdk`), streamed. Each server event becomes
+ * a core stream event as it arrives; SDK errors become `ModelThrottledError`,
+ * `ContextWindowOverflowError`, `CancelledError` or `ModelError` with the SDK error as `cause`.
+ * The client skein builds does not retry (`maxRetries: 0`): the agent's retry strategy is the one
+ * retry layer. A client passed in is used as is.
+ * @example
+ * import { Agent } from '@skein/core';
+ * import { AnthropicModel } from '@skein/model-anthropic';
+ *
+ * const agent = new Agent({ model: new AnthropicModel({ modelId: 'claude-sonnet-5-5', maxTokens: 2048 }) });
+ * const result = await agent.invoke('Say hello in French.');
+ */
+export class AnthropicModel implements Model {
+  /** The Claude model id sent with every request. */
+  readonly modelId: string;
+  /** The `max_tokens` sent with every request. */
+  readonly maxTokens: number;
+  readonly #options: ResolvedAnthropicOptions;
+
+  constructor(options: AnthropicModelOptions = {}) {
+    this.#options = resolveAnthropicOptions(options);
+    this.modelId = this.#options.modelId;
+    this.maxTokens = this.#options.maxTokens;
+  }
+
+  /** Streams Claude's answer to a request as core stream events; `request.signal` aborts it. */
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const { signal } = request;
+    const startedAt = Date.now();
+    let events: AsyncIterable<RawMessageStreamEvent>;
+    try {
+      if (signal?.aborted) throw signal.reason;
+      const body = toAnthropicRequest(request, this.#options);
+      events = await this.#options.client.messages.create(body, signal ? { signal } : undefined);
+    } catch (error) {
+      throw toSkeinError(error, signal);
+    }
+    try {
+      yield* translateStream(events, startedAt);
+    } catch (error) {
+      throw toSkeinError(error, signal);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, SkeinError } from '@skein/core';
+
+/** Messages of 400/413 answers that mean "the request does not fit the context window". */
+const OVERFLOW_PATTERNS = [
+  /prompt is too long/i,
+  /input is too long/i,
+  /input length and `?max_tokens`? exceed context limit/i,
+  /too many total text bytes/i,
+  /exceeds? (the )?(model'?s? )?(maximum )?context (window|length|limit)/i,
+  /context window/i,
+  /request_too_large|request exceeds the maximum (allowed number of bytes|size)/i,
+];
+
+/** Error types that mean "slow down": the core's retry strategy retries these. */
+const THROTTLE_TYPES = new Set(['rate_limit_error', 'overloaded_error']);
+
+/** The server's retry-after in ms: `retry-after-ms`, else `retry-after` as seconds or an HTTP date. */
+export function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const ms = headers?.get('retry-after-ms');
+  if (ms != null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  const after = headers?.get('retry-after');
+  if (after == null || after.trim() === '') return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** An SDK API error, also from another copy of the SDK (a user-built client). */
+function isApiError(error: unknown): error is APIError {
+  if (error instanceof APIError) return true;
+  return typeof error === 'object' && error !== null && 'requestID' in error && 'headers' in error && 'status' in error && error instanceof Error;
+}
+
+function apiMessage(error: APIError): string {
+  return error.apiMessage ?? error.message;
+}
+
+/**
+ * Maps whatever the SDK threw to a core error with the SDK error as `cause`: rate limits and
+ * overload (status or mid-stream `event: error`) to `ModelThrottledError`, context overflow to
+ * `ContextWindowOverflowError`, an abort to `CancelledError`, anything else to `ModelError`.
+ */
+export function toSkeinError(error: unknown, signal: AbortSignal | undefined): SkeinError {
+  if (signal?.aborted || error instanceof APIUserAbortError || (error instanceof Error && error.name === 'APIUserAbortError')) {
+    return new CancelledError('The Anthropic request was cancelled through its AbortSignal.', { cause: signal?.reason ?? error });
+  }
+  if (SkeinError.is(error)) return error;
+  if (!isApiError(error)) {
+    const text = error instanceof Error ? error.message : String(error);
+    return new ModelError(`The Anthropic request failed: ${text}. Check the client configuration (apiKey, baseURL) and the network.`, { cause: error });
+  }
+  const status = error.status;
+  const fields = { cause: error, ...(status !== undefined && { status }), ...(error.requestID != null && { requestId: error.requestID }) };
+  const where = status === undefined ? 'in the middle of the stream' : `with status ${status}`;
+  const type = error.type ?? '';
+  if (status === 429 || status === 529 || THROTTLE_TYPES.has(type)) {
+    const wait = retryAfterMs(error.headers);
+    const what = status === 429 || type === 'rate_limit_error' ? 'rate limited the request' : 'is overloaded';
+    return new ModelThrottledError(`Anthropic ${what} (${where}): ${apiMessage(error)}. The agent's retry strategy waits and tries again.`, {
+      ...fields,
+      ...(wait !== undefined && { retryAfterMs: wait }),
+    });
+  }
+  if ((status === undefined || status === 400 || status === 413) && OVERFLOW_PATTERNS.some((p) => p.test(apiMessage(error)) || p.test(type))) {
+    return new ContextWindowOverflowError(
+      `The request does not fit the model's context window (${where}): ${apiMessage(error)}. Shorten the conversation or let the conversation manager reduce it.`,
+      fields,
+    );
+  }
+  return new ModelError(`Anthropic answered ${where}${type ? ` (${type})` : ''}: ${apiMessage(error)}.`, fields);
+}
