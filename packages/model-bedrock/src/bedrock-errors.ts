@@ -70,7 +70,7 @@ export function toCoreError(error: unknown, modelId: string, context: ErrorConte
   const message = str(e.message) ?? String(error);
   const originalMessage = str(e.originalMessage);
   const text = (originalMessage ? `${message} (${originalMessage})` : message).replace(/[.\s]+$/, '');
-  const status = num(e.$metadata?.httpStatusCode) ?? num(e.$response?.statusCode) ?? context.status;
+  const status = num(e.$metadata?.httpStatusCode) ?? num(e.$response?.statusCode) ?? num(e.originalStatusCode) ?? context.status;
   const requestId = str(e.$metadata?.requestId) ?? context.requestId;
   const fields: { cause: unknown; status?: number; requestId?: string } = { cause: error };
   if (status !== undefined) fields.status = status;
