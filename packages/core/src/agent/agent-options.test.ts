@@ -22,7 +22,7 @@ describe('agent options', () => {
     const t = tool({ name: 'a', description: 'a', inputSchema: z.object({}), callback: () => 'a' });
     expect(() => new Agent({ model: new ScriptedModel([]), tools: [t, t] })).toThrow(/Two tools are named "a"/);
     expect(() => tool({ name: 'has space', description: 'x', inputSchema: z.object({}), callback: () => 1 })).toThrow(/Tool name "has space" is invalid/);
-    expect(() => tool({ name: 'x', description: 'x', inputSchema: {} as never, callback: () => 1 })).toThrow(/zod schema/);
+    expect(() => tool({ name: 'x', description: 'x', inputSchema: {} as never, callback: () => 1 })).toThrow(/zod 4 schema/);
   });
 
   it('defaults: id "default", name "agent", a sliding window of 40', () => {

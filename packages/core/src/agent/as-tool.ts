@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { tool } from '../tools/tool.js';
 import type { AgentTool } from '../tools/agent-tool.js';
+import { errorToolResult } from '../types/messages.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { Agent } from './agent.js';
@@ -20,17 +19,24 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
   const name = options.name ?? agent.name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
   const initialMessages: Message[] = [...agent.messages];
   const initialState: JsonObject = agent.state.get();
-  return tool({
+  return {
     name,
-    description: options.description ?? agent.description ?? `Ask the ${agent.name} agent.`,
-    inputSchema: z.object({ input: z.string().describe('What to ask the agent') }),
-    callback: async ({ input }, context) => {
+    spec: {
+      name,
+      description: options.description ?? agent.description ?? `Ask the ${agent.name} agent.`,
+      inputSchema: {
+        json: { type: 'object', properties: { input: { type: 'string', description: 'What to ask the agent' } }, required: ['input'], additionalProperties: false },
+      },
+    },
+    async invoke(raw, context) {
+      const input = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw['input'] : undefined;
+      if (typeof input !== 'string') return errorToolResult(context.toolUse.toolUseId, `Invalid input for tool ${name}: input must be a string.`);
       if (!options.preserveContext) {
         agent.messages = [...initialMessages];
         agent.state.replace(initialState);
       }
       const result = await agent.invoke(input, { signal: context.signal, invocationState: context.invocationState });
-      return String(result);
+      return { toolUseId: context.toolUse.toolUseId, status: 'success', content: [{ text: String(result) }] };
     },
-  });
+  };
 }

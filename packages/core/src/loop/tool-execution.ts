@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { HandoffRequest } from '../handoffs/handoff.js';
 import { formatIssues } from '../tools/format-issues.js';
@@ -75,7 +74,7 @@ async function* runConcurrently(
   results: ToolResult[],
 ): AsyncGenerator<AgentStreamEvent, void> {
   const channel = new EventChannel<AgentStreamEvent>();
-  const queue = new PQueue({ concurrency });
+  const queue = new (await loadPQueue())({ concurrency });
   const all = Promise.all(
     indexes.map((i) =>
       queue.add(async () => {
@@ -87,6 +86,15 @@ async function* runConcurrently(
   ).finally(() => channel.close());
   yield* channel;
   await all;
+}
+
+type PQueueClass = typeof import('p-queue').default;
+let pQueue: Promise<PQueueClass> | undefined;
+
+/** p-queue, loaded on the first concurrent batch (keeps `import '@skein/core'` fast). */
+function loadPQueue(): Promise<PQueueClass> {
+  pQueue ??= import('p-queue').then((m) => m.default);
+  return pQueue;
 }
 
 async function tryHandoff(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import type { ToolSpec } from '../model/model.js';
 import { findNonJson, type JsonSchema, type JsonValue } from '../types/json.js';
@@ -23,9 +23,18 @@ export interface FunctionTool<S extends z.ZodType = z.ZodType> extends AgentTool
   readonly inputSchema: S;
 }
 
+/**
+ * True when `value` is a zod 4 schema. Core only calls schema methods, so importing `@skein/core`
+ * never loads zod: the user's own `import { z } from 'zod'` does.
+ */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  const v = value as { safeParse?: unknown; toJSONSchema?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.safeParse === 'function' && typeof v.toJSONSchema === 'function';
+}
+
 /** Converts a zod schema into the JSON Schema sent to models. */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const json = schema.toJSONSchema({ io: 'input', unrepresentable: 'any' }) as JsonSchema;
   delete json['$schema'];
   return json;
 }
@@ -43,8 +52,8 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
 export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool<S> {
   const bad = checkToolName(options.name);
   if (bad) throw new ConfigurationError(bad);
-  if (!(options.inputSchema instanceof z.ZodType)) {
-    throw new ConfigurationError(`tool(${options.name}): inputSchema must be a zod schema, e.g. z.object({ city: z.string() }).`);
+  if (!isZodSchema(options.inputSchema)) {
+    throw new ConfigurationError(`tool(${options.name}): inputSchema must be a zod 4 schema, e.g. z.object({ city: z.string() }).`);
   }
   const spec: ToolSpec = {
     name: options.name,
