@@ -1,20 +1,25 @@
 import type { Agent } from '../agent/agent.js';
-import { closeDanglingToolUses } from '../conversation/tool-pairs.js';
+import { SessionNotFoundError } from '../errors/session-errors.js';
 import type { Message } from '../types/messages.js';
+import { repairToolPairs } from './repair-history.js';
+import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
 import type { SessionRepository } from './session-repository.js';
 import { nowIso, type SessionMessage } from './session-types.js';
 
 /**
  * Persists one agent under one id of a session: restores it, appends each new message, syncs its
- * state. Shared by the standalone session manager and orchestrator sessions.
+ * state. Shared by the standalone session manager and orchestrator sessions. Every operation runs in
+ * call order (a queue), so message ids follow the order messages were added even when callers race.
  */
 export class AgentPersistence {
   readonly #repo: SessionRepository;
   readonly #sessionId: string;
   readonly storeId: string;
+  readonly #queue = new SerialQueue();
   #nextId = 0;
   #latest: SessionMessage | undefined;
+  #createdAt: string | undefined;
 
   constructor(repo: SessionRepository, sessionId: string, storeId: string) {
     checkSessionId(storeId, 'agent id');
@@ -25,77 +30,104 @@ export class AgentPersistence {
 
   /**
    * Loads the stored agent into `agent` (state, conversation-manager state, messages after the
-   * removed ones), or stores `agent` as it is when nothing is stored. A history that ended inside a
-   * tool call gets an error result for the orphaned toolUse, so the agent can continue.
+   * removed ones), or stores `agent` as it is when nothing is stored. Broken tool pairs are repaired
+   * in memory; a history that ended inside a tool call gets (and stores) an error result for it.
    */
-  async restore(agent: Agent): Promise<void> {
-    const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
-    if (!stored) {
+  restore(agent: Agent): Promise<void> {
+    return this.#queue.run(() => this.#restore(agent));
+  }
+
+  /** Stores `message` as the next message of the agent. */
+  append(message: Message): Promise<void> {
+    return this.#queue.run(() => this.#append(message));
+  }
+
+  /** Writes the agent's state and conversation-manager state. */
+  sync(agent: Agent): Promise<void> {
+    return this.#queue.run(async () => {
       const now = nowIso();
-      await this.#repo.createAgent(this.#sessionId, {
+      this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? now;
+      await this.#repo.updateAgent(this.#sessionId, {
         agent_id: this.storeId,
         state: agent.state.get(),
         conversation_manager_state: agent.conversationManager.getState(),
-        created_at: now,
+        created_at: this.#createdAt,
         updated_at: now,
       });
+    });
+  }
+
+  /** Replaces what is restored for the latest stored message with `redacted`. */
+  redactLatest(redacted: Message): Promise<void> {
+    return this.#queue.run(async () => {
+      if (!this.#latest) {
+        throw new SessionNotFoundError(`Agent ${this.storeId} of session ${this.#sessionId} has no stored message to redact yet; redact after a message was added.`);
+      }
+      const row: SessionMessage = { ...this.#latest, redact_message: redacted, updated_at: nowIso() };
+      await this.#repo.updateMessage(this.#sessionId, this.storeId, row);
+      this.#latest = row;
+    });
+  }
+
+  /** Stores `agent` as it is now, replacing whatever history was stored under this id. */
+  reset(agent: Agent): Promise<void> {
+    return this.#queue.run(async () => {
+      const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
+      if (!stored) return this.#create(agent);
+      await this.#repo.deleteMessages(this.#sessionId, this.storeId, 0);
       this.#nextId = 0;
-      for (const message of agent.messages) await this.append(message);
-      return;
-    }
-    agent.state.replace(stored.state);
-    const prefix = agent.conversationManager.restoreFromSession(stored.conversation_manager_state) ?? [];
+      this.#latest = undefined;
+      for (const message of agent.messages) await this.#append(message);
+      this.#createdAt = stored.created_at;
+      const now = nowIso();
+      await this.#repo.updateAgent(this.#sessionId, {
+        agent_id: this.storeId,
+        state: agent.state.get(),
+        conversation_manager_state: agent.conversationManager.getState(),
+        created_at: stored.created_at,
+        updated_at: now,
+      });
+    });
+  }
+
+  async #restore(agent: Agent): Promise<void> {
+    const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
+    if (!stored) return this.#create(agent);
+    this.#createdAt = stored.created_at;
+    agent.state.replace(stored.state ?? {});
+    const prefix = agent.conversationManager.restoreFromSession(stored.conversation_manager_state ?? {}) ?? [];
     const offset = agent.conversationManager.removedMessageCount;
     const rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
     this.#nextId = offset + rows.length;
     this.#latest = rows[rows.length - 1];
-    const messages: Message[] = [...prefix];
-    for (const row of rows) messages.push(row.redact_message ?? row.message);
+    const { messages, closing } = repairToolPairs([...prefix, ...rows.map((row) => row.redact_message ?? row.message)]);
     agent.messages = messages;
-    const closing = closeDanglingToolUses(messages, 'Tool call interrupted: the session ended before the tool finished.');
     if (closing) {
       messages.push(closing);
-      await this.append(closing);
+      await this.#append(closing);
     }
   }
 
-  /** Stores `message` as the next message of the agent. */
-  async append(message: Message): Promise<void> {
+  async #create(agent: Agent): Promise<void> {
+    const now = nowIso();
+    await this.#repo.createAgent(this.#sessionId, {
+      agent_id: this.storeId,
+      state: agent.state.get(),
+      conversation_manager_state: agent.conversationManager.getState(),
+      created_at: now,
+      updated_at: now,
+    });
+    this.#createdAt = now;
+    this.#nextId = 0;
+    this.#latest = undefined;
+    for (const message of agent.messages) await this.#append(message);
+  }
+
+  async #append(message: Message): Promise<void> {
     const now = nowIso();
     const row: SessionMessage = { message, message_id: this.#nextId, redact_message: null, created_at: now, updated_at: now };
     await this.#repo.createMessage(this.#sessionId, this.storeId, row);
     this.#nextId++;
     this.#latest = row;
-  }
-
-  /** Writes the agent's state and conversation-manager state. */
-  async sync(agent: Agent): Promise<void> {
-    const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
-    const now = nowIso();
-    await this.#repo.updateAgent(this.#sessionId, {
-      agent_id: this.storeId,
-      state: agent.state.get(),
-      conversation_manager_state: agent.conversationManager.getState(),
-      created_at: stored?.created_at ?? now,
-      updated_at: now,
-    });
-  }
-
-  /** Replaces what is restored for the latest stored message with `redacted`. */
-  async redactLatest(redacted: Message): Promise<void> {
-    if (!this.#latest) throw new Error('There is no stored message to redact yet.');
-    this.#latest = { ...this.#latest, redact_message: redacted, updated_at: nowIso() };
-    await this.#repo.updateMessage(this.#sessionId, this.storeId, this.#latest);
-  }
-
-  /** Stores `agent` as it is now, replacing whatever history was stored under this id. */
-  async reset(agent: Agent): Promise<void> {
-    const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
-    if (!stored) return this.restore(agent);
-    await this.#repo.deleteMessages(this.#sessionId, this.storeId, 0);
-    this.#nextId = 0;
-    this.#latest = undefined;
-    for (const message of agent.messages) await this.append(message);
-    await this.sync(agent);
   }
 }

@@ -23,6 +23,12 @@ interface StoredSession {
 
 const copy = <T>(value: T): T => structuredClone(value);
 
+function checkMessageId(id: unknown): void {
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
+    throw new SessionNotFoundError(`Invalid message id ${JSON.stringify(id)}: message ids are integers >= 0.`);
+  }
+}
+
 /** Sessions kept in memory: for tests and short-lived apps. Values are copied in and out. */
 export class InMemorySessionRepository implements SessionRepository {
   readonly #sessions = new Map<string, StoredSession>();
@@ -74,8 +80,9 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async readAgent(sessionId: string, agentId: string): Promise<SessionAgent | undefined> {
+    checkSessionId(sessionId, 'session id');
     checkSessionId(agentId, 'agent id');
-    const a = this.#session(sessionId).agents.get(agentId);
+    const a = this.#sessions.get(sessionId)?.agents.get(agentId);
     return a ? copy(a.agent) : undefined;
   }
 
@@ -84,17 +91,22 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async createMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
+    checkMessageId(message.message_id);
     const a = this.#agent(sessionId, agentId);
     if (a.messages.has(message.message_id)) throw new SessionConflictError(`Message ${message.message_id} of agent ${agentId} already exists.`);
     a.messages.set(message.message_id, copy(message));
   }
 
   async readMessage(sessionId: string, agentId: string, messageId: number): Promise<SessionMessage | undefined> {
-    const m = this.#agent(sessionId, agentId).messages.get(messageId);
+    checkSessionId(sessionId, 'session id');
+    checkSessionId(agentId, 'agent id');
+    checkMessageId(messageId);
+    const m = this.#sessions.get(sessionId)?.agents.get(agentId)?.messages.get(messageId);
     return m ? copy(m) : undefined;
   }
 
   async updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
+    checkMessageId(message.message_id);
     const a = this.#agent(sessionId, agentId);
     if (!a.messages.has(message.message_id)) throw new SessionNotFoundError(`Message ${message.message_id} of agent ${agentId} does not exist.`);
     a.messages.set(message.message_id, copy(message));
@@ -106,7 +118,11 @@ export class InMemorySessionRepository implements SessionRepository {
     const offset = options.offset ?? 0;
     const wanted = ids.filter((id) => id >= offset).slice(0, options.limit ?? Infinity);
     wanted.forEach((id, i) => {
-      if (id !== offset + i) throw new SessionCorruptError(`Message ${offset + i} of agent ${agentId} is missing (the next stored is ${id}).`);
+      if (id !== offset + i) {
+        throw new SessionCorruptError(`Message ${offset + i} of agent ${agentId} in session ${sessionId} is missing (the next stored is ${id}).`, {
+          location: `${sessionId}/${agentId}/${offset + i}`,
+        });
+      }
     });
     return wanted.map((id) => copy(a.messages.get(id) as SessionMessage));
   }
@@ -124,8 +140,9 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
+    checkSessionId(sessionId, 'session id');
     checkSessionId(multiAgentId, 'multi-agent id');
-    const m = this.#session(sessionId).multiAgents.get(multiAgentId);
+    const m = this.#sessions.get(sessionId)?.multiAgents.get(multiAgentId);
     return m ? copy(m.multiAgent) : undefined;
   }
 

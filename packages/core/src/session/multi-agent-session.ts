@@ -2,6 +2,7 @@ import type { Agent } from '../agent/agent.js';
 import { AfterInvocationEvent, MessageAddedEvent } from '../hooks/events.js';
 import type { JsonObject } from '../types/json.js';
 import { AgentPersistence } from './agent-persistence.js';
+import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
 import type { SessionRepository } from './session-repository.js';
 import { nowIso, type NodeTransition } from './session-types.js';
@@ -23,12 +24,19 @@ export type NewTransition = Omit<NodeTransition, 'seq' | 'at'>;
  * An orchestrator's handle on its session: its small state document, one entry per node (written
  * when that node finishes, so persisting a node costs in proportion to its own output), the
  * append-only transition history, and the messages and state of its member agents.
+ *
+ * State writes and transitions are queued in call order, so parallel nodes may call `saveState` and
+ * `appendTransition` without awaiting each other: transitions get consecutive `seq` numbers and the
+ * last `saveState` called is the one stored. Calling `load()` first is recommended but not required.
  */
 export class MultiAgentSession {
   readonly #repo: SessionRepository;
   readonly sessionId: string;
   readonly multiAgentId: string;
   readonly type: string;
+  readonly #queue = new SerialQueue();
+  /** Whether `#exists`, `#createdAt` and `#seq` reflect the store. */
+  #known = false;
   #exists = false;
   #createdAt = nowIso();
   #seq = 0;
@@ -43,45 +51,59 @@ export class MultiAgentSession {
   }
 
   /** Reads what was stored, or `undefined` for a new orchestrator. */
-  async load(): Promise<MultiAgentSnapshot | undefined> {
-    const stored = await this.#repo.readMultiAgent(this.sessionId, this.multiAgentId);
-    if (!stored) return undefined;
-    this.#exists = true;
-    this.#createdAt = stored.created_at;
-    const [nodes, transitions] = await Promise.all([
-      this.#repo.readNodeEntries(this.sessionId, this.multiAgentId),
-      this.#repo.readTransitions(this.sessionId, this.multiAgentId),
-    ]);
-    this.#seq = transitions.length;
-    return { state: stored.state, nodes, transitions };
+  load(): Promise<MultiAgentSnapshot | undefined> {
+    return this.#queue.run(async () => {
+      const stored = await this.#repo.readMultiAgent(this.sessionId, this.multiAgentId);
+      this.#known = true;
+      this.#exists = stored !== undefined;
+      this.#seq = 0;
+      if (!stored) return undefined;
+      this.#createdAt = stored.created_at;
+      const [nodes, transitions] = await Promise.all([
+        this.#repo.readNodeEntries(this.sessionId, this.multiAgentId),
+        this.#repo.readTransitions(this.sessionId, this.multiAgentId),
+      ]);
+      this.#seq = transitions.length;
+      return { state: stored.state, nodes, transitions };
+    });
   }
 
   /** Writes the orchestrator's state document (keep it small: per-node data goes to `saveNode`). */
-  async saveState(state: JsonObject): Promise<void> {
-    const doc = { id: this.multiAgentId, type: this.type, state, created_at: this.#createdAt, updated_at: nowIso() };
-    if (this.#exists) await this.#repo.updateMultiAgent(this.sessionId, doc);
-    else {
-      await this.#repo.createMultiAgent(this.sessionId, doc);
-      this.#exists = true;
-    }
+  saveState(state: JsonObject): Promise<void> {
+    return this.#queue.run(async () => {
+      await this.#learn();
+      const doc = { id: this.multiAgentId, type: this.type, state, created_at: this.#createdAt, updated_at: nowIso() };
+      if (this.#exists) await this.#repo.updateMultiAgent(this.sessionId, doc);
+      else {
+        await this.#repo.createMultiAgent(this.sessionId, doc);
+        this.#exists = true;
+      }
+    });
   }
 
-  /** Writes one node's entry. */
-  async saveNode(nodeId: string, entry: JsonObject): Promise<void> {
-    await this.#repo.putNodeEntry(this.sessionId, this.multiAgentId, nodeId, entry);
+  /** Writes one node's entry (replacing that node's earlier entry). The orchestrator state must exist: call `saveState` first. */
+  saveNode(nodeId: string, entry: JsonObject): Promise<void> {
+    return this.#queue.run(async () => {
+      checkSessionId(nodeId, 'node id');
+      await this.#repo.putNodeEntry(this.sessionId, this.multiAgentId, nodeId, entry);
+    });
   }
 
-  /** Appends one transition to the history and returns it with its `seq` and time. */
-  async appendTransition(transition: NewTransition): Promise<NodeTransition> {
-    const full: NodeTransition = { seq: this.#seq, ...transition, at: nowIso() };
-    await this.#repo.appendTransitions(this.sessionId, this.multiAgentId, [full]);
-    this.#seq++;
-    return full;
+  /** Appends one transition to the history and returns it with its `seq` and time. The orchestrator state must exist. */
+  appendTransition(transition: NewTransition): Promise<NodeTransition> {
+    return this.#queue.run(async () => {
+      await this.#learn();
+      const full: NodeTransition = { seq: this.#seq, ...transition, at: nowIso() };
+      await this.#repo.appendTransitions(this.sessionId, this.multiAgentId, [full]);
+      this.#seq++;
+      return full;
+    });
   }
 
   /**
    * Persists a member agent under `<orchestrator id>.<key>`: restores what was stored (when `restore`),
-   * then stores each message it adds and its state after each invocation.
+   * or stores it as it is now (replacing what was stored); then stores each message it adds and its
+   * state after each invocation.
    */
   async attachAgent(agent: Agent, key: string, options: { restore: boolean }): Promise<void> {
     checkSessionId(key, 'node id');
@@ -103,10 +125,25 @@ export class MultiAgentSession {
   }
 
   /** Removes the orchestrator's stored state, nodes and transitions: the next run starts fresh. */
-  async clear(): Promise<void> {
-    await this.#repo.deleteMultiAgent(this.sessionId, this.multiAgentId);
-    this.#exists = false;
-    this.#seq = 0;
-    this.#createdAt = nowIso();
+  clear(): Promise<void> {
+    return this.#queue.run(async () => {
+      await this.#repo.deleteMultiAgent(this.sessionId, this.multiAgentId);
+      this.#known = true;
+      this.#exists = false;
+      this.#seq = 0;
+      this.#createdAt = nowIso();
+    });
+  }
+
+  /** Finds out what is stored when `load()` was not called (runs inside the queue). */
+  async #learn(): Promise<void> {
+    if (this.#known) return;
+    const stored = await this.#repo.readMultiAgent(this.sessionId, this.multiAgentId);
+    this.#exists = stored !== undefined;
+    if (stored) {
+      this.#createdAt = stored.created_at;
+      this.#seq = (await this.#repo.readTransitions(this.sessionId, this.multiAgentId)).length;
+    }
+    this.#known = true;
   }
 }

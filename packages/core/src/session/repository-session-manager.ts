@@ -30,10 +30,13 @@ export class RepositorySessionManager implements SessionManager {
   readonly repository: SessionRepository;
   readonly #agents = new Map<Agent, AgentPersistence>();
   readonly #ids = new Map<string, Agent>();
+  readonly #multiAgents = new Map<string, MultiAgentSession>();
   #session: Promise<Session> | undefined;
 
   constructor(options: RepositorySessionManagerOptions) {
-    if (!options || !options.repository) throw new ConfigurationError('RepositorySessionManager needs { sessionId, repository }.');
+    if (!options || typeof options !== 'object' || !options.repository) {
+      throw new ConfigurationError('RepositorySessionManager needs { sessionId, repository }.');
+    }
     checkSessionId(options.sessionId, 'session id');
     this.sessionId = options.sessionId;
     this.repository = options.repository;
@@ -55,8 +58,12 @@ export class RepositorySessionManager implements SessionManager {
 
   registerHooks(registry: HookRegistry): void {
     registry.addCallback(AgentInitializedEvent, (event) => this.initializeAgent(event.agent));
-    registry.addCallback(MessageAddedEvent, (event) => this.#persistence(event.agent).append(event.message));
-    registry.addCallback(AfterInvocationEvent, (event) => this.#persistence(event.agent).sync(event.agent));
+    registry.addCallback(MessageAddedEvent, (event) => this.#onMessageAdded(event.agent, event.message));
+    registry.addCallback(AfterInvocationEvent, (event) => {
+      // An invocation that failed before the agent initialized (e.g. its restore failed) has nothing to sync.
+      const persistence = this.#agents.get(event.agent);
+      return persistence ? persistence.sync(event.agent) : undefined;
+    });
   }
 
   /** Restores `agent` from the session, or stores it there when it is new. Two agents with one id are refused. */
@@ -64,14 +71,21 @@ export class RepositorySessionManager implements SessionManager {
     const holder = this.#ids.get(agent.id);
     if (holder && holder !== agent) {
       throw new ConfigurationError(
-        `Session ${this.sessionId} already holds an agent with id ${JSON.stringify(agent.id)}; give each agent of a session its own id.`,
+        `Session ${this.sessionId} already holds an agent with id ${JSON.stringify(agent.id)}; give each agent of a session its own id (new Agent({ id })).`,
       );
     }
-    await this.ensureSession('AGENT');
+    if (holder === agent && this.#agents.has(agent)) return;
     const persistence = new AgentPersistence(this.repository, this.sessionId, agent.id);
     this.#ids.set(agent.id, agent);
     this.#agents.set(agent, persistence);
-    await persistence.restore(agent);
+    try {
+      await this.ensureSession('AGENT');
+      await persistence.restore(agent);
+    } catch (error) {
+      this.#ids.delete(agent.id);
+      this.#agents.delete(agent);
+      throw error;
+    }
   }
 
   /** Replaces what the session restores for `agent`'s latest message (e.g. to mask personal data). */
@@ -79,15 +93,42 @@ export class RepositorySessionManager implements SessionManager {
     await this.#persistence(agent).redactLatest(redacted);
   }
 
-  /** Opens the session of an orchestrator (Graph, Swarm) with id `multiAgentId`. */
+  /**
+   * Opens the session of an orchestrator (Graph, Swarm) with id `multiAgentId`. Opening the same id
+   * again returns the same handle; opening it with another `type` is refused.
+   */
   async openMultiAgent(multiAgentId: string, type: string): Promise<MultiAgentSession> {
+    checkSessionId(multiAgentId, 'orchestrator id');
+    const open = this.#multiAgents.get(multiAgentId);
+    if (open && open.type !== type) {
+      throw new ConfigurationError(
+        `Session ${this.sessionId} already has a ${open.type} orchestrator with id ${JSON.stringify(multiAgentId)}; give the ${type} another id.`,
+      );
+    }
     await this.ensureSession('MULTI_AGENT');
-    return new MultiAgentSession(this.repository, this.sessionId, multiAgentId, type);
+    const session = this.#multiAgents.get(multiAgentId) ?? new MultiAgentSession(this.repository, this.sessionId, multiAgentId, type);
+    this.#multiAgents.set(multiAgentId, session);
+    return session;
+  }
+
+  async #onMessageAdded(agent: Agent, message: Message): Promise<void> {
+    if (!this.#agents.has(agent)) {
+      // A message added before the agent's first invocation (a recorded direct tool call): restore the
+      // session first, so the message lands after the stored history instead of replacing it.
+      const at = agent.messages.lastIndexOf(message);
+      if (at >= 0) agent.messages.splice(at, 1);
+      try {
+        await agent.initialize();
+      } finally {
+        agent.messages.push(message);
+      }
+    }
+    await this.#persistence(agent).append(message);
   }
 
   #persistence(agent: Agent): AgentPersistence {
     const p = this.#agents.get(agent);
-    if (!p) throw new ConfigurationError(`Agent ${agent.name} was not initialized with session ${this.sessionId}.`);
+    if (!p) throw new ConfigurationError(`Agent ${agent.name} was not initialized with session ${this.sessionId}; call await agent.initialize() first.`);
     return p;
   }
 }

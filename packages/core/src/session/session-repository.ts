@@ -7,8 +7,11 @@ import type { ListMessagesOptions, NodeTransition, Session, SessionAgent, Sessio
  *
  * Contract: `create*` fails with `SessionConflictError` when the item exists; `update*` fails with
  * `SessionNotFoundError` when it does not, and with `SessionConflictError` when another writer changed
- * it; `read*` returns `undefined` for a missing item and throws `SessionCorruptError` for an unreadable
- * one (naming the file or key). Every write is atomic: a crash leaves the old or the new content.
+ * it; `readSession`, `readAgent`, `readMessage` and `readMultiAgent` return `undefined` for a missing
+ * item (also when its session is missing) and throw `SessionCorruptError` for an unreadable one
+ * (naming the file or key). An invalid id (one that could leave the storage) is a `SessionNotFoundError`
+ * before anything is touched. Every write is atomic: a crash leaves the old or the new content.
+ * Callers (the session managers) never run two writes of one agent or orchestrator at once.
  */
 export interface SessionRepository {
   createSession(session: Session): Promise<Session>;
