@@ -1,1 +1,3 @@
-export {};
+export { GraphBuilder } from './graph-builder.js';
+export { Graph } from './graph.js';
+export type { EdgeCondition, GraphEdge, GraphNode, GraphNodeTarget, GraphResult, GraphState } from './graph-types.js';

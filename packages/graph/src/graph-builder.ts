@@ -1,0 +1,167 @@
+import { Agent, ConfigurationError, assertNoOwnSessionManager, checkSessionId, isMultiAgent, type SessionManager } from '@skein/core';
+import { checkGraph } from './build-checks.js';
+import { Graph } from './graph.js';
+import type { EdgeCondition, GraphEdge, GraphNode, GraphNodeTarget } from './graph-types.js';
+
+/**
+ * Declares a graph of agents (and nested orchestrators) and builds a {@link Graph}.
+ * @example
+ * const graph = new GraphBuilder()
+ *   .addNode(triage).addNode(billing).addNode(refund)
+ *   .addEdge('triage', 'billing', (s) => s.results['triage']?.text.includes('BILLING') ?? false)
+ *   .addEdge('triage', 'refund', (s) => s.results['triage']?.text.includes('REFUND') ?? false)
+ *   .build();
+ * const result = await graph.invoke('I was charged twice');
+ */
+export class GraphBuilder {
+  readonly #nodes = new Map<string, GraphNode>();
+  readonly #edges: GraphEdge[] = [];
+  readonly #entryPoints: string[] = [];
+  #id = 'graph';
+  #maxNodeExecutions: number | undefined;
+  #executionTimeoutMs: number | undefined;
+  #nodeTimeoutMs: number | undefined;
+  #resetOnRevisit = false;
+  #maxConcurrency = Infinity;
+  #continueOnFailure = false;
+  #sessionManager: SessionManager | undefined;
+
+  /** Adds an agent or orchestrator as a node; its id defaults to the agent's name or the orchestrator's id. */
+  addNode(target: GraphNodeTarget, id?: string): this {
+    if (!(target instanceof Agent) && !isMultiAgent(target)) {
+      throw new ConfigurationError('addNode() takes an Agent or an orchestrator (a Graph, a Swarm: anything with kind "multiAgent").');
+    }
+    const nodeId = id ?? (target instanceof Agent ? target.name : target.id);
+    if (typeof nodeId !== 'string' || nodeId.length === 0) throw new ConfigurationError('A node id must be a non-empty string.');
+    if (this.#nodes.has(nodeId)) {
+      throw new ConfigurationError(`The graph already has a node ${JSON.stringify(nodeId)}; pass a distinct id: addNode(agent, 'another-id').`);
+    }
+    for (const node of this.#nodes.values()) {
+      if (node.target === target) {
+        throw new ConfigurationError(
+          `The same ${target instanceof Agent ? 'agent' : 'orchestrator'} is already node ${JSON.stringify(node.id)}; a node runs its own instance, so create another one for ${JSON.stringify(nodeId)}.`,
+        );
+      }
+    }
+    if (target instanceof Agent) assertNoOwnSessionManager(target, 'Graph');
+    this.#nodes.set(nodeId, { id: nodeId, target });
+    return this;
+  }
+
+  /** Adds an edge; `from` as an array is a join that waits for all of its sources. The condition decides whether it is followed. */
+  addEdge(from: string | readonly string[], to: string, condition?: EdgeCondition): this {
+    const sources = typeof from === 'string' ? [from] : [...from];
+    const join = typeof from !== 'string';
+    if (sources.length === 0) throw new ConfigurationError('addEdge() needs at least one source node.');
+    if (new Set(sources).size !== sources.length) throw new ConfigurationError(`A join lists ${sources.join(', ')}: name each source once.`);
+    for (const id of [...sources, to]) this.#requireNode(id, 'addEdge()');
+    if (condition !== undefined && typeof condition !== 'function') {
+      throw new ConfigurationError('An edge condition must be a function (state) => boolean.');
+    }
+    this.#edges.push({ index: this.#edges.length, from: sources, to, join, condition });
+    return this;
+  }
+
+  /** Marks a node where runs start; call it again for several. Default: the nodes without incoming edges. */
+  setEntryPoint(id: string): this {
+    this.#requireNode(id, 'setEntryPoint()');
+    if (!this.#entryPoints.includes(id)) this.#entryPoints.push(id);
+    return this;
+  }
+
+  /** Ends a run with status `failed` once this many node executions have started (needed for cycles). */
+  setMaxNodeExecutions(n: number): this {
+    this.#maxNodeExecutions = positiveInteger(n, 'setMaxNodeExecutions()');
+    return this;
+  }
+
+  /** Ends a run with status `failed` after this many ms in all, aborting the nodes still running. */
+  setExecutionTimeout(ms: number): this {
+    this.#executionTimeoutMs = positiveNumber(ms, 'setExecutionTimeout()');
+    return this;
+  }
+
+  /** Aborts a node (its model call and tools) after this many ms; the node fails. */
+  setNodeTimeout(ms: number): this {
+    this.#nodeTimeoutMs = positiveNumber(ms, 'setNodeTimeout()');
+    return this;
+  }
+
+  /** When true, a node that runs again in one run starts from its agent's initial messages and state. Default false. */
+  resetOnRevisit(enabled = true): this {
+    this.#resetOnRevisit = enabled;
+    return this;
+  }
+
+  /** How many nodes may run at once. Default: no limit. */
+  setMaxConcurrency(n: number): this {
+    this.#maxConcurrency = n === Infinity ? n : positiveInteger(n, 'setMaxConcurrency()');
+    return this;
+  }
+
+  /** When true, a failed node does not stop the run: its conditional edges may route around it. Default false (fail fast). */
+  continueOnFailure(enabled = true): this {
+    this.#continueOnFailure = enabled;
+    return this;
+  }
+
+  /** Persists the run and every node agent through this session manager, and resumes interrupted runs. */
+  setSessionManager(sessionManager: SessionManager): this {
+    if (!sessionManager || typeof sessionManager.openMultiAgent !== 'function') {
+      throw new ConfigurationError('setSessionManager() takes a session manager, e.g. new FileSessionManager({ sessionId }) from @skein/session-file.');
+    }
+    this.#sessionManager = sessionManager;
+    return this;
+  }
+
+  /** The graph's id: its session stores the run under it. Default `'graph'`. */
+  setId(id: string): this {
+    if (typeof id !== 'string' || id.length === 0) throw new ConfigurationError('setId() takes a non-empty string.');
+    this.#id = id;
+    return this;
+  }
+
+  /** Checks the graph and returns it ready to run. */
+  build(): Graph {
+    const entryPoints = checkGraph({
+      nodes: this.#nodes,
+      edges: this.#edges,
+      entryPoints: this.#entryPoints,
+      hasLimit: this.#maxNodeExecutions !== undefined || this.#executionTimeoutMs !== undefined,
+    });
+    if (this.#sessionManager) {
+      checkSessionId(this.#id, 'graph id');
+      for (const id of this.#nodes.keys()) checkSessionId(id, 'node id');
+    }
+    return new Graph({
+      id: this.#id,
+      nodes: new Map(this.#nodes),
+      edges: [...this.#edges],
+      entryPoints,
+      maxNodeExecutions: this.#maxNodeExecutions,
+      executionTimeoutMs: this.#executionTimeoutMs,
+      nodeTimeoutMs: this.#nodeTimeoutMs,
+      resetOnRevisit: this.#resetOnRevisit,
+      maxConcurrency: this.#maxConcurrency,
+      continueOnFailure: this.#continueOnFailure,
+      sessionManager: this.#sessionManager,
+    });
+  }
+
+  #requireNode(id: string, where: string): void {
+    if (!this.#nodes.has(id)) {
+      const known = [...this.#nodes.keys()].map((k) => JSON.stringify(k)).join(', ') || 'none yet';
+      throw new ConfigurationError(`${where} names node ${JSON.stringify(id)}, which is not in the graph (nodes: ${known}); add it with addNode() first.`);
+    }
+  }
+}
+
+function positiveInteger(n: number, where: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new ConfigurationError(`${where} takes an integer >= 1 (got ${String(n)}).`);
+  return n;
+}
+
+function positiveNumber(n: number, where: string): number {
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw new ConfigurationError(`${where} takes a number of ms > 0 (got ${String(n)}).`);
+  return n;
+}

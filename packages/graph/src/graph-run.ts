@@ -1,0 +1,238 @@
+import {
+  Agent, AfterNodeCallEvent, BeforeNodeCallEvent, CancelledError, addUsage, emptyUsage, nowIso, type HookRegistry, type InvocationState, type JsonObject, type Message,
+  type MultiAgentBase, type MultiAgentStreamEvent, type NewTransition, type NodeResult, type NodeTransition, type Status,
+} from '@skein/core';
+import PQueue from 'p-queue';
+import type { GraphSession } from './graph-session.js';
+import type { GraphConfig, GraphResult, GraphState } from './graph-types.js';
+import { buildNodeInput } from './node-input.js';
+import { runNode } from './run-node.js';
+import { nodeEntry, stateDocument, type RunState } from './run-state.js';
+import { addActivation, describeEdge, followEdges, type Activation } from './schedule.js';
+
+/** What a run needs from its graph. */
+export interface RunHost {
+  config: GraphConfig;
+  graph: MultiAgentBase;
+  hooks: HookRegistry;
+  session: GraphSession | undefined;
+  /** Build-time messages and state of each agent node (for `resetOnRevisit`). */
+  initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject }>;
+}
+
+/**
+ * One run of a graph: a thin loop around the scheduling functions. Ready nodes go to a p-queue as
+ * soon as they are ready (bounded by `maxConcurrency`, FIFO so ties keep insertion order); a node
+ * that finishes follows its edges, persists, and enqueues what it made ready. Limits, timeouts and
+ * failures stop the run with a status and a reason; only session write errors are thrown.
+ */
+export class GraphRun {
+  readonly #host: RunHost;
+  readonly #state: RunState;
+  readonly #queue: PQueue;
+  readonly #queued = new Set<string>();
+  readonly #controller = new AbortController();
+  readonly #invocationState: InvocationState;
+  readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
+  readonly #started = performance.now();
+  #stop: { status: Status; reason: string } | undefined;
+  #fatal: { error: unknown } | undefined;
+
+  constructor(host: RunHost, state: RunState, invocationState: InvocationState, emit: ((event: MultiAgentStreamEvent) => void) | undefined) {
+    this.#host = host;
+    this.#state = state;
+    this.#invocationState = invocationState;
+    this.#emit = emit;
+    this.#queue = new PQueue({ concurrency: host.config.maxConcurrency });
+  }
+
+  /** Stops the run: running nodes are aborted, nothing new starts. The first reason wins. */
+  halt(status: Status, reason: string): void {
+    if (this.#stop) return;
+    this.#stop = { status, reason };
+    this.#controller.abort(new CancelledError(reason));
+    this.#queue.clear();
+    this.#queued.clear();
+  }
+
+  /** Runs to the end; `start` are the transitions that open it (a fresh start or a resume). */
+  async execute(start: NewTransition[], signal: AbortSignal | undefined): Promise<GraphResult> {
+    const onAbort = (): void => this.halt('interrupted', 'The run was cancelled; invoke the graph again with the same session to resume it.');
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    const { executionTimeoutMs } = this.#host.config;
+    const left = executionTimeoutMs === undefined ? undefined : Math.max(0, executionTimeoutMs - this.#state.elapsedBeforeMs);
+    const timer = left === undefined ? undefined : setTimeout(() => this.halt('failed', `Execution timeout of ${executionTimeoutMs} ms reached (setExecutionTimeout).`), left);
+    try {
+      await this.#guard(async () => this.#publish(await this.#write({ transitions: start, first: true })));
+      for (const a of this.#state.waiting) this.#schedule(a.nodeId);
+      await this.#queue.onIdle();
+      return await this.#finish();
+    } finally {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #schedule(nodeId: string): void {
+    if (this.#stop || this.#queued.has(nodeId) || this.#state.running[nodeId]) return;
+    this.#queued.add(nodeId);
+    void this.#queue.add(() => this.#guard(() => this.#execute(nodeId)));
+  }
+
+  async #guard(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.#fatal ??= { error };
+      this.halt('failed', `The graph stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async #execute(nodeId: string): Promise<void> {
+    this.#queued.delete(nodeId);
+    const state = this.#state;
+    const at = state.waiting.findIndex((a) => a.nodeId === nodeId);
+    if (this.#stop || at < 0) return;
+    const { config, hooks, graph } = this.#host;
+    const max = config.maxNodeExecutions;
+    if (max !== undefined && state.executionCount >= max) {
+      return this.halt('failed', `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`);
+    }
+    const activation = state.waiting[at] as Activation;
+    state.waiting = state.waiting.filter((_, i) => i !== at);
+    const before = await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState }));
+    if (before.cancelNode !== false) {
+      const reason = typeof before.cancelNode === 'string' ? before.cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`;
+      const count = state.counts[nodeId] ?? 0;
+      return this.#settle(activation, { nodeId, status: 'failed', text: '', error: reason, usage: emptyUsage(), executionTimeMs: 0, executionCount: count }, false);
+    }
+    const target = config.nodes.get(nodeId)?.target;
+    const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
+    state.executionCount++;
+    if (count > 1 && config.resetOnRevisit && target instanceof Agent) await this.#resetAgent(nodeId, target);
+    const agent = target instanceof Agent ? target : undefined;
+    state.running[nodeId] = { sources: [...activation.sources], messages: agent?.messages.length, state: agent?.state.get() };
+    await this.#write({});
+    this.#emit?.({ type: 'nodeStart', nodeId });
+    const result = await runNode({
+      node: config.nodes.get(nodeId) as NonNullable<ReturnType<GraphConfig['nodes']['get']>>,
+      input: buildNodeInput(state.task, activation.sources, state.results),
+      runSignal: this.#controller.signal,
+      timeoutMs: config.nodeTimeoutMs,
+      invocationState: this.#invocationState,
+      executionCount: count,
+      onEvent: this.#emit,
+    });
+    if (this.#stopStatus() === 'interrupted') return; // stays in `running`: a resume re-runs it from its start
+    delete state.running[nodeId];
+    await this.#settle(activation, result, true);
+  }
+
+  /** Records a finished (or cancelled) node, follows its edges, persists, then starts what became ready. */
+  async #settle(activation: Activation, result: NodeResult, ran: boolean): Promise<void> {
+    const state = this.#state;
+    const { nodeId } = activation;
+    const { config, hooks, graph } = this.#host;
+    state.results[nodeId] = result;
+    if (ran) {
+      (state.places[nodeId] ??= []).push(state.executionOrder.length);
+      state.executionOrder.push(nodeId);
+      addUsage(state.usage, result.usage);
+    }
+    const ok = result.status === 'completed';
+    let fired: Awaited<ReturnType<typeof followEdges>>['fired'] = [];
+    if (!this.#stop && (ok || config.continueOnFailure)) {
+      const next = await followEdges(nodeId, ok, config.edges, this.graphState(), state.joins);
+      state.joins = next.joins;
+      fired = next.fired;
+    }
+    for (const f of fired) state.waiting = addActivation(state.waiting, { nodeId: f.edge.to, sources: f.sources });
+    const transitions: NewTransition[] = fired.map((f) => ({ from: nodeId, to: f.edge.to, kind: f.edge.join ? 'join' : 'edge', reason: describeEdge(f.edge) }));
+    state.handled = state.handled.filter((id) => id !== nodeId);
+    if (!ok) {
+      if (fired.length > 0) state.handled.push(nodeId);
+      else transitions.push({ from: nodeId, to: null, kind: 'fail', reason: result.error ?? 'failed' });
+      if (!config.continueOnFailure) this.halt('failed', `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`);
+    }
+    const stored = await this.#write({ node: { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) }, transitions });
+    this.#emit?.({ type: 'nodeStop', nodeId, result });
+    this.#publish(stored);
+    await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, result }));
+    for (const f of fired) this.#schedule(f.edge.to);
+    if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
+  }
+
+  async #resetAgent(nodeId: string, agent: Agent): Promise<void> {
+    const initial = this.#host.initial.get(nodeId);
+    if (!initial) return;
+    agent.messages = structuredClone(initial.messages);
+    agent.state.replace(initial.state);
+    await this.#host.session?.resetAgent(agent);
+  }
+
+  #stopStatus(): Status | undefined {
+    return this.#stop?.status;
+  }
+
+  /** What edge conditions see. */
+  graphState(): GraphState {
+    const s = this.#state;
+    return { task: s.task, results: s.results, executionOrder: s.executionOrder, executionCount: s.executionCount };
+  }
+
+  async #finish(): Promise<GraphResult> {
+    const state = this.#state;
+    const unhandled = Object.values(state.results).filter((r) => r.status === 'failed' && !state.handled.includes(r.nodeId));
+    const status: Status = this.#stop?.status ?? (unhandled.length > 0 ? 'failed' : 'completed');
+    const reason =
+      this.#stop?.reason ?? (unhandled.length > 0 ? `No edge routes around failed node(s): ${unhandled.map((r) => `${r.nodeId} (${r.error ?? 'failed'})`).join('; ')}` : undefined);
+    state.status = status;
+    state.failureReason = reason;
+    if (!this.#fatal && status !== 'interrupted') {
+      const last = state.executionOrder[state.executionOrder.length - 1] ?? null;
+      const end: NewTransition = { from: last, to: null, kind: status === 'completed' ? 'complete' : 'fail', reason: reason ?? 'every reachable node ran' };
+      await this.#guard(async () => this.#publish(await this.#write({ transitions: [end] })));
+    } else if (!this.#fatal) await this.#guard(async () => void (await this.#write({})));
+    if (this.#fatal) throw this.#fatal.error;
+    const results = Object.values(state.results);
+    return {
+      status,
+      results: { ...state.results },
+      accumulatedUsage: { ...state.usage },
+      executionCount: state.executionCount,
+      executionTimeMs: this.elapsedMs(),
+      transitions: [...state.transitions],
+      ...(reason === undefined ? {} : { failureReason: reason }),
+      totalNodes: this.#host.config.nodes.size,
+      completedCount: results.filter((r) => r.status === 'completed').length,
+      failedCount: results.filter((r) => r.status === 'failed').length,
+      executionOrder: [...state.executionOrder],
+    };
+  }
+
+  /** Time spent on this run, earlier processes included. */
+  elapsedMs(): number {
+    return this.#state.elapsedBeforeMs + (performance.now() - this.#started);
+  }
+
+  /** Persists the current state (taken now, synchronously) with an optional node entry and transitions; returns the stored transitions. */
+  async #write(w: { node?: { id: string; entry: JsonObject }; transitions?: NewTransition[]; first?: boolean }): Promise<NodeTransition[]> {
+    const session = this.#host.session;
+    const transitions = w.transitions ?? [];
+    if (!session) return transitions.map((t) => ({ seq: -1, ...t, at: nowIso() }));
+    const doc = stateDocument(this.#state, this.elapsedMs());
+    if (w.first) return session.start(doc, transitions);
+    return session.save({ ...(w.node ? { node: w.node } : {}), transitions, state: doc });
+  }
+
+  #publish(transitions: NodeTransition[]): void {
+    const list = this.#state.transitions;
+    for (const stored of transitions) {
+      const t = stored.seq < 0 ? { ...stored, seq: list.length } : stored;
+      list.push(t);
+      if (list.length > 1 && (list[list.length - 2] as NodeTransition).seq > t.seq) list.sort((a, b) => a.seq - b.seq);
+      this.#emit?.({ type: 'transition', transition: t });
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { Agent, type JsonObject, type MultiAgentSession, type NewTransition, type NodeTransition, type SessionManager } from '@skein/core';
+import type { GraphConfig } from './graph-types.js';
+import { restoreRunState, type RunState } from './run-state.js';
+
+/**
+ * A graph's handle on its session. Writes are serialized (nodes finish concurrently, the
+ * transition history is append-only), and each node's result goes to its own entry so that
+ * persisting a node costs in proportion to that node's output.
+ */
+export class GraphSession {
+  readonly #session: MultiAgentSession;
+  readonly #config: GraphConfig;
+  #chain: Promise<unknown> = Promise.resolve();
+  #attached = false;
+
+  private constructor(session: MultiAgentSession, config: GraphConfig) {
+    this.#session = session;
+    this.#config = config;
+  }
+
+  /** Opens the session of `config.id` through `sessionManager`. */
+  static async open(sessionManager: SessionManager, config: GraphConfig): Promise<GraphSession> {
+    return new GraphSession(await sessionManager.openMultiAgent(config.id, 'graph'), config);
+  }
+
+  /**
+   * Loads the stored run. An unfinished run (executing, or interrupted by cancellation) comes back
+   * with its in-flight nodes moved to the front of the waiting ones, their agents restored to how
+   * they were when those nodes started. A finished run is cleared: `undefined` means start fresh.
+   */
+  async resume(): Promise<RunState | undefined> {
+    const snapshot = await this.#session.load();
+    const status = snapshot?.state['status'];
+    if (!snapshot || (status !== 'executing' && status !== 'interrupted')) {
+      if (snapshot) await this.#session.clear();
+      if (!this.#attached) await this.#attachAgents();
+      return undefined;
+    }
+    await this.#attachAgents();
+    const state = restoreRunState(snapshot.state, snapshot.nodes, snapshot.transitions);
+    const rerun = Object.entries(state.running);
+    for (const [nodeId, inFlight] of rerun) {
+      const target = this.#config.nodes.get(nodeId)?.target;
+      if (target instanceof Agent && inFlight.messages !== undefined) {
+        target.messages = target.messages.slice(0, inFlight.messages);
+        if (inFlight.state) target.state.replace(inFlight.state);
+        await this.#session.resetAgent(target);
+      }
+      state.counts[nodeId] = Math.max(0, (state.counts[nodeId] ?? 1) - 1);
+      state.executionCount = Math.max(0, state.executionCount - 1);
+    }
+    state.waiting = [...rerun.map(([nodeId, f]) => ({ nodeId, sources: f.sources })), ...state.waiting];
+    state.running = {};
+    state.status = 'executing';
+    return state;
+  }
+
+  /** Stores a node agent's current history and state from scratch (after `resetOnRevisit`). */
+  resetAgent(agent: Agent): Promise<void> {
+    return this.#enqueue(() => this.#session.resetAgent(agent));
+  }
+
+  /** Writes, in order: the node entry (if any), the transitions, then the state document. Resolves with the stored transitions. */
+  save(write: { node?: { id: string; entry: JsonObject }; transitions?: NewTransition[]; state: JsonObject }): Promise<NodeTransition[]> {
+    return this.#enqueue(async () => {
+      if (write.node) await this.#session.saveNode(write.node.id, write.node.entry);
+      const stored: NodeTransition[] = [];
+      for (const t of write.transitions ?? []) stored.push(await this.#session.appendTransition(t));
+      await this.#session.saveState(write.state);
+      return stored;
+    });
+  }
+
+  /** Writes the state document first (a new run creates it), then the transitions. */
+  start(state: JsonObject, transitions: NewTransition[]): Promise<NodeTransition[]> {
+    return this.#enqueue(async () => {
+      await this.#session.saveState(state);
+      const stored: NodeTransition[] = [];
+      for (const t of transitions) stored.push(await this.#session.appendTransition(t));
+      return stored;
+    });
+  }
+
+  /** Restores each node agent from the session (or stores it there when new); later messages are stored as they come. */
+  async #attachAgents(): Promise<void> {
+    for (const node of this.#config.nodes.values()) {
+      if (node.target instanceof Agent) await this.#session.attachAgent(node.target, node.id, { restore: true });
+    }
+    this.#attached = true;
+  }
+
+  #enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const next = this.#chain.then(job);
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,128 @@
+import {
+  Agent, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, MultiAgentInitializedEvent,
+  type JsonObject, type Message, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type MultiAgentTask, type NewTransition,
+} from '@skein/core';
+import { EventChannel } from './event-channel.js';
+import { GraphRun, type RunHost } from './graph-run.js';
+import { GraphSession } from './graph-session.js';
+import type { GraphConfig, GraphEdge, GraphNode, GraphResult } from './graph-types.js';
+import { toMermaid } from './mermaid.js';
+import { newRunState } from './run-state.js';
+
+/**
+ * A deterministic, parallel, resumable graph of agents and nested orchestrators. Build one with
+ * `GraphBuilder`. Design choices: a node runs once per activation (any incoming edge that holds;
+ * a join waits for all its sources), activations that arrive before the node starts merge into one
+ * run; a failed node follows only conditional edges (with `continueOnFailure`); cancellation ends a
+ * run as `interrupted` and a session resumes it; node agents keep their history between runs.
+ * @example
+ * const graph = new GraphBuilder().addNode(researcher).addNode(writer).addEdge('researcher', 'writer').build();
+ * const result = await graph.invoke('Write about graphs of agents');
+ * console.log(result.status, result.results['writer']?.text);
+ */
+export class Graph implements MultiAgentBase {
+  /** The graph's id (its session stores the run under it). */
+  readonly id: string;
+  /** Marks the graph as an orchestrator, so it can be a node of another Graph or of a Swarm. */
+  readonly kind = 'multiAgent' as const;
+  /** Multi-agent hook events: `BeforeNodeCallEvent` (writable `cancelNode`), `AfterNodeCallEvent`, ... */
+  readonly hooks = new HookRegistry();
+  /** The nodes, by id, in insertion order. */
+  readonly nodes: ReadonlyMap<string, GraphNode>;
+  /** The edges, in insertion order. */
+  readonly edges: readonly GraphEdge[];
+  /** Where runs start. */
+  readonly entryPoints: readonly string[];
+  readonly #config: GraphConfig;
+  readonly #initial: RunHost['initial'];
+  #session: Promise<GraphSession> | undefined;
+  #running = false;
+  #initialized = false;
+
+  /** Use `GraphBuilder.build()`. */
+  constructor(config: GraphConfig) {
+    this.#config = config;
+    this.id = config.id;
+    this.nodes = config.nodes;
+    this.edges = config.edges;
+    this.entryPoints = config.entryPoints;
+    const initial: Map<string, { messages: Message[]; state: JsonObject }> = new Map();
+    for (const node of config.nodes.values()) {
+      if (node.target instanceof Agent) initial.set(node.id, { messages: structuredClone(node.target.messages), state: node.target.state.get() });
+    }
+    this.#initial = initial;
+  }
+
+  /** Runs the graph on `task` (or resumes the session's unfinished run) and resolves with the result; limits and failures end as status `failed`. */
+  invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<GraphResult> {
+    return this.#run(task, options, undefined, () => undefined);
+  }
+
+  /** Runs the graph, yielding `nodeStart`, `nodeStream`, `nodeStop` and `transition` events; returns the result. */
+  async *stream(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): AsyncGenerator<MultiAgentStreamEvent, GraphResult> {
+    const channel = new EventChannel<MultiAgentStreamEvent>();
+    let run: GraphRun | undefined;
+    let outcome: { result: GraphResult } | { error: unknown } | undefined;
+    const settled = this.#run(task, options, (e) => channel.push(e), (r) => (run = r)).then(
+      (result) => void (outcome = { result }),
+      (error: unknown) => void (outcome = { error }),
+    ).finally(() => channel.close());
+    try {
+      for (let event = await channel.next(); event !== undefined; event = await channel.next()) yield event;
+      await settled;
+      if (outcome && 'result' in outcome) return outcome.result;
+      throw (outcome as { error: unknown }).error;
+    } finally {
+      if (!outcome) {
+        run?.halt('interrupted', 'The stream was closed before the run ended.');
+        await settled;
+      }
+    }
+  }
+
+  /** The graph as a Mermaid flowchart. */
+  toMermaid(): string {
+    return toMermaid(this.#config);
+  }
+
+  async #run(
+    task: MultiAgentTask,
+    options: MultiAgentInvokeOptions,
+    emit: ((event: MultiAgentStreamEvent) => void) | undefined,
+    onRun: (run: GraphRun) => void,
+  ): Promise<GraphResult> {
+    if (this.#running) throw new ConcurrencyError(`Graph ${this.id} is already running; wait for its run to finish (or build another Graph).`);
+    this.#running = true;
+    try {
+      const invocationState = options.invocationState ?? {};
+      const session = this.#config.sessionManager ? await (this.#session ??= this.#openSession()) : undefined;
+      const resumed = await session?.resume();
+      const start: NewTransition[] = resumed
+        ? resumed.waiting.map((a) => ({ from: null, to: a.nodeId, kind: 'resume', reason: 'resumed from the session' }))
+        : this.entryPoints.map((id) => ({ from: null, to: id, kind: 'start', reason: 'entry point' }));
+      const state = resumed ?? newRunState(task, this.entryPoints);
+      if (!this.#initialized) {
+        this.#initialized = true;
+        await this.hooks.invoke(new MultiAgentInitializedEvent(this));
+      }
+      await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
+      const host: RunHost = { config: this.#config, graph: this, hooks: this.hooks, session, initial: this.#initial };
+      const run = new GraphRun(host, state, invocationState, emit);
+      onRun(run);
+      const result = await run.execute(start, options.signal);
+      await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
+      return result;
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #openSession(): Promise<GraphSession> {
+    const manager = this.#config.sessionManager;
+    if (!manager) throw new Error('unreachable: no session manager');
+    return GraphSession.open(manager, this.#config).catch((error: unknown) => {
+      this.#session = undefined;
+      throw error;
+    });
+  }
+}

@@ -1,0 +1,110 @@
+import {
+  AgentResult, TimeoutError, addUsage, emptyUsage, isMultiAgent, type AccumulatedUsage, type InvocationState, type MultiAgentResult,
+  type MultiAgentStreamEvent, type NodeResult, type Prompt,
+} from '@skein/core';
+import type { GraphNode } from './graph-types.js';
+
+/** What one node execution needs. */
+export interface NodeRun {
+  node: GraphNode;
+  input: Prompt;
+  /** Aborted when the whole run stops (cancellation, execution timeout, fail-fast). */
+  runSignal: AbortSignal;
+  timeoutMs: number | undefined;
+  invocationState: InvocationState;
+  /** The node's execution number in this run (1 for the first). */
+  executionCount: number;
+  /** Receives the node's own events, wrapped as `nodeStream`. */
+  onEvent: ((event: MultiAgentStreamEvent) => void) | undefined;
+}
+
+/**
+ * Runs one node to its end and describes the outcome; never throws. The node's AbortSignal fires
+ * on its timeout or when the run stops, and reaches the model call and tools (or the nested
+ * orchestrator). A cancelled, crashed or timed-out node is `failed` with the reason in `error`.
+ */
+export async function runNode(run: NodeRun): Promise<NodeResult> {
+  const { node, runSignal, timeoutMs } = run;
+  const controller = new AbortController();
+  const onRunAbort = (): void => controller.abort(runSignal.reason);
+  if (runSignal.aborted) onRunAbort();
+  else runSignal.addEventListener('abort', onRunAbort, { once: true });
+  let timedOut = false;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort(new TimeoutError(`Node ${node.id} timed out after ${timeoutMs} ms.`, timeoutMs));
+        }, timeoutMs);
+  const started = performance.now();
+  const base = { nodeId: node.id, executionCount: run.executionCount };
+  try {
+    const outcome = await drive(run, controller.signal);
+    const failure = timedOut ? timeoutText(node.id, timeoutMs) : failureOf(outcome, controller.signal);
+    return {
+      ...base,
+      status: failure === undefined ? 'completed' : 'failed',
+      text: textOf(outcome),
+      result: outcome,
+      ...(failure === undefined ? {} : { error: failure }),
+      usage: usageOf(outcome),
+      executionTimeMs: performance.now() - started,
+    };
+  } catch (error) {
+    const message = timedOut ? timeoutText(node.id, timeoutMs) : error instanceof Error ? error.message : String(error);
+    return { ...base, status: 'failed', text: '', error: message, usage: emptyUsage(), executionTimeMs: performance.now() - started };
+  } finally {
+    if (timer) clearTimeout(timer);
+    runSignal.removeEventListener('abort', onRunAbort);
+  }
+}
+
+async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | MultiAgentResult> {
+  const options = { signal, invocationState: run.invocationState };
+  const { target, id } = run.node;
+  const gen = isMultiAgent(target) ? target.stream(run.input, options) : target.stream(run.input, options);
+  const onEvent = run.onEvent;
+  for (;;) {
+    const step = await gen.next();
+    if (step.done) return step.value;
+    onEvent?.({ type: 'nodeStream', nodeId: id, event: step.value });
+  }
+}
+
+function failureOf(outcome: AgentResult | MultiAgentResult, signal: AbortSignal): string | undefined {
+  if (outcome instanceof AgentResult) {
+    if (outcome.stopReason !== 'cancelled') return undefined;
+    const reason: unknown = signal.reason;
+    return reason instanceof Error ? reason.message : 'The node was cancelled.';
+  }
+  if (outcome.status === 'completed') return undefined;
+  return outcome.failureReason ?? `The nested orchestrator ended with status ${outcome.status}.`;
+}
+
+function timeoutText(nodeId: string, ms: number | undefined): string {
+  return `Node ${nodeId} timed out after ${String(ms)} ms.`;
+}
+
+function usageOf(outcome: AgentResult | MultiAgentResult): AccumulatedUsage {
+  const usage = emptyUsage();
+  addUsage(usage, outcome instanceof AgentResult ? outcome.metrics.usage : outcome.accumulatedUsage);
+  return usage;
+}
+
+/** An agent's final text; a nested orchestrator's is its last node's. */
+function textOf(outcome: AgentResult | MultiAgentResult): string {
+  if (outcome instanceof AgentResult) return String(outcome);
+  const order = (outcome as { executionOrder?: unknown }).executionOrder;
+  const last = Array.isArray(order) && typeof order[order.length - 1] === 'string' ? (order[order.length - 1] as string) : lastNodeOf(outcome);
+  return last === undefined ? '' : (outcome.results[last]?.text ?? '');
+}
+
+function lastNodeOf(outcome: MultiAgentResult): string | undefined {
+  for (let i = outcome.transitions.length - 1; i >= 0; i--) {
+    const t = outcome.transitions[i];
+    for (const id of [t?.from, t?.to]) if (typeof id === 'string' && outcome.results[id]?.status === 'completed') return id;
+  }
+  const keys = Object.keys(outcome.results);
+  return keys[keys.length - 1];
+}

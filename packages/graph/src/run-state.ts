@@ -1,0 +1,128 @@
+import {
+  decodeBytes, emptyUsage, encodeBytes, type AccumulatedUsage, type JsonObject, type JsonValue, type MultiAgentTask, type NodeResult,
+  type NodeTransition, type Status,
+} from '@skein/core';
+import type { Activation } from './schedule.js';
+
+/** A node that has started and not finished: what its agent looked like when it started. */
+export interface InFlight {
+  sources: string[];
+  /** Length of the agent's live history when the node started (`undefined` for orchestrators). */
+  messages: number | undefined;
+  /** The agent's state when the node started. */
+  state: JsonObject | undefined;
+}
+
+/** Everything a run tracks; the small part of it is what the session's state document holds. */
+export interface RunState {
+  status: Status;
+  task: MultiAgentTask;
+  results: Record<string, NodeResult>;
+  executionOrder: string[];
+  /** Each node's places in `executionOrder` (what its session entry stores). */
+  places: Record<string, number[]>;
+  executionCount: number;
+  /** Executions started per node in this run. */
+  counts: Record<string, number>;
+  usage: AccumulatedUsage;
+  waiting: Activation[];
+  running: Record<string, InFlight>;
+  joins: Map<number, readonly string[]>;
+  /** Failed nodes that an edge routed around. */
+  handled: string[];
+  transitions: NodeTransition[];
+  /** Time spent in earlier processes of this run (resume). */
+  elapsedBeforeMs: number;
+  failureReason: string | undefined;
+}
+
+/** A fresh run of `task` starting at `entryPoints`. */
+export function newRunState(task: MultiAgentTask, entryPoints: readonly string[]): RunState {
+  return {
+    status: 'executing', task, results: {}, executionOrder: [], places: {}, executionCount: 0, counts: {}, usage: emptyUsage(),
+    waiting: entryPoints.map((nodeId) => ({ nodeId, sources: [] })), running: {}, joins: new Map(), handled: [], transitions: [],
+    elapsedBeforeMs: 0, failureReason: undefined,
+  };
+}
+
+/** The session's state document: small, bounded by the size of the graph, not by the history. */
+export function stateDocument(state: RunState, elapsedMs: number): JsonObject {
+  return {
+    version: 1,
+    status: state.status,
+    task: encodeBytes(state.task) as JsonValue,
+    executionCount: state.executionCount,
+    counts: { ...state.counts },
+    usage: { ...state.usage },
+    waiting: state.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
+    running: Object.fromEntries(
+      Object.entries(state.running).map(([id, f]) => [
+        id,
+        { sources: [...f.sources], ...(f.messages === undefined ? {} : { messages: f.messages }), ...(f.state ? { state: f.state } : {}) },
+      ]),
+    ),
+    joins: Object.fromEntries([...state.joins].map(([k, v]) => [String(k), [...v]])),
+    handled: [...state.handled],
+    elapsedMs,
+    ...(state.failureReason === undefined ? {} : { failureReason: state.failureReason }),
+  };
+}
+
+/** A node's session entry: its latest result (without the in-process result object) and its places in the execution order. */
+export function nodeEntry(result: NodeResult, order: readonly number[]): JsonObject {
+  const { result: _inProcess, ...plain } = result;
+  return { result: JSON.parse(JSON.stringify(plain)) as JsonObject, order: [...order] };
+}
+
+/** Rebuilds a run from its state document, node entries and transitions. */
+export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObject>, transitions: NodeTransition[]): RunState {
+  const d = doc as unknown as StoredState;
+  const results: Record<string, NodeResult> = {};
+  const order: [number, string][] = [];
+  const places: Record<string, number[]> = {};
+  for (const [id, entry] of Object.entries(nodes)) {
+    const e = entry as unknown as StoredNode;
+    results[id] = e.result;
+    places[id] = [...e.order];
+    for (const at of e.order) order.push([at, id]);
+  }
+  order.sort((a, b) => a[0] - b[0]);
+  return {
+    status: d.status,
+    task: decodeBytes(d.task) as MultiAgentTask,
+    results,
+    executionOrder: order.map(([, id]) => id),
+    places,
+    executionCount: d.executionCount,
+    counts: { ...d.counts },
+    usage: { ...emptyUsage(), ...d.usage },
+    waiting: d.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
+    running: Object.fromEntries(
+      Object.entries(d.running).map(([id, f]) => [id, { sources: [...f.sources], messages: f.messages, state: f.state }]),
+    ),
+    joins: new Map(Object.entries(d.joins).map(([k, v]) => [Number(k), v])),
+    handled: [...d.handled],
+    transitions,
+    elapsedBeforeMs: d.elapsedMs,
+    failureReason: d.failureReason,
+  };
+}
+
+interface StoredState {
+  status: Status;
+  task: unknown;
+  executionCount: number;
+  counts: Record<string, number>;
+  usage: AccumulatedUsage;
+  waiting: { nodeId: string; sources: string[] }[];
+  running: Record<string, { sources: string[]; messages?: number; state?: JsonObject }>;
+  joins: Record<string, string[]>;
+  handled: string[];
+  elapsedMs: number;
+  failureReason?: string;
+}
+
+interface StoredNode {
+  result: NodeResult;
+  order: number[];
+}
