@@ -68,6 +68,7 @@ export class BedrockModel implements Model {
     let stopped = false;
     try {
       for await (const raw of response.stream) {
+        if (signal?.aborted) break;
         const event = fromStreamEvent(raw);
         if (event === undefined) continue;
         if ('messageStop' in event) stopped = true;
