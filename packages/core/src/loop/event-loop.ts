@@ -13,8 +13,6 @@ export interface LoopOutcome {
   handoff: HandoffRequest | undefined;
 }
 
-const EMPTY: Message = { role: 'assistant', content: [] };
-
 /**
  * The agent loop. One cycle: call the model with the system prompt, the history and the tool specs;
  * append its message; if it asked for tools, run them and append one user message with all results;
@@ -22,7 +20,7 @@ const EMPTY: Message = { role: 'assistant', content: [] };
  * call appends nothing; cancelled tools get error results, so no toolUse is ever left without its result.
  */
 export async function* runEventLoop(host: LoopHost, inv: Invocation): AsyncGenerator<AgentStreamEvent, LoopOutcome> {
-  let last = EMPTY;
+  let last: Message = { role: 'assistant', content: [] };
   for (;;) {
     if (inv.signal.aborted) return { stopReason: 'cancelled', message: last, handoff: undefined };
     const offered = await offeredTools(host, inv);
