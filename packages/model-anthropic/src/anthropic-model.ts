@@ -41,12 +41,12 @@ export class AnthropicModel implements Model {
       const body = toAnthropicRequest(request, this.#options);
       events = await this.#options.client.messages.create(body, signal ? { signal } : undefined);
     } catch (error) {
-      throw toSkeinError(error, signal);
+      throw toSkeinError(error, signal, 'request');
     }
     try {
       yield* translateStream(events, startedAt);
     } catch (error) {
-      throw toSkeinError(error, signal);
+      throw toSkeinError(error, signal, 'stream');
     }
   }
 }

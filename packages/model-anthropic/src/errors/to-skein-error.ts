@@ -1,4 +1,4 @@
-import { APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, SkeinError } from '@skein/core';
 
 /** Messages of 400/413 answers that mean "the request does not fit the context window". */
@@ -42,14 +42,17 @@ function apiMessage(error: APIError): string {
  * overload (status or mid-stream `event: error`) to `ModelThrottledError`, context overflow to
  * `ContextWindowOverflowError`, an abort to `CancelledError`, anything else to `ModelError`.
  */
-export function toSkeinError(error: unknown, signal: AbortSignal | undefined): SkeinError {
+export function toSkeinError(error: unknown, signal: AbortSignal | undefined, phase: 'request' | 'stream'): SkeinError {
   if (signal?.aborted || error instanceof APIUserAbortError || (error instanceof Error && error.name === 'APIUserAbortError')) {
     return new CancelledError('The Anthropic request was cancelled through its AbortSignal.', { cause: signal?.reason ?? error });
   }
   if (SkeinError.is(error)) return error;
-  if (!isApiError(error)) {
+  if (!isApiError(error) || error instanceof APIConnectionError || error.headers === undefined) {
     const text = error instanceof Error ? error.message : String(error);
-    return new ModelError(`The Anthropic request failed: ${text}. Check the client configuration (apiKey, baseURL) and the network.`, { cause: error });
+    const reason = error instanceof Error && error.cause instanceof Error ? `${text} (${error.cause.message})` : text;
+    return phase === 'request'
+      ? new ModelError(`The Anthropic request failed: ${reason}. Check the client configuration (apiKey, baseURL) and the network.`, { cause: error })
+      : new ModelError(`The Anthropic stream failed in the middle: ${reason}. The answer is incomplete; try again.`, { cause: error });
   }
   const status = error.status;
   const fields = { cause: error, ...(status !== undefined && { status }), ...(error.requestID != null && { requestId: error.requestID }) };

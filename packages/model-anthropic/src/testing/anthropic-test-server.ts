@@ -161,6 +161,8 @@ export class AnthropicTestServer {
       if (!res.write(piece)) await new Promise((resolve) => res.once('drain', resolve));
     }
     if (reply.cutAfter !== undefined && reply.cutAfter < events.length) {
+      await new Promise((resolve) => res.write('', resolve)); // flush what was sent, then cut
+      await delay(5);
       res.socket?.destroy();
       return;
     }
