@@ -15,6 +15,7 @@ export type WireFrame = { event: string; body: unknown } | { exception: string; 
 /** What the server answers to one request. */
 export type WireReply =
   | { frames: WireFrame[]; end?: 'close' | 'hang' | 'reset'; headers?: Record<string, string> }
+  | { eventStream: Uint8Array; headers?: Record<string, string> }
   | { json: unknown; headers?: Record<string, string> }
   | { status: number; errorType: string; message: string; headers?: Record<string, string> };
 
@@ -38,12 +39,21 @@ export function encodeFrame(frame: { event: string; body: unknown } | { exceptio
   return codec.encode({ headers, body: fromUtf8(JSON.stringify(frame.body)) });
 }
 
+/** Encodes frames (pauses skipped) as one buffer of event-stream bytes, to answer many requests cheaply. */
+export function encodeFrames(frames: WireFrame[]): Uint8Array {
+  return Buffer.concat(frames.flatMap((frame) => ('pauseMs' in frame ? [] : [encodeFrame(frame)])));
+}
+
 /** A scriptable Bedrock Runtime server on 127.0.0.1. */
 export class BedrockWireServer {
   /** Requests received, in order. */
   readonly requests: WireRequest[] = [];
-  /** Replies still to give, in order; when empty the server answers 500. */
+  /** Replies still to give, in order; when empty the server gives `fallback`, else answers 500. */
   readonly replies: (WireReply | ((request: WireRequest) => WireReply))[] = [];
+  /** The reply when the queue is empty (benchmarks answer every request alike). */
+  fallback: WireReply | undefined;
+  /** Whether requests are kept in `requests` (turn off for long runs). */
+  record = true;
   readonly #server: http2.Http2Server;
   readonly #sessions = new Set<http2.ServerHttp2Session>();
   #requestCount = 0;
@@ -87,8 +97,8 @@ export class BedrockWireServer {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     const request: WireRequest = { method: req.method, path: req.url, headers: req.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
-    this.requests.push(request);
-    const next = this.replies.shift();
+    if (this.record) this.requests.push(request);
+    const next = this.replies.shift() ?? this.fallback;
     const reply = typeof next === 'function' ? next(request) : next;
     const requestId = `req-${++this.#requestCount}`;
     if (!reply) return this.#error(res, requestId, { status: 500, errorType: 'InternalServerException', message: 'No scripted reply left.' });
@@ -99,6 +109,10 @@ export class BedrockWireServer {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': requestId, ...reply.headers });
+    if ('eventStream' in reply) {
+      res.end(reply.eventStream);
+      return;
+    }
     for (const frame of reply.frames) {
       if (res.stream.destroyed) return;
       if ('pauseMs' in frame) await new Promise((resolve) => setTimeout(resolve, frame.pauseMs));
