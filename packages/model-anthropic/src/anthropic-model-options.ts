@@ -11,7 +11,7 @@ export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 /** Request fields skein fills in itself, which `params` may not set. */
 const RESERVED_PARAMS = ['model', 'max_tokens', 'messages', 'system', 'tools', 'tool_choice', 'stream'] as const;
 
-/** Extra Messages API fields sent with every request (`temperature`, `thinking`, `stop_sequences`, `metadata`, ...). */
+/** Extra Messages API fields sent with every request (`thinking`, `stop_sequences`, `metadata`, `output_config`, ...). */
 export type AnthropicParams = Partial<Omit<MessageCreateParamsBase, (typeof RESERVED_PARAMS)[number]>>;
 
 /** The part of an Anthropic client that {@link AnthropicModel} uses. */
@@ -23,7 +23,7 @@ export interface AnthropicModelOptions {
   modelId?: string;
   /** Maximum tokens of one answer (`max_tokens`). Default {@link DEFAULT_ANTHROPIC_MAX_TOKENS}. */
   maxTokens?: number;
-  /** Extra request fields sent with every call, e.g. `{ temperature: 0.2 }` or `{ thinking: { type: 'adaptive' } }`. */
+  /** Extra request fields sent with every call, e.g. `{ thinking: { type: 'adaptive' } }` or `{ stop_sequences: ['END'] }`. */
   params?: AnthropicParams;
   /** A ready client, used as is (its own retry settings included). Not together with `clientOptions`. */
   client?: AnthropicClient;
@@ -62,7 +62,7 @@ export function resolveAnthropicOptions(options: unknown): ResolvedAnthropicOpti
   if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new ConfigurationError(`AnthropicModel: maxTokens must be a positive integer (got ${String(maxTokens)}).`);
   }
-  if (!isPlainObject(params)) throw new ConfigurationError('AnthropicModel: params must be an object of Messages API fields, e.g. { temperature: 0.2 }.');
+  if (!isPlainObject(params)) throw new ConfigurationError('AnthropicModel: params must be an object of Messages API fields, e.g. { stop_sequences: ["END"] }.');
   for (const key of RESERVED_PARAMS) {
     if (key in params) {
       throw new ConfigurationError(

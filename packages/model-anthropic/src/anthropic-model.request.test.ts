@@ -49,7 +49,7 @@ const conversation: Message[] = [
 describe('AnthropicModel request body on the wire', () => {
   it('sends messages, system, tools, tool choice and cache markers as Anthropic expects', async () => {
     const model = new AnthropicModel({
-      modelId: 'claude-opus-5-5', maxTokens: 1024, params: { temperature: 0.2, metadata: { user_id: 'u-1' } },
+      modelId: 'claude-opus-5-5', maxTokens: 1024, params: { stop_sequences: ['END'], metadata: { user_id: 'u-1' } },
       clientOptions: { apiKey: 'dummy', baseURL: server.url },
     });
     const body = await send({
@@ -64,7 +64,7 @@ describe('AnthropicModel request body on the wire', () => {
     expect(body).toEqual({
       model: 'claude-opus-5-5',
       max_tokens: 1024,
-      temperature: 0.2,
+      stop_sequences: ['END'],
       metadata: { user_id: 'u-1' },
       stream: true,
       system: 'You are a careful analyst.',
