@@ -2,6 +2,7 @@ import {
   Agent, AfterNodeCallEvent, BeforeNodeCallEvent, CancelledError, addUsage, emptyUsage, nowIso, type HookRegistry, type InvocationState, type JsonObject, type Message,
   type MultiAgentBase, type MultiAgentStreamEvent, type NewTransition, type NodeResult, type NodeTransition, type Status,
 } from '@skein/core';
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import type { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphResult, GraphState } from './graph-types.js';
@@ -44,6 +45,7 @@ export class GraphRun {
     this.#invocationState = invocationState;
     this.#emit = emit;
     this.#queue = new PQueue({ concurrency: host.config.maxConcurrency });
+    setMaxListeners(0, this.#controller.signal); // one listener per running node
   }
 
   /** Stops the run: running nodes are aborted, nothing new starts. The first reason wins. */
