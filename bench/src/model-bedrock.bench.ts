@@ -62,6 +62,40 @@ table([
   ['BedrockModel.stream', modelBest, modelBest / rawBest],
   ['overhead', modelBest - rawBest, ''],
 ]);
+
+// Without the network: the same events already decoded, from a hand-written client whose send()
+// returns them as an async iterable. Isolates BedrockModel's own per-event work (conversion and
+// one generator hop) from the SDK's decoding.
+const decoded: unknown[] = [];
+for await (const event of (await client.send(new ConverseStreamCommand({ modelId: model.modelId, messages: [] }))).stream ?? []) decoded.push(event);
+async function* replay(): AsyncGenerator<unknown> {
+  for (const event of decoded) yield event;
+}
+const fakeClient = { send: async () => ({ $metadata: { httpStatusCode: 200, requestId: 'bench' }, stream: replay() }) };
+const offline = new BedrockModel({ client: fakeClient as unknown as BedrockRuntimeClient });
+async function rawReplay(): Promise<void> {
+  let n = 0;
+  for await (const event of (await fakeClient.send()).stream) if (event) n++;
+  check(n);
+}
+async function modelReplay(): Promise<void> {
+  let n = 0;
+  for await (const event of offline.stream(request)) if (event) n++;
+  check(n);
+}
+let rawReplayBest = Infinity;
+let modelReplayBest = Infinity;
+for (let i = 0; i < 3; i++) {
+  rawReplayBest = Math.min(rawReplayBest, (await usPerOp(rawReplay, 50, ROUNDS)) / EVENTS);
+  modelReplayBest = Math.min(modelReplayBest, (await usPerOp(modelReplay, 50, ROUNDS)) / EVENTS);
+}
+console.log('\nSame events pre-decoded (no network, no SDK decoding): BedrockModel\'s own work per event');
+table([
+  ['path', 'µs/event', 'ratio'],
+  ['iterate decoded events (floor)', rawReplayBest, 1],
+  ['BedrockModel.stream', modelReplayBest, modelReplayBest / rawReplayBest],
+  ['overhead', modelReplayBest - rawReplayBest, ''],
+]);
 if (sink === 0) console.log('');
 
 client.destroy();
