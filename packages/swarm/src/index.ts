@@ -1,1 +1,5 @@
-export {};
+export { Swarm } from './swarm.js';
+export type { SwarmOptions } from './swarm-options.js';
+export type { SwarmResult } from './swarm-result.js';
+export { TransferInput, defaultTransfer } from './transfer-input.js';
+export { TRANSFER_OPENER } from './handoff-note.js';

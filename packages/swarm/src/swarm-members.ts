@@ -1,0 +1,93 @@
+import { assertNoOwnSessionManager, ConfigurationError, handoffToolName, type Agent, type Handoff } from '@skein/core';
+import { defaultTransfer } from './transfer-input.js';
+
+/** The member agents of a swarm, their node ids (their names), session keys and handoffs. */
+export class SwarmMembers {
+  readonly #byId = new Map<string, Agent>();
+  readonly #idOf = new Map<Agent, string>();
+  readonly #keys = new Map<string, string>();
+  readonly #handoffs = new Map<string, readonly Handoff[]>();
+
+  constructor(nodes: readonly Agent[]) {
+    const tools = new Map<string, string>();
+    for (const [i, agent] of nodes.entries()) {
+      if (typeof agent !== 'object' || agent === null || typeof agent.invoke !== 'function') {
+        throw new ConfigurationError(`Swarm nodes[${i}] is not an Agent; a Swarm runs agents (put other orchestrators in a Graph).`);
+      }
+      assertNoOwnSessionManager(agent, 'Swarm');
+      if (this.#idOf.has(agent)) throw new ConfigurationError(`Agent ${JSON.stringify(agent.name)} is listed twice in the Swarm's nodes.`);
+      const tool = handoffToolName(agent.name);
+      const clash = tools.get(tool);
+      if (clash !== undefined) {
+        throw new ConfigurationError(
+          `Swarm members ${JSON.stringify(clash)} and ${JSON.stringify(agent.name)} share the handoff tool ${tool}; give each member a distinct name.`,
+        );
+      }
+      tools.set(tool, agent.name);
+      const key = tool.slice('transfer_to_'.length).replace(/^_+|_+$/g, '') || `node${i}`;
+      this.#byId.set(agent.name, agent);
+      this.#idOf.set(agent, agent.name);
+      this.#keys.set(agent.name, key);
+    }
+    for (const agent of nodes) this.#handoffs.set(agent.name, this.#resolveHandoffs(agent, nodes));
+  }
+
+  #resolveHandoffs(agent: Agent, nodes: readonly Agent[]): readonly Handoff[] {
+    if (agent.handoffs.length === 0) return nodes.filter((other) => other !== agent).map(defaultTransfer);
+    for (const h of agent.handoffs) {
+      if (!this.#idOf.has(h.agent)) {
+        throw new ConfigurationError(
+          `Agent ${JSON.stringify(agent.name)} hands off to ${JSON.stringify(h.agent.name)}, which is not a member of the Swarm; add it to nodes (or use Swarm.fromAgent).`,
+        );
+      }
+    }
+    return agent.handoffs;
+  }
+
+  /** Node ids in the order given. */
+  get ids(): string[] {
+    return [...this.#byId.keys()];
+  }
+
+  /** The agent of a node id. */
+  agent(id: string): Agent {
+    const agent = this.#byId.get(id);
+    if (!agent) throw new ConfigurationError(`The Swarm has no node ${JSON.stringify(id)}; its nodes are ${this.ids.join(', ')}.`);
+    return agent;
+  }
+
+  /** True when `id` names a member. */
+  has(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  /** The node id of a member agent. */
+  idOf(agent: Agent): string | undefined {
+    return this.#idOf.get(agent);
+  }
+
+  /** The id under which the session stores a member (safe for file names). */
+  key(id: string): string {
+    return this.#keys.get(id) ?? id;
+  }
+
+  /** The handoffs offered to a member: those it declares, or one to every other member. */
+  handoffs(id: string): readonly Handoff[] {
+    return this.#handoffs.get(id) ?? [];
+  }
+
+  /** Every agent reachable from `entry` through declared handoffs, `entry` first. */
+  static reachable(entry: Agent): Agent[] {
+    const seen = new Set<Agent>([entry]);
+    const queue = [entry];
+    for (let agent = queue.shift(); agent; agent = queue.shift()) {
+      for (const h of agent.handoffs) {
+        if (!seen.has(h.agent)) {
+          seen.add(h.agent);
+          queue.push(h.agent);
+        }
+      }
+    }
+    return [...seen];
+  }
+}

@@ -1,0 +1,88 @@
+import { ConfigurationError, type Agent, type HandoffInputFilter, type HookProvider, type SessionManager } from '@skein/core';
+import type { HandoffHistoryMapper } from '@skein/handoffs';
+
+/** Options of `new Swarm({...})`. Only `nodes` is required. */
+export interface SwarmOptions {
+  /** The member agents (names must be unique; each name gives its node id and handoff tool). */
+  nodes: Agent[];
+  /** The agent that receives the task (a member, or its name). Default: the first node. */
+  entryPoint?: Agent | string;
+  /** Most transfers in one run; one more fails the run. Default 20. */
+  maxHandoffs?: number;
+  /** Most node executions in one run; one more fails the run. Default 20. */
+  maxIterations?: number;
+  /** Time budget of a whole run in ms (kept across a resume). Default 900_000 (15 min). */
+  executionTimeout?: number;
+  /** Time budget of one node execution in ms. Default 300_000 (5 min). */
+  nodeTimeout?: number;
+  /** How many recent node executions ping-pong detection looks at; 0 turns it off. Default 0. */
+  repetitiveHandoffDetectionWindow?: number;
+  /** Fewest distinct agents the window must hold, or the run fails as ping-pong. Default 0. */
+  repetitiveHandoffMinUniqueAgents?: number;
+  /** Persists the run after every node and transition, and resumes it after a crash. */
+  sessionManager?: SessionManager;
+  /** The swarm's id in the session. Default `'default_swarm'`. */
+  id?: string;
+  /** Collapse the history into one summary message on handoffs without an input filter. Default false. */
+  nestHandoffHistory?: boolean;
+  /** Replaces the summary that nested history writes. */
+  handoffHistoryMapper?: HandoffHistoryMapper;
+  /** Input filter for handoffs that have none of their own. */
+  handoffInputFilter?: HandoffInputFilter;
+  /** Hook providers for the swarm's multi-agent events. */
+  hooks?: HookProvider[];
+}
+
+/** Options with defaults applied. */
+export interface ResolvedSwarmOptions {
+  maxHandoffs: number;
+  maxIterations: number;
+  executionTimeout: number;
+  nodeTimeout: number;
+  window: number;
+  minUnique: number;
+}
+
+const KNOWN = new Set([
+  'nodes', 'entryPoint', 'maxHandoffs', 'maxIterations', 'executionTimeout', 'nodeTimeout', 'repetitiveHandoffDetectionWindow',
+  'repetitiveHandoffMinUniqueAgents', 'sessionManager', 'id', 'nestHandoffHistory', 'handoffHistoryMapper', 'handoffInputFilter', 'hooks',
+]);
+
+function count(options: SwarmOptions, key: keyof SwarmOptions, fallback: number, min: number): number {
+  const value = options[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new ConfigurationError(`Swarm option ${key} must be an integer >= ${min} (got ${JSON.stringify(value)}).`);
+  }
+  return value;
+}
+
+/** Checks the options and applies defaults; throws `ConfigurationError` saying what to change. */
+export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions {
+  if (typeof options !== 'object' || options === null) throw new ConfigurationError('new Swarm() takes an options object, e.g. new Swarm({ nodes: [triage, billing] }).');
+  const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
+  if (unknown.length > 0) throw new ConfigurationError(`Unknown Swarm option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`);
+  if (!Array.isArray(options.nodes) || options.nodes.length === 0) {
+    throw new ConfigurationError('A Swarm needs at least one agent: new Swarm({ nodes: [triage, billing, refund] }).');
+  }
+  const resolved: ResolvedSwarmOptions = {
+    maxHandoffs: count(options, 'maxHandoffs', 20, 0),
+    maxIterations: count(options, 'maxIterations', 20, 1),
+    executionTimeout: count(options, 'executionTimeout', 900_000, 1),
+    nodeTimeout: count(options, 'nodeTimeout', 300_000, 1),
+    window: count(options, 'repetitiveHandoffDetectionWindow', 0, 0),
+    minUnique: count(options, 'repetitiveHandoffMinUniqueAgents', 0, 0),
+  };
+  if (resolved.minUnique > 0 && resolved.window === 0) {
+    throw new ConfigurationError('repetitiveHandoffMinUniqueAgents needs repetitiveHandoffDetectionWindow too (how many recent nodes to look at).');
+  }
+  if (resolved.minUnique > resolved.window) {
+    throw new ConfigurationError(
+      `repetitiveHandoffMinUniqueAgents (${resolved.minUnique}) cannot exceed repetitiveHandoffDetectionWindow (${resolved.window}): no window could ever pass.`,
+    );
+  }
+  for (const key of ['handoffHistoryMapper', 'handoffInputFilter'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'function') throw new ConfigurationError(`Swarm option ${key} must be a function.`);
+  }
+  return resolved;
+}

@@ -1,0 +1,273 @@
+import {
+  addUsage, AfterMultiAgentInvocationEvent, AfterNodeCallEvent, BeforeMultiAgentInvocationEvent, BeforeNodeCallEvent, ConcurrencyError,
+  ConfigurationError, emptyUsage, HookRegistry, MultiAgentInitializedEvent,
+  type Agent, type InvocationState, type JsonObject, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent,
+  type MultiAgentTask, type NewTransition, type NodeResult, type SessionManager,
+} from '@skein/core';
+import type { HandoffRunSettings } from '@skein/handoffs';
+import { startingMessages } from './handoff-note.js';
+import { beforeNodeLimit } from './limits.js';
+import { runNode, type NodeOutcome } from './run-node.js';
+import { SwarmMembers } from './swarm-members.js';
+import { resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
+import type { SwarmResult } from './swarm-result.js';
+import { freshState, type SwarmRunState } from './swarm-state.js';
+import { SwarmStore } from './swarm-store.js';
+import { taskMessages } from './task.js';
+import { performTransfer } from './transfer.js';
+
+/** A clock over the run's time budget, counting time spent before a resume. */
+interface Clock {
+  elapsed(): number;
+}
+
+/**
+ * Agents that hand the conversation to each other. The active agent answers or calls a
+ * `transfer_to_<agent>` tool (its declared handoffs, or by default one per other member, carrying a
+ * message and shared context); the next agent receives the conversation so far, shaped by the
+ * handoff's input filter, and a note saying who handed over and why. Limits, timeouts and ping-pong
+ * detection end the run with status `failed` and a reason instead of throwing.
+ *
+ * Design choices: one run is one conversation; a new `invoke` after a finished run starts fresh at the
+ * entry point (members' state reset to what it was at construction); an interrupted or crashed run
+ * resumes at the node that was running, or at the handoff target when the transfer was recorded.
+ * @example
+ * const swarm = new Swarm({ nodes: [triage, billing, refund], sessionManager });
+ * const result = await swarm.invoke('I was charged twice for order 42');
+ * console.log(result.status, result.nodeHistory, result.text);
+ */
+export class Swarm implements MultiAgentBase {
+  readonly id: string;
+  readonly kind = 'multiAgent' as const;
+  /** Callbacks on multi-agent events (node calls, run start and end). */
+  readonly hooks = new HookRegistry();
+  readonly #members: SwarmMembers;
+  readonly #options: ResolvedSwarmOptions;
+  readonly #settings: HandoffRunSettings;
+  readonly #entry: string;
+  readonly #store: SwarmStore;
+  readonly #initialStates = new Map<string, JsonObject>();
+  #ready: Promise<void> | undefined;
+  #state: SwarmRunState | undefined;
+  #results: Record<string, NodeResult> = {};
+  #running = false;
+
+  /**
+   * A swarm of `entryAgent` and every agent reachable from it through declared handoffs.
+   * @example
+   * const triage = new Agent({ model, name: 'Triage agent', handoffs: [billing, handoff(refund)] });
+   * const swarm = Swarm.fromAgent(triage, { maxHandoffs: 5 });
+   */
+  static fromAgent(entryAgent: Agent, options: Omit<SwarmOptions, 'nodes' | 'entryPoint'> = {}): Swarm {
+    if (typeof entryAgent !== 'object' || entryAgent === null || typeof entryAgent.invoke !== 'function') {
+      throw new ConfigurationError('Swarm.fromAgent(entryAgent, options) needs the entry Agent first.');
+    }
+    return new Swarm({ ...options, nodes: SwarmMembers.reachable(entryAgent), entryPoint: entryAgent });
+  }
+
+  constructor(options: SwarmOptions) {
+    this.#options = resolveSwarmOptions(options);
+    this.#members = new SwarmMembers(options.nodes);
+    this.id = options.id ?? 'default_swarm';
+    const entry = options.entryPoint ?? (options.nodes[0] as Agent);
+    const entryId = typeof entry === 'string' ? entry : this.#members.idOf(entry);
+    if (entryId === undefined || !this.#members.has(entryId)) {
+      throw new ConfigurationError(`The Swarm's entryPoint must be one of its nodes (${this.#members.ids.join(', ')}).`);
+    }
+    this.#entry = entryId;
+    this.#settings = {
+      inputFilter: options.handoffInputFilter,
+      nestHandoffHistory: options.nestHandoffHistory,
+      handoffHistoryMapper: options.handoffHistoryMapper,
+    };
+    this.#store = new SwarmStore(options.sessionManager as SessionManager | undefined, this.id);
+    for (const id of this.#members.ids) this.#initialStates.set(id, this.#members.agent(id).state.get());
+    for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
+  }
+
+  /** Node ids (member names) in the order given. */
+  get nodeIds(): string[] {
+    return this.#members.ids;
+  }
+
+  /** Runs the swarm on `task` (or resumes an unfinished run) and resolves with the result. */
+  async invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<SwarmResult> {
+    const gen = this.stream(task, options);
+    for (;;) {
+      const step = await gen.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** Runs the swarm, yielding node and transition events; the generator returns the result. */
+  async *stream(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+    if (this.#running) throw new ConcurrencyError(`Swarm ${this.id} is already running; wait for its run to finish.`);
+    this.#running = true;
+    try {
+      return yield* this.#run(task, options);
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #initialize(): Promise<void> {
+    this.#ready ??= (async () => {
+      const stored = await this.#store.open(this.#members);
+      if (stored) {
+        this.#state = stored.state;
+        this.#results = stored.results;
+      }
+      await this.hooks.invoke(new MultiAgentInitializedEvent(this));
+    })().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  async *#run(task: MultiAgentTask, options: MultiAgentInvokeOptions): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+    await this.#initialize();
+    const invocationState: InvocationState = options.invocationState ?? {};
+    let state = this.#state;
+    if (state && (state.status === 'executing' || state.status === 'interrupted')) {
+      state.status = 'executing';
+      const reason = state.pendingHandoff ? `resumed at the handoff target ${state.current}` : `resumed: ${state.current} runs again from its start`;
+      yield { type: 'transition', transition: await this.#store.record({ from: null, to: state.current, kind: 'resume', reason }) };
+    } else {
+      state = await this.#startFresh(task);
+      yield { type: 'transition', transition: await this.#store.record({ from: null, to: state.current, kind: 'start', reason: 'the task' }) };
+    }
+    await this.#store.saveState(state);
+    const started = performance.now();
+    const before = state.elapsedMs;
+    const clock: Clock = { elapsed: () => before + (performance.now() - started) };
+    await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
+    for (;;) {
+      const limit = beforeNodeLimit(this.#options, state.nodeHistory.length, clock.elapsed(), state.current);
+      if (limit) {
+        yield* this.#fail(state, limit, state.current);
+        break;
+      }
+      const outcome = yield* this.#runCurrent(state, invocationState, options.signal, clock);
+      if (outcome.interrupted) {
+        state.status = 'interrupted';
+        break;
+      }
+      const nodeId = state.current;
+      if (outcome.error !== undefined) {
+        yield* this.#fail(state, outcome.error, nodeId);
+        break;
+      }
+      const request = outcome.result?.handoff;
+      if (!request) {
+        state.status = 'completed';
+        state.pendingHandoff = undefined;
+        yield { type: 'transition', transition: await this.#store.record({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' }) };
+        break;
+      }
+      const ctx = { state, members: this.#members, options: this.#options, settings: this.#settings, store: this.#store, invocationState };
+      const transfer = yield* performTransfer(ctx, nodeId, request, outcome.newItems);
+      if (transfer.failure !== undefined) {
+        yield* this.#fail(state, transfer.failure, nodeId);
+        break;
+      }
+      state.elapsedMs = clock.elapsed();
+      await this.#store.saveState(state);
+    }
+    state.elapsedMs = clock.elapsed();
+    await this.#store.saveState(state);
+    const result = this.#result(state);
+    await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
+    return result;
+  }
+
+  async #startFresh(task: MultiAgentTask): Promise<SwarmRunState> {
+    await this.#store.clear();
+    for (const [id, initial] of this.#initialStates) this.#members.agent(id).state.replace(initial);
+    this.#results = {};
+    this.#state = freshState(this.#entry, taskMessages(task));
+    return this.#state;
+  }
+
+  async *#runCurrent(
+    state: SwarmRunState,
+    invocationState: InvocationState,
+    signal: AbortSignal | undefined,
+    clock: Clock,
+  ): AsyncGenerator<MultiAgentStreamEvent, NodeOutcome> {
+    const nodeId = state.current;
+    const agent = this.#members.agent(nodeId);
+    const before = await this.hooks.invoke(new BeforeNodeCallEvent(this, { nodeId, invocationState }));
+    state.nodeHistory.push(nodeId);
+    yield { type: 'nodeStart', nodeId };
+    let outcome: NodeOutcome;
+    if (before.cancelNode !== false) {
+      const why = typeof before.cancelNode === 'string' ? before.cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
+      outcome = { result: undefined, newItems: [], error: `Node ${nodeId} was cancelled: ${why}`, interrupted: false, elapsedMs: 0 };
+    } else {
+      agent.messages = startingMessages(state.conversation.inputHistory, state.conversation.items);
+      await this.#store.resetAgent(agent);
+      const gen = runNode({
+        nodeId, agent, handoffs: this.#members.handoffs(nodeId), invocationState, signal,
+        nodeTimeoutMs: this.#options.nodeTimeout,
+        remainingMs: this.#options.executionTimeout - clock.elapsed(),
+        executionTimeoutMs: this.#options.executionTimeout,
+      });
+      for (let step = await gen.next(); ; step = await gen.next()) {
+        if (step.done) {
+          outcome = step.value;
+          break;
+        }
+        yield { type: 'nodeStream', nodeId, event: step.value };
+      }
+    }
+    const result = this.#nodeResult(state, nodeId, outcome);
+    if (outcome.result) addUsage(state.usage, outcome.result.metrics.usage);
+    this.#results[nodeId] = result;
+    await this.#store.saveNode(this.#members.key(nodeId), result);
+    await this.hooks.invoke(new AfterNodeCallEvent(this, { nodeId, invocationState, result }));
+    yield { type: 'nodeStop', nodeId, result };
+    return outcome;
+  }
+
+  #nodeResult(state: SwarmRunState, nodeId: string, outcome: NodeOutcome): NodeResult {
+    const usage = emptyUsage();
+    if (outcome.result) addUsage(usage, outcome.result.metrics.usage);
+    const status = outcome.interrupted ? 'interrupted' : outcome.error !== undefined ? 'failed' : 'completed';
+    return {
+      nodeId,
+      status,
+      text: outcome.result ? String(outcome.result) : '',
+      ...(outcome.result ? { result: outcome.result } : {}),
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      usage,
+      executionTimeMs: outcome.elapsedMs,
+      executionCount: state.nodeHistory.filter((id) => id === nodeId).length,
+    };
+  }
+
+  async *#fail(state: SwarmRunState, reason: string, from: string): AsyncGenerator<MultiAgentStreamEvent, void> {
+    state.status = 'failed';
+    state.failureReason = reason;
+    const transition: NewTransition = { from, to: null, kind: 'fail', reason };
+    yield { type: 'transition', transition: await this.#store.record(transition) };
+  }
+
+  #result(state: SwarmRunState): SwarmResult {
+    const last = state.nodeHistory[state.nodeHistory.length - 1];
+    return {
+      status: state.status,
+      results: { ...this.#results },
+      accumulatedUsage: { ...state.usage },
+      executionCount: state.nodeHistory.length,
+      executionTimeMs: state.elapsedMs,
+      transitions: [...this.#store.transitions],
+      ...(state.failureReason !== undefined ? { failureReason: state.failureReason } : {}),
+      nodeHistory: [...state.nodeHistory],
+      sharedContext: structuredClone(state.sharedContext),
+      handoffCount: state.handoffCount,
+      finalNodeId: last,
+      text: last !== undefined ? (this.#results[last]?.text ?? '') : '',
+    };
+  }
+}
