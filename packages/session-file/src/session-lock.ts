@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, unlinkSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import { SessionConflictError } from '@skein/core';
+import { writeFileAtomic } from './atomic-write.js';
+import { errnoCode } from './fs-errors.js';
+
+/** What a lock file holds (`.skein.lock` in the session directory). */
+export interface LockInfo {
+  pid: number;
+  host: string;
+  /** When the holding process started (ISO 8601). */
+  process_started_at: string;
+  /** When the lock was taken (ISO 8601). */
+  acquired_at: string;
+  /** Tells two holders in one process apart. */
+  token: string;
+  /** Linux: the holder's start time in clock ticks (from /proc), to detect a reused pid. */
+  proc_start?: string;
+}
+
+/** Locks held by this process, by file: released at process exit. */
+const held = new Map<string, string>();
+let exitHookInstalled = false;
+
+function releaseAllSync(): void {
+  for (const [file, token] of held) {
+    try {
+      if ((JSON.parse(readFileSync(file, 'utf8')) as LockInfo).token === token) unlinkSync(file);
+    } catch {
+      // Already gone or unreadable: nothing of ours to remove.
+    }
+  }
+  held.clear();
+}
+
+/** Linux: field 22 of /proc/<pid>/stat (start time since boot); `undefined` elsewhere. */
+function procStart(pid: number | 'self'): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errnoCode(error) === 'EPERM';
+  }
+}
+
+/** True when the lock's holder is certainly gone: same host, and its pid is dead or now belongs to another process. */
+export function isStale(info: LockInfo): boolean {
+  if (info.host !== os.hostname()) return false;
+  if (info.pid === process.pid) return ![...held.values()].includes(info.token);
+  if (!pidAlive(info.pid)) return true;
+  const now = info.proc_start === undefined ? undefined : procStart(info.pid);
+  return now !== undefined && now !== info.proc_start;
+}
+
+async function readLock(file: string): Promise<LockInfo | undefined> {
+  try {
+    const info = JSON.parse(await fs.readFile(file, 'utf8')) as LockInfo;
+    return typeof info.pid === 'number' && typeof info.token === 'string' ? info : undefined;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * An exclusive, cross-process lock on one session directory, taken with an atomic create-if-absent
+ * (the lock file is written complete before it appears). A lock whose holder died on this host is
+ * recovered under a short-lived `.break` file, so two recoverers cannot both win.
+ */
+export class SessionLock {
+  readonly file: string;
+  readonly #token = randomBytes(8).toString('hex');
+  #owned = false;
+
+  constructor(file: string) {
+    this.file = file;
+  }
+
+  /** Takes the lock, or throws `SessionConflictError` naming the holder. */
+  async acquire(what: string): Promise<void> {
+    if (this.#owned) return;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await writeFileAtomic(this.file, JSON.stringify(this.#info(), null, 2), 'create');
+        this.#owned = true;
+        held.set(this.file, this.#token);
+        if (!exitHookInstalled) {
+          exitHookInstalled = true;
+          process.once('exit', releaseAllSync);
+        }
+        return;
+      } catch (error) {
+        if (errnoCode(error) !== 'EEXIST') throw error;
+      }
+      const info = await readLock(this.file);
+      if (info === undefined) continue; // released meanwhile, or unreadable: try again
+      if (!isStale(info)) {
+        throw new SessionConflictError(
+          `${what} is being written by process ${info.pid} on ${info.host} (since ${info.acquired_at}); only one writer may hold a session. ` +
+            `Close the other writer (close() on its session manager or repository) and retry, or remove ${this.file} if that process is gone.`,
+          { location: this.file },
+        );
+      }
+      await this.#breakStale(info, what);
+    }
+    throw new SessionConflictError(`${what}: could not take the lock ${this.file}; another process keeps taking it. Retry later.`, { location: this.file });
+  }
+
+  /** Releases the lock if this instance holds it (and the file is still ours). */
+  async release(): Promise<void> {
+    if (!this.#owned) return;
+    this.#owned = false;
+    held.delete(this.file);
+    const info = await readLock(this.file).catch(() => undefined);
+    if (info?.token === this.#token) await fs.unlink(this.file).catch(() => undefined);
+  }
+
+  /** Forgets the lock without touching the file (the session directory was removed with it). */
+  forget(): void {
+    this.#owned = false;
+    held.delete(this.file);
+  }
+
+  #info(): LockInfo {
+    const proc = procStart('self');
+    return {
+      pid: process.pid,
+      host: os.hostname(),
+      process_started_at: new Date(Date.now() - process.uptime() * 1000).toISOString(),
+      acquired_at: new Date().toISOString(),
+      token: this.#token,
+      ...(proc === undefined ? {} : { proc_start: proc }),
+    };
+  }
+
+  async #breakStale(stale: LockInfo, what: string): Promise<void> {
+    const breaker = `${this.file}.break`;
+    try {
+      await writeFileAtomic(breaker, JSON.stringify(this.#info()), 'create');
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw error;
+      const other = await readLock(breaker).catch(() => undefined);
+      if (other === undefined) return; // finished meanwhile: try again
+      const recovererGone = other.host === os.hostname() && other.pid !== process.pid && !pidAlive(other.pid);
+      if (!recovererGone) {
+        throw new SessionConflictError(`${what}: process ${other.pid} is recovering the stale lock ${this.file}; retry in a moment.`, { location: this.file });
+      }
+      await fs.unlink(breaker).catch(() => undefined); // its recoverer died too
+      return;
+    }
+    try {
+      const now = await readLock(this.file);
+      if (now?.token === stale.token) await fs.unlink(this.file);
+    } finally {
+      await fs.unlink(breaker).catch(() => undefined);
+    }
+  }
+}
