@@ -1,0 +1,48 @@
+/**
+ * Child process of test/graph-crash.test.ts: runs the graph a -> (b, x) -> join c -> d with a
+ * FileSessionManager and logs every node start to a file. Modes:
+ *   between <node>  after <node> finished and was persisted, print "ready" and hang (the parent kills us)
+ *   during <node>   when <node>'s model call starts, print "ready" and hang inside the node
+ *   none            run (or resume) to the end and print the result as JSON
+ * Usage: node --conditions=@skein/source --import tsx crash-child.ts <storageDir> <logFile> <mode> [node]
+ */
+import { appendFileSync } from 'node:fs';
+import { AfterNodeCallEvent, Agent } from '@skein/core';
+import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
+import { GraphBuilder } from '@skein/graph';
+import { FileSessionManager } from '@skein/session-file';
+
+const [storageDir, logFile, mode, target] = process.argv.slice(2) as [string, string, string, string | undefined];
+
+function node(name: string): Agent {
+  const turn: ScriptedTurn = () => {
+    appendFileSync(logFile, `start ${name} ${process.pid}\n`);
+    if (mode === 'during' && name === target) {
+      process.stdout.write('ready\n');
+      return { text: 'never', delayMs: 600_000 };
+    }
+    return { text: `${name} done`, delayMs: 5 };
+  };
+  return new Agent({ name, model: new ScriptedModel([turn]) });
+}
+
+const sessionManager = new FileSessionManager({ sessionId: 'crash', storageDir });
+const graph = new GraphBuilder()
+  .setId('crashy')
+  .setSessionManager(sessionManager)
+  .addNode(node('a')).addNode(node('b')).addNode(node('x')).addNode(node('c')).addNode(node('d'))
+  .addEdge('a', 'b').addEdge('a', 'x').addEdge(['b', 'x'], 'c').addEdge('c', 'd')
+  .build();
+
+if (mode === 'between') {
+  graph.hooks.addCallback(AfterNodeCallEvent, async (event) => {
+    if (event.nodeId !== target) return;
+    process.stdout.write('ready\n');
+    await new Promise(() => undefined);
+  });
+}
+
+const result = await graph.invoke('the crash task');
+const messages = Object.fromEntries([...graph.nodes.values()].map((n) => [n.id, (n.target as Agent).messages.map((m) => m.role)]));
+process.stdout.write(`${JSON.stringify({ status: result.status, executionOrder: result.executionOrder, kinds: result.transitions.map((t) => t.kind), messages })}\n`);
+await sessionManager.close();
