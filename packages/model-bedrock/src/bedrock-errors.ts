@@ -85,7 +85,8 @@ export function toCoreError(error: unknown, modelId: string, context: ErrorConte
     return new ContextWindowOverflowError(`The input does not fit the context window of ${modelId} (${where}): ${text}. Shorten the conversation (a conversation manager does this) or use a model with a larger window.`, fields);
   }
   let hint = '';
-  if (name === 'AccessDeniedException' || name === 'UnrecognizedClientException') hint = ' Check the AWS credentials and that model access is enabled in the Bedrock console.';
+  if (name === 'CredentialsProviderError') hint = ' Configure AWS credentials (environment, ~/.aws, SSO, instance role) or pass clientConfig.credentials.';
+  else if (name === 'AccessDeniedException' || name === 'UnrecognizedClientException') hint = ' Check the AWS credentials and that model access is enabled in the Bedrock console.';
   else if (name === 'ResourceNotFoundException' || /model identifier is invalid|on-demand throughput/i.test(text)) hint = ' Check modelId (an inference profile id like us.anthropic... may be needed) and region.';
   return new ModelError(`Bedrock call to ${modelId} failed (${where}): ${text}.${hint}`, fields);
 }

@@ -1,6 +1,7 @@
 import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError } from '@skein/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ask, collectUntilError, startHarness, type Harness } from './testing/harness.js';
+import { BedrockModel } from './index.js';
 import { textFrames } from './testing/bedrock-wire-server.js';
 
 let h: Harness;
@@ -66,6 +67,18 @@ describe('BedrockModel errors before the stream', () => {
     const second = await collectUntilError(h.model(), ask('hi'));
     expect((second.error as ModelError).status).toBe(403);
     expect((second.error as Error).message).toMatch(/credentials/);
+  });
+});
+
+describe('BedrockModel errors without a response', () => {
+  it('maps missing credentials to ModelError saying how to configure them', async () => {
+    const noCredentials = (): Promise<never> => Promise.reject(Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }));
+    const model = new BedrockModel({ region: 'us-east-1', clientConfig: { endpoint: h.server.endpoint, credentials: noCredentials } });
+    const { error } = await collectUntilError(model, ask('hi'));
+    model.client.destroy();
+    expect(ModelError.is(error)).toBe(true);
+    expect((error as Error).message).toMatch(/CredentialsProviderError.*clientConfig.credentials/);
+    expect(h.server.requests).toHaveLength(0);
   });
 });
 
