@@ -135,9 +135,9 @@ export class Swarm implements MultiAgentBase {
       yield { type: 'transition', transition: await this.#store.record({ from: null, to: state.current, kind: 'resume', reason }) };
     } else {
       state = await this.#startFresh(task);
+      await this.#store.saveState(state);
       yield { type: 'transition', transition: await this.#store.record({ from: null, to: state.current, kind: 'start', reason: 'the task' }) };
     }
-    await this.#store.saveState(state);
     const started = performance.now();
     const before = state.elapsedMs;
     const clock: Clock = { elapsed: () => before + (performance.now() - started) };
