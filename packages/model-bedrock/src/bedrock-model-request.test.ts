@@ -131,4 +131,17 @@ describe('BedrockModel request body on the wire', () => {
     const body = h.server.requests[0]?.body as { messages: { content: unknown[] }[] };
     expect(body.messages[1]?.content[0]).toEqual({ reasoningContent: { redactedContent: b64(new Uint8Array([9, 8, 7])) } });
   });
+
+  it('renders tool blocks as text when the request has no tool specs (Converse needs toolConfig for them)', async () => {
+    await collect(h.model(), { messages: conversation.slice(0, 3), systemPrompt: 'Summarize.' });
+    const body = h.server.requests[0]?.body as { messages: { role: string; content: unknown[] }[]; toolConfig?: unknown };
+    expect(body.toolConfig).toBeUndefined();
+    expect(body.messages[1]?.content.at(-1)).toEqual({ text: '[tool call weigh (t1) with input {"item":"cat"}]' });
+    expect(body.messages[2]?.content).toEqual([
+      { text: '[tool result of t1 (success)]' },
+      { text: '{"kg":4.2}' },
+      { text: 'measured' },
+      { image: { format: 'jpeg', source: { bytes: b64(jpeg) } } },
+    ]);
+  });
 });

@@ -46,15 +46,38 @@ export function toConverseBlock(block: ContentBlock): ConverseBlock {
   throw new ModelError(`Unknown content block with keys ${Object.keys(block as object).join(', ')}; Bedrock cannot accept it.`);
 }
 
+/** Whether any message holds a tool use or a tool result. */
+function hasToolBlocks(messages: readonly Message[]): boolean {
+  return messages.some((m) => m.content.some((b) => 'toolUse' in b || 'toolResult' in b));
+}
+
+/**
+ * Tool blocks as text (plus the images and documents of results), for requests without tool specs:
+ * Converse rejects toolUse / toolResult blocks when the request has no toolConfig.
+ */
+function flattenToolBlocks(block: ContentBlock): ContentBlock[] {
+  if ('toolUse' in block) {
+    const { name, toolUseId, input } = block.toolUse;
+    return [{ text: `[tool call ${name} (${toolUseId}) with input ${JSON.stringify(input)}]` }];
+  }
+  if (!('toolResult' in block)) return [block];
+  const { toolUseId, status, content } = block.toolResult;
+  const out: ContentBlock[] = [{ text: `[tool result of ${toolUseId} (${status})]` }];
+  for (const item of content) out.push('json' in item ? { text: JSON.stringify(item.json) } : item);
+  return out;
+}
+
 /**
  * Core messages as Converse messages. Consecutive messages of one role become one message (core
- * histories may hold two user messages in a row; Converse rejects that).
+ * histories may hold two user messages in a row; Converse rejects that). `flattenTools` renders
+ * tool blocks as text.
  */
-export function toConverseMessages(messages: readonly Message[]): ConverseMessage[] {
+export function toConverseMessages(messages: readonly Message[], flattenTools = false): ConverseMessage[] {
   const out: ConverseMessage[] = [];
   let last: { role: Message['role']; content: ConverseBlock[] } | undefined;
   for (const message of messages) {
-    const content = message.content.map(toConverseBlock);
+    const blocks = flattenTools ? message.content.flatMap(flattenToolBlocks) : message.content;
+    const content = blocks.map(toConverseBlock);
     if (last && last.role === message.role) {
       last.content.push(...content);
       continue;
@@ -67,13 +90,15 @@ export function toConverseMessages(messages: readonly Message[]): ConverseMessag
 
 /** The ConverseStream / Converse input of one request (the same fields serve both commands). */
 export function toConverseInput(modelId: string, request: ModelRequest, options: RequestOptions): ConverseStreamCommandInput {
-  const input: ConverseStreamCommandInput = { modelId, messages: toConverseMessages(request.messages) };
+  const hasSpecs = (request.toolSpecs?.length ?? 0) > 0;
+  const flatten = !hasSpecs && hasToolBlocks(request.messages);
+  const input: ConverseStreamCommandInput = { modelId, messages: toConverseMessages(request.messages, flatten) };
   if (request.systemPrompt !== undefined && request.systemPrompt !== '') {
     const system: SystemContentBlock[] = [{ text: request.systemPrompt }];
     if (options.cachePrompt) system.push({ cachePoint: { type: options.cachePrompt } });
     input.system = system;
   }
-  if (request.toolSpecs && request.toolSpecs.length > 0) {
+  if (request.toolSpecs && hasSpecs) {
     const tools: Tool[] = request.toolSpecs.map((spec) => ({
       toolSpec: { name: spec.name, description: spec.description, inputSchema: { json: spec.inputSchema.json as NonNullable<unknown> } },
     }));
