@@ -1,4 +1,3 @@
-import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Model, ModelRequest, ModelStreamEvent } from '@skein/core';
 import { resolveAnthropicOptions, type AnthropicModelOptions, type ResolvedAnthropicOptions } from './anthropic-model-options.js';
 import { toAnthropicRequest } from './convert/to-anthropic-request.js';
@@ -32,21 +31,15 @@ export class AnthropicModel implements Model {
   }
 
   /** Streams Claude's answer to a request as core stream events; `request.signal` aborts it. */
-  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+  stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const { signal } = request;
-    const startedAt = Date.now();
-    let events: AsyncIterable<RawMessageStreamEvent>;
-    try {
-      if (signal?.aborted) throw signal.reason;
-      const body = toAnthropicRequest(request, this.#options);
-      events = await this.#options.client.messages.create(body, signal ? { signal } : undefined);
-    } catch (error) {
-      throw toSkeinError(error, signal, 'request');
-    }
-    try {
-      yield* translateStream(events, startedAt);
-    } catch (error) {
-      throw toSkeinError(error, signal, 'stream');
-    }
+    const { client } = this.#options;
+    return translateStream(
+      async () => {
+        if (signal?.aborted) throw signal.reason;
+        return client.messages.create(toAnthropicRequest(request, this.#options), signal ? { signal } : undefined);
+      },
+      (error, phase) => toSkeinError(error, signal, phase),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, SkeinError } from '@skein/core';
+import type { StreamPhase } from '../stream/translate-stream.js';
 
 /** Messages of 400/413 answers that mean "the request does not fit the context window". */
 const OVERFLOW_PATTERNS = [
@@ -42,7 +43,7 @@ function apiMessage(error: APIError): string {
  * overload (status or mid-stream `event: error`) to `ModelThrottledError`, context overflow to
  * `ContextWindowOverflowError`, an abort to `CancelledError`, anything else to `ModelError`.
  */
-export function toSkeinError(error: unknown, signal: AbortSignal | undefined, phase: 'request' | 'stream'): SkeinError {
+export function toSkeinError(error: unknown, signal: AbortSignal | undefined, phase: StreamPhase): SkeinError {
   if (signal?.aborted || error instanceof APIUserAbortError || (error instanceof Error && error.name === 'APIUserAbortError')) {
     return new CancelledError('The Anthropic request was cancelled through its AbortSignal.', { cause: signal?.reason ?? error });
   }
