@@ -1,5 +1,5 @@
 import type { Model, ModelRequest, ModelStreamEvent } from '@skein/core';
-import { resolveAnthropicOptions, type AnthropicModelOptions, type ResolvedAnthropicOptions } from './anthropic-model-options.js';
+import { resolveAnthropicOptions, type AnthropicClient, type AnthropicModelOptions, type ResolvedAnthropicOptions } from './anthropic-model-options.js';
 import { toAnthropicRequest } from './convert/to-anthropic-request.js';
 import { toSkeinError } from './errors/to-skein-error.js';
 import { translateStream } from './stream/translate-stream.js';
@@ -22,18 +22,21 @@ export class AnthropicModel implements Model {
   readonly modelId: string;
   /** The `max_tokens` sent with every request. */
   readonly maxTokens: number;
+  /** The Anthropic client requests go through: the one passed in, or the one skein built. */
+  readonly client: AnthropicClient;
   readonly #options: ResolvedAnthropicOptions;
 
   constructor(options: AnthropicModelOptions = {}) {
     this.#options = resolveAnthropicOptions(options);
     this.modelId = this.#options.modelId;
     this.maxTokens = this.#options.maxTokens;
+    this.client = this.#options.client;
   }
 
   /** Streams Claude's answer to a request as core stream events; `request.signal` aborts it. */
   stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const { signal } = request;
-    const { client } = this.#options;
+    const client = this.client;
     return translateStream(
       async () => {
         if (signal?.aborted) throw signal.reason;

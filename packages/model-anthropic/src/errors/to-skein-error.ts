@@ -52,7 +52,7 @@ export function toSkeinError(error: unknown, signal: AbortSignal | undefined, ph
     const text = error instanceof Error ? error.message : String(error);
     const reason = error instanceof Error && error.cause instanceof Error ? `${text} (${error.cause.message})` : text;
     return phase === 'request'
-      ? new ModelError(`The Anthropic request failed: ${reason}. Check the client configuration (apiKey, baseURL) and the network.`, { cause: error })
+      ? new ModelError(`The Anthropic request failed: ${reason}. Check the client configuration (the API key from ANTHROPIC_API_KEY or clientOptions.apiKey, baseURL) and the network.`, { cause: error })
       : new ModelError(`The Anthropic stream failed in the middle: ${reason}. The answer is incomplete; try again.`, { cause: error });
   }
   const status = error.status;
