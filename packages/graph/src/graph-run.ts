@@ -5,11 +5,11 @@ import {
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import type { GraphSession } from './graph-session.js';
-import type { GraphConfig, GraphResult, GraphState } from './graph-types.js';
+import type { GraphConfig, GraphEdge, GraphResult, GraphState } from './graph-types.js';
 import { buildNodeInput } from './node-input.js';
 import { runNode } from './run-node.js';
 import { nodeEntry, stateDocument, type RunState } from './run-state.js';
-import { addActivation, describeEdge, followEdges, type Activation } from './schedule.js';
+import { addActivation, describeEdge, followEdges, outgoingEdges, type Activation } from './schedule.js';
 
 /** What a run needs from its graph. */
 export interface RunHost {
@@ -32,6 +32,7 @@ export class GraphRun {
   readonly #state: RunState;
   readonly #queue: PQueue;
   readonly #queued = new Set<string>();
+  readonly #outgoing: Map<string, GraphEdge[]>;
   readonly #controller = new AbortController();
   readonly #invocationState: InvocationState;
   readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
@@ -45,6 +46,7 @@ export class GraphRun {
     this.#invocationState = invocationState;
     this.#emit = emit;
     this.#queue = new PQueue({ concurrency: host.config.maxConcurrency });
+    this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
     setMaxListeners(0, this.#controller.signal); // one listener per running node
   }
 
@@ -145,7 +147,7 @@ export class GraphRun {
     const ok = result.status === 'completed';
     let fired: Awaited<ReturnType<typeof followEdges>>['fired'] = [];
     if (!this.#stop && (ok || config.continueOnFailure)) {
-      const next = await followEdges(nodeId, ok, config.edges, this.graphState(), state.joins);
+      const next = await followEdges(nodeId, ok, this.#outgoing.get(nodeId) ?? [], this.graphState(), state.joins);
       state.joins = next.joins;
       fired = next.fired;
     }

@@ -22,7 +22,7 @@ export interface RunState {
   /** Each node's places in `executionOrder` (what its session entry stores). */
   places: Record<string, number[]>;
   executionCount: number;
-  /** Executions started per node in this run. */
+  /** Executions started per node in this run (stored in node entries and `running`, not in the state document). */
   counts: Record<string, number>;
   usage: AccumulatedUsage;
   waiting: Activation[];
@@ -52,7 +52,6 @@ export function stateDocument(state: RunState, elapsedMs: number): JsonObject {
     status: state.status,
     task: encodeBytes(state.task) as JsonValue,
     executionCount: state.executionCount,
-    counts: { ...state.counts },
     usage: { ...state.usage },
     waiting: state.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
     running: Object.fromEntries(
@@ -80,13 +79,16 @@ export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObjec
   const results: Record<string, NodeResult> = {};
   const order: [number, string][] = [];
   const places: Record<string, number[]> = {};
+  const counts: Record<string, number> = {};
   for (const [id, entry] of Object.entries(nodes)) {
     const e = entry as unknown as StoredNode;
     results[id] = e.result;
+    counts[id] = e.result.executionCount;
     places[id] = [...e.order];
     for (const at of e.order) order.push([at, id]);
   }
   order.sort((a, b) => a[0] - b[0]);
+  for (const id of Object.keys(d.running)) counts[id] = (counts[id] ?? 0) + 1;
   return {
     status: d.status,
     task: decodeBytes(d.task) as MultiAgentTask,
@@ -94,7 +96,7 @@ export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObjec
     executionOrder: order.map(([, id]) => id),
     places,
     executionCount: d.executionCount,
-    counts: { ...d.counts },
+    counts,
     usage: { ...emptyUsage(), ...d.usage },
     waiting: d.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
     running: Object.fromEntries(
@@ -112,7 +114,6 @@ interface StoredState {
   status: Status;
   task: unknown;
   executionCount: number;
-  counts: Record<string, number>;
   usage: AccumulatedUsage;
   waiting: { nodeId: string; sources: string[] }[];
   running: Record<string, { sources: string[]; messages?: number; state?: JsonObject }>;

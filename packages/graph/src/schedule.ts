@@ -26,9 +26,11 @@ export function defaultEntryPoints(nodeIds: readonly string[], edges: readonly G
   return nodeIds.filter((id) => !targets.has(id));
 }
 
-/** Edges leaving `nodeId` (directly or as one source of a join), in insertion order. */
-export function outgoingEdges(edges: readonly GraphEdge[], nodeId: string): GraphEdge[] {
-  return edges.filter((e) => e.from.includes(nodeId));
+/** Edges leaving each node (directly or as one source of a join), in insertion order. */
+export function outgoingEdges(nodeIds: readonly string[], edges: readonly GraphEdge[]): Map<string, GraphEdge[]> {
+  const out = new Map<string, GraphEdge[]>(nodeIds.map((id) => [id, []]));
+  for (const e of edges) for (const f of e.from) out.get(f)?.push(e);
+  return out;
 }
 
 /** A cycle of the graph as a node path (`a -> b -> a`), or `undefined` when it has none. */
@@ -60,7 +62,7 @@ export function findCycle(nodeIds: readonly string[], edges: readonly GraphEdge[
 }
 
 /**
- * The edges `nodeId` follows now that it finished. A completed node follows each edge whose
+ * The edges `nodeId` follows now that it finished (`outgoing`: its edges, from {@link outgoingEdges}). A completed node follows each edge whose
  * condition holds (or that has none); a join edge records its arrival and fires once all its
  * sources arrived and its condition holds. A failed node follows only non-join edges that have a
  * condition which holds (routing around the failure); it never counts towards a join.
@@ -68,13 +70,13 @@ export function findCycle(nodeIds: readonly string[], edges: readonly GraphEdge[
 export async function followEdges(
   nodeId: string,
   succeeded: boolean,
-  edges: readonly GraphEdge[],
+  outgoing: readonly GraphEdge[],
   state: GraphState,
   joins: JoinProgress,
 ): Promise<{ fired: FiredEdge[]; joins: Map<number, readonly string[]> }> {
   const progress = new Map(joins);
   const fired: FiredEdge[] = [];
-  for (const edge of outgoingEdges(edges, nodeId)) {
+  for (const edge of outgoing) {
     if (!edge.join) {
       if (!succeeded && !edge.condition) continue;
       if (!edge.condition || (await edge.condition(state))) fired.push({ edge, sources: [nodeId] });
