@@ -136,6 +136,17 @@ describe('AnthropicModel errors on the wire', () => {
     expect(server.clientDisconnects).toBe(1);
   });
 
+  it('aborts while waiting for the response headers: CancelledError', async () => {
+    const controller = new AbortController();
+    server.enqueue(() => {
+      controller.abort();
+      return { events: answerEvents({ blocks: [{ text: ['never'] }] }), stallAfter: 0 };
+    });
+    const { error, events } = await failure({ ...hello, signal: controller.signal });
+    expect(CancelledError.is(error)).toBe(true);
+    expect(events).toEqual([]);
+  });
+
   it('fails fast with CancelledError when the signal is already aborted', async () => {
     const { error } = await failure({ ...hello, signal: AbortSignal.abort() });
     expect(CancelledError.is(error)).toBe(true);

@@ -4,6 +4,7 @@ import { encodeSse, errorBody, type SseEvent } from './sse-script.js';
 
 /** A streamed 200 answer: events written as SSE, optionally slowly, stalled or cut. */
 export interface StreamReply {
+  /** The events to send; a string is written verbatim (for malformed or hand-made bytes). */
   events: (SseEvent | string)[];
   /** Extra response headers (e.g. `request-id`). */
   headers?: Record<string, string>;
@@ -19,8 +20,11 @@ export interface StreamReply {
 
 /** A non-streamed reply, typically an error: status, JSON body, headers. */
 export interface HttpReply {
+  /** HTTP status, e.g. 429. */
   status: number;
+  /** The JSON body, e.g. `errorBody('rate_limit_error', '...')`. */
   body: unknown;
+  /** Response headers, e.g. `{ 'retry-after': '7' }`. */
   headers?: Record<string, string>;
 }
 
@@ -29,8 +33,11 @@ export type ScriptedReply = StreamReply | HttpReply | ((request: RecordedHttpReq
 
 /** One request as the server received it. */
 export interface RecordedHttpRequest {
+  /** HTTP method, e.g. `POST`. */
   method: string;
+  /** Path and query, e.g. `/v1/messages`. */
   path: string;
+  /** Request headers, lower-cased names. */
   headers: IncomingMessage['headers'];
   /** The parsed JSON body (`undefined` when it was not JSON). */
   body: unknown;

@@ -6,7 +6,9 @@
 
 /** One server-sent event: its `event:` name and the JSON sent on its `data:` line. */
 export interface SseEvent {
+  /** The `event:` line, e.g. `content_block_delta`. */
   event: string;
+  /** The value written as JSON on the `data:` line. */
   data: unknown;
 }
 
@@ -27,9 +29,11 @@ export interface ScriptUsage {
 
 /** A scripted answer: its blocks, stop reason and usage. */
 export interface AnswerScript {
+  /** The content blocks, in order; their position is their `index`. */
   blocks: ScriptBlock[];
   /** Default `tool_use` when a block is a tool use, else `end_turn`. */
   stopReason?: string;
+  /** Token counts; input 10 and output 5 when not given, cache counts 0. */
   usage?: ScriptUsage;
   /** Message id. Default `msg_test`. */
   id?: string;
