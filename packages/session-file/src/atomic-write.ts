@@ -38,12 +38,12 @@ export async function writeFileAtomic(file: string, text: string, mode: WriteMod
     } finally {
       await handle.close();
     }
-    if (mode === 'replace') {
-      await fs.rename(tmp, file);
-      placed = true;
-    } else {
+    if (mode === 'replace') await fs.rename(tmp, file);
+    else {
       await linkOrRename(tmp, file);
+      await fs.unlink(tmp).catch(() => undefined);
     }
+    placed = true;
     await syncDir(dir);
   } finally {
     if (!placed) await fs.unlink(tmp).catch(() => undefined);
