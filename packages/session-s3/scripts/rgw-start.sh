@@ -47,10 +47,19 @@ osd_class_update_on_start = false
 osd_crush_update_on_start = false
 osd_crush_chooseleaf_type = 0
 mon_warn_on_pool_no_redundancy = false
+debug_ms = 0/0
+debug_rgw = 0/0
+debug_osd = 0/0
+debug_objclass = 0/0
+debug_bluestore = 0/0
+debug_mon = 0/0
+debug_paxos = 0/0
 [client.rgw.a]
-rgw_frontends = beast endpoint=127.0.0.1:$rgw_port
+rgw_frontends = beast endpoint=127.0.0.1:$rgw_port tcp_nodelay=1
 rgw_data = $dir/rgw
 rgw_dns_name = 127.0.0.1
+rgw_enable_ops_log = false
+rgw_enable_usage_log = false
 EOF
 
 ceph_() { timeout 60 ceph -c "$conf" --connect-timeout 30 "$@"; }

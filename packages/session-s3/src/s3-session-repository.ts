@@ -40,6 +40,8 @@ export class S3SessionRepository implements SessionRepository {
   readonly #concurrency: number;
   /** Next transition seq per orchestrator dir, when known from a read or an append. */
   readonly #nextSeq = new Map<string, number>();
+  /** Node dirs this repository has listed (so it knows every entry that existed then). */
+  readonly #listedNodes = new Set<string>();
 
   constructor(options: S3SessionRepositoryOptions) {
     const resolved = resolveS3Options(options, 'S3SessionRepository');
@@ -103,7 +105,7 @@ export class S3SessionRepository implements SessionRepository {
   async deleteSession(sessionId: string): Promise<void> {
     const dir = this.#keys.sessionDir(sessionId);
     await this.#store.deleteKeys(await this.#store.list(dir));
-    for (const key of [...this.#nextSeq.keys()]) if (key.startsWith(dir)) this.#nextSeq.delete(key);
+    this.#forget(dir);
   }
 
   async createAgent(sessionId: string, agent: SessionAgent): Promise<void> {
@@ -175,14 +177,16 @@ export class S3SessionRepository implements SessionRepository {
   async deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
     const dir = this.#keys.multiAgentDir(sessionId, multiAgentId);
     await this.#store.deleteKeys(await this.#store.list(dir));
-    this.#nextSeq.delete(dir);
+    this.#forget(dir);
   }
 
   async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
     const key = this.#keys.node(sessionId, multiAgentId, nodeId);
     const what = `Node entry ${nodeId} of orchestrator ${multiAgentId}`;
-    if (this.#store.knows(key)) await this.#replace(key, entry, what);
-    else await this.#create(key, entry, what);
+    if (this.#store.knows(key)) return this.#replace(key, entry, what);
+    // After readNodeEntries, an entry we did not see is one another writer added: create strictly.
+    if (this.#listedNodes.has(this.#keys.nodesDir(sessionId, multiAgentId))) return this.#create(key, entry, what);
+    if (!(await this.#store.create(key, serializeSessionData(entry)))) await this.#replace(key, entry, what);
   }
 
   async readNodeEntries(sessionId: string, multiAgentId: string): Promise<Record<string, JsonObject>> {
@@ -191,6 +195,7 @@ export class S3SessionRepository implements SessionRepository {
     const entries = await mapLimit(keys, this.#concurrency, async (key) => [nodeIdOfKey(key, dir) as string, await this.#read(key, parseNodeEntry)] as const);
     const out: Record<string, JsonObject> = {};
     for (const [nodeId, entry] of entries) if (entry !== undefined) out[nodeId] = entry;
+    this.#listedNodes.add(dir);
     return out;
   }
 
@@ -219,6 +224,12 @@ export class S3SessionRepository implements SessionRepository {
     });
     this.#nextSeq.set(this.#keys.multiAgentDir(sessionId, multiAgentId), out.length);
     return out;
+  }
+
+  /** Drops what this repository knew about the orchestrators under `dir` (after a delete). */
+  #forget(dir: string): void {
+    for (const key of [...this.#nextSeq.keys()]) if (key.startsWith(dir)) this.#nextSeq.delete(key);
+    for (const key of [...this.#listedNodes]) if (key.startsWith(dir)) this.#listedNodes.delete(key);
   }
 
   /** The numbers `n` of the keys `<dir><stem>_<n>.json`, ascending. */
