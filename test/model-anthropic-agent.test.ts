@@ -119,4 +119,20 @@ describe('Agent + AnthropicModel against the loopback server', () => {
     expect(person).toEqual({ name: 'Ada', age: 36 });
     expect(server.body(0)['tool_choice']).toEqual({ type: 'tool', name: 'Person' });
   });
+
+  it('recovers from "prompt is too long" by letting the conversation manager trim the history', async () => {
+    server.enqueue(
+      { status: 400, body: errorBody('invalid_request_error', 'prompt is too long: 210000 tokens > 200000 maximum') },
+      { events: answerEvents({ blocks: [{ text: ['Short now.'] }] }) },
+    );
+    const history = [
+      { role: 'user' as const, content: [{ text: 'old question' }] },
+      { role: 'assistant' as const, content: [{ text: 'old answer' }] },
+    ];
+    const agent = new Agent({ model, messages: history });
+    const result = await agent.invoke('New question');
+    expect(String(result)).toBe('Short now.');
+    const sizes = server.requests.map((r) => (r.body as Body).messages.length);
+    expect(sizes).toEqual([3, 1]);
+  });
 });
