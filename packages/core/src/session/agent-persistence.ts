@@ -1,6 +1,6 @@
 import type { Agent } from '../agent/agent.js';
 import { SessionNotFoundError } from '../errors/session-errors.js';
-import type { Message } from '../types/messages.js';
+import { messageText, type Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
@@ -69,15 +69,19 @@ export class AgentPersistence {
     });
   }
 
-  /** Stores `agent` as it is now, replacing whatever history was stored under this id. */
+  /**
+   * Stores `agent` as it is now, replacing whatever history was stored under this id. The messages are
+   * stored from id `removedMessageCount` on (and a leading summary the conversation manager restores
+   * itself is left out), so that the next restore, which skips that many ids, gets exactly this history.
+   */
   reset(agent: Agent): Promise<void> {
     return this.#queue.run(async () => {
       const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
       if (!stored) return this.#create(agent);
       await this.#repo.deleteMessages(this.#sessionId, this.storeId, 0);
-      this.#nextId = 0;
+      this.#nextId = agent.conversationManager.removedMessageCount;
       this.#latest = undefined;
-      for (const message of agent.messages) await this.#append(message);
+      for (const message of withoutRestoredPrefix(agent)) await this.#append(message);
       this.#createdAt = stored.created_at;
       const now = nowIso();
       await this.#repo.updateAgent(this.#sessionId, {
@@ -130,4 +134,12 @@ export class AgentPersistence {
     this.#nextId++;
     this.#latest = row;
   }
+}
+
+/** The agent's history without a leading summary that its conversation manager keeps in its own state (`summary_message`). */
+function withoutRestoredPrefix(agent: Agent): Message[] {
+  const summary = agent.conversationManager.getState()['summary_message'] as Message | undefined;
+  const first = agent.messages[0];
+  const isSummary = summary !== undefined && first !== undefined && first.role === 'user' && Array.isArray(summary.content) && messageText(first) === messageText(summary);
+  return isSummary ? agent.messages.slice(1) : agent.messages;
 }

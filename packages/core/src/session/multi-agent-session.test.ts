@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, ConfigurationError, InMemorySessionRepository, RepositorySessionManager, messageText } from '../index.js';
+import { Agent, ConfigurationError, InMemorySessionRepository, RepositorySessionManager, SlidingWindowConversationManager, messageText } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 describe('MultiAgentSession', () => {
@@ -67,6 +67,21 @@ describe('MultiAgentSession', () => {
     const fresh = new Agent({ model: new ScriptedModel([]), messages: [{ role: 'user', content: [{ text: 'seed' }] }] });
     await session.attachAgent(fresh, 'n1', { restore: false });
     expect((await repository.listMessages('s', 'g.n1')).map((m) => messageText(m.message))).toEqual(['seed']);
+  });
+
+  it('resets a member whose window already removed messages so that the next restore gets exactly its history', async () => {
+    const repository = new InMemorySessionRepository();
+    const open = async () => (await new RepositorySessionManager({ sessionId: 's', repository }).openMultiAgent('g', 'graph'));
+    const session = await open();
+    await session.saveState({});
+    const agent = new Agent({ model: new ScriptedModel(['a1', 'a2', 'a3']), conversationManager: new SlidingWindowConversationManager({ windowSize: 2 }) });
+    await session.attachAgent(agent, 'w', { restore: true });
+    for (const q of ['q1', 'q2', 'q3']) await agent.invoke(q);
+    expect(agent.conversationManager.removedMessageCount).toBe(4);
+    await session.resetAgent(agent);
+    const restored = new Agent({ model: new ScriptedModel([]), conversationManager: new SlidingWindowConversationManager({ windowSize: 2 }) });
+    await (await open()).attachAgent(restored, 'w', { restore: true });
+    expect(restored.messages.map((m) => messageText(m))).toEqual(['q3', 'a3']);
   });
 
   it('returns the same handle for the same orchestrator id and refuses another kind under it', async () => {
