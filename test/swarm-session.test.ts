@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, BeforeNodeCallEvent, InMemorySessionRepository, RepositorySessionManager, type SessionManager } from '@skein/core';
+import { Agent, BeforeNodeCallEvent, InMemorySessionRepository, RepositorySessionManager, tool, type SessionManager } from '@skein/core';
+import { z } from 'zod';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { FileSessionManager } from '@skein/session-file';
 import { Swarm } from '@skein/swarm';
@@ -18,6 +19,16 @@ interface Team {
   agents: Record<'triage' | 'billing' | 'refund', Agent>;
 }
 
+const verify = tool({
+  name: 'verify_customer',
+  description: 'Marks the customer as verified.',
+  inputSchema: z.object({ tier: z.string() }),
+  callback: ({ tier }, ctx) => {
+    ctx.agent.state.set('verified', tier);
+    return 'verified';
+  },
+});
+
 function team(sessionManager: SessionManager, scripts: Partial<Record<'triage' | 'billing' | 'refund', ScriptedTurn[]>>): Team {
   const models = {
     triage: new ScriptedModel(scripts.triage ?? []),
@@ -25,7 +36,7 @@ function team(sessionManager: SessionManager, scripts: Partial<Record<'triage' |
     refund: new ScriptedModel(scripts.refund ?? []),
   };
   const agents = {
-    triage: new Agent({ model: models.triage, name: 'Triage agent', retryStrategy: null }),
+    triage: new Agent({ model: models.triage, name: 'Triage agent', retryStrategy: null, tools: [verify] }),
     billing: new Agent({ model: models.billing, name: 'Billing agent', retryStrategy: null }),
     refund: new Agent({ model: models.refund, name: 'Refund agent', retryStrategy: null }),
   };
@@ -41,7 +52,9 @@ afterEach(async () => {
 describe('swarm sessions', () => {
   it('persists state, transitions, node results and member messages; resumes at a recorded handoff target', async () => {
     const repository = new InMemorySessionRepository();
-    const first = team(new RepositorySessionManager({ sessionId: 'c1', repository }), { triage: [{ toolUses: [toBilling] }] });
+    const first = team(new RepositorySessionManager({ sessionId: 'c1', repository }), {
+      triage: [{ toolUses: [{ name: 'verify_customer', input: { tier: 'gold' } }] }, { toolUses: [toBilling] }],
+    });
     first.swarm.hooks.addCallback(BeforeNodeCallEvent, (e) => {
       if (e.nodeId === 'Billing agent') throw new Error('simulated crash before billing starts');
     });
@@ -59,14 +72,17 @@ describe('swarm sessions', () => {
     });
     expect((await repository.readTransitions('c1', 'support')).map((t) => t.kind)).toEqual(['start', 'handoff']);
     expect(Object.keys(await repository.readNodeEntries('c1', 'support'))).toEqual(['triage_agent']);
-    expect((await repository.listMessages('c1', 'support.triage_agent')).length).toBe(3);
+    expect((await repository.listMessages('c1', 'support.triage_agent')).length).toBe(5);
+    expect((await repository.readAgent('c1', 'support.triage_agent'))?.state).toEqual({ verified: 'gold' });
 
     const second = team(new RepositorySessionManager({ sessionId: 'c1', repository }), { billing: ['Refunded the duplicate charge.'] });
     const result = await second.swarm.invoke('ignored: the unfinished run resumes');
     expect(result.status).toBe('completed');
     expect(result.nodeHistory).toEqual(['Triage agent', 'Billing agent']);
     expect(result.sharedContext).toEqual({ 'Triage agent': { order_id: '42' } });
-    expect(result.accumulatedUsage.totalTokens).toBe(30);
+    expect(result.accumulatedUsage.totalTokens).toBe(45);
+    expect(second.agents.triage.state.get()).toEqual({ verified: 'gold' });
+    expect(second.agents.triage.messages).toHaveLength(5);
     expect(result.transitions.map((t) => [t.seq, t.kind])).toEqual([[0, 'start'], [1, 'handoff'], [2, 'resume'], [3, 'complete']]);
     expect(second.models.triage.requests).toHaveLength(0);
     const sent = second.models.billing.requests[0]?.messages ?? [];

@@ -29,7 +29,7 @@ interface Clock {
  * detection end the run with status `failed` and a reason instead of throwing.
  *
  * Design choices: one run is one conversation; a new `invoke` after a finished run starts fresh at the
- * entry point (members' state reset to what it was at construction); an interrupted or crashed run
+ * entry point (members' state reset to what it was when the swarm was constructed); an interrupted or crashed run
  * resumes at the node that was running, or at the handoff target when the transfer was recorded.
  * @example
  * const swarm = new Swarm({ nodes: [triage, billing, refund], sessionManager });
