@@ -18,7 +18,7 @@ export interface RunHost {
   hooks: HookRegistry;
   session: GraphSession | undefined;
   /** Build-time messages and state of each agent node (for `resetOnRevisit`). */
-  initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject }>;
+  initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject; conversation: JsonObject }>;
 }
 
 /**
@@ -172,6 +172,7 @@ export class GraphRun {
     if (!initial) return;
     agent.messages = structuredClone(initial.messages);
     agent.state.replace(initial.state);
+    agent.conversationManager.restoreFromSession(initial.conversation);
     await this.#host.session?.resetAgent(agent);
   }
 

@@ -46,9 +46,10 @@ export class Graph implements MultiAgentBase {
     this.nodes = config.nodes;
     this.edges = config.edges;
     this.entryPoints = config.entryPoints;
-    const initial: Map<string, { messages: Message[]; state: JsonObject }> = new Map();
+    const initial: RunHost['initial'] extends ReadonlyMap<string, infer V> ? Map<string, V> : never = new Map();
     for (const node of config.nodes.values()) {
-      if (node.target instanceof Agent) initial.set(node.id, { messages: structuredClone(node.target.messages), state: node.target.state.get() });
+      const t = node.target;
+      if (t instanceof Agent) initial.set(node.id, { messages: structuredClone(t.messages), state: t.state.get(), conversation: t.conversationManager.getState() });
     }
     this.#initial = initial;
   }
