@@ -47,6 +47,14 @@ describe('AnthropicModel errors on the wire', () => {
     expect(((await failure()).error as ModelThrottledError).retryAfterMs).toBe(1500);
   });
 
+  it('reads retry-after given as an HTTP date', async () => {
+    const at = new Date(Date.now() + 30_000).toUTCString();
+    server.enqueue({ status: 429, body: errorBody('rate_limit_error', 'slow down'), headers: { 'retry-after': at } });
+    const wait = ((await failure()).error as ModelThrottledError).retryAfterMs;
+    expect(wait).toBeGreaterThan(20_000);
+    expect(wait).toBeLessThanOrEqual(30_000);
+  });
+
   it('maps 529 overloaded to ModelThrottledError', async () => {
     server.enqueue({ status: 529, body: errorBody('overloaded_error', 'Overloaded') });
     const { error } = await failure();

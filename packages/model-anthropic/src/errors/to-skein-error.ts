@@ -34,8 +34,9 @@ function isApiError(error: unknown): error is APIError {
   return typeof error === 'object' && error !== null && 'requestID' in error && 'headers' in error && 'status' in error && error instanceof Error;
 }
 
+/** The server's message, without a trailing period (skein's messages go on after it). */
 function apiMessage(error: APIError): string {
-  return error.apiMessage ?? error.message;
+  return (error.apiMessage ?? error.message).replace(/\.+$/, '');
 }
 
 /**
