@@ -201,4 +201,41 @@ describe('triage / billing / refund swarm', () => {
     expect(results.map((r) => [r.toolUseId, r.status])).toEqual([['first', 'success'], ['second', 'error']]);
     expect(JSON.stringify(results[1]?.content)).toMatch(/Ignored/);
   });
+
+  it('run-wide settings: a history mapper for nested history, a default input filter, and a failing filter', async () => {
+    const triage = member('Triage agent', [{ text: 'to billing', toolUses: [{ name: 'transfer_to_billing_agent' }] }]);
+    const billing = member('Billing agent', ['ok']);
+    const mapped = new Swarm({
+      nodes: [triage.agent, billing.agent],
+      nestHandoffHistory: true,
+      handoffHistoryMapper: (transcript) => [{ role: 'user', content: [{ text: `(${transcript.length} earlier messages omitted)` }] }],
+    });
+    await mapped.invoke('hi');
+    const sent = billing.model.requests[0]?.messages ?? [];
+    expect(sent.map((m) => m.role)).toEqual(['user']);
+    expect(text(sent[0])).toMatch(/^\(3 earlier messages omitted\)\[Transfer\] Triage agent handed/);
+
+    const t2 = member('Triage agent', [{ text: 'to billing', toolUses: [{ name: 'transfer_to_billing_agent' }] }]);
+    const b2 = member('Billing agent', ['ok']);
+    await new Swarm({ nodes: [t2.agent, b2.agent], handoffInputFilter: removeAllTools, nestHandoffHistory: true }).invoke('hi');
+    expect(b2.model.requests[0]?.messages.map((m) => text(m).slice(0, 10))).toEqual(['hi', 'to billing', '[Transfer]']);
+
+    const t3 = member('Triage agent', [{ toolUses: [{ name: 'transfer_to_billing_agent' }] }]);
+    const b3 = member('Billing agent', []);
+    const broken = await new Swarm({ nodes: [t3.agent, b3.agent], handoffInputFilter: () => { throw new Error('filter bug'); } }).invoke('hi');
+    expect(broken.status).toBe('failed');
+    expect(broken.failureReason).toBe('The input filter of transfer_to_billing_agent failed: filter bug');
+  });
+
+  it('shared context accumulates across transfers, by the node that shared it', async () => {
+    const triage = member('Triage agent', [{ toolUses: [{ name: 'transfer_to_billing_agent', input: { context: { order_id: '42', tier: 'gold' } } }] }]);
+    const billing = member('Billing agent', [{ toolUses: [{ name: 'transfer_to_refund_agent', input: { message: 'refund 49.90', context: { amount: 49.9 } } }] }]);
+    const refund = member('Refund agent', ['Refunded.']);
+    const result = await new Swarm({ nodes: [triage.agent, billing.agent, refund.agent] }).invoke('charged twice');
+    expect(result.sharedContext).toEqual({ 'Triage agent': { order_id: '42', tier: 'gold' }, 'Billing agent': { amount: 49.9 } });
+    const note = text(refund.model.requests[0]?.messages.at(-1));
+    expect(note).toContain('Message from Billing agent: refund 49.90');
+    expect(note).toContain('"Triage agent":{"order_id":"42","tier":"gold"}');
+    expect(note).toContain('"Billing agent":{"amount":49.9}');
+  });
 });
