@@ -38,11 +38,11 @@ describe('swarm limits end the run with status failed and a reason', () => {
   });
 
   it('executionTimeout', async () => {
-    const a = agent('A', [{ toolUses: [{ name: 'transfer_to_b' }], delayMs: 25 }]);
+    const a = agent('A', [{ toolUses: [{ name: 'transfer_to_b' }], delayMs: 10 }]);
     const b = agent('B', [{ text: 'late', delayMs: 10_000 }]);
-    const result = await new Swarm({ nodes: [a, b], executionTimeout: 60 }).invoke('go');
+    const result = await new Swarm({ nodes: [a, b], executionTimeout: 500 }).invoke('go');
     expect(result.status).toBe('failed');
-    expect(result.failureReason).toMatch(/executionTimeout of 60 ms/);
+    expect(result.failureReason).toMatch(/executionTimeout of 500 ms elapsed while B was running/);
     expect(result.nodeHistory).toEqual(['A', 'B']);
   });
 
