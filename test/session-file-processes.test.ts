@@ -87,14 +87,16 @@ describe('FileSessionRepository with real processes', () => {
       child.kill('SIGKILL');
       await exited(child);
 
-      const { files } = await allJsonParses(path.join(dir, 'session_crash'));
+      const { files, temps } = await allJsonParses(path.join(dir, 'session_crash'));
       expect(files).toBeGreaterThan(previous);
+      expect(temps).toBeLessThanOrEqual(1); // at most the write the kill interrupted
       const sessionManager = new FileSessionManager({ sessionId: 'crash', storageDir: dir });
       const agent = new Agent({ model: new ScriptedModel(['back']), conversationManager: new NullConversationManager(), sessionManager });
       await agent.initialize();
       expect(agent.messages.length).toBeGreaterThan(previous);
       for (const m of agent.messages) expect(messageText(m)).toMatch(/^(x{393216}|back|round \d)$/);
-      await agent.invoke(`round ${round}`); // takes over the dead writer's lock
+      await agent.invoke(`round ${round}`); // takes over the dead writer's lock, and removes its temp files
+      expect((await allJsonParses(path.join(dir, 'session_crash'))).temps).toBe(0);
       previous = agent.messages.length;
       await sessionManager.close();
     }

@@ -181,9 +181,12 @@ describe('FileSessionRepository: one writer per session', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const base = { host: os.hostname(), process_started_at: at, acquired_at: at, token: 'old' };
     await fs.writeFile(lock, JSON.stringify({ ...base, pid: Number(dead.stdout) }));
+    const torn = path.join(path.dirname(messageFile(0)), `.message_1.json.${dead.stdout}.0123456789ab.tmp`);
+    await fs.writeFile(torn, '{"message": {"ro');
     const r = repo();
     await r.createMessage('s1', 'a1', row(1));
     expect(JSON.parse(await fs.readFile(lock, 'utf8')).pid).toBe(process.pid);
+    await expect(fs.stat(torn)).rejects.toThrow(/ENOENT/); // the dead writer's half-written temp file is gone
     await r.close();
     await fs.writeFile(lock, JSON.stringify({ ...base, pid: process.pid })); // a previous run in a container with the same pid
     await repo().createMessage('s1', 'a1', row(2));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import {
   ConfigurationError, SessionConflictError, SessionCorruptError, SessionNotFoundError, serializeSessionData, type JsonObject, type ListMessagesOptions,
@@ -32,6 +33,13 @@ async function numbered(dir: string, prefix: string, root: string): Promise<numb
   }
   const pattern = new RegExp(`^${prefix}_(0|[1-9][0-9]*)\\.json$`);
   return names.flatMap((n) => pattern.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+}
+
+/** Removes the temp files a writer that died (pid `pid`) left in the middle of a write: never stored data. */
+async function removeTempFiles(dir: string, pid: number): Promise<void> {
+  const pattern = new RegExp(`^\\..+\\.${pid}\\.[0-9a-f]{12}\\.tmp$`);
+  const names = await fs.readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => pattern.test(path.basename(n))).map((n) => fs.unlink(path.join(dir, n)).catch(() => undefined)));
 }
 
 /**
@@ -284,8 +292,9 @@ export class FileSessionRepository implements SessionRepository {
         const dir = this.#paths.session(sessionId);
         await this.#mkdir(dir);
         const lock = new SessionLock(this.#paths.lockFile(sessionId));
-        await lock.acquire(`Session ${sessionId} in ${this.storageDir}`);
+        const stale = await lock.acquire(`Session ${sessionId} in ${this.storageDir}`);
         this.#locks.set(sessionId, lock);
+        if (stale?.host === os.hostname()) await removeTempFiles(dir, stale.pid);
       })();
       this.#locking.set(sessionId, taking);
       taking.catch(() => this.#locking.delete(sessionId));

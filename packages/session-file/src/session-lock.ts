@@ -87,9 +87,10 @@ export class SessionLock {
     this.file = file;
   }
 
-  /** Takes the lock, or throws `SessionConflictError` naming the holder. */
-  async acquire(what: string): Promise<void> {
-    if (this.#owned) return;
+  /** Takes the lock, or throws `SessionConflictError` naming the holder; returns the stale lock it replaced, if any. */
+  async acquire(what: string): Promise<LockInfo | undefined> {
+    if (this.#owned) return undefined;
+    let recovered: LockInfo | undefined;
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await writeFileAtomic(this.file, JSON.stringify(this.#info(), null, 2), 'create');
@@ -99,7 +100,7 @@ export class SessionLock {
           exitHookInstalled = true;
           process.once('exit', releaseAllSync);
         }
-        return;
+        return recovered;
       } catch (error) {
         if (errnoCode(error) !== 'EEXIST') throw error;
       }
@@ -112,7 +113,7 @@ export class SessionLock {
           { location: this.file },
         );
       }
-      await this.#breakStale(info, what);
+      if (await this.#breakStale(info, what)) recovered = info;
     }
     throw new SessionConflictError(`${what}: could not take the lock ${this.file}; another process keeps taking it. Retry later.`, { location: this.file });
   }
@@ -144,24 +145,27 @@ export class SessionLock {
     };
   }
 
-  async #breakStale(stale: LockInfo, what: string): Promise<void> {
+  /** Removes the stale lock under the `.break` file; true if this call removed it. */
+  async #breakStale(stale: LockInfo, what: string): Promise<boolean> {
     const breaker = `${this.file}.break`;
     try {
       await writeFileAtomic(breaker, JSON.stringify(this.#info()), 'create');
     } catch (error) {
       if (errnoCode(error) !== 'EEXIST') throw error;
       const other = await readLock(breaker).catch(() => undefined);
-      if (other === undefined) return; // finished meanwhile: try again
+      if (other === undefined) return false; // finished meanwhile: try again
       const recovererGone = other.host === os.hostname() && other.pid !== process.pid && !pidAlive(other.pid);
       if (!recovererGone) {
         throw new SessionConflictError(`${what}: process ${other.pid} is recovering the stale lock ${this.file}; retry in a moment.`, { location: this.file });
       }
       await fs.unlink(breaker).catch(() => undefined); // its recoverer died too
-      return;
+      return false;
     }
     try {
       const now = await readLock(this.file);
-      if (now?.token === stale.token) await fs.unlink(this.file);
+      if (now?.token !== stale.token) return false;
+      await fs.unlink(this.file);
+      return true;
     } finally {
       await fs.unlink(breaker).catch(() => undefined);
     }
