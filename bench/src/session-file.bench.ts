@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Agent, NullConversationManager, serializeSessionData, type Message, type SessionMessage } from '@skein/core';
+import { Agent, MessageAddedEvent, NullConversationManager, serializeSessionData, type Message, type SessionMessage } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { FileSessionManager } from '@skein/session-file';
 import { bestMs, table } from './measure.js';
@@ -21,9 +21,10 @@ const prompt = (n: number): Message[] => Array.from({ length: n - 1 }, (_, i) =>
 const rows = (n: number): SessionMessage[] =>
   [...prompt(n), { role: 'assistant' as const, content: [{ text: TEXT }] }].map((message, i) => ({ message, message_id: i, redact_message: null, created_at: at, updated_at: at }));
 
-async function throughManager(sessionId: string, n: number): Promise<number> {
+async function throughManager(sessionId: string, n: number, timesAt?: number[]): Promise<number> {
   const sessionManager = new FileSessionManager({ sessionId, storageDir: root });
   const agent = new Agent({ model: new ScriptedModel([TEXT], { record: false, chunkSize: 4096 }), conversationManager: new NullConversationManager(), sessionManager });
+  if (timesAt) agent.hooks.addCallback(MessageAddedEvent, () => void timesAt.push(performance.now()));
   const messages = prompt(n);
   const start = performance.now();
   await agent.invoke(messages);
@@ -90,16 +91,17 @@ try {
 
   console.log('\nrestore: FileSessionManager + agent.initialize() vs readdir + readFile + JSON.parse (best of 3)');
   const restoreRows: (string | number)[][] = [['messages', 'restore ms', 'floor ms', 'restore / floor']];
+  let growth = '';
   for (const n of [1_000, 10_000]) {
-    // Written by the hand-written floor (same bytes and layout) to keep the run short.
     const id = `restore-${n}`;
     const dir = path.join(root, `session_${id}`, 'agents', 'agent_default', 'messages');
-    await floor(dir, n, false);
-    await fs.writeFile(path.join(root, `session_${id}`, 'session.json'), serializeSessionData({ session_id: id, session_type: 'AGENT', created_at: at, updated_at: at }));
-    await fs.writeFile(
-      path.join(root, `session_${id}`, 'agents', 'agent_default', 'agent.json'),
-      serializeSessionData({ agent_id: 'default', state: {}, conversation_manager_state: { __name__: 'NullConversationManager', removed_message_count: 0 }, created_at: at, updated_at: at }),
-    );
+    const timesAt: number[] = [];
+    const writeMs = await throughManager(id, n, timesAt);
+    if (n === 10_000) {
+      const first = (timesAt[999] as number) - (timesAt[0] as number);
+      const last = (timesAt[n - 1] as number) - (timesAt[n - 1000] as number);
+      growth = `writing 10,000 through the manager: ${Math.round(n / (writeMs / 1000))} messages/s overall; last 1k / first 1k time = ${(last / first).toFixed(2)} (linear: 1)`;
+    }
     if ((await restore(id)) !== n) throw new Error(`restored the wrong number of messages for ${n}`);
     const ms = await bestMs(() => restore(id), 3);
     const floorMs = await bestMs(() => restoreFloor(dir), 3);
@@ -108,6 +110,7 @@ try {
   table(restoreRows);
   const [, small, large] = restoreRows;
   console.log(`growth 1k -> 10k: restore x${(Number(large?.[1]) / Number(small?.[1])).toFixed(1)} (linear: x10)`);
+  console.log(growth);
 } finally {
   await fs.rm(root, { recursive: true, force: true });
 }
