@@ -50,7 +50,7 @@ afterEach(async () => {
 });
 
 describe('swarm sessions', () => {
-  it('persists state, transitions, node results and member messages; resumes at a recorded handoff target', async () => {
+  it('persists a small state, the task, turns, transitions and node results; resumes at a recorded handoff target', async () => {
     const repository = new InMemorySessionRepository();
     const first = team(new RepositorySessionManager({ sessionId: 'c1', repository }), {
       triage: [{ toolUses: [{ name: 'verify_customer', input: { tier: 'gold' } }] }, { toolUses: [toBilling] }],
@@ -65,15 +65,25 @@ describe('swarm sessions', () => {
     expect(stored?.state).toMatchObject({
       status: 'executing',
       current: 'Billing agent',
-      pendingHandoff: { from: 'Triage agent', to: 'Billing agent', toolUseId: 'h1' },
-      sharedContext: { 'Triage agent': { order_id: '42' } },
+      pendingHandoff: { from: 'Triage agent', to: 'Billing agent', toolUseId: 'h1', input: toBilling.input },
       handoffCount: 1,
       nodeHistory: ['Triage agent'],
+      turns: 1,
     });
+    // The state stays small: the conversation and shared context are rebuilt from the task and turns.
+    expect(Object.keys(stored?.state ?? {})).not.toContain('conversation');
+    expect(Object.keys(stored?.state ?? {})).not.toContain('sharedContext');
     expect((await repository.readTransitions('c1', 'support')).map((t) => t.kind)).toEqual(['start', 'handoff']);
-    expect(Object.keys(await repository.readNodeEntries('c1', 'support'))).toEqual(['triage_agent']);
-    expect((await repository.listMessages('c1', 'support.triage_agent')).length).toBe(5);
-    expect((await repository.readAgent('c1', 'support.triage_agent'))?.state).toEqual({ verified: 'gold' });
+    const entries = await repository.readNodeEntries('c1', 'support');
+    expect(Object.keys(entries).sort()).toEqual(['run.task', 'run.turn.000000', 'triage_agent']);
+    expect(entries['run.task']).toEqual({ kind: 'task', messages: [{ role: 'user', content: [{ text: 'I was charged twice' }] }] });
+    const turn = entries['run.turn.000000'] as { node: string; newItems: unknown[]; state: unknown; handoff: unknown };
+    expect(turn.node).toBe('Triage agent');
+    expect(turn.newItems).toHaveLength(4);
+    expect(turn.state).toEqual({ verified: 'gold' });
+    expect(turn.handoff).toEqual({ toolName: 'transfer_to_billing_agent', toolUseId: 'h1', input: toBilling.input, to: 'Billing agent' });
+    // Members are not stored as session agents: their histories derive from the turns.
+    expect(await repository.readAgent('c1', 'support.triage_agent')).toBeUndefined();
 
     const second = team(new RepositorySessionManager({ sessionId: 'c1', repository }), { billing: ['Refunded the duplicate charge.'] });
     const result = await second.swarm.invoke('ignored: the unfinished run resumes');

@@ -1,4 +1,4 @@
-import { decodeBytes, emptyUsage, encodeBytes, MultiAgentError, type AccumulatedUsage, type JsonObject, type JsonValue, type Message, type Status } from '@skein/core';
+import { decodeBytes, emptyUsage, encodeBytes, MultiAgentError, type AccumulatedUsage, type JsonObject, type JsonValue, type Status } from '@skein/core';
 
 /** A transfer that was decided but whose target has not finished yet. */
 export interface PendingHandoff {
@@ -10,45 +10,41 @@ export interface PendingHandoff {
   input: JsonValue;
 }
 
-/** What the next node receives: the run's input history and the items since (notes included). */
-export interface SwarmConversation {
-  inputHistory: Message[];
-  items: Message[];
-}
-
-/** Everything a swarm run needs to continue; stored as the swarm's session state. */
+/**
+ * The swarm's small run state, stored as its session state after every node and transfer. It holds
+ * bookkeeping only (bounded per step): the conversation and the shared context are rebuilt on resume
+ * by replaying the task and the committed turns, which are stored once each as node entries.
+ */
 export interface SwarmRunState {
   status: Status;
   /** The node to run next (or running now). */
   current: string;
-  conversation: SwarmConversation;
   pendingHandoff: PendingHandoff | undefined;
   /** Node ids in execution order (a node re-run after a crash appears once per start). */
   nodeHistory: string[];
   handoffCount: number;
-  /** Context shared through transfers, by the node that shared it. */
-  sharedContext: Record<string, JsonObject>;
   usage: AccumulatedUsage;
   /** Run time before this process took over, in ms. */
   elapsedMs: number;
   failureReason: string | undefined;
+  /** How many turn entries belong to the run (the commit point: later ones are ignored on resume). */
+  turns: number;
 }
 
-const VERSION = 1;
+const VERSION = 2;
 
-/** A fresh run state starting at `entry` with `task`. */
-export function freshState(entry: string, task: Message[]): SwarmRunState {
+/** A fresh run state starting at `entry`. */
+export function freshState(entry: string): SwarmRunState {
   return {
     status: 'executing',
     current: entry,
-    conversation: { inputHistory: task, items: [] },
     pendingHandoff: undefined,
     nodeHistory: [],
     handoffCount: 0,
-    sharedContext: {},
     usage: emptyUsage(),
     elapsedMs: 0,
     failureReason: undefined,
+    turns: 0,
   };
 }
 
@@ -68,24 +64,30 @@ function fail(what: string): never {
   throw new MultiAgentError(`The stored swarm state is not usable (${what}); clear the session or use another swarm id.`);
 }
 
+/** True when a stored state document describes a run that had finished (whatever version wrote it). */
+export function isFinishedDoc(doc: JsonObject): boolean {
+  return doc['status'] === 'completed' || doc['status'] === 'failed';
+}
+
 /** Reads a stored state; throws `MultiAgentError` when it is not one this version wrote. */
 export function decodeState(doc: JsonObject): SwarmRunState {
-  if (doc['version'] !== VERSION) fail(`version ${JSON.stringify(doc['version'])}, expected ${VERSION}`);
+  if (doc['version'] !== VERSION) {
+    fail(`version ${JSON.stringify(doc['version'])}, expected ${VERSION}; an unfinished run of an earlier @skein/swarm cannot be resumed by this one`);
+  }
   const raw = decodeBytes(doc) as Record<string, unknown>;
   if (typeof raw['current'] !== 'string') fail('no current node');
   if (typeof raw['status'] !== 'string') fail('no status');
-  const conversation = raw['conversation'] as SwarmConversation | undefined;
-  if (!conversation || !Array.isArray(conversation.inputHistory) || !Array.isArray(conversation.items)) fail('no conversation');
+  const turns = raw['turns'];
+  if (typeof turns !== 'number' || !Number.isInteger(turns) || turns < 0) fail('no count of committed turns');
   return {
     status: raw['status'] as Status,
     current: raw['current'],
-    conversation,
     pendingHandoff: (raw['pendingHandoff'] as PendingHandoff | undefined) ?? undefined,
     nodeHistory: (raw['nodeHistory'] as string[] | undefined) ?? [],
     handoffCount: (raw['handoffCount'] as number | undefined) ?? 0,
-    sharedContext: (raw['sharedContext'] as Record<string, JsonObject> | undefined) ?? {},
     usage: { ...emptyUsage(), ...(raw['usage'] as Partial<AccumulatedUsage> | undefined) },
     elapsedMs: (raw['elapsedMs'] as number | undefined) ?? 0,
     failureReason: raw['failureReason'] as string | undefined,
+    turns,
   };
 }

@@ -2,19 +2,22 @@ import {
   addUsage, AfterMultiAgentInvocationEvent, AfterNodeCallEvent, BeforeMultiAgentInvocationEvent, BeforeNodeCallEvent, ConcurrencyError,
   ConfigurationError, emptyUsage, HookRegistry, MultiAgentInitializedEvent,
   type Agent, type InvocationState, type JsonObject, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent,
-  type MultiAgentTask, type NewTransition, type NodeResult, type SessionManager,
+  type Message, type MultiAgentTask, type NewTransition, type NodeResult, type SessionManager,
 } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
+import type { RunContext } from './apply-turn.js';
 import { startingMessages } from './handoff-note.js';
 import { beforeNodeLimit } from './limits.js';
+import { replayTurns } from './replay.js';
 import { runNode, type NodeOutcome } from './run-node.js';
 import { SwarmMembers } from './swarm-members.js';
 import { resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
 import type { SwarmResult } from './swarm-result.js';
 import { freshState, type SwarmRunState } from './swarm-state.js';
-import { SwarmStore } from './swarm-store.js';
+import { SwarmStore, type StoredRun } from './swarm-store.js';
+import type { SwarmTurn } from './swarm-turn.js';
 import { taskMessages } from './task.js';
-import { performTransfer } from './transfer.js';
+import { planTransfer } from './transfer.js';
 
 /** A clock over the run's time budget, counting time spent before a resume. */
 interface Clock {
@@ -49,6 +52,12 @@ export class Swarm implements MultiAgentBase {
   readonly #initialStates = new Map<string, JsonObject>();
   #ready: Promise<void> | undefined;
   #state: SwarmRunState | undefined;
+  /** The conversation passed on and the shared context of the current run. */
+  #context: RunContext = { conversation: { inputHistory: [], items: [] }, sharedContext: {} };
+  /** A stored run found when opening the session, replayed by the next invoke. */
+  #toReplay: StoredRun | undefined;
+  /** Each member's agent state at the end of its latest committed turn in this run. */
+  readonly #memberStates = new Map<string, JsonObject>();
   #results: Record<string, NodeResult> = {};
   #running = false;
 
@@ -116,6 +125,7 @@ export class Swarm implements MultiAgentBase {
       if (stored) {
         this.#state = stored.state;
         this.#results = stored.results;
+        this.#toReplay = stored;
       }
       await this.hooks.invoke(new MultiAgentInitializedEvent(this));
     })().catch((error: unknown) => {
@@ -130,12 +140,11 @@ export class Swarm implements MultiAgentBase {
     const invocationState: InvocationState = options.invocationState ?? {};
     let state = this.#state;
     if (state && (state.status === 'executing' || state.status === 'interrupted')) {
-      state.status = 'executing';
+      await this.#resume(state, invocationState);
       const reason = state.pendingHandoff ? `resumed at the handoff target ${state.current}` : `resumed: ${state.current} runs again from its start`;
       yield { type: 'transition', transition: await this.#store.record({ from: null, to: state.current, kind: 'resume', reason }) };
     } else {
       state = await this.#startFresh(task);
-      await this.#store.saveState(state);
       yield { type: 'transition', transition: await this.#store.record({ from: null, to: state.current, kind: 'start', reason: 'the task' }) };
     }
     const started = performance.now();
@@ -158,19 +167,31 @@ export class Swarm implements MultiAgentBase {
         yield* this.#fail(state, outcome.error, nodeId);
         break;
       }
+      const agent = this.#members.agent(nodeId);
+      const turn: SwarmTurn = { seq: state.turns, node: nodeId, newItems: outcome.newItems, handoff: undefined, state: agent.state.get() };
       const request = outcome.result?.handoff;
       if (!request) {
+        await this.#commitTurn(state, turn);
         state.status = 'completed';
         state.pendingHandoff = undefined;
         yield { type: 'transition', transition: await this.#store.record({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' }) };
         break;
       }
-      const ctx = { state, members: this.#members, options: this.#options, settings: this.#settings, store: this.#store, invocationState };
-      const transfer = yield* performTransfer(ctx, nodeId, request, outcome.newItems);
-      if (transfer.failure !== undefined) {
-        yield* this.#fail(state, transfer.failure, nodeId);
+      const ctx = { state, run: this.#context, members: this.#members, options: this.#options, settings: this.#settings, invocationState };
+      const plan = await planTransfer(ctx, nodeId, request, outcome.newItems);
+      if (plan.failure !== undefined) {
+        yield* this.#fail(state, plan.failure, nodeId);
         break;
       }
+      // The turn entry first, then the transfer in memory, then the state that commits both.
+      await this.#commitTurn(state, { ...turn, handoff: plan.handoff });
+      this.#context = plan.run;
+      const { toolName, toolUseId, input, to } = plan.handoff;
+      state.pendingHandoff = { from: nodeId, to, toolName, toolUseId, input };
+      state.handoffCount++;
+      state.current = to;
+      const reason = plan.message ?? `${nodeId} called ${toolName}`;
+      yield { type: 'transition', transition: await this.#store.record({ from: nodeId, to, kind: 'handoff', reason }) };
       state.elapsedMs = clock.elapsed();
       await this.#store.saveState(state);
     }
@@ -182,11 +203,51 @@ export class Swarm implements MultiAgentBase {
   }
 
   async #startFresh(task: MultiAgentTask): Promise<SwarmRunState> {
+    const inputHistory: Message[] = taskMessages(task);
     await this.#store.clear();
     for (const [id, initial] of this.#initialStates) this.#members.agent(id).state.replace(initial);
+    this.#memberStates.clear();
     this.#results = {};
-    this.#state = freshState(this.#entry, taskMessages(task));
-    return this.#state;
+    this.#toReplay = undefined;
+    this.#context = { conversation: { inputHistory, items: [] }, sharedContext: {} };
+    const state = freshState(this.#entry);
+    this.#state = state;
+    await this.#store.saveState(state);
+    await this.#store.saveTask(inputHistory);
+    return state;
+  }
+
+  /**
+   * Continues an unfinished run: a run found in the session is rebuilt by replaying its committed
+   * turns (conversation, shared context, each member's history and state); the node that was running
+   * gets back the state it had at its start, since it runs again from there.
+   */
+  async #resume(state: SwarmRunState, invocationState: InvocationState): Promise<void> {
+    const stored = this.#toReplay;
+    if (stored) {
+      const replayed = await replayTurns(stored.task, stored.turns, this.#members, this.#settings, invocationState);
+      this.#context = replayed.run;
+      this.#memberStates.clear();
+      for (const [id, snapshot] of replayed.members) {
+        this.#members.agent(id).messages = snapshot.messages;
+        this.#memberStates.set(id, snapshot.state);
+      }
+      for (const id of this.#members.ids) this.#members.agent(id).state.replace(this.#memberStates.get(id) ?? this.#initial(id));
+      this.#toReplay = undefined;
+    }
+    this.#members.agent(state.current).state.replace(this.#memberStates.get(state.current) ?? this.#initial(state.current));
+    state.status = 'executing';
+  }
+
+  #initial(id: string): JsonObject {
+    return this.#initialStates.get(id) ?? {};
+  }
+
+  /** Stores a finished turn and counts it (the next saved state commits it). */
+  async #commitTurn(state: SwarmRunState, turn: SwarmTurn): Promise<void> {
+    await this.#store.saveTurn(turn);
+    state.turns = turn.seq + 1;
+    this.#memberStates.set(turn.node, turn.state);
   }
 
   async *#runCurrent(
@@ -205,8 +266,8 @@ export class Swarm implements MultiAgentBase {
       const why = typeof before.cancelNode === 'string' ? before.cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
       outcome = { result: undefined, newItems: [], error: `Node ${nodeId} was cancelled: ${why}`, interrupted: false, elapsedMs: 0 };
     } else {
-      agent.messages = startingMessages(state.conversation.inputHistory, state.conversation.items);
-      await this.#store.resetAgent(agent);
+      const { conversation } = this.#context;
+      agent.messages = startingMessages(conversation.inputHistory, conversation.items);
       const gen = runNode({
         nodeId, agent, handoffs: this.#members.handoffs(nodeId), invocationState, signal,
         nodeTimeoutMs: this.#options.nodeTimeout,
@@ -264,7 +325,7 @@ export class Swarm implements MultiAgentBase {
       transitions: [...this.#store.transitions],
       ...(state.failureReason !== undefined ? { failureReason: state.failureReason } : {}),
       nodeHistory: [...state.nodeHistory],
-      sharedContext: structuredClone(state.sharedContext),
+      sharedContext: structuredClone(this.#context.sharedContext),
       handoffCount: state.handoffCount,
       finalNodeId: last,
       text: last !== undefined ? (this.#results[last]?.text ?? '') : '',

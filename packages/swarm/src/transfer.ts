@@ -1,73 +1,64 @@
-import type { HandoffInputData, HandoffRequest, InvocationState, JsonValue, Message, MultiAgentStreamEvent } from '@skein/core';
-import { resolveInputFilter, type HandoffRunSettings } from '@skein/handoffs';
-import { handoffNote } from './handoff-note.js';
+import type { HandoffRequest, InvocationState, Message } from '@skein/core';
+import type { HandoffRunSettings } from '@skein/handoffs';
+import { applyTurn, type RunContext } from './apply-turn.js';
 import { transferLimit } from './limits.js';
 import type { SwarmMembers } from './swarm-members.js';
 import type { ResolvedSwarmOptions } from './swarm-options.js';
 import type { SwarmRunState } from './swarm-state.js';
-import type { SwarmStore } from './swarm-store.js';
-import { transferPayload } from './transfer-input.js';
+import type { TurnHandoff } from './swarm-turn.js';
 
-/** What a transfer needs from the swarm. */
+/** What planning a transfer needs from the swarm. */
 export interface TransferContext {
   state: SwarmRunState;
+  run: RunContext;
   members: SwarmMembers;
   options: ResolvedSwarmOptions;
   settings: HandoffRunSettings;
-  store: SwarmStore;
   invocationState: InvocationState;
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** A transfer that may be made: the target, the run after it, and the handoff as a turn stores it. */
+export interface PlannedTransfer {
+  failure: undefined;
+  to: string;
+  run: RunContext;
+  handoff: TurnHandoff;
+  /** The message the handing-off agent left (the transition's reason), if any. */
+  message: string | undefined;
 }
 
 /**
- * Performs the transfer `from` asked for: checks the handoff budget and ping-pong detection, adds the
- * shared context, filters the conversation, appends the note for the next agent, records the
- * transition and makes the target current. Returns a failure reason instead of throwing.
+ * Plans the transfer `from` asked for, changing nothing: checks that the target is a member, the
+ * handoff budget and ping-pong detection, then applies the turn (shared context, filter, note).
+ * Returns a failure reason instead of throwing.
  */
-export async function* performTransfer(
+export async function planTransfer(
   ctx: TransferContext,
   from: string,
   request: HandoffRequest,
-  newItems: Message[],
-): AsyncGenerator<MultiAgentStreamEvent, { failure: string | undefined }> {
+  newItems: readonly Message[],
+): Promise<PlannedTransfer | { failure: string }> {
   const { state, members } = ctx;
   const to = members.idOf(request.target);
   if (to === undefined) return { failure: `${from} handed off to ${request.target.name}, which is not a member of the swarm.` };
   const limit = transferLimit(ctx.options, state.handoffCount, state.nodeHistory, from, to);
   if (limit) return { failure: limit };
-  let payload: ReturnType<typeof transferPayload>;
+  const applied = await applyTurn(
+    ctx.run,
+    { from, to, handoff: request.handoff, input: request.input, newItems, context: { agent: members.agent(from), invocationState: ctx.invocationState } },
+    ctx.settings,
+  );
+  if (applied.failure !== undefined) return { failure: applied.failure };
+  const handoff: TurnHandoff = { toolName: request.handoff.toolName, toolUseId: request.toolUseId, input: jsonInput(request.input), to };
+  return { failure: undefined, to, run: applied.run, handoff, message: applied.message };
+}
+
+/** The handoff input as JSON (what a session stores and a replay reads back). */
+function jsonInput(input: unknown): TurnHandoff['input'] {
+  if (input === undefined) return null;
   try {
-    payload = transferPayload(request.input);
-  } catch (error) {
-    return { failure: `The transfer from ${from} to ${to} failed: ${message(error)}` };
+    return JSON.parse(JSON.stringify(input)) as TurnHandoff['input'];
+  } catch {
+    return null;
   }
-  const data: HandoffInputData = {
-    inputHistory: state.conversation.inputHistory,
-    preHandoffItems: state.conversation.items,
-    newItems,
-    context: { agent: members.agent(from), invocationState: ctx.invocationState },
-  };
-  const filter = resolveInputFilter(request.handoff, ctx.settings);
-  let shaped: HandoffInputData;
-  try {
-    shaped = filter ? await filter(data) : data;
-    if (!Array.isArray(shaped?.inputHistory) || !Array.isArray(shaped.preHandoffItems) || !Array.isArray(shaped.newItems)) {
-      throw new TypeError('it must return { inputHistory, preHandoffItems, newItems } arrays');
-    }
-  } catch (error) {
-    return { failure: `The input filter of ${request.handoff.toolName} failed: ${message(error)}` };
-  }
-  if (payload.context) state.sharedContext[from] = { ...state.sharedContext[from], ...structuredClone(payload.context) };
-  const note = handoffNote({ from, to, message: payload.message, sharedContext: state.sharedContext });
-  state.conversation = { inputHistory: [...shaped.inputHistory], items: [...shaped.preHandoffItems, ...shaped.newItems, note] };
-  state.pendingHandoff = { from, to, toolName: request.handoff.toolName, toolUseId: request.toolUseId, input: (request.input ?? null) as JsonValue };
-  state.handoffCount++;
-  state.current = to;
-  const reason = payload.message ?? `${from} called ${request.handoff.toolName}`;
-  const transition = await ctx.store.record({ from, to, kind: 'handoff', reason });
-  yield { type: 'transition', transition };
-  return { failure: undefined };
 }
