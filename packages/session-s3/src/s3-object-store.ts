@@ -55,7 +55,10 @@ export class S3ObjectStore {
     return this.#etags.has(key);
   }
 
-  /** Writes `body` only if `key` does not exist yet (`If-None-Match: *`); false when it exists. */
+  /**
+   * Writes `body` only if `key` does not exist yet (`If-None-Match: *`); false when another body is
+   * there. Finding exactly our body counts as written (an SDK retry after a lost answer).
+   */
   async create(key: string, body: string): Promise<boolean> {
     try {
       const out = await this.client.send(
@@ -64,8 +67,9 @@ export class S3ObjectStore {
       this.#remember(key, out.ETag);
       return true;
     } catch (error) {
-      if (isPreconditionFailed(error)) return false;
-      throw toSessionError(error, { bucket: this.bucket, key, action: 'write' });
+      if (!isPreconditionFailed(error)) throw toSessionError(error, { bucket: this.bucket, key, action: 'write' });
+      // The SDK retries a request whose answer was lost; if the first attempt stored our body, that 412 is ours.
+      return wasRetried(error) && (await this.get(key)) === body;
     }
   }
 
@@ -90,7 +94,7 @@ export class S3ObjectStore {
         if (!isPreconditionFailed(error)) throw toSessionError(error, { bucket: this.bucket, key, action: 'write' });
         const current = await this.head(key);
         if (current === undefined) return 'missing';
-        if (unquote(current) !== unquote(etag) || this.#quotingKnown) return 'changed';
+        if (unquote(current) !== unquote(etag) || this.#quotingKnown) return wasRetried(error) && (await this.get(key)) === body ? 'replaced' : 'changed';
         this.#quoteIfMatch = !this.#quoteIfMatch;
       }
     }
@@ -164,6 +168,12 @@ export class S3ObjectStore {
 
 function unquote(etag: string): string {
   return etag.replace(/^W\//, '').replace(/^"|"$/g, '');
+}
+
+/** True when the SDK sent the request more than once (an earlier attempt may have been applied). */
+function wasRetried(error: unknown): boolean {
+  const attempts = (error as { $metadata?: { attempts?: unknown } } | null)?.$metadata?.attempts;
+  return typeof attempts === 'number' && attempts > 1;
 }
 
 function s3NoSuchKey(error: unknown): boolean {

@@ -8,6 +8,8 @@ import {
   type Message,
   type SessionMessage,
 } from '@skein/core';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3SessionRepository } from './index.js';
 import { startRgwServer, type RgwServer } from './testing/index.js';
@@ -150,7 +152,7 @@ describe('S3SessionRepository round trip', () => {
     await r.deleteSession('big');
     expect(await keysUnder('paging/session_big/')).toEqual([]);
     expect(await r.readSession('big')).toBeUndefined();
-  });
+   }, 180_000);
 });
 
 describe('S3SessionRepository with two writers', () => {
@@ -207,6 +209,44 @@ describe('S3SessionRepository with two writers', () => {
     );
     expect(await a.readNodeEntries('orch2', 'swarm')).toEqual({ n1: { by: 'a' } });
     expect((await a.readTransitions('orch2', 'swarm'))[0]?.to).toBe('n1');
+  });
+
+  it('counts its own write as done when S3 applied it but the answer was lost and the SDK retried', async () => {
+    // A proxy in front of the real server that lets the first PUT of each message through to S3 but
+    // cuts the connection instead of answering, so the SDK sends the same conditional PUT again.
+    const upstream = new URL(server.endpoint);
+    const cut = new Set<string>();
+    const proxy = http.createServer((req, res) => {
+      const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        const url = req.url ?? '';
+        if (req.method === 'PUT' && url.includes('/messages/') && !cut.has(url)) {
+          cut.add(url);
+          answer.resume();
+          answer.on('end', () => res.socket?.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    const flaky = new S3SessionRepository({ bucket, prefix: 'retry', clientConfig: { ...server.clientConfig(), endpoint: `http://127.0.0.1:${port}` } });
+    try {
+      await withSession(flaky, 'r1');
+      await flaky.createMessage('r1', 'default', row(0));
+      await flaky.updateMessage('r1', 'default', { ...row(0), redact_message: text('user', 'x') });
+      expect(cut.size).toBe(1);
+      await flaky.createMessage('r1', 'default', row(1));
+      expect(cut.size).toBe(2);
+      expect((await flaky.listMessages('r1', 'default')).map((m) => m.message_id)).toEqual([0, 1]);
+      // Another writer's message with the same id is still a conflict.
+      await expect(flaky.createMessage('r1', 'default', row(1, text('assistant', 'other')))).rejects.toBeInstanceOf(SessionConflictError);
+    } finally {
+      flaky.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('reports an update of something that does not exist as not found', async () => {
