@@ -52,6 +52,7 @@ export function stateDocument(state: RunState, elapsedMs: number): JsonObject {
     status: state.status,
     task: encodeBytes(state.task) as JsonValue,
     executionCount: state.executionCount,
+    orderLength: state.executionOrder.length,
     usage: { ...state.usage },
     waiting: state.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
     running: Object.fromEntries(
@@ -80,12 +81,17 @@ export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObjec
   const order: [number, string][] = [];
   const places: Record<string, number[]> = {};
   const counts: Record<string, number> = {};
+  // The state document is the commit point: a node entry written just before a crash, with no state
+  // document after it, holds places past the committed order; those executions did not happen.
+  const committed = d.orderLength ?? Infinity;
   for (const [id, entry] of Object.entries(nodes)) {
     const e = entry as unknown as StoredNode;
+    const kept = e.order.filter((at) => at < committed);
+    if (kept.length === 0 && e.order.length > 0) continue;
     results[id] = e.result;
-    counts[id] = e.result.executionCount;
-    places[id] = [...e.order];
-    for (const at of e.order) order.push([at, id]);
+    counts[id] = kept.length === e.order.length ? e.result.executionCount : kept.length;
+    places[id] = kept;
+    for (const at of kept) order.push([at, id]);
   }
   order.sort((a, b) => a[0] - b[0]);
   for (const id of Object.keys(d.running)) counts[id] = (counts[id] ?? 0) + 1;
@@ -114,6 +120,8 @@ interface StoredState {
   status: Status;
   task: unknown;
   executionCount: number;
+  /** Length of the execution order when this document was written (absent in documents of older versions). */
+  orderLength?: number;
   usage: AccumulatedUsage;
   waiting: { nodeId: string; sources: string[] }[];
   running: Record<string, { sources: string[]; messages?: number; state?: JsonObject }>;

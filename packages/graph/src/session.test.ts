@@ -65,4 +65,33 @@ describe('sessions', () => {
     expect(result.transitions.map((t) => t.seq)).toEqual([0, 1, 2]);
     expect(next.agents['a']?.messages.map((m) => messageText(m))).toEqual(['one', 'A1', 'two', 'A2']);
   });
+
+  it('a crash after a node entry is written but before the state document commits it re-runs that node once', async () => {
+    // The process "dies" right after b's entry is stored: the state document write that would commit b never completes.
+    class DyingRepository extends InMemorySessionRepository {
+      dead = false;
+      armed = true;
+      override async putNodeEntry(...args: Parameters<InMemorySessionRepository['putNodeEntry']>): Promise<void> {
+        await super.putNodeEntry(...args);
+        if (args[2] === 'b' && this.armed) [this.dead, this.armed] = [true, false];
+      }
+      override async updateMultiAgent(...args: Parameters<InMemorySessionRepository['updateMultiAgent']>): Promise<void> {
+        if (this.dead) return new Promise(() => undefined);
+        return super.updateMultiAgent(...args);
+      }
+    }
+    const repository = new DyingRepository();
+    const first = chain(repository, { a: ['A'], b: ['B1'], c: ['never reached'] });
+    void first.graph.invoke('task');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(repository.dead).toBe(true);
+    repository.dead = false;
+
+    const second = chain(repository, { a: [], b: ['B2'], c: ['C'] });
+    const result = await second.graph.invoke('task');
+    expect(result.status).toBe('completed');
+    expect(result.executionOrder).toEqual(['a', 'b', 'c']);
+    expect(result.results['b']).toMatchObject({ text: 'B2', executionCount: 1 });
+    expect(result.executionCount).toBe(3);
+  });
 });
