@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import {
-  ConfigurationError, SessionConflictError, SessionCorruptError, SessionNotFoundError, serializeSessionData, type JsonObject, type ListMessagesOptions,
+  ConfigurationError, SessionCorruptError, SessionNotFoundError, type JsonObject, type ListMessagesOptions,
   type NodeTransition, type Session, type SessionAgent, type SessionMessage, type SessionMultiAgent, type SessionRepository,
 } from '@skein/core';
-import { syncDir, writeFileAtomic, type WriteMode } from './atomic-write.js';
+import { syncDir } from './atomic-write.js';
 import { errnoCode, fsError } from './fs-errors.js';
 import { mapLimit } from './map-limit.js';
 import { readJson, toAgent, toMessage, toMultiAgent, toNodeEntry, toSession, toTransition } from './records.js';
-import { SessionLock } from './session-lock.js';
+import { SessionFiles, numbered } from './session-files.js';
 import { SessionPaths } from './session-paths.js';
 
 /** Options of {@link FileSessionRepository}. */
@@ -20,26 +19,6 @@ export interface FileSessionRepositoryOptions {
   storageDir: string;
   /** How many files `listMessages` reads at once. Default 32. */
   readConcurrency?: number;
-}
-
-/** Numbered files of a directory (`message_<n>.json`, `transition_<n>.json`), sorted by number. */
-async function numbered(dir: string, prefix: string, root: string): Promise<number[] | undefined> {
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return undefined;
-    throw fsError(error, 'list', dir, root);
-  }
-  const pattern = new RegExp(`^${prefix}_(0|[1-9][0-9]*)\\.json$`);
-  return names.flatMap((n) => pattern.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
-}
-
-/** Removes the temp files a writer that died (pid `pid`) left in the middle of a write: never stored data. */
-async function removeTempFiles(dir: string, pid: number): Promise<void> {
-  const pattern = new RegExp(`^\\..+\\.${pid}\\.[0-9a-f]{12}\\.tmp$`);
-  const names = await fs.readdir(dir, { recursive: true }).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => pattern.test(path.basename(n))).map((n) => fs.unlink(path.join(dir, n)).catch(() => undefined)));
 }
 
 /**
@@ -57,10 +36,7 @@ export class FileSessionRepository implements SessionRepository {
   readonly storageDir: string;
   readonly #paths: SessionPaths;
   readonly #concurrency: number;
-  readonly #locks = new Map<string, SessionLock>();
-  readonly #locking = new Map<string, Promise<void>>();
-  /** Files and directories known to exist (created or checked by this instance). */
-  readonly #known = new Set<string>();
+  readonly #files: SessionFiles;
 
   constructor(options: FileSessionRepositoryOptions) {
     if (!options || typeof options.storageDir !== 'string' || options.storageDir.trim() === '') {
@@ -71,6 +47,7 @@ export class FileSessionRepository implements SessionRepository {
     this.#paths = new SessionPaths(options.storageDir);
     this.storageDir = this.#paths.root;
     this.#concurrency = concurrency;
+    this.#files = new SessionFiles(this.#paths);
     const stat = statSync(this.storageDir, { throwIfNoEntry: false });
     if (stat && !stat.isDirectory()) {
       throw new ConfigurationError(`storageDir ${this.storageDir} is a file, not a directory; point storageDir at a directory (it is created if missing).`);
@@ -79,10 +56,9 @@ export class FileSessionRepository implements SessionRepository {
 
   async createSession(session: Session): Promise<Session> {
     const file = this.#paths.sessionFile(session.session_id);
-    await this.#writable(session.session_id);
+    await this.#files.writable(session.session_id);
     const doc = { session_id: session.session_id, session_type: session.session_type, created_at: session.created_at, updated_at: session.updated_at };
-    await this.#write(file, doc, 'create', `Session ${session.session_id}`);
-    this.#known.add(file);
+    await this.#files.write(file, doc, 'create', `Session ${session.session_id}`);
     return doc;
   }
 
@@ -94,28 +70,24 @@ export class FileSessionRepository implements SessionRepository {
 
   async deleteSession(sessionId: string): Promise<void> {
     const dir = this.#paths.session(sessionId);
-    if (!(await this.#exists(dir))) return;
-    await this.#writable(sessionId);
+    if (!(await this.#files.exists(dir))) return;
+    await this.#files.writable(sessionId);
     const trash = path.join(this.storageDir, `.deleted-session_${sessionId}-${randomBytes(6).toString('hex')}`);
     try {
       await fs.rename(dir, trash); // the session disappears at once; a crash leaves only the hidden trash
     } catch (error) {
       throw fsError(error, 'delete', dir, this.storageDir);
     }
-    this.#locks.get(sessionId)?.forget();
-    this.#locks.delete(sessionId);
-    this.#locking.delete(sessionId);
-    this.#known.clear();
+    this.#files.forget(sessionId);
     await fs.rm(trash, { recursive: true, force: true });
   }
 
   async createAgent(sessionId: string, agent: SessionAgent): Promise<void> {
     const file = this.#paths.agentFile(sessionId, agent.agent_id);
-    await this.#require(this.#paths.sessionFile(sessionId), `Session ${sessionId} does not exist; create it first.`);
-    await this.#writable(sessionId);
-    await this.#mkdir(this.#paths.messages(sessionId, agent.agent_id));
-    await this.#write(file, agentDoc(agent), 'create', `Agent ${agent.agent_id} of session ${sessionId}`);
-    this.#known.add(file);
+    await this.#files.require(this.#paths.sessionFile(sessionId), `Session ${sessionId} does not exist; create it first.`);
+    await this.#files.writable(sessionId);
+    await this.#files.mkdir(this.#paths.messages(sessionId, agent.agent_id));
+    await this.#files.write(file, agentDoc(agent), 'create', `Agent ${agent.agent_id} of session ${sessionId}`);
   }
 
   async readAgent(sessionId: string, agentId: string): Promise<SessionAgent | undefined> {
@@ -126,17 +98,17 @@ export class FileSessionRepository implements SessionRepository {
 
   async updateAgent(sessionId: string, agent: SessionAgent): Promise<void> {
     const file = this.#paths.agentFile(sessionId, agent.agent_id);
-    await this.#require(file, `Agent ${agent.agent_id} does not exist in session ${sessionId}; create it first.`);
-    await this.#writable(sessionId);
-    await this.#write(file, agentDoc(agent), 'replace', `Agent ${agent.agent_id}`);
+    await this.#files.require(file, `Agent ${agent.agent_id} does not exist in session ${sessionId}; create it first.`);
+    await this.#files.writable(sessionId);
+    await this.#files.write(file, agentDoc(agent), 'replace', `Agent ${agent.agent_id}`);
   }
 
   async createMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     const file = this.#paths.messageFile(sessionId, agentId, message.message_id);
-    await this.#require(this.#paths.agentFile(sessionId, agentId), `Agent ${agentId} does not exist in session ${sessionId}; create it first.`);
-    await this.#writable(sessionId);
-    await this.#mkdir(path.dirname(file));
-    await this.#write(file, messageDoc(message), 'create', `Message ${message.message_id} of agent ${agentId}`);
+    await this.#files.require(this.#paths.agentFile(sessionId, agentId), `Agent ${agentId} does not exist in session ${sessionId}; create it first.`);
+    await this.#files.writable(sessionId);
+    await this.#files.mkdir(path.dirname(file));
+    await this.#files.write(file, messageDoc(message), 'create', `Message ${message.message_id} of agent ${agentId}`);
   }
 
   async readMessage(sessionId: string, agentId: string, messageId: number): Promise<SessionMessage | undefined> {
@@ -147,9 +119,9 @@ export class FileSessionRepository implements SessionRepository {
 
   async updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     const file = this.#paths.messageFile(sessionId, agentId, message.message_id);
-    if (!(await this.#exists(file))) throw new SessionNotFoundError(`Message ${message.message_id} of agent ${agentId} does not exist (${file}).`, { location: file });
-    await this.#writable(sessionId);
-    await this.#write(file, messageDoc(message), 'replace', `Message ${message.message_id} of agent ${agentId}`);
+    if (!(await this.#files.exists(file))) throw new SessionNotFoundError(`Message ${message.message_id} of agent ${agentId} does not exist (${file}).`, { location: file });
+    await this.#files.writable(sessionId);
+    await this.#files.write(file, messageDoc(message), 'replace', `Message ${message.message_id} of agent ${agentId}`);
   }
 
   async listMessages(sessionId: string, agentId: string, options: ListMessagesOptions = {}): Promise<SessionMessage[]> {
@@ -184,18 +156,17 @@ export class FileSessionRepository implements SessionRepository {
     const ids = (await numbered(dir, 'message', this.storageDir)) ?? [];
     const doomed = ids.filter((id) => id >= fromMessageId).reverse(); // newest first: a crash leaves a whole prefix
     if (doomed.length === 0) return;
-    await this.#writable(sessionId);
+    await this.#files.writable(sessionId);
     for (const id of doomed) await fs.unlink(path.join(dir, `message_${id}.json`)).catch((e: unknown) => this.#ignoreMissing(e, dir));
     await syncDir(dir);
   }
 
   async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     const file = this.#paths.multiAgentFile(sessionId, multiAgent.id);
-    await this.#require(this.#paths.sessionFile(sessionId), `Session ${sessionId} does not exist; create it first.`);
-    await this.#writable(sessionId);
-    await this.#mkdir(path.dirname(file));
-    await this.#write(file, multiAgentDoc(multiAgent), 'create', `Orchestrator ${multiAgent.id} of session ${sessionId}`);
-    this.#known.add(file);
+    await this.#files.require(this.#paths.sessionFile(sessionId), `Session ${sessionId} does not exist; create it first.`);
+    await this.#files.writable(sessionId);
+    await this.#files.mkdir(path.dirname(file));
+    await this.#files.write(file, multiAgentDoc(multiAgent), 'create', `Orchestrator ${multiAgent.id} of session ${sessionId}`);
   }
 
   async readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
@@ -206,29 +177,29 @@ export class FileSessionRepository implements SessionRepository {
 
   async updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     const file = this.#paths.multiAgentFile(sessionId, multiAgent.id);
-    await this.#require(file, `Orchestrator ${multiAgent.id} does not exist in session ${sessionId}; create it first.`);
-    await this.#writable(sessionId);
-    await this.#write(file, multiAgentDoc(multiAgent), 'replace', `Orchestrator ${multiAgent.id}`);
+    await this.#files.require(file, `Orchestrator ${multiAgent.id} does not exist in session ${sessionId}; create it first.`);
+    await this.#files.writable(sessionId);
+    await this.#files.write(file, multiAgentDoc(multiAgent), 'replace', `Orchestrator ${multiAgent.id}`);
   }
 
   async deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
     const dir = this.#paths.multiAgent(sessionId, multiAgentId);
-    if (!(await this.#exists(dir))) return;
-    await this.#writable(sessionId);
+    if (!(await this.#files.exists(dir))) return;
+    await this.#files.writable(sessionId);
     const trash = path.join(path.dirname(dir), `.deleted-${path.basename(dir)}-${randomBytes(6).toString('hex')}`);
     await fs.rename(dir, trash).catch((e: unknown) => {
       throw fsError(e, 'delete', dir, this.storageDir);
     });
-    this.#known.clear();
+    this.#files.forget();
     await fs.rm(trash, { recursive: true, force: true });
   }
 
   async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
     const file = this.#paths.nodeFile(sessionId, multiAgentId, nodeId);
-    await this.#require(this.#paths.multiAgentFile(sessionId, multiAgentId), `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`);
-    await this.#writable(sessionId);
-    await this.#mkdir(path.dirname(file));
-    await this.#write(file, entry, 'replace', `Node ${nodeId} of ${multiAgentId}`);
+    await this.#files.require(this.#paths.multiAgentFile(sessionId, multiAgentId), `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`);
+    await this.#files.writable(sessionId);
+    await this.#files.mkdir(path.dirname(file));
+    await this.#files.write(file, entry, 'replace', `Node ${nodeId} of ${multiAgentId}`);
   }
 
   async readNodeEntries(sessionId: string, multiAgentId: string): Promise<Record<string, JsonObject>> {
@@ -251,12 +222,12 @@ export class FileSessionRepository implements SessionRepository {
     if (transitions.length === 0) return;
     const dir = this.#paths.transitions(sessionId, multiAgentId);
     for (const t of transitions) this.#paths.transitionFile(sessionId, multiAgentId, t.seq);
-    await this.#require(this.#paths.multiAgentFile(sessionId, multiAgentId), `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`);
-    await this.#writable(sessionId);
-    await this.#mkdir(dir);
+    await this.#files.require(this.#paths.multiAgentFile(sessionId, multiAgentId), `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`);
+    await this.#files.writable(sessionId);
+    await this.#files.mkdir(dir);
     for (const t of transitions) {
       const doc = { seq: t.seq, from: t.from, to: t.to, kind: t.kind, reason: t.reason, at: t.at };
-      await this.#write(this.#paths.transitionFile(sessionId, multiAgentId, t.seq), doc, 'create', `Transition ${t.seq} of ${multiAgentId}`);
+      await this.#files.write(this.#paths.transitionFile(sessionId, multiAgentId, t.seq), doc, 'create', `Transition ${t.seq} of ${multiAgentId}`);
     }
   }
 
@@ -276,69 +247,8 @@ export class FileSessionRepository implements SessionRepository {
   }
 
   /** Releases the session locks this instance holds, so another writer may open those sessions. */
-  async close(): Promise<void> {
-    const locks = [...this.#locks.values()];
-    this.#locks.clear();
-    this.#locking.clear();
-    this.#known.clear();
-    await Promise.all(locks.map((lock) => lock.release()));
-  }
-
-  /** Makes sure the session directory exists and this instance holds its lock (taken once, on first write). */
-  async #writable(sessionId: string): Promise<void> {
-    let taking = this.#locking.get(sessionId);
-    if (!taking) {
-      taking = (async () => {
-        const dir = this.#paths.session(sessionId);
-        await this.#mkdir(dir);
-        const lock = new SessionLock(this.#paths.lockFile(sessionId));
-        const stale = await lock.acquire(`Session ${sessionId} in ${this.storageDir}`);
-        this.#locks.set(sessionId, lock);
-        if (stale?.host === os.hostname()) await removeTempFiles(dir, stale.pid);
-      })();
-      this.#locking.set(sessionId, taking);
-      taking.catch(() => this.#locking.delete(sessionId));
-    }
-    await taking;
-  }
-
-  async #write(file: string, value: unknown, mode: WriteMode, what: string): Promise<void> {
-    try {
-      await writeFileAtomic(file, serializeSessionData(value), mode);
-    } catch (error) {
-      if (mode === 'create' && errnoCode(error) === 'EEXIST') {
-        throw new SessionConflictError(`${what} already exists (${file}); it was not overwritten.`, { location: file, cause: error });
-      }
-      throw fsError(error, 'write', file, this.storageDir);
-    }
-  }
-
-  async #mkdir(dir: string): Promise<void> {
-    if (this.#known.has(dir)) return;
-    try {
-      await fs.mkdir(dir, { recursive: true });
-    } catch (error) {
-      throw fsError(error, 'create the directory', dir, this.storageDir);
-    }
-    this.#known.add(dir);
-  }
-
-  async #exists(p: string): Promise<boolean> {
-    if (this.#known.has(p)) return true;
-    try {
-      await fs.stat(p);
-      return true;
-    } catch (error) {
-      const code = errnoCode(error);
-      if (code === 'ENOENT') return false;
-      if (code === 'ENOTDIR') throw fsError(error, 'read', p, this.storageDir);
-      throw fsError(error, 'read', p, this.storageDir);
-    }
-  }
-
-  async #require(file: string, message: string): Promise<void> {
-    if (!(await this.#exists(file))) throw new SessionNotFoundError(message, { location: file });
-    this.#known.add(file);
+  close(): Promise<void> {
+    return this.#files.close();
   }
 
   #ignoreMissing(error: unknown, dir: string): void {

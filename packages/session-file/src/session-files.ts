@@ -1,0 +1,119 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { SessionConflictError, SessionNotFoundError, serializeSessionData } from '@skein/core';
+import { writeFileAtomic, type WriteMode } from './atomic-write.js';
+import { errnoCode, fsError } from './fs-errors.js';
+import { SessionLock } from './session-lock.js';
+import type { SessionPaths } from './session-paths.js';
+
+/** Numbered files of a directory (`message_<n>.json`, `transition_<n>.json`), sorted by number; `undefined` without the directory. */
+export async function numbered(dir: string, prefix: string, root: string): Promise<number[] | undefined> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw fsError(error, 'list', dir, root);
+  }
+  const pattern = new RegExp(`^${prefix}_(0|[1-9][0-9]*)\\.json$`);
+  return names.flatMap((n) => pattern.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+}
+
+/** Removes the temp files a writer that died (pid `pid`) left in the middle of a write: never stored data. */
+async function removeTempFiles(dir: string, pid: number): Promise<void> {
+  const pattern = new RegExp(`^\\..+\\.${pid}\\.[0-9a-f]{12}\\.tmp$`);
+  const names = await fs.readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => pattern.test(path.basename(n))).map((n) => fs.unlink(path.join(dir, n)).catch(() => undefined)));
+}
+
+/**
+ * The write side of a file repository: the session locks it holds, atomic JSON writes with errors
+ * that name the file, and a cache of the files and directories known to exist (so appending a
+ * message costs one atomic write, not a round of checks).
+ */
+export class SessionFiles {
+  readonly #paths: SessionPaths;
+  readonly #locks = new Map<string, SessionLock>();
+  readonly #locking = new Map<string, Promise<void>>();
+  readonly #known = new Set<string>();
+
+  constructor(paths: SessionPaths) {
+    this.#paths = paths;
+  }
+
+  /** Makes sure the session directory exists and this instance holds its lock (taken once, on first write). */
+  async writable(sessionId: string): Promise<void> {
+    let taking = this.#locking.get(sessionId);
+    if (!taking) {
+      taking = (async () => {
+        const dir = this.#paths.session(sessionId);
+        await this.mkdir(dir);
+        const lock = new SessionLock(this.#paths.lockFile(sessionId));
+        const stale = await lock.acquire(`Session ${sessionId} in ${this.#paths.root}`);
+        this.#locks.set(sessionId, lock);
+        if (stale?.host === os.hostname()) await removeTempFiles(dir, stale.pid);
+      })();
+      this.#locking.set(sessionId, taking);
+      taking.catch(() => this.#locking.delete(sessionId));
+    }
+    await taking;
+  }
+
+  /** Writes `value` as 2-space JSON (bytes encoded); `create` refuses an existing file with `SessionConflictError`. */
+  async write(file: string, value: unknown, mode: WriteMode, what: string): Promise<void> {
+    try {
+      await writeFileAtomic(file, serializeSessionData(value), mode);
+    } catch (error) {
+      if (mode === 'create' && errnoCode(error) === 'EEXIST') {
+        throw new SessionConflictError(`${what} already exists (${file}); it was not overwritten.`, { location: file, cause: error });
+      }
+      throw fsError(error, 'write', file, this.#paths.root);
+    }
+  }
+
+  async mkdir(dir: string): Promise<void> {
+    if (this.#known.has(dir)) return;
+    try {
+      await fs.mkdir(dir, { recursive: true });
+    } catch (error) {
+      throw fsError(error, 'create the directory', dir, this.#paths.root);
+    }
+    this.#known.add(dir);
+  }
+
+  async exists(p: string): Promise<boolean> {
+    if (this.#known.has(p)) return true;
+    try {
+      await fs.stat(p);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return false;
+      throw fsError(error, 'read', p, this.#paths.root);
+    }
+    this.#known.add(p);
+    return true;
+  }
+
+  /** Throws `SessionNotFoundError(message)` unless `file` exists. */
+  async require(file: string, message: string): Promise<void> {
+    if (!(await this.exists(file))) throw new SessionNotFoundError(message, { location: file });
+  }
+
+  /** Forgets what is cached after a directory was removed (and, for a whole session, its lock, which went with it). */
+  forget(sessionId?: string): void {
+    this.#known.clear();
+    if (sessionId === undefined) return;
+    this.#locks.get(sessionId)?.forget();
+    this.#locks.delete(sessionId);
+    this.#locking.delete(sessionId);
+  }
+
+  /** Releases every lock held. */
+  async close(): Promise<void> {
+    const locks = [...this.#locks.values()];
+    this.#locks.clear();
+    this.#locking.clear();
+    this.#known.clear();
+    await Promise.all(locks.map((lock) => lock.release()));
+  }
+}
