@@ -120,6 +120,19 @@ describe('swarm sessions', () => {
     expect((await repository.readTransitions('c2', 'support')).length).toBe(2);
   });
 
+  it('an unfinished run in the earlier layout (version 1) is refused clearly; a finished one is replaced', async () => {
+    const repository = new InMemorySessionRepository();
+    const old = await new RepositorySessionManager({ sessionId: 'v1', repository }).openMultiAgent('support', 'swarm');
+    await old.saveState({ version: 1, status: 'executing', current: 'Billing agent', conversation: { inputHistory: [], items: [] } });
+    const stuck = team(new RepositorySessionManager({ sessionId: 'v1', repository }), {});
+    await expect(stuck.swarm.invoke('hi')).rejects.toThrow(/version 1, expected 2.*clear the session/);
+
+    await old.saveState({ version: 1, status: 'completed', current: 'Billing agent', conversation: { inputHistory: [], items: [] } });
+    const fresh = team(new RepositorySessionManager({ sessionId: 'v1', repository }), { triage: ['Hello.'] });
+    expect((await fresh.swarm.invoke('hi')).status).toBe('completed');
+    expect((await repository.readMultiAgent('v1', 'support'))?.state).toMatchObject({ version: 2, status: 'completed', turns: 1 });
+  });
+
   it('survives SIGKILL of the process mid-run and resumes at the right agent with context, usage and time', async () => {
     const storageDir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-swarm-'));
     dirs.push(storageDir);

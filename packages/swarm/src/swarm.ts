@@ -33,7 +33,10 @@ interface Clock {
  *
  * Design choices: one run is one conversation; a new `invoke` after a finished run starts fresh at the
  * entry point (members' state reset to what it was when the swarm was constructed); an interrupted or crashed run
- * resumes at the node that was running, or at the handoff target when the transfer was recorded.
+ * resumes at the node that was running, or at the handoff target when the transfer was committed.
+ * A session holds an event log (the task, one turn entry per finished node, a small state whose turn
+ * count is the commit point), so persisting a node costs in proportion to that node's output; resume
+ * replays the committed turns to rebuild the conversation and shared context.
  * @example
  * const swarm = new Swarm({ nodes: [triage, billing, refund], sessionManager });
  * const result = await swarm.invoke('I was charged twice for order 42');
