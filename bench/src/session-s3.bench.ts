@@ -1,8 +1,8 @@
 /**
  * @skein/session-s3 against a real S3 server (Ceph radosgw from @skein/session-s3/testing, in memory, on
  * 127.0.0.1): messages/s written through S3SessionManager (an agent appending 10,000 messages, each a
- * conditional PutObject persisted before the next) against a hand-written floor of plain sequential
- * PutObject calls with the same bytes; and restore time of 1k / 10k messages into an Agent against
+ * conditional PutObject persisted before the next) against a hand-written floor of sequential
+ * PutObject calls with the same bytes and the same If-None-Match (plain PutObject shown too); and restore time of 1k / 10k messages into an Agent against
  * a hand-written ListObjectsV2 + GetObject (same parallelism) + JSON.parse loop.
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
@@ -29,11 +29,15 @@ async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Prom
   }));
 }
 
-/** The floor: the same bytes, plain PutObject one after another; returns the elapsed ms. */
-async function floorWrites(from: number, n: number): Promise<number> {
+/** The floor: the same bytes, PutObject one after another (conditional like the manager's, or plain); elapsed ms. */
+async function floorWrites(from: number, n: number, conditional: boolean): Promise<number> {
   const docs = rows(from + n).slice(from).map((r) => serializeSessionData(r));
+  const dir = conditional ? 'floor-conditional' : 'floor-plain';
   const t = performance.now();
-  for (const [i, body] of docs.entries()) await raw.send(new PutObjectCommand({ Bucket: bucket, Key: `floor/message_${from + i}.json`, Body: body, ContentType: 'application/json' }));
+  for (const [i, body] of docs.entries()) {
+    const key = `${dir}/message_${from + i}.json`;
+    await raw.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/json', ...(conditional ? { IfNoneMatch: '*' } : {}) }));
+  }
   return performance.now() - t;
 }
 
@@ -61,12 +65,14 @@ try {
   });
   await agent.initialize();
   // The floor runs half before and half after the manager, so load from other processes hits both alike.
-  const floorBefore = await floorWrites(0, FLOOR_WRITES / 2);
+  const condBefore = await floorWrites(0, FLOOR_WRITES / 2, true);
+  const plainBefore = await floorWrites(0, FLOOR_WRITES / 2, false);
   const start = performance.now();
   await agent.invoke(prompt(WRITES));
   const managerMs = performance.now() - start;
 
-  const floorMs = floorBefore + (await floorWrites(FLOOR_WRITES / 2, FLOOR_WRITES / 2));
+  const floorMs = condBefore + (await floorWrites(FLOOR_WRITES / 2, FLOOR_WRITES / 2, true));
+  const plainMs = plainBefore + (await floorWrites(FLOOR_WRITES / 2, FLOOR_WRITES / 2, false));
 
   const managerUs = (managerMs * 1000) / WRITES;
   const floorUs = (floorMs * 1000) / FLOOR_WRITES;
@@ -74,7 +80,8 @@ try {
   table([
     ['writer', 'messages', 'messages/s', 'µs/message', 'vs floor'],
     ['S3SessionManager (If-None-Match: *)', WRITES, Math.round(WRITES / (managerMs / 1000)), Math.round(managerUs), (managerUs / floorUs).toFixed(2)],
-    ['floor: plain PutObject, sequential', FLOOR_WRITES, Math.round(FLOOR_WRITES / (floorMs / 1000)), Math.round(floorUs), '1.00'],
+    ['floor: PutObject with If-None-Match: *, sequential', FLOOR_WRITES, Math.round(FLOOR_WRITES / (floorMs / 1000)), Math.round(floorUs), '1.00'],
+    ['(plain PutObject, sequential)', FLOOR_WRITES, Math.round(FLOOR_WRITES / (plainMs / 1000)), Math.round((plainMs * 1000) / FLOOR_WRITES), ((plainMs * 1000) / FLOOR_WRITES / floorUs).toFixed(2)],
   ]);
   const growth: (string | number)[][] = [['messages written', 'elapsed ms', 'µs/message in this stretch']];
   let [prevN, prevT] = [0, start];
