@@ -110,6 +110,7 @@ export class Agent {
     this.tool = createDirectToolCaller(this.#host, {
       recordByDefault: options.recordDirectToolCall ?? true,
       isRunning: () => this.#running,
+      initialize: () => this.initialize(),
     });
   }
 
@@ -231,28 +232,40 @@ export class Agent {
       error = e;
       throw e;
     } finally {
+      const cleanup: unknown[] = [];
       if (!outcome) {
         controller.abort(new CancelledError('The invocation ended early.'));
         const closing = closeDanglingToolUses(this.#messages, 'Tool call interrupted: the invocation ended before the tool finished.');
-        if (closing) await this.#append(closing);
+        if (closing) await this.#settle(() => this.#append(closing), cleanup);
       }
       options.signal?.removeEventListener('abort', onAbort);
       inv.metrics.durationMs = performance.now() - started;
-      try {
-        await this.conversationManager.applyManagement(this);
-      } finally {
-        this.#controller = undefined;
-        this.#running = false;
-        if (this.hooks.has(AfterInvocationEvent)) {
-          await this.hooks.invoke(
-            new AfterInvocationEvent(this, {
-              invocationState: inv.invocationState,
-              ...(outcome ? { stopReason: outcome.stopReason } : {}),
-              ...(error !== undefined ? { error } : {}),
-            }),
-          );
+      await this.#settle(() => this.conversationManager.applyManagement(this), cleanup);
+      this.#controller = undefined;
+      this.#running = false;
+      if (this.hooks.has(AfterInvocationEvent)) {
+        const event = new AfterInvocationEvent(this, {
+          invocationState: inv.invocationState,
+          ...(outcome ? { stopReason: outcome.stopReason } : {}),
+          ...(error !== undefined ? { error } : {}),
+        });
+        await this.#settle(() => this.hooks.invoke(event), cleanup);
+      }
+      if (cleanup.length > 0) {
+        // The invocation's own error wins; failures while cleaning up ride along on it as `suppressed`.
+        if (error === undefined) throw cleanup[0];
+        if (typeof error === 'object' && error !== null && Object.isExtensible(error)) {
+          Object.defineProperty(error, 'suppressed', { value: cleanup, enumerable: false, configurable: true });
         }
       }
+    }
+  }
+
+  async #settle(step: () => unknown, errors: unknown[]): Promise<void> {
+    try {
+      await step();
+    } catch (e) {
+      errors.push(e);
     }
   }
 }

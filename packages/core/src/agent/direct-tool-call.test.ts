@@ -56,3 +56,16 @@ describe('direct tool calls', () => {
     expect(agent.messages).toHaveLength(2);
   });
 });
+
+describe('direct tool calls and initialization', () => {
+  it('initialize the agent first, so hooks of AgentInitializedEvent (session restore) run before the call', async () => {
+    const { AgentInitializedEvent } = await import('../index.js');
+    const agent = new Agent({ model: new ScriptedModel([]), tools: [calculator] });
+    const order: string[] = [];
+    agent.hooks.addCallback(AgentInitializedEvent, () => void order.push('initialized'));
+    agent.hooks.addCallback(BeforeToolCallEvent, () => void order.push('tool'));
+    await agent.tool.calculator!({ expression: '2 * 3' });
+    await agent.tool.calculator!({ expression: '2 * 3' });
+    expect(order).toEqual(['initialized', 'tool', 'tool']);
+  });
+});

@@ -24,10 +24,14 @@ function newToolUseId(name: string): string {
 }
 
 /**
- * Builds the `agent.tool` proxy. A recorded call appends what the seeds show: a user note with the
- * input, the assistant toolUse, the user toolResult, and an assistant note.
+ * Builds the `agent.tool` proxy. The agent initializes first (a session restores it), then a recorded
+ * call appends what the seeds show: a user note with the input, the assistant toolUse, the user
+ * toolResult, and an assistant note.
  */
-export function createDirectToolCaller(host: LoopHost, config: { recordByDefault: boolean; isRunning: () => boolean }): DirectToolCaller {
+export function createDirectToolCaller(
+  host: LoopHost,
+  config: { recordByDefault: boolean; isRunning: () => boolean; initialize: () => Promise<void> },
+): DirectToolCaller {
   const call = async (name: string, input: JsonValue = {}, options: DirectToolCallOptions = {}): Promise<ToolResult> => {
     const tool = host.tools.get(name);
     if (!tool) {
@@ -40,6 +44,7 @@ export function createDirectToolCaller(host: LoopHost, config: { recordByDefault
         `agent.tool.${name} cannot be recorded while the agent is running; pass { recordDirectToolCall: false } or wait for the invocation.`,
       );
     }
+    await config.initialize();
     const toolUse: ToolUse = { toolUseId: newToolUseId(name), name, input };
     const inv: Invocation = {
       signal: options.signal ?? new AbortController().signal,

@@ -115,3 +115,49 @@ describe('hooks', () => {
     expect((error as Error).message).toBe('provider down');
   });
 });
+
+describe('hook failures while an invocation ends', () => {
+  it('keep the invocation\'s own error (the hook\'s rides along as `suppressed`) and never leave the agent running', async () => {
+    const agent = new Agent({ model: new ScriptedModel([{ error: new Error('model exploded') }, 'fine']), retryStrategy: null });
+    const remove = agent.hooks.addCallback(AfterInvocationEvent, () => {
+      throw new Error('sync hook failed');
+    });
+    const error = await agent.invoke('q').catch((e: unknown) => e);
+    expect((error as Error).message).toBe('model exploded');
+    expect(((error as { suppressed?: Error[] }).suppressed ?? []).map((e) => e.message)).toEqual(['sync hook failed']);
+    expect(agent.isRunning).toBe(false);
+    remove();
+    await expect(agent.invoke('again')).resolves.toMatchObject({ stopReason: 'end_turn' });
+  });
+
+  it('surface a hook failure when the invocation itself succeeded', async () => {
+    const agent = new Agent({ model: new ScriptedModel(['ok', 'ok']) });
+    const remove = agent.hooks.addCallback(AfterInvocationEvent, () => {
+      throw new Error('persist failed');
+    });
+    await expect(agent.invoke('q')).rejects.toThrow('persist failed');
+    remove();
+    await expect(agent.invoke('q2')).resolves.toBeDefined();
+  });
+
+  it('a failing MessageAddedEvent hook during the repair of an interrupted tool call does not wedge the agent', async () => {
+    const hang = tool({ name: 'hang', description: 'hangs', inputSchema: z.object({}), callback: () => new Promise<string>(() => undefined) });
+    const agent = new Agent({ model: new ScriptedModel([{ toolUses: [{ name: 'hang' }] }, 'later']), tools: [hang] });
+    let failing = false;
+    agent.hooks.addCallback(MessageAddedEvent, () => {
+      if (failing) throw new Error('store down');
+    });
+    const consume = async (): Promise<void> => {
+      for await (const event of agent.stream('q')) {
+        if (event.type === 'toolStart') {
+          failing = true;
+          break;
+        }
+      }
+    };
+    await expect(consume()).rejects.toThrow('store down');
+    expect(agent.isRunning).toBe(false);
+    failing = false;
+    expect(agent.messages.at(-1)?.content[0]).toMatchObject({ toolResult: { status: 'error' } });
+  });
+});
