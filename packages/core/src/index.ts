@@ -20,7 +20,7 @@ export type { JsonObject, JsonSchema, JsonValue } from './types/json.js';
 export type { ContentBlockDelta, Model, ModelRequest, ModelStreamEvent, StopReason, ToolChoice, ToolSpec, Usage } from './model/model.js';
 
 // Tools
-export { tool, toJsonSchema } from './tools/tool.js';
+export { isZodSchema, tool, toJsonSchema } from './tools/tool.js';
 export type { FunctionTool, ToolOptions } from './tools/tool.js';
 export type { AgentTool, InvocationState, ToolContext } from './tools/agent-tool.js';
 

@@ -1,8 +1,8 @@
 import {
-  ConfigurationError, defaultHandoffDescription, handoffToolName, toJsonSchema,
+  ConfigurationError, defaultHandoffDescription, handoffToolName, isZodSchema, toJsonSchema,
   type Agent, type Handoff, type HandoffContext, type HandoffInputFilter, type JsonSchema,
 } from '@skein/core';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Options of {@link handoff}. Every option is optional; `handoff(agent)` equals listing the agent directly. */
 export interface HandoffOptions<S extends z.ZodType = z.ZodType> {
@@ -39,7 +39,7 @@ function checkOptions(agent: unknown, options: HandoffOptions<z.ZodType>): asser
   if (name !== undefined && (typeof name !== 'string' || !TOOL_NAME.test(name))) {
     throw new ConfigurationError(`handoff(${agent.name}): toolNameOverride ${JSON.stringify(name)} is invalid: use 1-64 characters from a-z, A-Z, 0-9, "_" and "-".`);
   }
-  if (options.inputType !== undefined && !(options.inputType instanceof z.ZodType)) {
+  if (options.inputType !== undefined && !isZodSchema(options.inputType)) {
     throw new ConfigurationError(`handoff(${agent.name}): inputType must be a zod object schema, e.g. z.object({ reason: z.string() }).`);
   }
   for (const key of ['onHandoff', 'inputFilter'] as const) {

@@ -19,7 +19,7 @@ export interface ToolSpec {
   inputSchema: { json: JsonSchema };
 }
 
-/** Which tool the model must use: any it likes, at least one, or a named one. */
+/** Which tool the model must use — its own choice, at least one, or a named one. */
 export type ToolChoice = { auto: Record<string, never> } | { any: Record<string, never> } | { tool: { name: string } };
 
 /** What the agent loop asks of a model. */
