@@ -80,7 +80,7 @@ export { assertNoOwnSessionManager } from './multiagent/member-checks.js';
 export { SkeinError } from './errors/skein-error.js';
 export type { SkeinErrorOptions } from './errors/skein-error.js';
 export { ConfigurationError } from './errors/configuration-errors.js';
-export { ContextWindowOverflowError, ModelError, ModelThrottledError } from './errors/model-errors.js';
+export { ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError } from './errors/model-errors.js';
 export type { ModelErrorOptions, ModelThrottledErrorOptions } from './errors/model-errors.js';
 export { StructuredOutputError, ToolNotFoundError } from './errors/tool-errors.js';
 export type { StructuredOutputErrorOptions, ValidationIssue } from './errors/tool-errors.js';

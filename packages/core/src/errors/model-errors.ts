@@ -36,6 +36,17 @@ export class ModelThrottledError extends ModelError {
   }
 }
 
+/**
+ * A transient fault of the provider or the network: a 5xx answer, a connection reset or refused, a
+ * stream cut before its end event, a timeout before the first byte. Nothing the request did caused
+ * it, so the same request may succeed when tried again; the default retry strategy retries it.
+ */
+export class ModelTransientError extends ModelError {
+  constructor(message: string, options: ModelErrorOptions = {}) {
+    super(message, options, 'model_transient');
+  }
+}
+
 /** The request does not fit the model's context window; the loop asks the conversation manager to reduce it. */
 export class ContextWindowOverflowError extends ModelError {
   constructor(message: string, options: ModelErrorOptions = {}) {
