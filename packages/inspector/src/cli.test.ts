@@ -1,0 +1,159 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './index.js';
+import { captureIo } from './testing/capture-io.js';
+import { writeFixtureSessions } from './testing/fixtures.js';
+
+let dir = '';
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIo();
+  const code = await runCli(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function snapshot(root: string): Promise<Record<string, number>> {
+  const files: Record<string, number> = {};
+  const walk = async (d: string): Promise<void> => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else files[p] = (await stat(p)).mtimeMs;
+    }
+  };
+  await walk(root);
+  return files;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'skein-inspector-'));
+  await writeFixtureSessions(dir);
+}, 60_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('skein sessions', () => {
+  it('lists every session newest first with its orchestrators, agents and tokens', async () => {
+    const { code, out } = await cli('sessions', dir);
+    expect(code).toBe(0);
+    const order = ['agent-solo', 'swarm-desk', 'graph-resumed', 'graph-done'].map((id) => out.indexOf(`${id}  `));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(out).toContain('graph support completed  75 tokens');
+    expect(out).toContain('swarm desk completed');
+    expect(out).not.toContain('\u001b['); // plain when not a TTY
+  });
+
+  it('prints JSON for scripts', async () => {
+    const list = JSON.parse((await cli('sessions', dir, '--json')).out) as { id: string; orchestrators: { status: string }[] }[];
+    expect(list.map((s) => s.id).sort()).toEqual(['agent-solo', 'graph-done', 'graph-resumed', 'swarm-desk']);
+    expect(list.find((s) => s.id === 'graph-done')?.orchestrators[0]?.status).toBe('completed');
+  });
+
+  it('colours on a TTY', async () => {
+    const io = captureIo({ tty: true });
+    await runCli(['sessions', dir], io);
+    expect(io.out()).toContain('\u001b[32mcompleted');
+  });
+});
+
+describe('skein show', () => {
+  it('prints a graph run as a timeline: each execution, why it started, tokens', async () => {
+    const { code, out } = await cli('show', dir, 'graph-done');
+    expect(code).toBe(0);
+    expect(out).toMatch(/graph support {2}completed {2}4 node executions {2}75 tokens/);
+    expect(out).toMatch(/triage {2}completed .* start: entry point/);
+    expect(out).toMatch(/billing {2}completed .*30 tokens .*edge from triage: triage -> billing \(condition isBilling held\)/);
+    expect(out).toMatch(/summary {2}completed .*join from billing/);
+    expect(out).not.toContain('refund  ');
+  });
+
+  it('shows a crashed run, its stopped node and the resume', async () => {
+    const { out } = await cli('show', dir, 'graph-resumed');
+    expect(out).toMatch(/billing {2}stopped/);
+    expect(out).toMatch(/resume {2}resumed from the session/);
+    expect(out).toMatch(/billing {2}completed .* resume: /);
+  });
+
+  it('shows a swarm with its handoff message', async () => {
+    const { out } = await cli('show', dir, 'swarm-desk');
+    expect(out).toContain('handoff from triage: "Charged twice for order 42"');
+  });
+
+  it('prints an agent conversation with tool calls folded, or in full', async () => {
+    const folded = (await cli('show', dir, 'graph-done', '--agent', 'billing')).out;
+    expect(folded).toContain('agent support.billing  4 messages');
+    expect(folded).toContain('→ lookup_order({"orderId":"42"})');
+    expect(folded).toContain('← success: {"orderId":"42","amount":80,"currency":"EUR"}');
+    const full = (await cli('show', dir, 'graph-done', '--agent', 'billing', '--full')).out;
+    expect(full).toContain('"orderId": "42"');
+  });
+
+  it('prints JSON with the runs', async () => {
+    const data = JSON.parse((await cli('show', dir, 'graph-done', '--json')).out) as { runs: { executions: { nodeId: string }[] }[] };
+    expect(data.runs[0]?.executions.map((e) => e.nodeId)).toEqual(['triage', 'billing', 'audit', 'summary']);
+  });
+
+  it('shows a corrupt file in place and still renders the rest', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'skein-inspector-corrupt-'));
+    await writeFixtureSessions(copy);
+    const msg = join(copy, 'session_graph-done', 'agents', 'agent_support.billing', 'messages', 'message_1.json');
+    await writeFile(msg, '{"message": {"role": "assist');
+    await writeFile(join(copy, 'session_graph-done', 'multi_agents', 'multi_agent_support', 'nodes', 'node_audit.json'), 'not json');
+    const { code, out } = await cli('show', copy, 'graph-done');
+    expect(code).toBe(0);
+    expect(out).toMatch(/! node entries of support: .*node_audit\.json/);
+    expect(out).toContain('triage  completed');
+    const agent = (await cli('show', copy, 'graph-done', '--agent', 'billing')).out;
+    expect(agent).toMatch(/\[1\] ! .*message_1\.json/);
+    expect(agent).toContain('[0] user');
+    expect(agent).toContain('[3] assistant: The duplicate charge on order 42 is reversed.');
+    await rm(copy, { recursive: true, force: true });
+  }, 60_000);
+
+  it('never writes to the store', async () => {
+    const before = await snapshot(dir);
+    await cli('sessions', dir);
+    await cli('show', dir, 'graph-resumed');
+    await cli('show', dir, 'agent-solo', '--agent', 'default');
+    expect(await snapshot(dir)).toEqual(before);
+  });
+});
+
+describe('skein export', () => {
+  it('writes one self-contained HTML file with the data inline', async () => {
+    const file = join(dir, '..', `skein-export-${Date.now()}.html`);
+    const { code } = await cli('export', dir, 'graph-done', '-o', file);
+    expect(code).toBe(0);
+    const html = await readFile(file, 'utf8');
+    expect(html).not.toMatch(/(src|href)=["']?https?:/);
+    expect(html).toContain('id="skein-data"');
+    expect(html).toContain('The duplicate charge on order 42 is reversed.');
+    await rm(file);
+  });
+});
+
+describe('usage', () => {
+  it('exits 2 with the usage on a bad command or a missing argument', async () => {
+    expect((await cli('nope')).code).toBe(2);
+    const missing = await cli('show', dir);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('Missing the session id');
+    const agent = await cli('show', dir, 'graph-done', '--agent', 'ghost');
+    expect(agent.err).toContain('has no agent "ghost" (agents: support.audit');
+  });
+
+  it('prints a graph module as Mermaid', async () => {
+    const mod = join(dir, '..', `skein-graph-${Date.now()}.mjs`);
+    await writeFile(mod, `export const graph = { toMermaid: () => 'graph TD\\n  a --> b' };\n`);
+    const { code, out } = await cli('graph', mod);
+    expect(code).toBe(0);
+    expect(out).toBe('graph TD\n  a --> b\n');
+    expect((await cli('graph', mod, 'missing')).err).toContain('has no export "missing"');
+    await rm(mod);
+  });
+});

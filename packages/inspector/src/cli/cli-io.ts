@@ -1,0 +1,33 @@
+/** Where the CLI writes; the process's streams by default, buffers in tests. */
+export interface CliIo {
+  stdout: { write(chunk: string): unknown; isTTY?: boolean };
+  stderr: { write(chunk: string): unknown };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** The process's own streams. */
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+/** A usage error: printed with the usage line, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `Usage: skein <command> ...
+
+  skein sessions <dir | s3://bucket/prefix> [--json]
+      The sessions there, newest first.
+  skein show <store> <sessionId> [--agent <id>] [--full] [--json]
+      An orchestrator's run as a timeline, or an agent's conversation.
+  skein export <store> <sessionId> -o <file.html>
+      One self-contained HTML page: the graph, the timeline, the conversations.
+  skein serve <store> [--port <n>]
+      The same pages on http://127.0.0.1, updating live while a run writes.
+  skein graph <module> [export]
+      Print the Mermaid of a graph (or anything with toMermaid()) exported by a module.
+
+S3 stores use the AWS environment (AWS_REGION, credentials, AWS_ENDPOINT_URL for S3-compatible servers).
+`;

@@ -1,0 +1,105 @@
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { paintFor } from '../render/ansi.js';
+import { renderHtmlPage } from '../render/html-page.js';
+import { pageData } from '../render/page-data.js';
+import { renderConversation } from '../render/text-conversation.js';
+import { renderSessions } from '../render/text-sessions.js';
+import { renderSession } from '../render/text-timeline.js';
+import { serveStore } from '../serve/live-server.js';
+import { openStore } from '../store/open-store.js';
+import type { InspectorStore } from '../store/inspector-store.js';
+import { loadSession } from '../view/load-session.js';
+import { runView } from '../view/run-view.js';
+import { listSessionSummaries } from '../view/session-summary.js';
+import { USAGE, UsageError, type CliIo } from './cli-io.js';
+import { mermaidOf } from './graph-command.js';
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  full: { type: 'boolean' },
+  agent: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  port: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function need(value: string | undefined, what: string): string {
+  if (value === undefined || value === '') throw new UsageError(`Missing ${what}.`);
+  return value;
+}
+
+async function withStore<T>(spec: string, use: (store: InspectorStore) => Promise<T>): Promise<T> {
+  const store = openStore(spec);
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Runs the `skein` command line. Resolves with the exit code (`serve` resolves when the server is up
+ * and keeps running; pass `onServe` to get hold of it). 0 success, 1 failure, 2 usage error.
+ */
+export async function runCli(argv: readonly string[], io: CliIo, onServe?: (close: () => Promise<void>, url: string) => void): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    const [command, ...rest] = positionals;
+    if (values.help || command === undefined || command === 'help') {
+      io.stdout.write(USAGE);
+      return command === undefined && !values.help ? 2 : 0;
+    }
+    const paint = paintFor(io.stdout, io.env);
+    switch (command) {
+      case 'sessions':
+        return await withStore(need(rest[0], 'the store (a directory or s3://bucket/prefix)'), async (store) => {
+          const list = await listSessionSummaries(store);
+          io.stdout.write(values.json ? `${JSON.stringify(list, null, 2)}\n` : renderSessions(list, paint));
+          return 0;
+        });
+      case 'show':
+        return await withStore(need(rest[0], 'the store'), async (store) => {
+          const session = await loadSession(store, need(rest[1], 'the session id'));
+          if (values.agent !== undefined) {
+            const agent = session.agents.find((a) => a.id === values.agent || a.id.endsWith(`.${values.agent}`));
+            if (!agent) throw new UsageError(`Session ${session.id} has no agent "${values.agent}" (agents: ${session.agents.map((a) => a.id).join(', ') || 'none'}).`);
+            io.stdout.write(values.json ? `${JSON.stringify(agent, null, 2)}\n` : renderConversation(agent, paint, values.full === true));
+            return 0;
+          }
+          const runs = session.orchestrators.map(runView);
+          io.stdout.write(values.json ? `${JSON.stringify({ session: { id: session.id, type: session.type, problems: session.problems }, runs }, null, 2)}\n` : renderSession(session, runs, paint));
+          return 0;
+        });
+      case 'export':
+        return await withStore(need(rest[0], 'the store'), async (store) => {
+          const output = need(values.output, 'the output file (-o run.html)');
+          const data = pageData(await loadSession(store, need(rest[1], 'the session id')));
+          await writeFile(output, renderHtmlPage(data));
+          io.stdout.write(`Wrote ${output}\n`);
+          return 0;
+        });
+      case 'serve': {
+        const store = openStore(need(rest[0], 'the store'));
+        const port = values.port === undefined ? 0 : Number(values.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${values.port ?? ''}).`);
+        const server = await serveStore(store, { port });
+        io.stdout.write(`Serving ${store.label} on ${server.url} (Ctrl-C to stop)\n`);
+        onServe?.(async () => {
+          await server.close();
+          await store.close();
+        }, server.url);
+        return 0;
+      }
+      case 'graph':
+        io.stdout.write(`${await mermaidOf(need(rest[0], 'the module'), rest[1], io.cwd)}\n`);
+        return 0;
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+    io.stderr.write(`skein: ${error instanceof Error ? error.message : String(error)}\n${usage ? `\n${USAGE}` : ''}`);
+    return usage ? 2 : 1;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The page's script, as plain browser JavaScript (no build step, no network). It draws the data in
+ * `#skein-data`; on a live page it re-draws whenever the server sends new data over `/events`.
+ * Every piece of stored text goes in through textContent, never as HTML.
+ */
+export const PAGE_CLIENT = String.raw`
+(function () {
+  var SVG = 'http://www.w3.org/2000/svg';
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function svg(tag, attrs) {
+    var e = document.createElementNS(SVG, tag);
+    for (var k in attrs) e.setAttribute(k, String(attrs[k]));
+    return e;
+  }
+  function ms(n) { return n === undefined || n === null ? '…' : n < 1000 ? Math.round(n) + ' ms' : (n / 1000).toFixed(2) + ' s'; }
+
+  function graph(entry) {
+    var run = entry.run, layout = entry.layout;
+    var box = svg('svg', { width: layout.width, height: layout.height, 'class': 'graph', role: 'img' });
+    var defs = svg('defs', {});
+    var marker = svg('marker', { id: 'arrow-' + run.id, viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+    marker.appendChild(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z' }));
+    defs.appendChild(marker);
+    box.appendChild(defs);
+    var taken = {};
+    run.transitions.forEach(function (t) { if (t.from && t.to) taken[t.from + '->' + t.to] = true; });
+    run.shape.edges.forEach(function (e) {
+      var a = layout.nodes[e.from], b = layout.nodes[e.to];
+      if (!a || !b) return;
+      var line = svg('line', { x1: a.x + 140, y1: a.y + 20, x2: b.x, y2: b.y + 20, 'marker-end': 'url(#arrow-' + run.id + ')',
+        'class': 'edge' + (taken[e.from + '->' + e.to] ? ' taken' : '') + (e.conditional ? ' conditional' : '') });
+      box.appendChild(line);
+    });
+    run.shape.nodes.forEach(function (id) {
+      var p = layout.nodes[id];
+      if (!p) return;
+      var result = run.results[id];
+      var status = result ? result.status : (run.executions.some(function (x) { return x.nodeId === id; }) ? 'running' : 'pending');
+      var g = svg('g', { 'class': 'node ' + status, 'data-node': id });
+      g.appendChild(svg('rect', { x: p.x, y: p.y, width: 140, height: 40, rx: 6 }));
+      var label = svg('text', { x: p.x + 70, y: p.y + 25, 'text-anchor': 'middle' });
+      label.textContent = id;
+      g.appendChild(label);
+      box.appendChild(g);
+    });
+    return box;
+  }
+
+  function timeline(run) {
+    var wrap = el('div', 'timeline');
+    var span = Math.max(run.spanMs, 1);
+    var rows = {};
+    run.executions.forEach(function (x) {
+      var row = rows[x.nodeId];
+      if (!row) {
+        row = el('div', 'row');
+        row.appendChild(el('span', 'row-label', x.nodeId));
+        row.appendChild(el('div', 'lane'));
+        rows[x.nodeId] = row;
+        wrap.appendChild(row);
+      }
+      var bar = el('div', 'bar ' + x.status);
+      bar.style.left = (100 * x.startMs / span).toFixed(2) + '%';
+      var width = x.durationMs === undefined || x.durationMs === null ? (span - x.startMs) : x.durationMs;
+      bar.style.width = Math.max(0.6, 100 * width / span).toFixed(2) + '%';
+      bar.title = x.nodeId + ': ' + x.status + ', ' + ms(x.durationMs) + (x.tokens !== undefined && x.tokens !== null ? ', ' + x.tokens + ' tokens' : '') + ' (' + x.via.kind + ': ' + x.via.reason + ')';
+      bar.setAttribute('data-node', x.nodeId);
+      row.lastChild.appendChild(bar);
+    });
+    return wrap;
+  }
+
+  function nodeTable(run) {
+    var table = el('table', 'nodes');
+    var head = el('tr');
+    ['node', 'status', 'runs', 'time', 'tokens', 'output'].forEach(function (h) { head.appendChild(el('th', '', h)); });
+    table.appendChild(head);
+    Object.keys(run.results).forEach(function (id) {
+      var r = run.results[id];
+      var tr = el('tr');
+      [id, r.status, String(r.executionCount === undefined ? '' : r.executionCount), ms(r.executionTimeMs), r.tokens === undefined ? '' : String(r.tokens), r.error || r.text].forEach(function (v, i) {
+        tr.appendChild(el('td', i === 1 ? 'status ' + v : '', v));
+      });
+      table.appendChild(tr);
+    });
+    return table;
+  }
+
+  function events(run) {
+    var list = el('ol', 'transitions');
+    run.transitions.forEach(function (t) {
+      var li = el('li', 'kind-' + t.kind);
+      li.appendChild(el('span', 'kind', t.kind));
+      li.appendChild(el('span', '', ' ' + (t.from || '·') + ' → ' + (t.to || '·') + '  '));
+      li.appendChild(el('span', 'reason', t.reason));
+      list.appendChild(li);
+    });
+    run.waiting.forEach(function (w) { list.appendChild(el('li', 'waiting', 'waiting for an answer: ' + w.reason)); });
+    return list;
+  }
+
+  function conversation(c) {
+    var d = el('details', 'conversation');
+    if (c.nodeId) d.setAttribute('data-node', c.nodeId);
+    d.appendChild(el('summary', '', c.title + ' (' + c.messages.length + ' messages)'));
+    c.messages.forEach(function (m) {
+      var item = el('div', 'message ' + m.role);
+      item.appendChild(el('span', 'role', m.role + (m.redacted ? ' (redacted)' : '')));
+      if (m.problem) item.appendChild(el('span', 'problem', ' ! ' + m.problem));
+      m.blocks.forEach(function (b) {
+        if (b.short === b.full) { item.appendChild(el('div', 'block', b.short)); return; }
+        var more = el('details', 'block');
+        more.appendChild(el('summary', '', b.short));
+        more.appendChild(el('pre', '', b.full));
+        item.appendChild(more);
+      });
+      d.appendChild(item);
+    });
+    return d;
+  }
+
+  function render(data) {
+    var app = document.getElementById('app');
+    var parts = [];
+    var h = el('header');
+    h.appendChild(el('h1', '', 'session ' + data.session.id));
+    h.appendChild(el('p', 'meta', data.session.type + ' · updated ' + (data.session.updatedAt || '-') + ' · read ' + data.generatedAt));
+    parts.push(h);
+    data.runs.forEach(function (entry) {
+      var run = entry.run;
+      var s = el('section', 'run');
+      s.appendChild(el('h2', '', run.type + ' ' + run.id));
+      s.appendChild(el('p', 'status ' + run.status, run.status + ' · ' + run.executions.length + ' node executions · ' + (run.totalTokens === undefined ? '-' : run.totalTokens) + ' tokens · ' + ms(run.spanMs)));
+      if (run.task) s.appendChild(el('p', 'task', run.task));
+      s.appendChild(graph(entry));
+      s.appendChild(el('h3', '', 'Timeline'));
+      s.appendChild(timeline(run));
+      s.appendChild(el('h3', '', 'Nodes'));
+      s.appendChild(nodeTable(run));
+      s.appendChild(el('h3', '', 'Transitions'));
+      s.appendChild(events(run));
+      parts.push(s);
+    });
+    if (data.conversations.length > 0) {
+      var convs = el('section', 'conversations');
+      convs.appendChild(el('h2', '', 'Conversations'));
+      data.conversations.forEach(function (c) { convs.appendChild(conversation(c)); });
+      parts.push(convs);
+    }
+    if (data.problems.length > 0) {
+      var probs = el('section', 'problems');
+      probs.appendChild(el('h2', '', 'Could not read'));
+      data.problems.forEach(function (p) { probs.appendChild(el('p', 'problem', p.where + ': ' + p.message)); });
+      parts.push(probs);
+    }
+    app.replaceChildren.apply(app, parts);
+    document.title = 'skein · ' + data.session.id;
+  }
+
+  render(JSON.parse(document.getElementById('skein-data').textContent));
+  if (document.body.getAttribute('data-live') === 'true' && typeof EventSource === 'function') {
+    var source = new EventSource('events');
+    source.onmessage = function (e) { render(JSON.parse(e.data)); document.body.setAttribute('data-updates', String(Number(document.body.getAttribute('data-updates') || '0') + 1)); };
+  }
+})();
+`;

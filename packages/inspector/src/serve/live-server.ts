@@ -1,0 +1,106 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { InspectorStore } from '../store/inspector-store.js';
+import { renderHtmlPage } from '../render/html-page.js';
+import { pageData, type PageData } from '../render/page-data.js';
+import { loadSession } from '../view/load-session.js';
+import { listSessionSummaries } from '../view/session-summary.js';
+
+/** Options of {@link serveStore}. */
+export interface ServeOptions {
+  /** Port on 127.0.0.1; default 0 (any free port). */
+  port?: number;
+  /** How often a watched session is read again, in ms; default 500. */
+  pollMs?: number;
+}
+
+/** A running inspector server. */
+export interface LiveServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+async function indexPage(store: InspectorStore): Promise<string> {
+  const rows = (await listSessionSummaries(store))
+    .map((s) => `<li><a href="/session/${encodeURIComponent(s.id)}/">${escape(s.id)}</a> ${escape(s.type)} · ${escape(s.orchestrators.map((o) => `${o.type} ${o.id} ${o.status}`).join(', '))} · ${escape(s.updatedAt ?? '-')}</li>`)
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>skein · ${escape(store.label)}</title></head><body><h1>Sessions in ${escape(store.label)}</h1><ul>${rows || '<li>none</li>'}</ul></body></html>`;
+}
+
+/** The data without its read time, to tell whether anything changed. */
+const fingerprint = (data: PageData): string => JSON.stringify({ ...data, generatedAt: '' });
+
+/**
+ * Serves the store on 127.0.0.1: `/` lists the sessions, `/session/<id>/` is a session's page, and
+ * `/session/<id>/events` streams new page data (server-sent events) whenever the session changes.
+ * Reads only.
+ */
+export async function serveStore(store: InspectorStore, options: ServeOptions = {}): Promise<LiveServer> {
+  const pollMs = options.pollMs ?? 500;
+  const timers = new Set<NodeJS.Timeout>();
+
+  const events = async (id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    let last = '';
+    let busy = false;
+    const tick = async (): Promise<void> => {
+      if (busy) return;
+      busy = true;
+      try {
+        const data = pageData(await loadSession(store, id));
+        const print = fingerprint(data);
+        if (print !== last) {
+          if (last !== '') res.write(`data: ${JSON.stringify(data)}\n\n`);
+          last = print;
+        }
+      } finally {
+        busy = false;
+      }
+    };
+    await tick();
+    const timer = setInterval(() => void tick().catch(() => undefined), pollMs);
+    timers.add(timer);
+    req.on('close', () => {
+      clearInterval(timer);
+      timers.delete(timer);
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const match = /^\/session\/([^/]+)\/(events)?$/.exec(path);
+    if (path === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(await indexPage(store));
+    } else if (match?.[1] && match[2] === 'events') {
+      await events(decodeURIComponent(match[1]), req, res);
+    } else if (match?.[1]) {
+      const data = pageData(await loadSession(store, decodeURIComponent(match[1])));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(renderHtmlPage(data, { live: true }));
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found. Open / for the sessions.\n');
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`The inspector could not read the store: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearInterval(t);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

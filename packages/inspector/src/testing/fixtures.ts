@@ -1,0 +1,62 @@
+import { Agent, tool } from '@skein/core';
+import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
+import { GraphBuilder, type GraphState } from '@skein/graph';
+import { FileSessionManager } from '@skein/session-file';
+import { Swarm } from '@skein/swarm';
+import type { SessionManager } from '@skein/core';
+import { z } from 'zod';
+
+/** Sessions written by real runs, for the inspector's tests. */
+
+const lookup = tool({
+  name: 'lookup_order',
+  description: 'Look up an order',
+  inputSchema: z.object({ orderId: z.string() }),
+  callback: ({ orderId }) => ({ orderId, amount: 80, currency: 'EUR' }),
+});
+
+const agent = (name: string, script: ScriptedTurn[]): Agent => new Agent({ name, model: new ScriptedModel(script), tools: [lookup], retryStrategy: null });
+
+/** The support graph: triage -> billing | refund (conditions), triage -> audit, [billing, audit] -> summary. */
+export function supportGraph(sessionManager: SessionManager, options: { hangBilling?: AbortController } = {}): ReturnType<GraphBuilder['build']> {
+  const billingScript: ScriptedTurn[] = [{ toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] }, 'The duplicate charge on order 42 is reversed.'];
+  if (options.hangBilling) billingScript.unshift({ text: 'never', delayMs: 60_000 });
+  const isBilling = (s: GraphState): boolean => s.results['triage']?.text.startsWith('BILLING') ?? false;
+  const isRefund = (s: GraphState): boolean => s.results['triage']?.text.startsWith('REFUND') ?? false;
+  return new GraphBuilder()
+    .setId('support')
+    .addNode(agent('triage', ['BILLING: charged twice']), 'triage')
+    .addNode(agent('billing', billingScript), 'billing')
+    .addNode(agent('refund', ['Refund sent.']), 'refund')
+    .addNode(agent('audit', ['Audit: nothing unusual.']), 'audit')
+    .addNode(agent('summary', ['Summary: order 42 charge reversed.']), 'summary')
+    .addEdge('triage', 'billing', isBilling)
+    .addEdge('triage', 'refund', isRefund)
+    .addEdge('triage', 'audit')
+    .addEdge(['billing', 'audit'], 'summary')
+    .setSessionManager(sessionManager)
+    .build();
+}
+
+/** Writes, under `dir`: a completed graph run, a crashed-then-resumed one, a swarm with nested history, a lone agent. */
+export async function writeFixtureSessions(dir: string): Promise<void> {
+  const fsm = (sessionId: string): FileSessionManager => new FileSessionManager({ sessionId, storageDir: dir });
+
+  await supportGraph(fsm('graph-done')).invoke('I was charged twice for order 42');
+
+  // Stopped inside billing (as a crash would leave it), then resumed by a fresh graph on the session.
+  const stop = new AbortController();
+  const crashed = fsm('graph-resumed');
+  const running = supportGraph(crashed, { hangBilling: stop }).invoke('I was charged twice for order 42', { signal: stop.signal });
+  setTimeout(() => stop.abort(), 150);
+  await running.catch(() => undefined);
+  await crashed.close();
+  await supportGraph(fsm('graph-resumed')).invoke('I was charged twice for order 42');
+
+  const triage = agent('triage', [{ text: 'Billing will help.', toolUses: [{ name: 'transfer_to_billing', input: { message: 'Charged twice for order 42' } }] }]);
+  const billing = agent('billing', [{ toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] }, 'Reversed the duplicate charge.']);
+  await new Swarm({ id: 'desk', nodes: [triage, billing], nestHandoffHistory: true, sessionManager: fsm('swarm-desk') }).invoke('I was charged twice');
+
+  const solo = new Agent({ name: 'solo', model: new ScriptedModel([{ toolUses: [{ name: 'lookup_order', input: { orderId: '7' } }] }, 'Order 7 is 80 EUR.']), tools: [lookup], sessionManager: fsm('agent-solo') });
+  await solo.invoke('How much was order 7?');
+}

@@ -1,0 +1,94 @@
+import type { JsonObject, SessionMessage } from '@skein/core';
+import type { InspectorStore } from '../store/inspector-store.js';
+import type { AgentView, MessageView, OrchestratorView, Problem, SessionView } from './session-view.js';
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Runs `read`; a failure becomes a problem in `problems` and `undefined`. */
+async function attempt<T>(problems: Problem[], where: string, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    problems.push({ where, message: reason(error) });
+    return undefined;
+  }
+}
+
+const toView = (m: SessionMessage): MessageView => ({ id: m.message_id, message: m.redact_message ?? m.message, redacted: m.redact_message !== null });
+
+/** Messages one by one, when the listing failed: each unreadable one is shown as such, the rest still are. */
+async function messagesOneByOne(store: InspectorStore, sessionId: string, agentId: string, limit: number): Promise<MessageView[]> {
+  const views: MessageView[] = [];
+  let missingRun = 0;
+  for (let id = 0; id < limit && missingRun < 3; id++) {
+    try {
+      const m = await store.repository.readMessage(sessionId, agentId, id);
+      if (m === undefined) {
+        missingRun++;
+        views.push({ id, redacted: false, problem: 'missing' });
+      } else {
+        missingRun = 0;
+        views.push(toView(m));
+      }
+    } catch (error) {
+      missingRun = 0;
+      views.push({ id, redacted: false, problem: reason(error) });
+    }
+  }
+  while (views.length > 0 && views[views.length - 1]?.problem === 'missing') views.pop();
+  return views;
+}
+
+async function loadAgent(store: InspectorStore, sessionId: string, agentId: string): Promise<AgentView> {
+  const problems: Problem[] = [];
+  const record = await attempt(problems, `agent ${agentId}`, () => store.repository.readAgent(sessionId, agentId));
+  let messages: MessageView[];
+  try {
+    messages = (await store.repository.listMessages(sessionId, agentId)).map(toView);
+  } catch (error) {
+    problems.push({ where: `messages of agent ${agentId}`, message: reason(error) });
+    messages = await messagesOneByOne(store, sessionId, agentId, 100_000);
+  }
+  const view: AgentView = { id: agentId, messages, problems };
+  if (record) Object.assign(view, { state: record.state, conversationManagerState: record.conversation_manager_state, updatedAt: record.updated_at });
+  return view;
+}
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function loadOrchestrator(store: InspectorStore, sessionId: string, id: string): Promise<OrchestratorView> {
+  const problems: Problem[] = [];
+  const doc = await attempt(problems, `orchestrator ${id}`, () => store.repository.readMultiAgent(sessionId, id));
+  let state: JsonObject = doc?.state ?? {};
+  let type = doc?.type ?? '';
+  let strands = false;
+  if (doc && Object.keys(state).length === 0) {
+    // Strands Agents keeps the orchestrator's fields at the top of multi_agent.json, not under "state".
+    const raw = await attempt(problems, `orchestrator ${id}`, () => store.readRawMultiAgent(sessionId, id));
+    if (isObject(raw) && 'status' in raw) {
+      state = raw;
+      strands = true;
+      if (type === '' && typeof raw['type'] === 'string') type = raw['type'];
+    }
+  }
+  const nodes = (await attempt(problems, `node entries of ${id}`, () => store.repository.readNodeEntries(sessionId, id))) ?? {};
+  const transitions = (await attempt(problems, `transitions of ${id}`, () => store.repository.readTransitions(sessionId, id))) ?? [];
+  const status = typeof state['status'] === 'string' ? state['status'].toLowerCase() : 'unknown';
+  const view: OrchestratorView = { id, type: type || 'unknown', status, state, nodes, transitions, strands, problems };
+  if (doc?.updated_at) view.updatedAt = doc.updated_at;
+  return view;
+}
+
+/** Reads one session whole. Nothing it finds broken stops it: each problem is recorded where it is. */
+export async function loadSession(store: InspectorStore, sessionId: string): Promise<SessionView> {
+  const problems: Problem[] = [];
+  const session = await attempt(problems, 'session.json', () => store.repository.readSession(sessionId));
+  if (session === undefined && problems.length === 0) problems.push({ where: 'session.json', message: 'missing' });
+  const agentIds = (await attempt(problems, 'agents', () => store.listAgents(sessionId))) ?? [];
+  const orchestratorIds = (await attempt(problems, 'orchestrators', () => store.listMultiAgents(sessionId))) ?? [];
+  const agents = await Promise.all(agentIds.map((id) => loadAgent(store, sessionId, id)));
+  const orchestrators = await Promise.all(orchestratorIds.map((id) => loadOrchestrator(store, sessionId, id)));
+  const view: SessionView = { id: sessionId, type: session?.session_type ?? 'unknown', agents, orchestrators, problems };
+  if (session) Object.assign(view, { createdAt: session.created_at, updatedAt: session.updated_at });
+  return view;
+}

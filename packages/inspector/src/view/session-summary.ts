@@ -1,0 +1,52 @@
+import type { JsonObject } from '@skein/core';
+import type { InspectorStore } from '../store/inspector-store.js';
+
+/** One line of `skein sessions`. */
+export interface SessionSummary {
+  id: string;
+  type: string;
+  agents: string[];
+  orchestrators: { id: string; type: string; status: string }[];
+  /** The latest update of anything in the session (ISO time), when known. */
+  updatedAt: string | undefined;
+  /** Tokens the orchestrators recorded, when they did. */
+  tokens: number | undefined;
+  problem?: string;
+}
+
+const latest = (times: (string | undefined)[]): string | undefined => times.filter((t): t is string => !!t).sort().pop();
+
+/** Reads what a listing needs, without the messages. */
+export async function summarizeSession(store: InspectorStore, id: string): Promise<SessionSummary> {
+  const summary: SessionSummary = { id, type: 'unknown', agents: [], orchestrators: [], updatedAt: undefined, tokens: undefined };
+  try {
+    const session = await store.repository.readSession(id);
+    const [agents, multiAgents] = await Promise.all([store.listAgents(id), store.listMultiAgents(id)]);
+    summary.agents = agents;
+    const agentDocs = await Promise.all(agents.map((a) => store.repository.readAgent(id, a).catch(() => undefined)));
+    const docs = await Promise.all(multiAgents.map((m) => store.repository.readMultiAgent(id, m).catch(() => undefined)));
+    let tokens: number | undefined;
+    for (const [i, doc] of docs.entries()) {
+      const state: JsonObject = doc?.state ?? {};
+      const status = typeof state['status'] === 'string' ? state['status'] : 'unknown';
+      summary.orchestrators.push({ id: multiAgents[i] ?? '?', type: doc?.type || 'unknown', status });
+      const usage = state['usage'];
+      const total = typeof usage === 'object' && usage !== null && !Array.isArray(usage) ? usage['totalTokens'] : undefined;
+      if (typeof total === 'number') tokens = (tokens ?? 0) + total;
+    }
+    summary.type = session?.session_type ?? 'unknown';
+    summary.tokens = tokens;
+    summary.updatedAt = latest([session?.updated_at, ...agentDocs.map((a) => a?.updated_at), ...docs.map((d) => d?.updated_at)]);
+    if (!session) summary.problem = 'session.json missing';
+  } catch (error) {
+    summary.problem = error instanceof Error ? error.message : String(error);
+  }
+  return summary;
+}
+
+/** Every session of the store, newest first. */
+export async function listSessionSummaries(store: InspectorStore): Promise<SessionSummary[]> {
+  const ids = await store.listSessions();
+  const summaries = await Promise.all(ids.map((id) => summarizeSession(store, id)));
+  return summaries.sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') || a.id.localeCompare(b.id));
+}
