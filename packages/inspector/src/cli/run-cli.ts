@@ -29,8 +29,8 @@ function need(value: string | undefined, what: string): string {
   return value;
 }
 
-async function withStore<T>(spec: string, use: (store: InspectorStore) => Promise<T>): Promise<T> {
-  const store = openStore(spec);
+async function withStore<T>(spec: string, env: NodeJS.ProcessEnv, use: (store: InspectorStore) => Promise<T>): Promise<T> {
+  const store = openStore(spec, { env });
   try {
     return await use(store);
   } finally {
@@ -53,13 +53,13 @@ export async function runCli(argv: readonly string[], io: CliIo, onServe?: (clos
     const paint = paintFor(io.stdout, io.env);
     switch (command) {
       case 'sessions':
-        return await withStore(need(rest[0], 'the store (a directory or s3://bucket/prefix)'), async (store) => {
+        return await withStore(need(rest[0], 'the store (a directory or s3://bucket/prefix)'), io.env, async (store) => {
           const list = await listSessionSummaries(store);
           io.stdout.write(values.json ? `${JSON.stringify(list, null, 2)}\n` : renderSessions(list, paint));
           return 0;
         });
       case 'show':
-        return await withStore(need(rest[0], 'the store'), async (store) => {
+        return await withStore(need(rest[0], 'the store'), io.env, async (store) => {
           const session = await loadSession(store, need(rest[1], 'the session id'));
           if (values.agent !== undefined) {
             const agent = session.agents.find((a) => a.id === values.agent || a.id.endsWith(`.${values.agent}`));
@@ -72,7 +72,7 @@ export async function runCli(argv: readonly string[], io: CliIo, onServe?: (clos
           return 0;
         });
       case 'export':
-        return await withStore(need(rest[0], 'the store'), async (store) => {
+        return await withStore(need(rest[0], 'the store'), io.env, async (store) => {
           const output = need(values.output, 'the output file (-o run.html)');
           const data = pageData(await loadSession(store, need(rest[1], 'the session id')));
           await writeFile(output, renderHtmlPage(data));
@@ -80,7 +80,7 @@ export async function runCli(argv: readonly string[], io: CliIo, onServe?: (clos
           return 0;
         });
       case 'serve': {
-        const store = openStore(need(rest[0], 'the store'));
+        const store = openStore(need(rest[0], 'the store'), { env: io.env });
         const port = values.port === undefined ? 0 : Number(values.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${values.port ?? ''}).`);
         const server = await serveStore(store, { port });

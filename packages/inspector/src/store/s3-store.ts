@@ -24,14 +24,31 @@ export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientC
   const endpoint = env['AWS_ENDPOINT_URL_S3'] ?? env['AWS_ENDPOINT_URL'];
   const config: S3ClientConfig = { region: env['AWS_REGION'] ?? env['AWS_DEFAULT_REGION'] ?? 'us-east-1' };
   if (endpoint) Object.assign(config, { endpoint, forcePathStyle: true });
+  const accessKeyId = env['AWS_ACCESS_KEY_ID'];
+  const secretAccessKey = env['AWS_SECRET_ACCESS_KEY'];
+  if (accessKeyId && secretAccessKey) {
+    const sessionToken = env['AWS_SESSION_TOKEN'];
+    config.credentials = sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+  }
   return config;
+}
+
+function listError(error: unknown, bucket: string, prefix: string): Error {
+  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  const hint = status === 404 ? 'the bucket does not exist (check its name and AWS_ENDPOINT_URL)' : status === 403 ? 'access denied (the credentials need s3:ListBucket and s3:GetObject)' : 'check the bucket, region, credentials and AWS_ENDPOINT_URL';
+  return new Error(`Could not list s3://${bucket}/${prefix}: ${e.name ?? 'error'}${status ? ` (HTTP ${status})` : ''}: ${hint}.`, { cause: error });
 }
 
 async function listPrefixes(client: S3Client, bucket: string, prefix: string): Promise<string[]> {
   const names: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }));
+    const page = await client
+      .send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }))
+      .catch((error: unknown) => {
+        throw listError(error, bucket, prefix);
+      });
     for (const p of page.CommonPrefixes ?? []) if (p.Prefix) names.push(p.Prefix.slice(prefix.length));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -39,9 +56,9 @@ async function listPrefixes(client: S3Client, bucket: string, prefix: string): P
 }
 
 /** Sessions under an S3 prefix. `client` is kept open by the caller when given; else one is made from the environment. */
-export function openS3Store(url: string, client?: S3Client): InspectorStore {
+export function openS3Store(url: string, client?: S3Client, env: NodeJS.ProcessEnv = process.env): InspectorStore {
   const { bucket, prefix } = parseS3Url(url);
-  const s3 = client ?? new S3Client(s3ConfigFromEnv());
+  const s3 = client ?? new S3Client(s3ConfigFromEnv(env));
   const repository = new S3SessionRepository({ bucket, prefix, client: s3 });
   const root = prefix === '' ? '' : `${prefix}/`;
   const session = (id: string): string => `${root}session_${id}/`;

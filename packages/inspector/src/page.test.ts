@@ -1,0 +1,126 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FileSessionManager } from '@skein/session-file';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSession, openFileStore, pageData, renderHtmlPage, serveStore } from './index.js';
+import { Chromium, load, watchPage } from './testing/chromium.js';
+import { supportGraph, writeFixtureSessions } from './testing/fixtures.js';
+
+// The exported page and the live server, checked in real headless Chromium (Debian's package,
+// installed when missing): no network, no console errors, the graph, bars and messages drawn.
+
+let dir = '';
+let browser: Chromium;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'skein-inspector-page-'));
+  await writeFixtureSessions(dir);
+  browser = await Chromium.launch();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Drawn {
+  nodes: string[];
+  takenEdges: number;
+  bars: { node: string; status: string; width: number }[];
+  conversations: string[];
+  messages: number;
+  status: string;
+}
+
+const DRAWN = `(() => ({
+  nodes: [...document.querySelectorAll('svg.graph g.node')].map((g) => g.getAttribute('data-node') + ':' + g.getAttribute('class')),
+  takenEdges: document.querySelectorAll('svg.graph line.edge.taken').length,
+  bars: [...document.querySelectorAll('.timeline .bar')].map((b) => ({ node: b.getAttribute('data-node'), status: b.className.replace('bar ', ''), width: b.getBoundingClientRect().width })),
+  conversations: [...document.querySelectorAll('details.conversation > summary')].map((s) => s.textContent),
+  messages: document.querySelectorAll('.message').length,
+  status: document.querySelector('section.run p.status')?.textContent ?? '',
+}))()`;
+
+describe('exported page', () => {
+  it('loads from a file with the network off, draws the graph, timeline and messages, logs no error', async () => {
+    const file = join(dir, 'graph-done.html');
+    const store = openFileStore(dir);
+    await writeFile(file, renderHtmlPage(pageData(await loadSession(store, 'graph-done'))));
+    const page = await browser.newPage();
+    const watch = await watchPage(browser, page);
+    await browser.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }, page);
+    await load(browser, page, pathToFileURL(file).href);
+    const drawn = await browser.evaluate<Drawn>(page, DRAWN);
+    expect(watch.errors).toEqual([]);
+    expect(watch.requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
+    expect(drawn.nodes).toEqual(['triage:node completed', 'billing:node completed', 'refund:node pending', 'audit:node completed', 'summary:node completed']);
+    expect(drawn.takenEdges).toBe(4);
+    expect(drawn.bars.map((b) => `${b.node}:${b.status}`)).toEqual(['triage:completed', 'billing:completed', 'audit:completed', 'summary:completed']);
+    expect(drawn.bars.every((b) => b.width >= 2)).toBe(true);
+    expect(drawn.conversations).toContain('agent support.billing (4 messages)');
+    expect(drawn.messages).toBeGreaterThanOrEqual(10);
+    expect(drawn.status).toMatch(/^completed · 4 node executions · 75 tokens/);
+    watch.stop();
+  }, 60_000);
+
+  it('shows a swarm with its turns and keeps stored text as text', async () => {
+    const store = openFileStore(dir);
+    const data = pageData(await loadSession(store, 'swarm-desk'));
+    data.conversations.push({ title: '<img src=x onerror="window.__pwned=1">', nodeId: undefined, messages: [] });
+    const file = join(dir, 'swarm.html');
+    await writeFile(file, renderHtmlPage(data));
+    const page = await browser.newPage();
+    const watch = await watchPage(browser, page);
+    await load(browser, page, pathToFileURL(file).href);
+    const drawn = await browser.evaluate<Drawn>(page, DRAWN);
+    expect(watch.errors).toEqual([]);
+    expect(drawn.conversations.some((c) => c.startsWith('desk turn 1: billing'))).toBe(true);
+    expect(drawn.conversations).toContain('<img src=x onerror="window.__pwned=1"> (0 messages)');
+    expect(await browser.evaluate<unknown>(page, 'window.__pwned ?? null')).toBeNull();
+    watch.stop();
+  }, 60_000);
+});
+
+describe('live server', () => {
+  it('shows a node that finishes after the page was opened', async () => {
+    const live = await mkdtemp(join(tmpdir(), 'skein-inspector-live-'));
+    const release = new AbortController();
+    const sessionManager = new FileSessionManager({ sessionId: 'live', storageDir: live });
+    // Billing answers only after the page is open: its first answer waits on `release`.
+    const graph = supportGraph(sessionManager, { hangBilling: release });
+    const running = graph.invoke('I was charged twice for order 42', { signal: release.signal }).catch(() => undefined);
+    const server = await serveStore(openFileStore(live), { pollMs: 100 });
+    try {
+      const page = await browser.newPage();
+      const watch = await watchPage(browser, page);
+      for (let i = 0; i < 100; i++) {
+        await load(browser, page, `${server.url}session/live/`);
+        const drawn = await browser.evaluate<Drawn>(page, DRAWN);
+        if (drawn.bars.some((b) => b.node === 'billing')) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const before = await browser.evaluate<Drawn>(page, DRAWN);
+      expect(before.bars.find((b) => b.node === 'billing')?.status).toBe('running');
+      // Stop the hung run and resume it on the same session: billing and summary finish while the page is open.
+      release.abort();
+      await running;
+      await sessionManager.close();
+      await supportGraph(new FileSessionManager({ sessionId: 'live', storageDir: live })).invoke('I was charged twice for order 42');
+      let after = before;
+      for (let i = 0; i < 100 && !after.bars.some((b) => b.node === 'summary' && b.status === 'completed'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = await browser.evaluate<Drawn>(page, DRAWN);
+      }
+      expect(after.bars.some((b) => b.node === 'summary' && b.status === 'completed')).toBe(true);
+      expect(after.status).toMatch(/^completed/);
+      expect(Number(await browser.evaluate<string>(page, "document.body.getAttribute('data-updates')"))).toBeGreaterThanOrEqual(1);
+      expect(watch.errors).toEqual([]);
+      watch.stop();
+    } finally {
+      await server.close();
+      await rm(live, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
