@@ -157,3 +157,18 @@ describe('usage', () => {
     await rm(mod);
   });
 });
+
+describe('a store written by Strands Agents (Python)', () => {
+  it('lists and shows its graph as far as it is understood', async () => {
+    const { writeStrandsGraphSession } = await import('./testing/strands-fixture.js');
+    const strands = await mkdtemp(join(tmpdir(), 'skein-inspector-strands-'));
+    await writeStrandsGraphSession(strands);
+    expect((await cli('sessions', strands)).out).toContain('graph research completed');
+    const show = (await cli('show', strands, 'strands-graph')).out;
+    expect(show).toContain('task: Is coffee good for you?');
+    expect(show).toMatch(/research {2}completed {2}1\.20 s {2}20 tokens/);
+    expect(show).toMatch(/analysis {2}completed {2}800 ms {2}20 tokens/);
+    expect((await cli('show', strands, 'strands-graph', '--agent', 'research')).out).toContain('[1] assistant: Three sources found.');
+    await rm(strands, { recursive: true, force: true });
+  });
+});

@@ -10,7 +10,9 @@ export function renderRun(run: RunView, paint: Paint): string {
   const status = statusColour(paint, run.status)(run.status);
   out.push(`${paint.bold(`${run.type} ${run.id}`)}  ${status}  ${run.executions.length} node executions  ${run.totalTokens ?? '-'} tokens  ${ms(run.spanMs)}`);
   if (run.task) out.push(`  task: ${run.task.length > 160 ? `${run.task.slice(0, 159)}…` : run.task}`);
-  for (const t of run.transitions) {
+  // Strands Agents stores no transitions: its executions carry their own.
+  const steps = run.transitions.length > 0 ? run.transitions : run.executions.map((e) => e.via);
+  for (const t of steps) {
     const at = paint.dim(`#${t.seq}`);
     if (t.kind === 'resume') out.push(`  ${at} ${paint.yellow('resume')}  ${t.reason}`);
     else if (t.kind === 'interrupt') out.push(`  ${at} ${paint.yellow('interrupt')} at ${t.from ?? t.to ?? '?'}: ${t.reason}`);
@@ -19,7 +21,7 @@ export function renderRun(run: RunView, paint: Paint): string {
     if (!exec) continue;
     const colour = statusColour(paint, exec.status);
     const tokens = exec.tokens === undefined ? '' : `  ${exec.tokens} tokens`;
-    const why = t.kind === 'handoff' ? `handoff from ${t.from ?? '-'}: "${t.reason}"` : `${t.kind}${t.from ? ` from ${t.from}` : ''}: ${t.reason}`;
+    const why = t.kind === 'strands' ? t.reason : t.kind === 'handoff' ? `handoff from ${t.from ?? '-'}: "${t.reason}"` : `${t.kind}${t.from ? ` from ${t.from}` : ''}: ${t.reason}`;
     out.push(`  ${at} ${paint.dim(`+${ms(exec.startMs)}`)}  ${paint.cyan(exec.nodeId)}  ${colour(exec.status)}  ${ms(exec.durationMs)}${tokens}  ${paint.dim(why)}`);
   }
   for (const w of run.waiting) out.push(`  ${paint.yellow('waiting for an answer')}: ${w.reason}`);

@@ -1,5 +1,6 @@
-import type { JsonObject, SessionMessage } from '@skein/core';
+import type { SessionMessage } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
+import { readOrchestratorDoc } from './read-orchestrator-doc.js';
 import type { AgentView, MessageView, OrchestratorView, Problem, SessionView } from './session-view.js';
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -54,28 +55,13 @@ async function loadAgent(store: InspectorStore, sessionId: string, agentId: stri
   return view;
 }
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 async function loadOrchestrator(store: InspectorStore, sessionId: string, id: string): Promise<OrchestratorView> {
   const problems: Problem[] = [];
-  const doc = await attempt(problems, `orchestrator ${id}`, () => store.repository.readMultiAgent(sessionId, id));
-  let state: JsonObject = doc?.state ?? {};
-  let type = doc?.type ?? '';
-  let strands = false;
-  if (doc && Object.keys(state).length === 0) {
-    // Strands Agents keeps the orchestrator's fields at the top of multi_agent.json, not under "state".
-    const raw = await attempt(problems, `orchestrator ${id}`, () => store.readRawMultiAgent(sessionId, id));
-    if (isObject(raw) && 'status' in raw) {
-      state = raw;
-      strands = true;
-      if (type === '' && typeof raw['type'] === 'string') type = raw['type'];
-    }
-  }
+  const doc = await attempt(problems, `orchestrator ${id}`, () => readOrchestratorDoc(store, sessionId, id));
   const nodes = (await attempt(problems, `node entries of ${id}`, () => store.repository.readNodeEntries(sessionId, id))) ?? {};
   const transitions = (await attempt(problems, `transitions of ${id}`, () => store.repository.readTransitions(sessionId, id))) ?? [];
-  const status = typeof state['status'] === 'string' ? state['status'].toLowerCase() : 'unknown';
-  const view: OrchestratorView = { id, type: type || 'unknown', status, state, nodes, transitions, strands, problems };
-  if (doc?.updated_at) view.updatedAt = doc.updated_at;
+  const view: OrchestratorView = { id, type: doc?.type ?? 'unknown', status: doc?.status ?? 'unknown', state: doc?.state ?? {}, nodes, transitions, strands: doc?.strands ?? false, problems };
+  if (doc?.updatedAt) view.updatedAt = doc.updatedAt;
   return view;
 }
 

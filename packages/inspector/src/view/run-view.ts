@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue, NodeTransition } from '@skein/core';
-import { messagesText } from './message-text.js';
+import type { Message } from '@skein/core';
+import { messagesText, messageText } from './message-text.js';
 import type { OrchestratorView } from './session-view.js';
 
 /** One execution of a node, placed on the run's clock. */
@@ -66,9 +67,10 @@ export function nodeResults(run: OrchestratorView): Record<string, NodeResultVie
   const out: Record<string, NodeResultView> = {};
   const add = (id: string, r: JsonObject): void => {
     const usage = obj(r['usage']) ?? obj(r['accumulated_usage']);
+    const message = obj(obj(r['result'])?.['message']);
     const view: NodeResultView = {
       status: str(r['status']).toLowerCase() || 'unknown',
-      text: str(r['text']),
+      text: str(r['text']) || (Array.isArray(message?.['content']) ? messageText(message as unknown as Message) : ''),
       tokens: num(usage?.['totalTokens']),
       executionTimeMs: num(r['executionTimeMs']) ?? num(r['execution_time']),
       executionCount: num(r['executionCount']) ?? num(r['execution_count']),
@@ -159,6 +161,7 @@ export function runView(run: OrchestratorView): RunView {
       } else if (run.status !== 'executing') exec.status = run.status === 'interrupted' ? 'interrupted' : 'stopped';
     }
   }
+  if (transitions.length === 0 && run.strands) executions.push(...strandsExecutions(run, results));
   const last = new Map<string, NodeExecution>();
   for (const exec of executions) last.set(exec.nodeId, exec);
   for (const [nodeId, exec] of last) exec.tokens = results[nodeId]?.tokens;
@@ -188,4 +191,23 @@ function taskText(run: OrchestratorView): string {
   const entry = run.nodes['run.task'];
   if (entry) return messagesText(entry['messages']);
   return task === undefined ? '' : JSON.stringify(task).slice(0, 200);
+}
+
+/**
+ * Strands Agents stores no transitions: its execution order (a graph's `execution_order`, a swarm's
+ * `node_history`) placed end to end, each as long as its stored execution time.
+ */
+function strandsExecutions(run: OrchestratorView, results: Record<string, NodeResultView>): NodeExecution[] {
+  const order = run.state['execution_order'] ?? run.state['node_history'];
+  if (!Array.isArray(order)) return [];
+  let clock = 0;
+  return order.flatMap((entry, seq) => {
+    const nodeId = typeof entry === 'string' ? entry : str(obj(entry)?.['node_id']);
+    if (nodeId === '') return [];
+    const result = results[nodeId];
+    const via: NodeTransition = { seq, from: null, to: nodeId, kind: 'strands', reason: 'execution order stored by Strands Agents', at: '' };
+    const exec: NodeExecution = { nodeId, startMs: clock, durationMs: result?.executionTimeMs, status: result?.status ?? 'completed', tokens: result?.tokens, via };
+    clock += result?.executionTimeMs ?? 0;
+    return [exec];
+  });
 }

@@ -1,5 +1,5 @@
-import type { JsonObject } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
+import { readOrchestratorDoc } from './read-orchestrator-doc.js';
 
 /** One line of `skein sessions`. */
 export interface SessionSummary {
@@ -24,19 +24,17 @@ export async function summarizeSession(store: InspectorStore, id: string): Promi
     const [agents, multiAgents] = await Promise.all([store.listAgents(id), store.listMultiAgents(id)]);
     summary.agents = agents;
     const agentDocs = await Promise.all(agents.map((a) => store.repository.readAgent(id, a).catch(() => undefined)));
-    const docs = await Promise.all(multiAgents.map((m) => store.repository.readMultiAgent(id, m).catch(() => undefined)));
+    const docs = await Promise.all(multiAgents.map((m) => readOrchestratorDoc(store, id, m).catch(() => undefined)));
     let tokens: number | undefined;
     for (const [i, doc] of docs.entries()) {
-      const state: JsonObject = doc?.state ?? {};
-      const status = typeof state['status'] === 'string' ? state['status'] : 'unknown';
-      summary.orchestrators.push({ id: multiAgents[i] ?? '?', type: doc?.type || 'unknown', status });
-      const usage = state['usage'];
+      summary.orchestrators.push({ id: multiAgents[i] ?? '?', type: doc?.type ?? 'unknown', status: doc?.status ?? 'unreadable' });
+      const usage = doc?.state['usage'];
       const total = typeof usage === 'object' && usage !== null && !Array.isArray(usage) ? usage['totalTokens'] : undefined;
       if (typeof total === 'number') tokens = (tokens ?? 0) + total;
     }
     summary.type = session?.session_type ?? 'unknown';
     summary.tokens = tokens;
-    summary.updatedAt = latest([session?.updated_at, ...agentDocs.map((a) => a?.updated_at), ...docs.map((d) => d?.updated_at)]);
+    summary.updatedAt = latest([session?.updated_at, ...agentDocs.map((a) => a?.updated_at), ...docs.map((d) => d?.updatedAt)]);
     if (!session) summary.problem = 'session.json missing';
   } catch (error) {
     summary.problem = error instanceof Error ? error.message : String(error);
