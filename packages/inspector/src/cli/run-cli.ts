@@ -60,10 +60,14 @@ export async function runCli(argv: readonly string[], io: CliIo, onServe?: (clos
         });
       case 'show':
         return await withStore(need(rest[0], 'the store'), io.env, async (store) => {
-          const session = await loadSession(store, need(rest[1], 'the session id'));
-          if (values.agent !== undefined) {
-            const agent = session.agents.find((a) => a.id === values.agent || a.id.endsWith(`.${values.agent}`));
-            if (!agent) throw new UsageError(`Session ${session.id} has no agent "${values.agent}" (agents: ${session.agents.map((a) => a.id).join(', ') || 'none'}).`);
+          const sessionId = need(rest[1], 'the session id');
+          const wanted = values.agent;
+          const matches = (id: string): boolean => id === wanted || id.endsWith(`.${wanted ?? ''}`);
+          const agentIds = wanted === undefined ? [] : (await store.listAgents(sessionId)).filter(matches);
+          const session = await loadSession(store, sessionId, { messages: agentIds });
+          if (wanted !== undefined) {
+            const agent = session.agents.find((a) => matches(a.id));
+            if (!agent) throw new UsageError(`Session ${session.id} has no agent "${wanted}" (agents: ${session.agents.map((a) => a.id).join(', ') || 'none'}).`);
             io.stdout.write(values.json ? `${JSON.stringify(agent, null, 2)}\n` : renderConversation(agent, paint, values.full === true));
             return 0;
           }

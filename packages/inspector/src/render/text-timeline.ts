@@ -34,7 +34,7 @@ export function renderSession(session: SessionView, runs: readonly RunView[], pa
   const out: string[] = [`${paint.bold(`session ${session.id}`)}  ${paint.dim(session.type)}  updated ${session.updatedAt ?? '-'}`];
   for (const run of runs) out.push(renderRun(run, paint));
   if (runs.length === 0) {
-    for (const a of session.agents) out.push(`  agent ${paint.cyan(a.id)}: ${a.messages.length} messages (--agent ${a.id} to read them)`);
+    for (const a of session.agents) out.push(`  agent ${paint.cyan(a.id)}  updated ${a.updatedAt ?? '-'}  (--agent ${a.id} prints its conversation)`);
   }
   const problems = [...session.problems, ...session.agents.flatMap((a) => a.problems), ...session.orchestrators.flatMap((o) => o.problems)];
   for (const p of problems) out.push(paint.red(`  ! ${p.where}: ${p.message}`));

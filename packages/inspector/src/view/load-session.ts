@@ -40,16 +40,20 @@ async function messagesOneByOne(store: InspectorStore, sessionId: string, agentI
   return views;
 }
 
-async function loadAgent(store: InspectorStore, sessionId: string, agentId: string): Promise<AgentView> {
-  const problems: Problem[] = [];
-  const record = await attempt(problems, `agent ${agentId}`, () => store.repository.readAgent(sessionId, agentId));
-  let messages: MessageView[];
+/** The whole conversation; when the listing fails, message by message so each unreadable one shows in place. */
+async function readMessages(store: InspectorStore, sessionId: string, agentId: string, problems: Problem[]): Promise<MessageView[]> {
   try {
-    messages = (await store.repository.listMessages(sessionId, agentId)).map(toView);
+    return (await store.repository.listMessages(sessionId, agentId)).map(toView);
   } catch (error) {
     problems.push({ where: `messages of agent ${agentId}`, message: reason(error) });
-    messages = await messagesOneByOne(store, sessionId, agentId, 100_000);
+    return messagesOneByOne(store, sessionId, agentId, 100_000);
   }
+}
+
+async function loadAgent(store: InspectorStore, sessionId: string, agentId: string, withMessages: boolean): Promise<AgentView> {
+  const problems: Problem[] = [];
+  const record = await attempt(problems, `agent ${agentId}`, () => store.repository.readAgent(sessionId, agentId));
+  const messages = withMessages ? await readMessages(store, sessionId, agentId, problems) : [];
   const view: AgentView = { id: agentId, messages, problems };
   if (record) Object.assign(view, { state: record.state, conversationManagerState: record.conversation_manager_state, updatedAt: record.updated_at });
   return view;
@@ -65,14 +69,24 @@ async function loadOrchestrator(store: InspectorStore, sessionId: string, id: st
   return view;
 }
 
-/** Reads one session whole. Nothing it finds broken stops it: each problem is recorded where it is. */
-export async function loadSession(store: InspectorStore, sessionId: string): Promise<SessionView> {
+/** Which agents' conversations {@link loadSession} reads: all (the default), none, or the ones named. */
+export interface LoadOptions {
+  messages?: 'all' | 'none' | readonly string[];
+}
+
+/**
+ * Reads one session: its orchestrators, agents and (per `messages`) their conversations. Nothing it
+ * finds broken stops it: each problem is recorded where it is.
+ */
+export async function loadSession(store: InspectorStore, sessionId: string, options: LoadOptions = {}): Promise<SessionView> {
+  const which = options.messages ?? 'all';
+  const wanted = (id: string): boolean => which === 'all' || (which !== 'none' && which.includes(id));
   const problems: Problem[] = [];
   const session = await attempt(problems, 'session.json', () => store.repository.readSession(sessionId));
   if (session === undefined && problems.length === 0) problems.push({ where: 'session.json', message: 'missing' });
   const agentIds = (await attempt(problems, 'agents', () => store.listAgents(sessionId))) ?? [];
   const orchestratorIds = (await attempt(problems, 'orchestrators', () => store.listMultiAgents(sessionId))) ?? [];
-  const agents = await Promise.all(agentIds.map((id) => loadAgent(store, sessionId, id)));
+  const agents = await Promise.all(agentIds.map((id) => loadAgent(store, sessionId, id, wanted(id))));
   const orchestrators = await Promise.all(orchestratorIds.map((id) => loadOrchestrator(store, sessionId, id)));
   const view: SessionView = { id: sessionId, type: session?.session_type ?? 'unknown', agents, orchestrators, problems };
   if (session) Object.assign(view, { createdAt: session.created_at, updatedAt: session.updated_at });

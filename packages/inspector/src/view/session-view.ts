@@ -22,6 +22,7 @@ export interface AgentView {
   state?: JsonObject;
   conversationManagerState?: JsonObject;
   updatedAt?: string;
+  /** The conversation, when it was asked for (empty otherwise). */
   messages: MessageView[];
   problems: Problem[];
 }
