@@ -1,4 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { STREAM_ENDED_CODE } from './answer-watch.js';
 
 /** What is known when a tool call failed. */
 export interface CallFailure {
@@ -17,6 +18,12 @@ export interface CallFailure {
   stderr: string;
 }
 
+/** True when the call failed in the transport (not a timeout, a cancellation or an answer of the server). */
+export function isTransportFailure(error: unknown, aborted: boolean): boolean {
+  if (aborted || error instanceof ProtocolError) return false;
+  return !(error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);
+}
+
 /** One readable sentence (or three) for the model about why a call to an MCP tool failed. */
 export function describeCallError(error: unknown, f: CallFailure): string {
   if (f.aborted) return `Tool ${f.tool} was cancelled before the ${f.server} answered.`;
@@ -27,6 +34,9 @@ export function describeCallError(error: unknown, f: CallFailure): string {
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return `Tool ${f.tool} did not answer within ${f.timeoutMs} ms (${f.server}); the call was cancelled. Try again later or with a smaller request.`;
+  }
+  if (error instanceof ProtocolError && error.code === STREAM_ENDED_CODE) {
+    return `The ${f.server} dropped the connection while tool ${f.tool} was running, before answering; the call may or may not have taken effect.`;
   }
   if (error instanceof ProtocolError) return `The ${f.server} refused the call to ${f.tool}: ${error.message} (JSON-RPC error ${error.code}).`;
   const message = error instanceof Error ? error.message : String(error);

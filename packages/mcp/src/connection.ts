@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { AnswerWatchingTransport } from './answer-watch.js';
 import { isStdio, type McpTransportOptions } from './mcp-client-options.js';
 import { McpConnectionError } from './mcp-errors.js';
 
@@ -22,6 +23,8 @@ export interface Connection {
   readonly pid: number | undefined;
   /** True once the transport closed, for whatever reason. */
   readonly lost: boolean;
+  /** Marks the session as gone (a transport failure), so the next call opens a new one. */
+  markLost(): void;
   /** The last lines the stdio server wrote to stderr ('' when none or HTTP). */
   stderrTail(): string;
   /** Ends the session; a stdio server gets end-of-input, then SIGTERM, then SIGKILL. */
@@ -42,7 +45,7 @@ export function defaultServerName(transport: McpTransportOptions): string {
 function buildTransport(options: McpTransportOptions, keepStderr: (chunk: Buffer) => void): Transport {
   if (!isStdio(options)) {
     const requestInit: RequestInit = options.headers ? { headers: options.headers } : {};
-    return new StreamableHTTPClientTransport(new URL(options.url), { requestInit });
+    return new AnswerWatchingTransport(new StreamableHTTPClientTransport(new URL(options.url), { requestInit }));
   }
   const transport = new StdioClientTransport({
     command: options.command,
@@ -82,7 +85,7 @@ export async function openConnection(name: string, options: McpTransportOptions,
   const stderrTail = (): string => tail.toString('utf8').trim();
   const close = async (): Promise<void> => {
     closing = true;
-    if (transport instanceof StreamableHTTPClientTransport && !lost) {
+    if (transport instanceof AnswerWatchingTransport && !lost) {
       await Promise.race([transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
     }
     await client.close().catch(() => {});
@@ -106,6 +109,9 @@ export async function openConnection(name: string, options: McpTransportOptions,
     pid: transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
     get lost() {
       return lost;
+    },
+    markLost: () => {
+      lost = true;
     },
     stderrTail,
     close,

@@ -1,5 +1,5 @@
 import { ConfigurationError, errorToolResult, type JsonValue, type ToolContext, type ToolResult } from '@skein/core';
-import { describeCallError } from './call-errors.js';
+import { describeCallError, isTransportFailure } from './call-errors.js';
 import { defaultServerName, describeServer, openConnection, type Connection } from './connection.js';
 import { checkClientOptions, checkSelection, type McpClientOptions, type McpToolSelection } from './mcp-client-options.js';
 import { McpError } from './mcp-errors.js';
@@ -179,6 +179,7 @@ export class McpClient {
       return toToolResult(id, result);
     } catch (error) {
       await new Promise((r) => setImmediate(r)); // let a dying server's last stderr lines arrive
+      if (isTransportFailure(error, context.signal.aborted)) connection.markLost();
       return errorToolResult(id, describeCallError(error, {
         tool: name,
         server: this.#server,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { createTestServer, type TestServerBehaviour } from './test-server.js';
+import { createTestServer } from './test-server.js';
+import type { TestServerBehaviour } from './test-server-behaviour.js';
 
 /** A running streamable HTTP test server. */
 export interface HttpTestServer {
@@ -16,8 +17,15 @@ export interface HttpTestServer {
   close(): Promise<void>;
 }
 
-/** Starts the test server over streamable HTTP on 127.0.0.1 at a free port, one MCP session per client. */
-export async function startHttpTestServer(behaviour: TestServerBehaviour = {}): Promise<HttpTestServer> {
+/** Options of {@link startHttpTestServer}. */
+export interface HttpTestServerOptions extends TestServerBehaviour {
+  /** Listen on this port (to restart a server where it was); default a free one. */
+  port?: number;
+}
+
+/** Starts the test server over streamable HTTP on 127.0.0.1, one MCP session per client. */
+export async function startHttpTestServer(options: HttpTestServerOptions = {}): Promise<HttpTestServer> {
+  const behaviour: TestServerBehaviour = options.badSchema ? { badSchema: true } : {};
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   const requests: IncomingHttpHeaders[] = [];
   const http: Server = createServer((req, res) => {
@@ -35,7 +43,7 @@ export async function startHttpTestServer(behaviour: TestServerBehaviour = {}): 
     }
     transport.handleRequest(req, res).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { McpStdioTransportOptions } from '../mcp-client-options.js';
-import type { HttpTestServer } from './http-server.js';
-import type { TestServerBehaviour } from './test-server.js';
+import type { HttpTestServer, HttpTestServerOptions } from './http-server.js';
+import type { TestServerBehaviour } from './test-server-behaviour.js';
 
-export type { HttpTestServer } from './http-server.js';
-export type { TestServerBehaviour } from './test-server.js';
+export type { HttpTestServer, HttpTestServerOptions } from './http-server.js';
+export type { TestServerBehaviour } from './test-server-behaviour.js';
 
 /** How the stdio test server should misbehave, if at all. */
 export interface StdioTestServerMode extends TestServerBehaviour {
@@ -37,9 +37,9 @@ function resolveTsx(): string {
  * Starts the MCP test server over streamable HTTP on 127.0.0.1 (a free port). Needs
  * `@modelcontextprotocol/server` and `@modelcontextprotocol/node` installed.
  */
-export async function startHttpTestServer(behaviour: TestServerBehaviour = {}): Promise<HttpTestServer> {
+export async function startHttpTestServer(options: HttpTestServerOptions = {}): Promise<HttpTestServer> {
   const { startHttpTestServer: start } = await import('./http-server.js');
-  return start(behaviour);
+  return start(options);
 }
 
 export { processGone, waitForExit } from './process-gone.js';

@@ -1,10 +1,7 @@
 import { fromJsonSchema, McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
+import type { TestServerBehaviour } from './test-server-behaviour.js';
 
-/** What the test server can be asked to do besides its normal tools. */
-export interface TestServerBehaviour {
-  /** Also offer `bad_schema`, whose input schema is not valid JSON Schema (`type: "banana"`). */
-  badSchema?: boolean;
-}
+export type { TestServerBehaviour } from './test-server-behaviour.js';
 
 /** A 1x1 transparent PNG, base64. */
 export const TEST_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
