@@ -183,8 +183,11 @@ describe('McpClient over stdio: faults', () => {
   it('a tool whose input schema is not valid JSON Schema is skipped with the reason; the others work', async () => {
     const client = open({ transport: stdioTestServer({ badSchema: true }) });
     const tools = await client.listTools();
-    expect(tools.map((t) => t.name)).not.toContain('bad_schema');
-    expect(client.skippedTools).toEqual([{ name: 'bad_schema', reason: expect.stringMatching(/^its inputSchema is not valid JSON Schema: type must be JSONType/) as string }]);
+    expect(tools.map((t) => t.name)).toEqual(['echo']);
+    expect(client.skippedTools).toEqual([
+      { name: 'bad_schema', reason: expect.stringMatching(/^its inputSchema is not valid JSON Schema: type must be JSONType/) as string },
+      { name: 'bad_shape', reason: 'its inputSchema is not a JSON Schema object with type "object", as MCP requires' },
+    ]);
     expect(text(await agentWith(tools).tool.echo?.({ text: 'ok' }))).toBe('ok');
     await expect(client.listTools({ allowedTools: ['bad_schema'] })).rejects.toThrow(/does not offer: bad_schema\. bad_schema: its inputSchema is not valid JSON Schema/);
   });
@@ -203,5 +206,18 @@ describe('McpClient over stdio: faults', () => {
     expect(relisted.map((t) => t.name)).toContain('twice');
     expect(relisted.map((t) => t.name)).not.toContain('echo');
     expect(text(await agentWith(relisted).tool.twice?.({ n: 4 }))).toBe('twice:4');
+  });
+
+  it('a tool list change that changes a schema: input is checked against the new one', async () => {
+    let changes = 0;
+    const client = open({ onToolsChanged: () => changes++ });
+    const agent = agentWith(await client.listTools());
+    expect(text(await agent.tool.echo?.({ text: 'before' }))).toBe('before');
+    await agent.tool.change_tools?.({ louder: true });
+    for (let i = 0; i < 200 && changes === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const after = await agent.tool.echo?.({ text: 'after' });
+    expect(after?.status).toBe('error');
+    expect(text(after)).toMatch(/^Invalid input for tool echo: data must have required property 'loud'/);
+    expect(text(await agent.tool.echo?.({ text: 'after', loud: true }))).toBe('after');
   });
 });

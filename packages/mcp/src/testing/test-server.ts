@@ -13,12 +13,6 @@ type Schema = ReturnType<typeof fromJsonSchema<Args>>;
 const object = (properties: Record<string, unknown>, required: string[] = []): Schema =>
   fromJsonSchema<Args>({ type: 'object', properties, required } as Parameters<typeof fromJsonSchema>[0]);
 
-/** A schema that advertises `json` as it is (even when broken) and accepts any input. */
-function rawSchema(json: Record<string, unknown>): Schema {
-  const standard = { version: 1, vendor: 'skein-test', validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } };
-  return { '~standard': standard } as unknown as Schema;
-}
-
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -82,8 +76,9 @@ export function createTestServer(behaviour: TestServerBehaviour = {}): McpServer
     content: [{ type: 'text', text: JSON.stringify({ ...stats, pid: process.pid }) }],
     structuredContent: { ...stats, pid: process.pid },
   }));
-  register('change_tools', 'Removes tool `remove`, adds tool `add` (taking an integer `n`), notifies list_changed.',
-    object({ remove: { type: 'string' }, add: { type: 'string' } }), ({ remove, add }) => {
+  register('change_tools', 'Removes tool `remove`, adds tool `add` (taking an integer `n`), makes echo require `loud` (`louder`), notifies list_changed.',
+    object({ remove: { type: 'string' }, add: { type: 'string' }, louder: { type: 'boolean' } }), ({ remove, add, louder }) => {
+      if (louder === true) tools.get('echo')?.update({ paramsSchema: object({ text: { type: 'string' }, loud: { type: 'boolean' } }, ['text', 'loud']) });
       if (typeof remove === 'string') {
         tools.get(remove)?.remove();
         tools.delete(remove);
@@ -95,7 +90,12 @@ export function createTestServer(behaviour: TestServerBehaviour = {}): McpServer
       return text('changed');
     });
   if (behaviour.badSchema) {
-    register('bad_schema', 'Its input schema is broken.', rawSchema({ type: 'object', properties: { x: { type: 'banana' } } }), () => text('unreachable'));
+    // The SDK's server refuses to list a non-object schema, so in this mode the listing is written
+    // by hand: echo, the broken schema, and an inputSchema of { type: "string" }.
+    const echo = { name: 'echo', description: 'Returns the text it is given.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } };
+    const bad = { name: 'bad_schema', description: 'Its input schema is broken.', inputSchema: { type: 'object', properties: { x: { type: 'banana' } } } };
+    const shape = { name: 'bad_shape', description: 'Not an object schema.', inputSchema: { type: 'string' } };
+    server.server.setRequestHandler('tools/list', () => ({ tools: [echo, bad, shape] }) as never);
   }
   return server;
 }
