@@ -128,6 +128,21 @@ describe('McpClient over stdio', () => {
   });
 });
 
+describe('McpClient over stdio: closing', () => {
+  it('closing during a call ends the call with an error result and stops the process', async () => {
+    const client = open();
+    const agent = agentWith(await client.listTools());
+    const pid = client.pid as number;
+    const call = agent.tool.slow?.({ ms: 30_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    await client.close();
+    const result = await call;
+    expect(result?.status).toBe('error');
+    expect(text(result)).toMatch(/^Tool slow was stopped: the client of the MCP server "node" .* was closed during the call\.$/);
+    expect(await waitForExit(pid)).toBe(true);
+  });
+});
+
 describe('McpClient over stdio: faults', () => {
   it('a server that fails to start: a clear McpConnectionError with its stderr, no process left', async () => {
     const pidFile = join(dir, 'fail-start.pid');
@@ -146,15 +161,14 @@ describe('McpClient over stdio: faults', () => {
     await expect(client.listTools()).rejects.toThrow(/Could not connect to MCP server "skein-no-such-mcp-server" \(skein-no-such-mcp-server --x\): .*ENOENT/);
   });
 
-  it('a server that never answers the handshake: McpConnectionError after connectTimeoutMs, process stopped', async () => {
-    const pidFile = join(dir, 'silent.pid');
-    const client = open({ transport: stdioTestServer({ silent: true, pidFile }), connectTimeoutMs: 4000 });
+  it('a server that never answers and ignores end of input and SIGTERM: McpConnectionError after connectTimeoutMs, process killed', async () => {
+    const pidFile = join(dir, 'stubborn.pid');
+    const stubborn = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.on('SIGTERM', () => {}); setInterval(() => {}, 1e6);`;
+    const client = open({ transport: { command: process.execPath, args: ['-e', stubborn] }, connectTimeoutMs: 1500 });
     const error = await client.connect().then(() => undefined, (e: unknown) => e as McpConnectionError);
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error?.message).toMatch(/^Could not connect to MCP server "node" .*: Request timed out\. Check the command/);
-    const pid = Number(await readFile(pidFile, 'utf8'));
-    expect(pid).toBeGreaterThan(0);
-    expect(await waitForExit(pid)).toBe(true);
+    expect(await waitForExit(Number(await readFile(pidFile, 'utf8')))).toBe(true);
   });
 
   it('a server that dies mid-call: an error result with its last words, no process left, restarted on the next call', async () => {

@@ -179,6 +179,7 @@ export class McpClient {
       return toToolResult(id, result);
     } catch (error) {
       await new Promise((r) => setImmediate(r)); // let a dying server's last stderr lines arrive
+      if (this.#closed) return errorToolResult(id, `Tool ${name} was stopped: the client of the ${this.#server} was closed during the call.`);
       if (isTransportFailure(error, context.signal.aborted)) connection.markLost();
       return errorToolResult(id, describeCallError(error, {
         tool: name,

@@ -11,8 +11,6 @@ export type { TestServerBehaviour } from './test-server-behaviour.js';
 export interface StdioTestServerMode extends TestServerBehaviour {
   /** Exit with code 2 before serving, after a line on stderr. */
   failStart?: boolean;
-  /** Never answer anything. */
-  silent?: boolean;
   /** Write the server's process id to this file as it starts (to check it is gone later). */
   pidFile?: string;
 }

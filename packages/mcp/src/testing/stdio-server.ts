@@ -1,6 +1,6 @@
 // Entry point of the stdio test server: `node --import tsx stdio-server.ts` from source,
 // `node stdio-server.js` once built. Behaviour comes from the SKEIN_MCP_TEST environment variable
-// (JSON): { badSchema?: true, failStart?: true, silent?: true, pidFile?: string }.
+// (JSON): { badSchema?: true, failStart?: true, pidFile?: string }.
 import { writeFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createTestServer } from './test-server.js';
@@ -9,8 +9,6 @@ interface Mode {
   badSchema?: boolean;
   /** Exit with code 2 before serving, after a line on stderr (a server that fails to start). */
   failStart?: boolean;
-  /** Never answer anything (a server that hangs at connect). */
-  silent?: boolean;
   /** Write the process id to this file first. */
   pidFile?: string;
 }
@@ -20,8 +18,6 @@ if (mode.pidFile) writeFileSync(mode.pidFile, String(process.pid));
 if (mode.failStart) {
   process.stderr.write('test server: missing configuration, refusing to start\n');
   process.exit(2);
-} else if (mode.silent) {
-  process.stdin.resume();
 } else {
   await createTestServer({ badSchema: mode.badSchema === true }).connect(new StdioServerTransport());
 }
