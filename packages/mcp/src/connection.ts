@@ -10,8 +10,6 @@ const CLIENT_INFO = { name: 'skein', version: '0.1.0' };
 
 /** What a connection tells its owner. */
 export interface ConnectionEvents {
-  /** The server went away (process exit, HTTP session gone) without `close()`. */
-  onLost: () => void;
   /** The server sent `notifications/tools/list_changed`. */
   onToolsChanged: () => void;
 }
@@ -75,16 +73,13 @@ export async function openConnection(name: string, options: McpTransportOptions,
   const transport = buildTransport(options, keep);
   const client = new Client(CLIENT_INFO);
   let lost = false;
-  let closing = false;
   client.onclose = () => {
     lost = true;
-    if (!closing) events.onLost();
   };
   client.onerror = () => {}; // failures surface through the requests that hit them
   client.setNotificationHandler('notifications/tools/list_changed', () => events.onToolsChanged());
   const stderrTail = (): string => tail.toString('utf8').trim();
   const close = async (): Promise<void> => {
-    closing = true;
     if (transport instanceof AnswerWatchingTransport && !lost) {
       await Promise.race([transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
     }

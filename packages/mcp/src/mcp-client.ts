@@ -115,7 +115,6 @@ export class McpClient {
       const opening = (async () => {
         await current?.close();
         const connection = await openConnection(this.name, this.#options.transport, this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, {
-          onLost: () => {},
           onToolsChanged: () => {
             this.#stale = true;
             this.#options.onToolsChanged?.();
