@@ -84,6 +84,12 @@ describe('packed packages', () => {
     expect((await run('node', ['cjs.cjs'], { cwd: project })).stdout).toContain('cjs ok');
   }, 60_000);
 
+  it('installs the skein command of @skein/inspector', async () => {
+    expect(packed.map((p) => p.name)).toContain('@skein/inspector');
+    const { stdout } = await run(join(project, 'node_modules', '.bin', 'skein'), ['--help'], { cwd: project });
+    expect(stdout).toContain('skein sessions');
+  }, 30_000);
+
   it.each(['nodenext', 'bundler'])('type-check with moduleResolution %s', async (resolution) => {
     const specs = packed.flatMap((p) => p.subpaths.map((s) => specifier(p, s)));
     const source = specs.map((s, i) => `import * as m${i} from '${s}';\nexport const e${i} = m${i};`).join('\n');
