@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnthropicTestServer, answerEvents } from '@skein/model-anthropic/testing';
+import { BedrockWireServer, textFrames, toolUseFrames } from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+import { writeFixtureSessions } from '../../packages/inspector/src/testing/fixtures.js';
+import { exampleModule, smallestExample } from './readme-example.js';
+
+// Every README's smallest example (its first ```ts block) is type-checked as written and run, so the
+// docs cannot drift from the code. Names a README leaves to the reader (`model`) come from a prelude;
+// provider examples reach loopback servers through the SDKs' own environment variables.
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const outDir = join(root, 'test/docs/.generated');
+const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+
+interface Example {
+  /** README path from the repository root. */
+  readme: string;
+  /** Declarations the README leaves to the reader, for type-checking and running. */
+  prelude?: string;
+  /** Prepares a run: servers' replies, env and working directory. */
+  setup?: () => Promise<{ env?: Record<string, string>; cwd?: string }>;
+  /** What the run prints. */
+  prints: RegExp;
+  /** Why the example is only type-checked. */
+  typeCheckOnly?: string;
+}
+
+const scripted = (answers: string): string =>
+  `import { ScriptedModel as ReaderModel } from '@skein/core/testing';\nconst model = new ReaderModel(${answers}, { loop: true });`;
+
+let anthropic: AnthropicTestServer;
+let bedrock: BedrockWireServer;
+let work = '';
+const bedrockEnv = (): Record<string, string> => ({
+  AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.endpoint,
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'AKIDTEST',
+  AWS_SECRET_ACCESS_KEY: 'secret',
+});
+const anthropicEnv = (): Record<string, string> => ({ ANTHROPIC_BASE_URL: anthropic.url, ANTHROPIC_API_KEY: 'test-key' });
+
+const examples: Example[] = [
+  {
+    readme: 'README.md',
+    setup: async () => {
+      bedrock.reply({ frames: [{ event: 'messageStart', body: { role: 'assistant' } }, ...toolUseFrames(0, 't1', 'weather', ['{"city":', '"Kobe"}']), { event: 'messageStop', body: { stopReason: 'tool_use' } }] });
+      bedrock.reply({ frames: textFrames(['It is sunny ', 'in Kobe.']) });
+      return { env: bedrockEnv() };
+    },
+    prints: /It is sunny in Kobe\./,
+  },
+  {
+    readme: 'packages/core/README.md',
+    setup: async () => {
+      bedrock.reply({ frames: [{ event: 'messageStart', body: { role: 'assistant' } }, ...toolUseFrames(0, 't1', 'calculator', ['{"a":25,', '"b":48}']), { event: 'messageStop', body: { stopReason: 'tool_use' } }] });
+      bedrock.reply({ frames: textFrames(['25 * 48 = 1200']) });
+      return { env: bedrockEnv() };
+    },
+    prints: /25 \* 48 = 1200/,
+  },
+  { readme: 'packages/graph/README.md', prints: /completed \[ 'triage', 'billing' \]/ },
+  {
+    readme: 'packages/handoffs/README.md',
+    prelude: `${scripted(`[{ toolUses: [{ name: 'transfer_to_refund_agent', input: { orderId: '42' } }] }]`)}\nconst prefetchOrder = async (orderId: string): Promise<void> => void orderId;`,
+    prints: /transfer to Refund agent \{ orderId: '42' \}/,
+  },
+  {
+    readme: 'packages/inspector/README.md',
+    setup: async () => {
+      const cwd = await mkdtemp(join(work, 'inspector-'));
+      await writeFixtureSessions(join(cwd, 'sessions'));
+      return { cwd };
+    },
+    prints: /bytes of HTML/,
+  },
+  {
+    readme: 'packages/mcp/README.md',
+    setup: async () => {
+      await mkdir('/tmp/notes', { recursive: true });
+      anthropic.enqueue({ events: answerEvents({ blocks: [{ text: ['No notes mention ', 'the launch yet.'] }] }) });
+      return { env: anthropicEnv() };
+    },
+    prints: /No notes mention the launch yet\./,
+  },
+  {
+    readme: 'packages/model-anthropic/README.md',
+    setup: async () => {
+      anthropic.enqueue({ events: answerEvents({ blocks: [{ toolUse: { id: 'toolu_1', name: 'weather', inputChunks: ['{"city":', '"Lisbon"}'] } }] }) });
+      anthropic.enqueue({ events: answerEvents({ blocks: [{ text: ['It is 21 °C ', 'in Lisbon.'] }] }) });
+      return { env: anthropicEnv() };
+    },
+    prints: /It is 21 °C in Lisbon\./,
+  },
+  {
+    readme: 'packages/model-bedrock/README.md',
+    setup: async () => {
+      bedrock.reply({ frames: textFrames(['Paris: 21 °C.']) });
+      return { env: bedrockEnv() };
+    },
+    prints: /Paris: 21 °C\./,
+  },
+  {
+    readme: 'packages/session-file/README.md',
+    prelude: scripted(`['Noted.', 'Horse racing.']`),
+    setup: async () => ({ cwd: await mkdtemp(join(work, 'session-file-')) }),
+    prints: /^4 Horse racing\.$/,
+  },
+  {
+    readme: 'packages/session-s3/README.md',
+    prelude: scripted(`['Noted.']`),
+    prints: /^$/,
+    typeCheckOnly: 'its bucket is reached by virtual-hosted-style URL, which a loopback S3 server cannot answer; the package tests run the same calls against radosgw',
+  },
+  {
+    readme: 'packages/swarm/README.md',
+    prelude: scripted(`['I can help with that charge.']`),
+    prints: /completed \[ 'Triage agent' \] I can help with that charge\./,
+  },
+];
+
+const fileOf = (readme: string): string => join(outDir, `${readme.replace(/\/README\.md$|README\.md$/, '').replace(/\//g, '-') || 'root'}.ts`);
+
+beforeAll(async () => {
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  work = await mkdtemp(join(tmpdir(), 'skein-readme-'));
+  for (const example of examples) await writeFile(fileOf(example.readme), exampleModule(await smallestExample(join(root, example.readme)), example.prelude));
+  anthropic = await AnthropicTestServer.start();
+  bedrock = await new BedrockWireServer().start();
+});
+
+afterAll(async () => {
+  await anthropic?.close();
+  await bedrock?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('README smallest examples', () => {
+  it('cover every package', async () => {
+    const covered = new Set(examples.map((e) => e.readme));
+    const missing: string[] = [];
+    for (const dir of await readdir(join(root, 'packages'))) {
+      const manifest = JSON.parse(await readFile(join(root, 'packages', dir, 'package.json'), 'utf8')) as { private?: boolean };
+      if (!manifest.private && !covered.has(`packages/${dir}/README.md`)) missing.push(dir);
+    }
+    expect(missing, 'published packages whose README example is not run here').toEqual([]);
+  });
+
+  it('type-check as written', async () => {
+    const tsconfig = join(outDir, 'tsconfig.json');
+    const compilerOptions = { noEmit: true, customConditions: ['@skein/source'], noUnusedLocals: false, noUnusedParameters: false };
+    await writeFile(tsconfig, JSON.stringify({ extends: '../../../tsconfig.base.json', compilerOptions, include: ['*.ts'] }));
+    const checked = run(join(root, 'node_modules/.bin/tsc'), ['-p', tsconfig], { cwd: root });
+    await expect(checked.catch((e: { stdout?: string }) => Promise.reject(new Error(e.stdout ?? String(e))))).resolves.toBeDefined();
+  }, 120_000);
+
+  it.each(examples.filter((e) => !e.typeCheckOnly).map((e) => [e.readme, e] as const))('%s runs', async (_name, example) => {
+    const { env = {}, cwd = work } = (await example.setup?.()) ?? {};
+    const { stdout } = await run(process.execPath, ['--conditions=@skein/source', '--import', tsxLoader, fileOf(example.readme)], {
+      cwd,
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    });
+    expect(stdout.trim()).toMatch(example.prints);
+  }, 90_000);
+});
