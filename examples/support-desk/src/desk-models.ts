@@ -1,0 +1,28 @@
+/**
+ * Which model the desk runs on: a real provider when its credentials are in the environment
+ * (Anthropic, then Bedrock), else the scripted models that follow the conversation. Says which.
+ */
+import type { Model } from '@skein/core';
+import { scriptedDeskModel, type DeskRole } from './scripted-desk.js';
+
+export interface DeskModels {
+  description: string;
+  modelFor: (role: DeskRole) => Model;
+}
+
+export async function pickDeskModels(env: NodeJS.ProcessEnv = process.env): Promise<DeskModels> {
+  if (env['ANTHROPIC_API_KEY']) {
+    const { AnthropicModel } = await import('@skein/model-anthropic');
+    const model = new AnthropicModel({ maxTokens: 1024 });
+    return { description: `Anthropic ${model.modelId} (ANTHROPIC_API_KEY is set)`, modelFor: () => model };
+  }
+  if (env['AWS_ACCESS_KEY_ID'] || env['AWS_PROFILE']) {
+    const { BedrockModel } = await import('@skein/model-bedrock');
+    const model = new BedrockModel();
+    return { description: `Amazon Bedrock ${model.modelId} (AWS credentials are set)`, modelFor: () => model };
+  }
+  return {
+    description: 'scripted models from @skein/core/testing that follow the conversation (set ANTHROPIC_API_KEY or AWS credentials for a real model)',
+    modelFor: scriptedDeskModel,
+  };
+}

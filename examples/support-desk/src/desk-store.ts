@@ -1,0 +1,98 @@
+/**
+ * The desk's data: customers, orders, invoices and refunds, in one JSON file written atomically
+ * (temp file + rename), so a refund issued before a crash is still there after it. Small on purpose:
+ * a real desk would use its database here; the tools only see this interface.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+export interface Customer { id: string; name: string; email: string }
+export interface Order { id: string; customerId: string; item: string; amountEur: number; status: 'paid' | 'refunded' }
+export interface Invoice { id: string; orderId: string; amountEur: number; charges: number }
+export interface Refund { id: string; orderId: string; amountEur: number; reason: string; at: string }
+
+interface DeskData { customers: Customer[]; orders: Order[]; invoices: Invoice[]; refunds: Refund[] }
+
+const SEED: DeskData = {
+  customers: [
+    { id: 'c1', name: 'Aiko Tanaka', email: 'aiko@example.com' },
+    { id: 'c2', name: 'Ben Okafor', email: 'ben@example.com' },
+  ],
+  orders: [
+    { id: '42', customerId: 'c1', item: 'Noise-cancelling headphones', amountEur: 80, status: 'paid' },
+    { id: '7', customerId: 'c1', item: 'USB-C cable', amountEur: 12, status: 'paid' },
+    { id: '108', customerId: 'c2', item: 'Standing desk', amountEur: 420, status: 'paid' },
+  ],
+  invoices: [
+    { id: 'INV-42', orderId: '42', amountEur: 80, charges: 2 },
+    { id: 'INV-7', orderId: '7', amountEur: 12, charges: 1 },
+    { id: 'INV-108', orderId: '108', amountEur: 420, charges: 1 },
+  ],
+  refunds: [],
+};
+
+/** The desk's records in `<dir>/desk-data.json` (seeded on first use). */
+export class DeskStore {
+  readonly file: string;
+  #data: DeskData | undefined;
+
+  constructor(dir: string) {
+    this.file = join(dir, 'desk-data.json');
+  }
+
+  async #load(): Promise<DeskData> {
+    if (this.#data) return this.#data;
+    try {
+      this.#data = JSON.parse(await readFile(this.file, 'utf8')) as DeskData;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.#data = structuredClone(SEED);
+    }
+    return this.#data;
+  }
+
+  async #save(data: DeskData): Promise<void> {
+    await mkdir(dirname(this.file), { recursive: true });
+    const temp = `${this.file}.${process.pid}.tmp`;
+    await writeFile(temp, JSON.stringify(data, null, 2));
+    await rename(temp, this.file);
+  }
+
+  async order(id: string): Promise<(Order & { customer: Customer | undefined; invoice: Invoice | undefined }) | undefined> {
+    const data = await this.#load();
+    const order = data.orders.find((o) => o.id === id);
+    if (!order) return undefined;
+    return { ...order, customer: data.customers.find((c) => c.id === order.customerId), invoice: data.invoices.find((i) => i.orderId === id) };
+  }
+
+  async refunds(orderId: string): Promise<Refund[]> {
+    return (await this.#load()).refunds.filter((r) => r.orderId === orderId);
+  }
+
+  /** Refunds `amountEur` of an order once per tool call id (a retried call does not pay twice). */
+  async refund(orderId: string, amountEur: number, reason: string, callId: string): Promise<Refund> {
+    const data = await this.#load();
+    const order = data.orders.find((o) => o.id === orderId);
+    if (!order) throw new Error(`No order ${orderId}.`);
+    const already = data.refunds.find((r) => r.id === callId);
+    if (already) return already;
+    const refunded = data.refunds.filter((r) => r.orderId === orderId).reduce((sum, r) => sum + r.amountEur, 0);
+    if (refunded + amountEur > order.amountEur) throw new Error(`Order ${orderId} was ${order.amountEur} EUR; ${refunded} EUR already refunded, so at most ${order.amountEur - refunded} EUR can be refunded.`);
+    const refund: Refund = { id: callId, orderId, amountEur, reason, at: new Date().toISOString() };
+    data.refunds.push(refund);
+    if (refunded + amountEur === order.amountEur) order.status = 'refunded';
+    await this.#save(data);
+    return refund;
+  }
+
+  /** Removes a duplicate charge from an invoice. */
+  async reverseDuplicateCharge(invoiceId: string): Promise<Invoice> {
+    const data = await this.#load();
+    const invoice = data.invoices.find((i) => i.id === invoiceId);
+    if (!invoice) throw new Error(`No invoice ${invoiceId}.`);
+    if (invoice.charges < 2) throw new Error(`Invoice ${invoiceId} was charged once; there is no duplicate to reverse.`);
+    invoice.charges = 1;
+    await this.#save(data);
+    return invoice;
+  }
+}

@@ -1,0 +1,43 @@
+/** The desk's tools over its store: zod schemas, answers the model can read, errors it can act on. */
+import { z } from 'zod';
+import { tool, type AgentTool } from '@skein/core';
+import type { DeskStore } from './desk-store.js';
+
+/** Refunds above this many EUR need a person's yes. */
+export const APPROVAL_LIMIT_EUR = 50;
+
+export interface DeskTools {
+  lookupOrder: AgentTool;
+  reverseDuplicateCharge: AgentTool;
+  issueRefund: AgentTool;
+}
+
+export function deskTools(store: DeskStore): DeskTools {
+  const lookupOrder = tool({
+    name: 'lookup_order',
+    description: 'Looks up an order by its number: item, amount, status, customer, invoice (with how many times it was charged) and refunds so far.',
+    inputSchema: z.object({ orderId: z.string().describe('The order number, e.g. "42"') }),
+    callback: async ({ orderId }) => {
+      const order = await store.order(orderId);
+      if (!order) throw new Error(`There is no order ${orderId}. Ask the customer to check the number.`);
+      return { ...order, refunds: await store.refunds(orderId) };
+    },
+  });
+  const reverseDuplicateCharge = tool({
+    name: 'reverse_duplicate_charge',
+    description: 'Reverses a duplicate charge on an invoice that was charged more than once.',
+    inputSchema: z.object({ invoiceId: z.string().describe('The invoice id, e.g. "INV-42"') }),
+    callback: async ({ invoiceId }) => store.reverseDuplicateCharge(invoiceId),
+  });
+  const issueRefund = tool({
+    name: 'issue_refund',
+    description: `Refunds an amount of an order to the customer. Refunds above ${APPROVAL_LIMIT_EUR} EUR are approved by a person first.`,
+    inputSchema: z.object({
+      orderId: z.string().describe('The order number'),
+      amountEur: z.number().positive().describe('The amount to refund, in EUR'),
+      reason: z.string().describe('Why, in the customer\'s words'),
+    }),
+    callback: async ({ orderId, amountEur, reason }, context) => store.refund(orderId, amountEur, reason, context.toolUse.toolUseId),
+  });
+  return { lookupOrder, reverseDuplicateCharge, issueRefund };
+}

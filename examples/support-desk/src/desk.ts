@@ -1,0 +1,32 @@
+/** What every shape of the desk offers the terminal and the tests. */
+import type { Model, SessionManager } from '@skein/core';
+import type { DeskRole } from './scripted-desk.js';
+import type { DeskStore } from './desk-store.js';
+
+export type DeskShape = 'graph' | 'swarm' | 'agent';
+
+/** Progress the desk reports while it works: one line per node start/stop, handoff and tool call; text as it streams. */
+export interface DeskProgress {
+  line(text: string): void;
+  text(delta: string): void;
+}
+
+export interface DeskReply {
+  text: string;
+  /** `completed`, or why the turn did not finish. */
+  status: string;
+}
+
+export interface Desk {
+  readonly shape: DeskShape;
+  /** Handles one customer message. */
+  turn(message: string, progress: DeskProgress): Promise<DeskReply>;
+  /** Continues the turn on `message` that a crash interrupted, from the session (without repeating what was stored). */
+  resume(message: string, progress: DeskProgress): Promise<DeskReply>;
+}
+
+export interface DeskParts {
+  store: DeskStore;
+  modelFor: (role: DeskRole) => Model;
+  sessionManager: SessionManager | undefined;
+}

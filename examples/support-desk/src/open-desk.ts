@@ -1,0 +1,46 @@
+/** Builds a desk of the chosen shape on a file or S3 session. */
+import type { SessionManager } from '@skein/core';
+import { FileSessionManager } from '@skein/session-file';
+import { agentDesk } from './shapes/agent-desk.js';
+import { graphDesk } from './shapes/graph-desk.js';
+import { swarmDesk } from './shapes/swarm-desk.js';
+import { DeskStore } from './desk-store.js';
+import type { Desk, DeskShape } from './desk.js';
+import type { DeskModels } from './desk-models.js';
+
+export interface OpenDeskOptions {
+  shape: DeskShape;
+  /** Where the desk's data and (without `s3`) its sessions live. */
+  dir: string;
+  sessionId: string;
+  /** `s3://bucket/prefix`: sessions in S3 (credentials and region from the AWS environment). */
+  s3?: string;
+  models: DeskModels;
+}
+
+export interface OpenDesk {
+  desk: Desk;
+  store: DeskStore;
+  close(): Promise<void>;
+}
+
+async function sessionManagerFor(options: OpenDeskOptions): Promise<{ manager: SessionManager; close(): Promise<void> }> {
+  const sessionId = `${options.sessionId}-${options.shape}`;
+  if (options.s3) {
+    const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(options.s3);
+    if (!match?.[1]) throw new Error(`--s3 takes s3://bucket/prefix (got ${options.s3}).`);
+    const { S3SessionManager } = await import('@skein/session-s3');
+    const manager = new S3SessionManager({ sessionId, bucket: match[1], prefix: match[2] ?? '' });
+    return { manager, close: async () => manager.destroy() };
+  }
+  const manager = new FileSessionManager({ sessionId, storageDir: `${options.dir}/sessions` });
+  return { manager, close: () => manager.close() };
+}
+
+export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
+  const store = new DeskStore(options.dir);
+  const session = await sessionManagerFor(options);
+  const parts = { store, modelFor: options.models.modelFor, sessionManager: session.manager };
+  const desk = options.shape === 'graph' ? graphDesk(parts) : options.shape === 'swarm' ? swarmDesk(parts) : agentDesk(parts);
+  return { desk, store, close: session.close };
+}

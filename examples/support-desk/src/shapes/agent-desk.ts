@@ -1,0 +1,49 @@
+/**
+ * The desk as one agent with the specialists as tools (`asTool`): the desk agent keeps the
+ * conversation, asks billing or refund, and relays their answers. Its own session stores the
+ * conversation; after a crash an unanswered message is answered without being stored twice.
+ */
+import { Agent } from '@skein/core';
+import { CONCIERGE_PROMPT } from '../desk-prompts.js';
+import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
+import { deskAgents } from './desk-agents.js';
+import { reportAgentEvent } from './progress.js';
+
+export function buildDeskAgent(parts: DeskParts): Agent {
+  const agents = deskAgents(parts);
+  return new Agent({
+    name: 'desk',
+    model: parts.modelFor('concierge'),
+    systemPrompt: CONCIERGE_PROMPT,
+    tools: [
+      agents.billing.asTool({ name: 'billing', description: 'Ask the billing agent (double charges, invoices, payments).' }),
+      agents.refund.asTool({ name: 'refund', description: 'Ask the refund agent (money back for an order).' }),
+    ],
+    ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
+  });
+}
+
+export function agentDesk(parts: DeskParts): Desk {
+  const agent = buildDeskAgent(parts);
+  const run = async (prompt: string | undefined, progress: DeskProgress): Promise<DeskReply> => {
+    const stream = agent.stream(prompt);
+    for (let step = await stream.next(); ; step = await stream.next()) {
+      if (step.done) return { text: String(step.value), status: step.value.stopReason === 'end_turn' ? 'completed' : step.value.stopReason };
+      reportAgentEvent(step.value, progress, 'desk', true);
+    }
+  };
+  return {
+    shape: 'agent',
+    turn: (message, progress) => run(message, progress),
+    async resume(message, progress) {
+      await agent.initialize();
+      const last = agent.messages.at(-1);
+      const stored = agent.messages.some((m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === message));
+      if (!stored) return run(message, progress);
+      // Stored but unanswered: continue from the history instead of storing the message twice.
+      if (last?.role === 'user') return run(undefined, progress);
+      // Answered before the crash: the answer is in the session.
+      return { text: last ? last.content.map((b) => ('text' in b ? b.text : '')).join('') : '', status: 'completed' };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The desk as a Graph: triage routes by conditional edges to billing or refund; a case-notes node
+ * runs beside the specialist; a join of notes + specialist feeds the summary that answers. One run
+ * per customer message (each message is a case); the graph's session makes a crashed run resume.
+ */
+import { Agent } from '@skein/core';
+import { GraphBuilder, type Graph, type GraphState } from '@skein/graph';
+import { TRIAGE_ROUTE_PROMPT } from '../desk-prompts.js';
+import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
+import { deskAgents } from './desk-agents.js';
+import { reportOrchestratorEvent } from './progress.js';
+
+const routedTo = (topic: string) => (state: GraphState): boolean => new RegExp(`ROUTE:\\s*${topic}`, 'i').test(state.results['triage']?.text ?? '');
+
+export function buildDeskGraph(parts: DeskParts): Graph {
+  const agents = deskAgents(parts);
+  const triage = new Agent({ name: 'triage', model: parts.modelFor('triage'), systemPrompt: TRIAGE_ROUTE_PROMPT });
+  const builder = new GraphBuilder()
+    .setId('desk-graph')
+    .addNode(triage, 'triage')
+    .addNode(agents.billing, 'billing')
+    .addNode(agents.refund, 'refund')
+    .addNode(agents.notes, 'notes')
+    .addNode(agents.summary, 'summary')
+    .addEdge('triage', 'billing', routedTo('billing'))
+    .addEdge('triage', 'refund', routedTo('refund'))
+    .addEdge('triage', 'notes', (s) => !routedTo('other')(s))
+    .addEdge(['notes', 'billing'], 'summary')
+    .addEdge(['notes', 'refund'], 'summary')
+    .setEntryPoint('triage')
+    .setMaxNodeExecutions(10);
+  if (parts.sessionManager) builder.setSessionManager(parts.sessionManager);
+  return builder.build();
+}
+
+export function graphDesk(parts: DeskParts): Desk {
+  const graph = buildDeskGraph(parts);
+  const turn = async (message: string, progress: DeskProgress): Promise<DeskReply> => {
+    const stream = graph.stream(message);
+    for (let step = await stream.next(); ; step = await stream.next()) {
+      if (step.done) {
+        const result = step.value;
+        const answer = result.results['summary'] ?? result.results['triage'];
+        const text = (answer?.text ?? '').replace(/^ROUTE:\s*other\.?\s*/i, '');
+        return { text, status: result.status === 'completed' ? 'completed' : `${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}` };
+      }
+      reportOrchestratorEvent(step.value, progress, (nodeId) => nodeId === 'summary');
+    }
+  };
+  // An unfinished run resumes on the next invoke (the stored task wins over the argument).
+  return { shape: 'graph', turn, resume: turn };
+}

@@ -1,0 +1,46 @@
+/**
+ * The desk as a Swarm: triage hands the customer over with `transfer_to_billing` (the history
+ * nested into one summary message) or `transfer_to_refund` (tool calls removed); the specialists
+ * share context. The swarm's session makes a crashed run resume at the node that was running.
+ */
+import { Agent } from '@skein/core';
+import { handoff, nestHandoffHistory, promptWithHandoffInstructions, removeAllTools } from '@skein/handoffs';
+import { Swarm } from '@skein/swarm';
+import { TRIAGE_PROMPT } from '../desk-prompts.js';
+import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
+import { deskAgents } from './desk-agents.js';
+import { reportOrchestratorEvent } from './progress.js';
+
+export function buildDeskSwarm(parts: DeskParts): Swarm {
+  const agents = deskAgents(parts);
+  const triage = new Agent({
+    name: 'triage',
+    model: parts.modelFor('triage'),
+    systemPrompt: promptWithHandoffInstructions(TRIAGE_PROMPT),
+    handoffs: [
+      handoff(agents.billing, { inputFilter: (data) => nestHandoffHistory(data) }),
+      handoff(agents.refund, { inputFilter: removeAllTools }),
+    ],
+  });
+  return new Swarm({
+    id: 'desk-swarm',
+    nodes: [triage, agents.billing, agents.refund],
+    maxHandoffs: 4,
+    ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
+  });
+}
+
+export function swarmDesk(parts: DeskParts): Desk {
+  const swarm = buildDeskSwarm(parts);
+  const turn = async (message: string, progress: DeskProgress): Promise<DeskReply> => {
+    const stream = swarm.stream(message);
+    for (let step = await stream.next(); ; step = await stream.next()) {
+      if (step.done) {
+        const result = step.value;
+        return { text: result.text, status: result.status === 'completed' ? 'completed' : `${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}` };
+      }
+      reportOrchestratorEvent(step.value, progress, () => true);
+    }
+  };
+  return { shape: 'swarm', turn, resume: turn };
+}
