@@ -69,16 +69,21 @@ export class DeskStore {
     return (await this.#load()).refunds.filter((r) => r.orderId === orderId);
   }
 
-  /** Refunds `amountEur` of an order once per tool call id (a retried call does not pay twice). */
-  async refund(orderId: string, amountEur: number, reason: string, callId: string): Promise<Refund> {
+  /**
+   * Refunds `amountEur` of an order. The same request again (same order and amount) returns the
+   * refund already made instead of paying twice: a node that re-runs after a crash repeats its tool
+   * calls, so the side effect itself must be idempotent.
+   */
+  async refund(orderId: string, amountEur: number, reason: string): Promise<Refund> {
     const data = await this.#load();
     const order = data.orders.find((o) => o.id === orderId);
     if (!order) throw new Error(`No order ${orderId}.`);
-    const already = data.refunds.find((r) => r.id === callId);
+    const id = `${orderId}:${amountEur}`;
+    const already = data.refunds.find((r) => r.id === id);
     if (already) return already;
     const refunded = data.refunds.filter((r) => r.orderId === orderId).reduce((sum, r) => sum + r.amountEur, 0);
     if (refunded + amountEur > order.amountEur) throw new Error(`Order ${orderId} was ${order.amountEur} EUR; ${refunded} EUR already refunded, so at most ${order.amountEur - refunded} EUR can be refunded.`);
-    const refund: Refund = { id: callId, orderId, amountEur, reason, at: new Date().toISOString() };
+    const refund: Refund = { id, orderId, amountEur, reason, at: new Date().toISOString() };
     data.refunds.push(refund);
     if (refunded + amountEur === order.amountEur) order.status = 'refunded';
     await this.#save(data);

@@ -12,12 +12,19 @@ export interface DeskTools {
   issueRefund: AgentTool;
 }
 
+/** `DESK_TOOL_DELAY_MS` slows every tool down, as a remote backend would (demos of a crash mid-tool use it). */
+const backendDelay = async (): Promise<void> => {
+  const ms = Number(process.env['DESK_TOOL_DELAY_MS'] ?? 0);
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+};
+
 export function deskTools(store: DeskStore): DeskTools {
   const lookupOrder = tool({
     name: 'lookup_order',
     description: 'Looks up an order by its number: item, amount, status, customer, invoice (with how many times it was charged) and refunds so far.',
     inputSchema: z.object({ orderId: z.string().describe('The order number, e.g. "42"') }),
     callback: async ({ orderId }) => {
+      await backendDelay();
       const order = await store.order(orderId);
       if (!order) throw new Error(`There is no order ${orderId}. Ask the customer to check the number.`);
       return { ...order, refunds: await store.refunds(orderId) };
@@ -27,7 +34,10 @@ export function deskTools(store: DeskStore): DeskTools {
     name: 'reverse_duplicate_charge',
     description: 'Reverses a duplicate charge on an invoice that was charged more than once.',
     inputSchema: z.object({ invoiceId: z.string().describe('The invoice id, e.g. "INV-42"') }),
-    callback: async ({ invoiceId }) => store.reverseDuplicateCharge(invoiceId),
+    callback: async ({ invoiceId }) => {
+      await backendDelay();
+      return store.reverseDuplicateCharge(invoiceId);
+    },
   });
   const issueRefund = tool({
     name: 'issue_refund',
@@ -37,7 +47,10 @@ export function deskTools(store: DeskStore): DeskTools {
       amountEur: z.number().positive().describe('The amount to refund, in EUR'),
       reason: z.string().describe('Why, in the customer\'s words'),
     }),
-    callback: async ({ orderId, amountEur, reason }, context) => store.refund(orderId, amountEur, reason, context.toolUse.toolUseId),
+    callback: async ({ orderId, amountEur, reason }) => {
+      await backendDelay();
+      return store.refund(orderId, amountEur, reason);
+    },
   });
   return { lookupOrder, reverseDuplicateCharge, issueRefund };
 }

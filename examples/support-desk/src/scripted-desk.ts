@@ -3,7 +3,7 @@
  * routing from the customer's words, tool calls with the order ids they mention, answers built from
  * the tools' results. Each is a `ScriptedModel` whose single turn is a function of the request.
  */
-import type { Message, ModelRequest, ToolResultContent } from '@skein/core';
+import type { JsonValue, Message, ModelRequest, ToolResultContent } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 
 export type DeskRole = 'triage' | 'billing' | 'refund' | 'notes' | 'summary' | 'concierge';
@@ -64,12 +64,23 @@ function lastToolOutcomes(messages: readonly Message[]): ToolOutcome[] {
   });
 }
 
+/** The newest call of tool `name`, to repeat one a crash cut off. */
+function lastToolUse(messages: readonly Message[], name: string): { name: string; input: JsonValue } | undefined {
+  for (const m of [...messages].reverse()) {
+    for (const b of m.content) if ('toolUse' in b && b.toolUse.name === name) return { name, input: b.toolUse.input };
+  }
+  return undefined;
+}
+
 const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
 
 function triage(request: ModelRequest): ScriptedTurn {
   const topic = topicOf(lastCustomerLine(request.messages));
   const offered = (request.toolSpecs ?? []).map((t) => t.name);
   const outcomes = lastToolOutcomes(request.messages);
+  const cut = outcomes.find((o) => !o.ok && /interrupted/i.test(o.text));
+  const again = cut && lastToolUse(request.messages, cut.name);
+  if (again) return { text: 'That was cut off; asking again.', toolUses: [{ name: again.name, input: again.input }] };
   if (outcomes.length > 0) return outcomes.map((o) => o.text).join('\n');
   const transfer = offered.find((n) => n.startsWith('transfer_to_') && n.includes(topic));
   if (transfer) return { text: `Let me pass you to our ${topic} team.`, toolUses: [{ name: transfer, input: {} }] };

@@ -1,0 +1,61 @@
+/** Runs the desk CLI in a child process, as a user would, and reads what it stored. */
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { NodeTransition } from '@skein/core';
+import { FileSessionRepository } from '@skein/session-file';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+
+export interface DeskRun {
+  stdout: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Runs `main.ts` with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. */
+export function runDesk(args: string[], options: { killWhen?: RegExp; env?: Record<string, string> } = {}): Promise<DeskRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, main, ...args], {
+      cwd: root,
+      env: { ...process.env, ANTHROPIC_API_KEY: '', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (options.killWhen?.test(stdout)) child.kill('SIGKILL');
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code !== 0 && signal === null) reject(new Error(`desk exited with ${code}:\n${stdout}\n${stderr}`));
+      else resolve({ stdout, code, signal });
+    });
+  });
+}
+
+export async function writeScript(dir: string, lines: string[]): Promise<string> {
+  const file = join(dir, 'script.txt');
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** The desk's replies, in order. */
+export const replies = (stdout: string): string[] => [...stdout.matchAll(/^desk> (.*)$/gm)].map((m) => m[1] ?? '');
+
+/** The transitions an orchestrator stored, as `from>to:kind`. */
+export async function storedTransitions(dir: string, sessionId: string, multiAgentId: string): Promise<string[]> {
+  const repository = new FileSessionRepository({ storageDir: join(dir, 'sessions') });
+  const transitions: NodeTransition[] = await repository.readTransitions(sessionId, multiAgentId);
+  return transitions.map((t) => `${t.from ?? ''}>${t.to ?? ''}:${t.kind}`);
+}
+
+export async function refundsMade(dir: string): Promise<{ orderId: string; amountEur: number }[]> {
+  const data = JSON.parse(await readFile(join(dir, 'desk-data.json'), 'utf8')) as { refunds: { orderId: string; amountEur: number }[] };
+  return data.refunds.map(({ orderId, amountEur }) => ({ orderId, amountEur }));
+}
