@@ -102,6 +102,11 @@ export class Swarm implements MultiAgentBase {
     return this.#members.ids;
   }
 
+  /** The member agents, in the order given (for tools that instrument or wrap every agent of a run). */
+  get nodes(): Agent[] {
+    return this.#members.ids.map((id) => this.#members.agent(id));
+  }
+
   /** Runs the swarm on `task` (or resumes an unfinished run) and resolves with the result. */
   async invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<SwarmResult> {
     const gen = this.stream(task, options);
