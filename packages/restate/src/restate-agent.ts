@@ -1,0 +1,61 @@
+/**
+ * An agent conversation as a Restate virtual object keyed by conversation id. Restate runs one
+ * message of a conversation at a time (the object's single writer), keeps the conversation's
+ * messages and agent state in the object's state, and journals every model and tool call, so a
+ * worker that dies mid-message is replaced by a retry that replays what finished and goes on.
+ */
+import * as restate from '@restatedev/restate-sdk';
+import type { Agent, JsonObject, Message, StopReason, Usage } from '@skein/core';
+import { runInScope } from './durable-scope.js';
+import { prepareTree } from './prepare-tree.js';
+
+/** What `send` answers. */
+export interface AgentReply {
+  text: string;
+  stopReason: StopReason;
+  usage: Usage;
+  /** Messages in the conversation after this one. */
+  messageCount: number;
+}
+
+/** What `send` takes: the customer's text, or `{ prompt }`. */
+export type AgentMessage = string | { prompt: string };
+
+function promptOf(input: unknown): string {
+  if (typeof input === 'string' && input.length > 0) return input;
+  if (typeof input === 'object' && input !== null && typeof (input as { prompt?: unknown }).prompt === 'string') return (input as { prompt: string }).prompt;
+  throw new restate.TerminalError(`send takes a non-empty string or { "prompt": string } (got ${JSON.stringify(input)}).`, { errorCode: 400 });
+}
+
+/**
+ * Serves `build()`'s agent as the virtual object `name`: `send` (one message, exclusive per key),
+ * `history` (the stored messages, shared: readable while a message runs) and `reset` (forget).
+ * `build` is called for every message and must return a fresh agent each time.
+ * @example
+ * restate.endpoint().bind(restateAgent('support', () => new Agent({ model, tools }))).listen(9080);
+ * // curl localhost:8080/support/customer-42/send --json '"I was charged twice"'
+ */
+export function restateAgent<N extends string>(name: N, build: () => Agent | Promise<Agent>) {
+  return restate.object({
+    name,
+    handlers: {
+      async send(ctx: restate.ObjectContext, input: AgentMessage): Promise<AgentReply> {
+        const prompt = promptOf(input);
+        const agent = await build();
+        prepareTree(agent);
+        const messages = await ctx.get<Message[]>('messages');
+        const state = await ctx.get<JsonObject>('state');
+        if (messages) agent.messages = messages;
+        if (state) agent.state.replace(state);
+        const result = await runInScope(ctx, () => agent.invoke(prompt));
+        ctx.set('messages', agent.messages);
+        ctx.set('state', agent.state.get());
+        return { text: String(result), stopReason: result.stopReason, usage: result.metrics.usage, messageCount: agent.messages.length };
+      },
+      history: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Message[]> => (await ctx.get<Message[]>('messages')) ?? []),
+      async reset(ctx: restate.ObjectContext): Promise<void> {
+        ctx.clearAll();
+      },
+    },
+  });
+}

@@ -1,0 +1,118 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentReply, RunReply } from './index.js';
+import { RestateServer } from './testing/restate-server.js';
+import { freePort, startWorker, type WorkerProcess } from './testing/worker-process.js';
+
+// Restate's own server (installed into a cache on first use), a worker in its own process, and
+// calls through the ingress as a user's client would make them.
+
+let server: RestateServer;
+let dir = '';
+let worker: WorkerProcess;
+let port = 0;
+let trace = '';
+
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({ SKEIN_TRACE_FILE: trace, ...(process.env['SKEIN_WORKER_LOG'] ? { SKEIN_WORKER_LOG: process.env['SKEIN_WORKER_LOG'] } : {}), ...extra });
+const lines = async (): Promise<string[]> => (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+const count = (all: string[], prefix: string): number => all.filter((l) => l.startsWith(prefix)).length;
+
+async function restartWorker(extra: Record<string, string> = {}): Promise<void> {
+  await worker?.kill();
+  worker = await startWorker(port, env(extra));
+}
+
+async function waitFor(predicate: (all: string[]) => boolean): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (predicate(await lines())) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out; trace:\n${(await lines()).join('\n')}`);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'skein-restate-test-'));
+  trace = join(dir, 'trace.log');
+  server = await RestateServer.start();
+  port = await freePort();
+  worker = await startWorker(port, env());
+  await server.register(`http://127.0.0.1:${port}`);
+}, 240_000);
+
+afterAll(async () => {
+  await worker?.kill();
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('an agent conversation as a virtual object', () => {
+  it('keeps the conversation across messages, with tools', async () => {
+    const first = await server.call<AgentReply>('support/customer-1/send', 'Order 42 was charged twice');
+    expect(first.text).toBe('support handled order 42 (1 tool results seen).');
+    expect(first.messageCount).toBe(4);
+    const second = await server.call<AgentReply>('support/customer-1/send', { prompt: 'And order 7?' });
+    expect(second.text).toBe('support handled order 7 (2 tool results seen).');
+    expect(second.messageCount).toBe(8);
+    const history = await server.call<unknown[]>('support/customer-1/history', null);
+    expect(history).toHaveLength(8);
+  }, 60_000);
+
+  it('runs two messages sent at once to one conversation one after the other', async () => {
+    const [a, b] = await Promise.all([
+      server.call<AgentReply>('support/customer-2/send', 'Order 1'),
+      server.call<AgentReply>('support/customer-2/send', 'Order 2'),
+    ]);
+    expect([a.messageCount, b.messageCount].sort()).toEqual([4, 8]);
+  }, 60_000);
+
+  it('rejects a message that is not text, saying what it takes', async () => {
+    await expect(server.call('support/customer-3/send', { text: 5 })).rejects.toThrow(/answered 400: .*send takes a non-empty string or \{ \\?"prompt\\?": string \}/);
+  }, 30_000);
+});
+
+describe('a worker killed mid-step', () => {
+  it('replays concurrent tool calls that finished and runs only the one that did not', async () => {
+    await restartWorker({ SKEIN_TOOL_DELAY_MS: '400' });
+    const before = await lines();
+    const call = server.call<AgentReply>('parallel/customer-9/send', 'Order 9');
+    // Three tools run at once; kill the worker as soon as they have all started.
+    await waitFor((all) => count(all.slice(before.length), 'start ') === 3);
+    await restartWorker();
+    const reply = await call;
+    expect(reply.text).toBe('parallel handled order 9 (3 tool results seen).');
+    const after = (await lines()).slice(before.length);
+    // Each tool ran to its end exactly once (the killed attempt ended none), and concurrently:
+    // all three started before any ended.
+    for (const t of ['lookup_order', 'check_invoice', 'check_refunds']) expect(count(after, `end ${t}`)).toBe(1);
+    expect(after.findIndex((l) => l.startsWith('end ')), after.join('\n')).toBeGreaterThan(3);
+    // The first model call finished before the kill and was not made again.
+    expect(count(after, 'model parallel 1')).toBe(1);
+  }, 90_000);
+
+  it('completes a graph run without repeating the model or tool steps that finished', async () => {
+    await restartWorker({ SKEIN_TOOL_DELAY_MS: '300' });
+    const before = await lines();
+    const run = server.call<RunReply>('desk/run-1/run', 'Order 42 was charged twice');
+    await waitFor((all) => all.slice(before.length).some((l) => l.startsWith('start ')));
+    await restartWorker();
+    const reply = await run;
+    expect(reply.status).toBe('completed');
+    expect(Object.keys(reply.texts).sort()).toEqual(['audit', 'billing', 'summary', 'triage']);
+    expect(reply.texts['summary']).toBe('summary handled order 42 (0 tool results seen).');
+    const after = (await lines()).slice(before.length);
+    expect(count(after, 'model triage'), after.join('\n')).toBe(1);
+    expect(count(after, 'end lookup_order'), after.join('\n')).toBe(1);
+    expect(count(after, 'end check_invoice'), after.join('\n')).toBe(1);
+  }, 90_000);
+});
+
+describe('a swarm as a workflow', () => {
+  it('hands off with a nested-history filter and answers', async () => {
+    const reply = await server.call<RunReply>('handoffs/run-1/run', { task: 'Order 5 is wrong' });
+    expect(reply.status).toBe('completed');
+    expect(reply.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'complete']);
+    expect(reply.texts['billing']).toBe('billing handled order 5 (1 tool results seen).');
+  }, 60_000);
+});
