@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentReply, RunReply } from './index.js';
 import { RestateServer } from './testing/restate-server.js';
-import { freePort, startWorker, type WorkerProcess } from './testing/worker-process.js';
+import { freePort, startWorker, type WorkerProcess } from './test-support/worker-process.js';
 
 // Restate's own server (installed into a cache on first use), a worker in its own process, and
 // calls through the ingress as a user's client would make them.

@@ -1,0 +1,1 @@
+export { ensureRestateServer, RestateServer, RESTATE_SERVER_VERSION } from './restate-server.js';
