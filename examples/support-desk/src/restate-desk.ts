@@ -1,0 +1,50 @@
+/**
+ * The support desk on Restate, in one command (`npm run desk:restate`): starts Restate's server
+ * (installed into a cache on first use), serves the desk graph as a workflow and the one-agent desk
+ * as a virtual object from this process, and sends the customer's messages through Restate's ingress.
+ * A worker that died mid-message would be replaced by a retry that replays finished model and tool
+ * calls; see packages/restate/README.md.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as restate from '@restatedev/restate-sdk';
+import { restateAgent, restateGraph, type AgentReply, type RunReply } from '@skein/restate';
+import { RestateServer } from '@skein/restate/testing';
+import { pickDeskModels } from './desk-models.js';
+import { DeskStore } from './desk-store.js';
+import { buildDeskAgent } from './shapes/agent-desk.js';
+import { buildDeskGraph } from './shapes/graph-desk.js';
+
+const { values } = parseArgs({ options: { script: { type: 'string' }, dir: { type: 'string', default: '.desk-restate' } } });
+const cwd = process.env['INIT_CWD'] ?? process.cwd();
+const dir = resolve(cwd, values.dir);
+await mkdir(dir, { recursive: true });
+const messages = values.script
+  ? (await readFile(resolve(cwd, values.script), 'utf8')).split('\n').map((l) => l.trim()).filter(Boolean)
+  : ['Hi, I was charged twice for order 42', 'Please refund order 7'];
+
+const models = await pickDeskModels();
+console.log(`[model] ${models.description}`);
+const parts = { store: new DeskStore(dir), modelFor: models.modelFor, sessionManager: undefined };
+
+console.log('[restate] starting restate-server (first run installs @restatedev/restate-server into ~/.cache/skein)');
+const server = await RestateServer.start();
+const port = await restate.serve({ port: 0, services: [restateGraph('desk', () => buildDeskGraph(parts)), restateAgent('deskAgent', () => buildDeskAgent(parts))] });
+await server.register(`http://127.0.0.1:${port}`);
+console.log(`[restate] ingress ${server.ingressUrl}, worker on :${port}`);
+
+try {
+  const runId = `run-${Date.now()}`;
+  for (const [i, message] of messages.entries()) {
+    console.log(`customer> ${message}`);
+    const graph = await server.call<RunReply>(`desk/${runId}-${i}/run`, message);
+    console.log(`  [graph ${graph.status}] ${graph.transitions.map((t) => `${t.from ?? ''}->${t.to ?? ''}`).join(' ')}`);
+    console.log(`desk (graph)> ${graph.texts['summary'] ?? graph.texts['triage'] ?? ''}`);
+    const agent = await server.call<AgentReply>(`deskAgent/${runId}/send`, message);
+    console.log(`desk (agent)> ${agent.text}`);
+  }
+} finally {
+  await server.stop();
+  process.exit(0);
+}
