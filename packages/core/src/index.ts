@@ -9,6 +9,8 @@ export type { AsToolOptions } from './agent/as-tool.js';
 export type { DirectToolCaller, DirectToolCallOptions } from './agent/direct-tool-call.js';
 export type { StructuredOutputOptions } from './agent/structured-output.js';
 export { AgentState } from './state/agent-state.js';
+export { Listeners } from './events/listeners.js';
+export type { ListenedEvent, ListenedType, Listener, ListenerErrorEvent, TypedEvent } from './events/listeners.js';
 
 // Messages and models
 export type {

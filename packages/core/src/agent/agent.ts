@@ -15,6 +15,7 @@ import type { Model } from '../model/model.js';
 import type { SessionManager } from '../session/session-manager.js';
 import { AgentState } from '../state/agent-state.js';
 import type { AgentTool, InvocationState } from '../tools/agent-tool.js';
+import { Listeners, type ListenedType, type Listener } from '../events/listeners.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { Message } from '../types/messages.js';
 import type { AgentStreamEvent, CallbackHandler } from './agent-events.js';
@@ -67,6 +68,7 @@ export class Agent {
   #running = false;
   #controller: AbortController | undefined;
   #initialized: Promise<void> | undefined;
+  #listeners: Listeners<AgentStreamEvent> | undefined;
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options);
@@ -172,6 +174,29 @@ export class Agent {
     return agentAsTool(this, options);
   }
 
+  /**
+   * Calls `listener` with every event of `type` this agent streams (whether the caller uses
+   * `invoke` or `stream`). A listener that throws does not stop the run; its error goes to the
+   * `error` listeners, else to a process warning.
+   * @example agent.on('toolStart', (e) => console.log('tool', e.toolUse.name));
+   */
+  on<T extends ListenedType<AgentStreamEvent>>(type: T, listener: Listener<AgentStreamEvent, T>): this {
+    (this.#listeners ??= new Listeners()).on(type, listener);
+    return this;
+  }
+
+  /** Like `on`, for the next event of `type` only. */
+  once<T extends ListenedType<AgentStreamEvent>>(type: T, listener: Listener<AgentStreamEvent, T>): this {
+    (this.#listeners ??= new Listeners()).on(type, listener, true);
+    return this;
+  }
+
+  /** Removes a listener added with `on` or `once`. */
+  off<T extends ListenedType<AgentStreamEvent>>(type: T, listener: Listener<AgentStreamEvent, T>): this {
+    this.#listeners?.off(type, listener);
+    return this;
+  }
+
   /** Cancels the running invocation; it ends with `stopReason: 'cancelled'`. */
   cancel(): void {
     this.#controller?.abort(new CancelledError('The agent was cancelled.'));
@@ -203,7 +228,15 @@ export class Agent {
     };
     const started = performance.now();
     const handler = this.#callbackHandler;
-    const emit = handler ? (e: AgentStreamEvent): AgentStreamEvent => (handler({ ...e, requestState: inv.requestState }), e) : undefined;
+    const listeners = this.#listeners;
+    const emit =
+      handler || listeners
+        ? (e: AgentStreamEvent): AgentStreamEvent => {
+            listeners?.emit(e);
+            if (handler) handler({ ...e, requestState: inv.requestState });
+            return e;
+          }
+        : undefined;
     let outcome: LoopOutcome | undefined;
     let error: unknown;
     try {

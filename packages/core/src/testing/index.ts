@@ -7,3 +7,4 @@ export type {
   ScriptedToolUse,
   ScriptedTurn,
 } from './scripted-model.js';
+export { listenerDispatchCount } from '../events/listeners.js';
