@@ -1,6 +1,6 @@
 import {
-  Agent, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, MultiAgentInitializedEvent,
-  type JsonObject, type Message, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type MultiAgentTask, type NewTransition,
+  Agent, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, Listeners, MultiAgentInitializedEvent,
+  type JsonObject, type ListenedType, type Listener, type Message, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type MultiAgentTask, type NewTransition,
 } from '@skein/core';
 import { EventChannel } from './event-channel.js';
 import { GraphRun, type RunHost } from './graph-run.js';
@@ -38,6 +38,7 @@ export class Graph implements MultiAgentBase {
   #session: Promise<GraphSession> | undefined;
   #running = false;
   #initialized = false;
+  #listeners: Listeners<MultiAgentStreamEvent> | undefined;
 
   /** Use `GraphBuilder.build()`. */
   constructor(config: GraphConfig) {
@@ -56,7 +57,30 @@ export class Graph implements MultiAgentBase {
 
   /** Runs the graph on `task` (or resumes the session's unfinished run) and resolves with the result; limits and failures end as status `failed`. */
   invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<GraphResult> {
-    return this.#run(task, options, undefined, () => undefined);
+    const listeners = this.#listeners;
+    return this.#run(task, options, listeners ? (e) => listeners.emit(e) : undefined, () => undefined);
+  }
+
+  /**
+   * Calls `listener` with every `nodeStart`, `nodeStream` (a node's own events, with its id),
+   * `nodeStop` or `transition` event of this graph's runs, from `invoke` and `stream` alike. A listener
+   * that throws does not stop the run (its error goes to `error` listeners, else to a warning).
+   */
+  on<T extends ListenedType<MultiAgentStreamEvent>>(type: T, listener: Listener<MultiAgentStreamEvent, T>): this {
+    (this.#listeners ??= new Listeners()).on(type, listener);
+    return this;
+  }
+
+  /** Like `on`, for the next event of `type` only. */
+  once<T extends ListenedType<MultiAgentStreamEvent>>(type: T, listener: Listener<MultiAgentStreamEvent, T>): this {
+    (this.#listeners ??= new Listeners()).on(type, listener, true);
+    return this;
+  }
+
+  /** Removes a listener added with `on` or `once`. */
+  off<T extends ListenedType<MultiAgentStreamEvent>>(type: T, listener: Listener<MultiAgentStreamEvent, T>): this {
+    this.#listeners?.off(type, listener);
+    return this;
   }
 
   /** Runs the graph, yielding `nodeStart`, `nodeStream`, `nodeStop` and `transition` events; returns the result. */
@@ -64,7 +88,9 @@ export class Graph implements MultiAgentBase {
     const channel = new EventChannel<MultiAgentStreamEvent>();
     let run: GraphRun | undefined;
     let outcome: { result: GraphResult } | { error: unknown } | undefined;
-    const settled = this.#run(task, options, (e) => channel.push(e), (r) => (run = r)).then(
+    const listeners = this.#listeners;
+    const emit = listeners ? (e: MultiAgentStreamEvent): void => (channel.push(e), listeners.emit(e)) : (e: MultiAgentStreamEvent): void => channel.push(e);
+    const settled = this.#run(task, options, emit, (r) => (run = r)).then(
       (result) => void (outcome = { result }),
       (error: unknown) => void (outcome = { error }),
     ).finally(() => channel.close());

@@ -1,4 +1,5 @@
 export { Swarm } from './swarm.js';
+export type { SwarmEvent } from './swarm.js';
 export type { SwarmOptions } from './swarm-options.js';
 export type { SwarmResult } from './swarm-result.js';
 export { TransferInput, defaultTransfer } from './transfer-input.js';

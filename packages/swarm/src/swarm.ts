@@ -1,6 +1,6 @@
 import {
   addUsage, AfterMultiAgentInvocationEvent, AfterNodeCallEvent, BeforeMultiAgentInvocationEvent, BeforeNodeCallEvent, ConcurrencyError,
-  ConfigurationError, emptyUsage, HookRegistry, MultiAgentInitializedEvent,
+  ConfigurationError, emptyUsage, HookRegistry, Listeners, MultiAgentInitializedEvent, type ListenedType, type Listener, type NodeTransition,
   type Agent, type InvocationState, type JsonObject, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent,
   type Message, type MultiAgentTask, type NewTransition, type NodeResult, type SessionManager,
 } from '@skein/core';
@@ -13,6 +13,9 @@ import { runNode, type NodeOutcome } from './run-node.js';
 import { SwarmMembers } from './swarm-members.js';
 import { resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
 import type { SwarmResult } from './swarm-result.js';
+
+/** What swarm listeners receive: the stream's events, and `handoff` for each transfer. */
+export type SwarmEvent = MultiAgentStreamEvent | { type: 'handoff'; from: string; to: string; transition: NodeTransition };
 import { freshState, type SwarmRunState } from './swarm-state.js';
 import { SwarmStore, type StoredRun } from './swarm-store.js';
 import type { SwarmTurn } from './swarm-turn.js';
@@ -48,6 +51,7 @@ export class Swarm implements MultiAgentBase {
   /** Callbacks on multi-agent events (node calls, run start and end). */
   readonly hooks = new HookRegistry();
   readonly #members: SwarmMembers;
+  #listeners: Listeners<SwarmEvent> | undefined;
   readonly #options: ResolvedSwarmOptions;
   readonly #settings: HandoffRunSettings;
   readonly #entry: string;
@@ -121,10 +125,42 @@ export class Swarm implements MultiAgentBase {
     if (this.#running) throw new ConcurrencyError(`Swarm ${this.id} is already running; wait for its run to finish.`);
     this.#running = true;
     try {
-      return yield* this.#run(task, options);
+      const listeners = this.#listeners;
+      if (!listeners) return yield* this.#run(task, options);
+      const run = this.#run(task, options);
+      for (let step = await run.next(); ; step = await run.next()) {
+        if (step.done) return step.value;
+        listeners.emit(step.value);
+        const t = step.value.type === 'transition' ? step.value.transition : undefined;
+        if (t?.kind === 'handoff' && t.from && t.to) listeners.emit({ type: 'handoff', from: t.from, to: t.to, transition: t });
+        yield step.value;
+      }
     } finally {
       this.#running = false;
     }
+  }
+
+  /**
+   * Calls `listener` with every `nodeStart`, `nodeStream` (a member's own events, with its id),
+   * `nodeStop`, `transition` or `handoff` event of this swarm's runs, from `invoke` and `stream`
+   * alike. A listener that throws does not stop the run (its error goes to `error` listeners, else
+   * to a warning).
+   */
+  on<T extends ListenedType<SwarmEvent>>(type: T, listener: Listener<SwarmEvent, T>): this {
+    (this.#listeners ??= new Listeners()).on(type, listener);
+    return this;
+  }
+
+  /** Like `on`, for the next event of `type` only. */
+  once<T extends ListenedType<SwarmEvent>>(type: T, listener: Listener<SwarmEvent, T>): this {
+    (this.#listeners ??= new Listeners()).on(type, listener, true);
+    return this;
+  }
+
+  /** Removes a listener added with `on` or `once`. */
+  off<T extends ListenedType<SwarmEvent>>(type: T, listener: Listener<SwarmEvent, T>): this {
+    this.#listeners?.off(type, listener);
+    return this;
   }
 
   #initialize(): Promise<void> {
