@@ -9,13 +9,25 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AfterNodeCallEvent, Agent, InMemorySessionRepository, RepositorySessionManager, type SessionRepository } from '@skein/core';
+import { AfterNodeCallEvent, Agent, InMemorySessionRepository, RepositorySessionManager, type Model, type SessionRepository } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder, type Graph } from '@skein/graph';
 import { FileSessionRepository } from '@skein/session-file';
 import { table, usPerOp } from './measure.js';
 
 const agent = (name: string): Agent => new Agent({ name, model: new ScriptedModel(['ok'], { loop: true, record: false }), retryStrategy: null });
+
+/** A model with no await between its events (a cache, a canned answer): nodes finish in the same tick. */
+const zeroLatency: Model = {
+  modelId: 'zero-latency',
+  async *stream() {
+    yield { messageStart: { role: 'assistant' } };
+    yield { contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'ok' } } };
+    yield { contentBlockStop: { contentBlockIndex: 0 } };
+    yield { messageStop: { stopReason: 'end_turn' } };
+  },
+};
+const zeroAgent = (name: string): Agent => new Agent({ name, model: zeroLatency, retryStrategy: null });
 
 async function chainBench(n: number): Promise<(string | number)[]> {
   const graphAgents = Array.from({ length: n }, (_, i) => agent(`n${i}`));
@@ -35,9 +47,10 @@ async function chainBench(n: number): Promise<(string | number)[]> {
   return [`chain of ${n}`, floorUs / n, graphUs / n, (graphUs - floorUs) / n, graphUs / floorUs];
 }
 
-async function fanOutBench(width: number): Promise<(string | number)[]> {
+async function fanOutBench(width: number, zero = false): Promise<(string | number)[]> {
+  const node = zero ? zeroAgent : agent;
   const make = (): { root: Agent; workers: Agent[]; sink: Agent } => ({
-    root: agent('root'), workers: Array.from({ length: width }, (_, i) => agent(`w${i}`)), sink: agent('sink'),
+    root: node('root'), workers: Array.from({ length: width }, (_, i) => node(`w${i}`)), sink: node('sink'),
   });
   const g = make();
   const builder = new GraphBuilder().addNode(g.root).addNode(g.sink);
@@ -51,9 +64,11 @@ async function fanOutBench(width: number): Promise<(string | number)[]> {
     await f.sink.invoke(`Original Task: task\n${outs.map(String).join('\n')}`);
   };
   const nodes = width + 2;
+  const check = await graph.invoke('task');
+  if (check.status !== 'completed' || check.executionOrder.length !== nodes) throw new Error(`The fan-out ran ${check.executionOrder.length} of ${nodes} nodes (${check.status}).`);
   const floorUs = await usPerOp(floor, 20);
   const graphUs = await usPerOp(() => graph.invoke('task'), 20);
-  return [`1 -> ${width} -> 1`, floorUs / nodes, graphUs / nodes, (graphUs - floorUs) / nodes, graphUs / floorUs];
+  return [`1 -> ${width} -> 1${zero ? ' (zero-latency models)' : ''}`, floorUs / nodes, graphUs / nodes, (graphUs - floorUs) / nodes, graphUs / floorUs];
 }
 
 /** µs per node over the first and the last tenth of one long persisted chain. */
@@ -76,7 +91,7 @@ async function persistBench(label: string, repository: SessionRepository | undef
 }
 
 console.log('Orchestration overhead per node (scripted model; floor = the same agents called directly)');
-table([['shape', 'floor µs/node', 'graph µs/node', 'overhead µs/node', 'ratio'], await chainBench(50), await fanOutBench(32)]);
+table([['shape', 'floor µs/node', 'graph µs/node', 'overhead µs/node', 'ratio'], await chainBench(50), await fanOutBench(32), await fanOutBench(32, true)]);
 
 console.log('\nPersisting one node as the history grows (µs per node, first vs last tenth of one run)');
 const dir = await mkdtemp(path.join(os.tmpdir(), 'skein-graph-bench-'));

@@ -9,7 +9,7 @@ import type { GraphConfig, GraphEdge, GraphResult, GraphState } from './graph-ty
 import { buildNodeInput } from './node-input.js';
 import { runNode } from './run-node.js';
 import { nodeEntry, stateDocument, type RunState } from './run-state.js';
-import { addActivation, describeEdge, followEdges, outgoingEdges, type Activation } from './schedule.js';
+import { addActivation, arriveAt, checkConditions, describeEdge, outgoingEdges, strandedJoins, type Activation, type FiredEdge } from './schedule.js';
 
 /** What a run needs from its graph. */
 export interface RunHost {
@@ -104,19 +104,26 @@ export class GraphRun {
       return this.halt('failed', `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`);
     }
     const activation = state.waiting[at] as Activation;
+    const target = config.nodes.get(nodeId)?.target;
+    const agent = target instanceof Agent ? target : undefined;
+    // Out of `waiting` and into `running` (with its count) in one synchronous step: every state
+    // document written from now on, by this node or a sibling, has the node in one of the two.
     state.waiting = state.waiting.filter((_, i) => i !== at);
+    state.running[nodeId] = { sources: [...activation.sources], messages: agent?.messages.length, state: agent?.state.get() };
+    const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
+    state.executionCount++;
     const before = await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState }));
     if (before.cancelNode !== false) {
       const reason = typeof before.cancelNode === 'string' ? before.cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`;
-      const count = state.counts[nodeId] ?? 0;
-      return this.#settle(activation, { nodeId, status: 'failed', text: '', error: reason, usage: emptyUsage(), executionTimeMs: 0, executionCount: count }, false);
+      delete state.running[nodeId];
+      state.counts[nodeId] = count - 1;
+      state.executionCount--;
+      return this.#settle(activation, { nodeId, status: 'failed', text: '', error: reason, usage: emptyUsage(), executionTimeMs: 0, executionCount: count - 1 }, false);
     }
-    const target = config.nodes.get(nodeId)?.target;
-    const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
-    state.executionCount++;
-    if (count > 1 && config.resetOnRevisit && target instanceof Agent) await this.#resetAgent(nodeId, target);
-    const agent = target instanceof Agent ? target : undefined;
-    state.running[nodeId] = { sources: [...activation.sources], messages: agent?.messages.length, state: agent?.state.get() };
+    if (count > 1 && config.resetOnRevisit && agent) {
+      await this.#resetAgent(nodeId, agent);
+      state.running[nodeId] = { sources: [...activation.sources], messages: agent.messages.length, state: agent.state.get() };
+    }
     await this.#write({});
     this.#emit?.({ type: 'nodeStart', nodeId });
     const result = await runNode({
@@ -145,11 +152,12 @@ export class GraphRun {
       addUsage(state.usage, result.usage);
     }
     const ok = result.status === 'completed';
-    let fired: Awaited<ReturnType<typeof followEdges>>['fired'] = [];
+    let fired: FiredEdge[] = [];
     if (!this.#stop && (ok || config.continueOnFailure)) {
-      const next = await followEdges(nodeId, ok, this.#outgoing.get(nodeId) ?? [], this.graphState(), state.joins);
-      state.joins = next.joins;
-      fired = next.fired;
+      // The arrival is stored before anything is awaited: nodes finishing together cannot lose it.
+      const arrival = arriveAt(nodeId, ok, this.#outgoing.get(nodeId) ?? [], state.joins);
+      state.joins = arrival.joins;
+      fired = await checkConditions(arrival.candidates, this.graphState());
     }
     for (const f of fired) state.waiting = addActivation(state.waiting, { nodeId: f.edge.to, sources: f.sources });
     const transitions: NewTransition[] = fired.map((f) => ({ from: nodeId, to: f.edge.to, kind: f.edge.join ? 'join' : 'edge', reason: describeEdge(f.edge) }));
@@ -189,9 +197,15 @@ export class GraphRun {
   async #finish(): Promise<GraphResult> {
     const state = this.#state;
     const unhandled = Object.values(state.results).filter((r) => r.status === 'failed' && !state.handled.includes(r.nodeId));
-    const status: Status = this.#stop?.status ?? (unhandled.length > 0 ? 'failed' : 'completed');
+    const stranded = this.#stop ? [] : strandedJoins(this.#host.config.edges, state.joins, state.results, state.places);
+    const status: Status = this.#stop?.status ?? (unhandled.length > 0 || stranded.length > 0 ? 'failed' : 'completed');
     const reason =
-      this.#stop?.reason ?? (unhandled.length > 0 ? `No edge routes around failed node(s): ${unhandled.map((r) => `${r.nodeId} (${r.error ?? 'failed'})`).join('; ')}` : undefined);
+      this.#stop?.reason ??
+      (unhandled.length > 0
+        ? `No edge routes around failed node(s): ${unhandled.map((r) => `${r.nodeId} (${r.error ?? 'failed'})`).join('; ')}`
+        : stranded.length > 0
+          ? `A join never fired: ${stranded.join('; ')}`
+          : undefined);
     state.status = status;
     state.failureReason = reason;
     if (!this.#fatal && status !== 'interrupted') {

@@ -12,6 +12,8 @@ export class GraphSession {
   readonly #config: GraphConfig;
   #chain: Promise<unknown> = Promise.resolve();
   #attached = false;
+  /** Transitions committed by the state document so far. */
+  #transitionCount = 0;
 
   private constructor(session: MultiAgentSession, config: GraphConfig) {
     this.#session = session;
@@ -33,11 +35,14 @@ export class GraphSession {
     const status = snapshot?.state['status'];
     if (!snapshot || (status !== 'executing' && status !== 'interrupted')) {
       if (snapshot) await this.#session.clear();
+      this.#transitionCount = 0;
       if (!this.#attached) await this.#attachAgents();
       return undefined;
     }
     await this.#attachAgents();
-    const state = restoreRunState(snapshot.state, snapshot.nodes, snapshot.transitions);
+    const transitions = await this.#repairHistory(snapshot.state, snapshot.transitions);
+    this.#transitionCount = transitions.length;
+    const state = restoreRunState(snapshot.state, snapshot.nodes, transitions);
     const rerun = Object.entries(state.running);
     for (const [nodeId, inFlight] of rerun) {
       const target = this.#config.nodes.get(nodeId)?.target;
@@ -60,25 +65,44 @@ export class GraphSession {
     return this.#enqueue(() => this.#session.resetAgent(agent));
   }
 
-  /** Writes, in order: the node entry (if any), the transitions, then the state document. Resolves with the stored transitions. */
+  /**
+   * Writes one step, in order: the node entry (if any), then the state document — the commit point,
+   * which names how many transitions are committed and carries this step's own — then the
+   * transitions. A crash before the state document leaves the step undone (the node re-runs and
+   * nothing of it is in the history); a crash after it leaves transitions to append, which `resume`
+   * appends from the state document: the history never doubles or loses a step's transitions.
+   */
   save(write: { node?: { id: string; entry: JsonObject }; transitions?: NewTransition[]; state: JsonObject }): Promise<NodeTransition[]> {
     return this.#enqueue(async () => {
       if (write.node) await this.#session.saveNode(write.node.id, write.node.entry);
-      const stored: NodeTransition[] = [];
-      for (const t of write.transitions ?? []) stored.push(await this.#session.appendTransition(t));
-      await this.#session.saveState(write.state);
-      return stored;
+      return this.#commit(write.state, write.transitions ?? []);
     });
   }
 
-  /** Writes the state document first (a new run creates it), then the transitions. */
+  /** The first write of a run: the state document (which creates the orchestrator), then its transitions. */
   start(state: JsonObject, transitions: NewTransition[]): Promise<NodeTransition[]> {
-    return this.#enqueue(async () => {
-      await this.#session.saveState(state);
-      const stored: NodeTransition[] = [];
-      for (const t of transitions) stored.push(await this.#session.appendTransition(t));
-      return stored;
-    });
+    return this.#enqueue(() => this.#commit(state, transitions));
+  }
+
+  async #commit(state: JsonObject, transitions: readonly NewTransition[]): Promise<NodeTransition[]> {
+    const committed = this.#transitionCount + transitions.length;
+    const tail: JsonObject[] = transitions.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
+    await this.#session.saveState({ ...state, transitionCount: committed, lastTransitions: tail });
+    this.#transitionCount = committed;
+    const stored: NodeTransition[] = [];
+    for (const t of transitions) stored.push(await this.#session.appendTransition(t));
+    return stored;
+  }
+
+  /** Appends the committed transitions a crash cut off (the state document has them; the history does not). */
+  async #repairHistory(state: JsonObject, transitions: NodeTransition[]): Promise<NodeTransition[]> {
+    const committed = state['transitionCount'];
+    const tail = state['lastTransitions'];
+    if (typeof committed !== 'number' || !Array.isArray(tail) || transitions.length >= committed) return transitions;
+    const missing = tail.slice(tail.length - (committed - transitions.length)) as unknown as NewTransition[];
+    const repaired = [...transitions];
+    for (const t of missing) repaired.push(await this.#session.appendTransition({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
+    return repaired;
   }
 
   /** Restores each node agent from the session (or stores it there when new); later messages are stored as they come. */

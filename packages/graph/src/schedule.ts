@@ -62,24 +62,25 @@ export function findCycle(nodeIds: readonly string[], edges: readonly GraphEdge[
 }
 
 /**
- * The edges `nodeId` follows now that it finished (`outgoing`: its edges, from {@link outgoingEdges}). A completed node follows each edge whose
- * condition holds (or that has none); a join edge records its arrival and fires once all its
- * sources arrived and its condition holds. A failed node follows only non-join edges that have a
- * condition which holds (routing around the failure); it never counts towards a join.
+ * The edges `nodeId` may follow now that it finished (`outgoing`: its edges, from
+ * {@link outgoingEdges}), before conditions are checked, and the join progress after its arrival.
+ * Synchronous on purpose: the caller stores the new progress before awaiting anything, so nodes
+ * that finish together cannot lose each other's arrivals. A completed node is a candidate for each
+ * of its plain edges and arrives at each of its joins; a join whose sources have all arrived is a
+ * candidate (its progress resets). A failed node is a candidate only for plain edges that have a
+ * condition (routing around the failure) and never counts towards a join.
  */
-export async function followEdges(
+export function arriveAt(
   nodeId: string,
   succeeded: boolean,
   outgoing: readonly GraphEdge[],
-  state: GraphState,
   joins: JoinProgress,
-): Promise<{ fired: FiredEdge[]; joins: Map<number, readonly string[]> }> {
+): { candidates: FiredEdge[]; joins: Map<number, readonly string[]> } {
   const progress = new Map(joins);
-  const fired: FiredEdge[] = [];
+  const candidates: FiredEdge[] = [];
   for (const edge of outgoing) {
     if (!edge.join) {
-      if (!succeeded && !edge.condition) continue;
-      if (!edge.condition || (await edge.condition(state))) fired.push({ edge, sources: [nodeId] });
+      if (succeeded || edge.condition) candidates.push({ edge, sources: [nodeId] });
       continue;
     }
     if (!succeeded) continue;
@@ -89,10 +90,49 @@ export async function followEdges(
       continue;
     }
     progress.delete(edge.index);
-    if (!edge.condition || (await edge.condition(state))) fired.push({ edge, sources: edge.from });
+    candidates.push({ edge, sources: edge.from });
   }
-  return { fired, joins: progress };
+  return { candidates, joins: progress };
 }
+
+/** The candidates whose condition holds (or that have none), in order. */
+export async function checkConditions(candidates: readonly FiredEdge[], state: GraphState): Promise<FiredEdge[]> {
+  const fired: FiredEdge[] = [];
+  for (const candidate of candidates) {
+    const condition = candidate.edge.condition;
+    if (!condition || (await condition(state))) fired.push(candidate);
+  }
+  return fired;
+}
+
+/**
+ * Joins that still wait for a source that completed after the join's first arrival: an arrival was
+ * lost, and a run that ended like this must not say `completed`. A source that never ran, failed, or
+ * last completed before the arrivals began (its arrival was used by an earlier firing) was routed
+ * around, and the join's partial progress is expected. `places` are each node's positions in the
+ * execution order.
+ */
+export function strandedJoins(
+  edges: readonly GraphEdge[],
+  joins: JoinProgress,
+  results: Readonly<Record<string, { status: string }>>,
+  places: Readonly<Record<string, readonly number[]>>,
+): string[] {
+  const stranded: string[] = [];
+  for (const [index, arrived] of joins) {
+    const edge = edges.find((e) => e.index === index);
+    if (!edge || arrived.length === 0) continue;
+    const firstArrival = Math.min(...arrived.map((a) => lastPlace(places, a)));
+    for (const missing of edge.from.filter((f) => !arrived.includes(f))) {
+      if (results[missing]?.status === 'completed' && lastPlace(places, missing) > firstArrival) {
+        stranded.push(`join of ${edge.from.join(', ')} -> ${edge.to} (${missing} completed but its arrival was not recorded)`);
+      }
+    }
+  }
+  return stranded;
+}
+
+const lastPlace = (places: Readonly<Record<string, readonly number[]>>, nodeId: string): number => places[nodeId]?.at(-1) ?? -1;
 
 function arrive(arrived: readonly string[], source: string): string[] {
   return arrived.includes(source) ? [...arrived] : [...arrived, source];
