@@ -11,6 +11,15 @@ import { runNode } from './run-node.js';
 import { nodeEntry, stateDocument, type RunState } from './run-state.js';
 import { addActivation, arriveAt, checkConditions, describeEdge, outgoingEdges, strandedJoins, type Activation, type FiredEdge } from './schedule.js';
 
+/** Nodes, edges (one per source; `join` when the edge waits for several) and entry points, as JSON. */
+function graphShape(config: GraphConfig): JsonObject {
+  return {
+    nodes: [...config.nodes.keys()],
+    edges: config.edges.flatMap((e) => e.from.map((from) => ({ from, to: e.to, conditional: e.condition !== undefined, join: e.join }))),
+    entryPoints: [...config.entryPoints],
+  };
+}
+
 /** What a run needs from its graph. */
 export interface RunHost {
   config: GraphConfig;
@@ -37,6 +46,8 @@ export class GraphRun {
   readonly #invocationState: InvocationState;
   readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
   readonly #started = performance.now();
+  /** The graph's nodes and edges, stored with the state so tools can draw a run that has not finished. */
+  readonly #shape: JsonObject;
   #stop: { status: Status; reason: string } | undefined;
   #fatal: { error: unknown } | undefined;
 
@@ -48,6 +59,7 @@ export class GraphRun {
     this.#queue = new PQueue({ concurrency: host.config.maxConcurrency });
     this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
     setMaxListeners(0, this.#controller.signal); // one listener per running node
+    this.#shape = graphShape(host.config);
   }
 
   /** Stops the run: running nodes are aborted, nothing new starts. The first reason wins. */
@@ -240,7 +252,7 @@ export class GraphRun {
     const session = this.#host.session;
     const transitions = w.transitions ?? [];
     if (!session) return transitions.map((t) => ({ seq: -1, ...t, at: nowIso() }));
-    const doc = stateDocument(this.#state, this.elapsedMs());
+    const doc = { ...stateDocument(this.#state, this.elapsedMs()), shape: this.#shape };
     if (w.first) return session.start(doc, transitions);
     return session.save({ ...(w.node ? { node: w.node } : {}), transitions, state: doc });
   }

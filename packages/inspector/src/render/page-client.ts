@@ -27,13 +27,19 @@ export const PAGE_CLIENT = String.raw`
     marker.appendChild(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z' }));
     defs.appendChild(marker);
     box.appendChild(defs);
-    var taken = {};
-    run.transitions.forEach(function (t) { if (t.from && t.to) taken[t.from + '->' + t.to] = true; });
+    var taken = {}, ran = {};
+    run.transitions.forEach(function (t) {
+      if (t.to) ran[t.to] = true;
+      if (t.from && t.to) taken[t.from + '->' + t.to] = true;
+      if (t.kind === 'join' && t.to) taken['join->' + t.to] = true;
+    });
+    // A join's transition names its last source; every source that ran took its edge.
+    var isTaken = function (e) { return taken[e.from + '->' + e.to] || (e.join && taken['join->' + e.to] && ran[e.from]); };
     run.shape.edges.forEach(function (e) {
       var a = layout.nodes[e.from], b = layout.nodes[e.to];
       if (!a || !b) return;
       var line = svg('line', { x1: a.x + 140, y1: a.y + 20, x2: b.x, y2: b.y + 20, 'marker-end': 'url(#arrow-' + run.id + ')',
-        'class': 'edge' + (taken[e.from + '->' + e.to] ? ' taken' : '') + (e.conditional ? ' conditional' : '') });
+        'class': 'edge' + (isTaken(e) ? ' taken' : '') + (e.conditional ? ' conditional' : '') });
       box.appendChild(line);
     });
     run.shape.nodes.forEach(function (id) {

@@ -20,7 +20,8 @@ export interface NodeExecution {
 /** A graph's shape, when the run stored it. */
 export interface GraphShape {
   nodes: string[];
-  edges: { from: string; to: string; conditional: boolean }[];
+  /** `join`: the edge is one source of a join (the target waits for all of them). */
+  edges: { from: string; to: string; conditional: boolean; join?: boolean }[];
   entryPoints: string[];
 }
 
@@ -95,7 +96,7 @@ function shapeOf(run: OrchestratorView, transitions: NodeTransition[]): GraphSha
       nodes: stored['nodes'].filter((n): n is string => typeof n === 'string'),
       edges: stored['edges'].flatMap((e) => {
         const o = obj(e);
-        return o && typeof o['from'] === 'string' && typeof o['to'] === 'string' ? [{ from: o['from'], to: o['to'], conditional: o['conditional'] === true }] : [];
+        return o && typeof o['from'] === 'string' && typeof o['to'] === 'string' ? [{ from: o['from'], to: o['to'], conditional: o['conditional'] === true, join: o['join'] === true }] : [];
       }),
       entryPoints: Array.isArray(stored['entryPoints']) ? stored['entryPoints'].filter((n): n is string => typeof n === 'string') : [],
     };
