@@ -3,7 +3,7 @@ import { SessionNotFoundError } from '../errors/session-errors.js';
 import { messageText, type Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
 import { SerialQueue } from './serial-queue.js';
-import { checkSessionId } from './session-codec.js';
+import { checkSessionId, encodeBytes } from './session-codec.js';
 import type { SessionRepository } from './session-repository.js';
 import { nowIso, type SessionMessage } from './session-types.js';
 
@@ -95,6 +95,7 @@ export class AgentPersistence {
   }
 
   async #restore(agent: Agent): Promise<void> {
+    const initial = agent.messages;
     const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
     if (!stored) return this.#create(agent);
     this.#createdAt = stored.created_at;
@@ -104,6 +105,13 @@ export class AgentPersistence {
     const rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
     this.#nextId = offset + rows.length;
     this.#latest = rows[rows.length - 1];
+    // The record is written before the initial messages (repositories store messages under an
+    // existing agent): a process that died in between left a strict prefix of them. Complete it.
+    const missing = offset === 0 ? missingInitialMessages(rows.map((r) => r.message), initial) : [];
+    for (const message of missing) {
+      await this.#append(message);
+      rows.push(this.#latest as SessionMessage);
+    }
     const { messages, closing } = repairToolPairs([...prefix, ...rows.map((row) => row.redact_message ?? row.message)]);
     agent.messages = messages;
     if (closing) {
@@ -134,6 +142,13 @@ export class AgentPersistence {
     this.#nextId++;
     this.#latest = row;
   }
+}
+
+/** The initial messages not yet stored, when what is stored is a strict prefix of them (else none). */
+function missingInitialMessages(stored: readonly Message[], initial: readonly Message[]): Message[] {
+  if (stored.length >= initial.length) return [];
+  const same = stored.every((m, i) => JSON.stringify(encodeBytes(m)) === JSON.stringify(encodeBytes(initial[i] as Message)));
+  return same ? initial.slice(stored.length) : [];
 }
 
 /** The agent's history without a leading summary that its conversation manager keeps in its own state (`summary_message`). */
