@@ -32,6 +32,15 @@ class CountingRepository extends InMemorySessionRepository {
     return super.updateMultiAgent(sessionId, doc);
   }
 
+  /** Throws (a simulated crash) on the n-th transition write (1-based). */
+  crashAtTransition: number | undefined;
+  #transitionWrites = 0;
+
+  override async appendTransitions(...args: Parameters<InMemorySessionRepository['appendTransitions']>): Promise<void> {
+    if (this.crashAtTransition !== undefined && ++this.#transitionWrites === this.crashAtTransition) throw new Error('simulated crash before the history write');
+    return super.appendTransitions(...args);
+  }
+
   override async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
     this.#count('putNodeEntry', entry);
     return super.putNodeEntry(sessionId, multiAgentId, nodeId, entry);
@@ -169,6 +178,39 @@ describe('swarm resume replays the committed turns', () => {
     expect(resumed.models.triage?.requests).toHaveLength(0);
     expect(resumed.models.billing?.requests[0]?.messages).toEqual(expected.billing);
     expect(resumed.models.refund?.requests[0]?.messages).toEqual(expected.refund);
-    expect(result.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'handoff', 'resume', 'handoff', 'complete']);
+    // The handoff of the uncommitted turn was never appended: the history does not double it.
+    expect(result.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'resume', 'handoff', 'complete']);
+    expect((await repository.readTransitions('r', 'support')).map((t) => t.kind)).toEqual(['start', 'handoff', 'resume', 'handoff', 'complete']);
+  });
+
+  it('a crash between the committed state and the history leaves transitions that the resume appends, once', async () => {
+    for (const cut of [1, 2, 3]) {
+      const repository = new CountingRepository();
+      repository.crashAtTransition = cut;
+      await expect(team(repository).swarm.invoke('I was charged twice'), `cut at transition ${cut}`).rejects.toThrow('simulated crash before the history write');
+      repository.crashAtTransition = undefined;
+      const result = await team(repository).swarm.invoke('ignored: resuming');
+      const kinds = (await repository.readTransitions('r', 'support')).map((t) => t.kind);
+      expect(result.status).toBe('completed');
+      // Always begins with start; each committed step once; the resume after the cut.
+      expect(kinds[0], `cut at transition ${cut}`).toBe('start');
+      expect(kinds.filter((k) => k !== 'resume'), `cut at transition ${cut}`).toEqual(['start', 'handoff', 'handoff', 'complete']);
+      // Cut at the start transition, the task was not stored yet: the run starts afresh, no resume.
+      expect(kinds.filter((k) => k === 'resume'), `cut at transition ${cut}`).toHaveLength(cut === 1 ? 0 : 1);
+    }
+  });
+
+  it('lastResult gives a new process the stored result of the finished run without calling a model', async () => {
+    const repository = new CountingRepository();
+    const first = await team(repository).swarm.invoke('I was charged twice');
+    const later = team(repository);
+    const stored = await later.swarm.lastResult();
+    expect(stored?.status).toBe('completed');
+    expect(stored?.text).toBe('Refunded.');
+    expect(stored?.nodeHistory).toEqual(first.nodeHistory);
+    expect(stored?.transitions).toEqual(first.transitions);
+    expect(stored?.sharedContext).toEqual(first.sharedContext);
+    expect(Object.values(later.models).every((m) => m.requests.length === 0)).toBe(true);
+    expect(await team(new CountingRepository()).swarm.lastResult()).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import type { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphResult, GraphState } from './graph-types.js';
+import { graphResult } from './graph-result.js';
 import { buildNodeInput } from './node-input.js';
 import { runNode } from './run-node.js';
 import { nodeEntry, stateDocument, type RunState } from './run-state.js';
@@ -226,20 +227,7 @@ export class GraphRun {
       await this.#guard(async () => this.#publish(await this.#write({ transitions: [end] })));
     } else if (!this.#fatal) await this.#guard(async () => void (await this.#write({})));
     if (this.#fatal) throw this.#fatal.error;
-    const results = Object.values(state.results);
-    return {
-      status,
-      results: { ...state.results },
-      accumulatedUsage: { ...state.usage },
-      executionCount: state.executionCount,
-      executionTimeMs: this.elapsedMs(),
-      transitions: [...state.transitions],
-      ...(reason === undefined ? {} : { failureReason: reason }),
-      totalNodes: this.#host.config.nodes.size,
-      completedCount: results.filter((r) => r.status === 'completed').length,
-      failedCount: results.filter((r) => r.status === 'failed').length,
-      executionOrder: [...state.executionOrder],
-    };
+    return graphResult(state, status, reason, this.#host.config.nodes.size, this.elapsedMs());
   }
 
   /** Time spent on this run, earlier processes included. */

@@ -60,6 +60,14 @@ export class GraphSession {
     return state;
   }
 
+  /** The stored run when it finished (`completed` or `failed`), else `undefined`. Reads only. */
+  async finished(): Promise<RunState | undefined> {
+    const snapshot = await this.#session.load();
+    const status = snapshot?.state['status'];
+    if (!snapshot || (status !== 'completed' && status !== 'failed')) return undefined;
+    return restoreRunState(snapshot.state, snapshot.nodes, snapshot.transitions);
+  }
+
   /** Stores a node agent's current history and state from scratch (after `resetOnRevisit`). */
   resetAgent(agent: Agent): Promise<void> {
     return this.#enqueue(() => this.#session.resetAgent(agent));

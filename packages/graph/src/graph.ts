@@ -3,6 +3,7 @@ import {
   type JsonObject, type ListenedType, type Listener, type Message, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type MultiAgentTask, type NewTransition,
 } from '@skein/core';
 import { EventChannel } from './event-channel.js';
+import { graphResult } from './graph-result.js';
 import { GraphRun, type RunHost } from './graph-run.js';
 import { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult } from './graph-types.js';
@@ -39,6 +40,7 @@ export class Graph implements MultiAgentBase {
   #running = false;
   #initialized = false;
   #listeners: Listeners<MultiAgentStreamEvent> | undefined;
+  #lastResult: GraphResult | undefined;
 
   /** Use `GraphBuilder.build()`. */
   constructor(config: GraphConfig) {
@@ -107,6 +109,22 @@ export class Graph implements MultiAgentBase {
     }
   }
 
+  /**
+   * The result of the last run that finished (`completed` or `failed`): from this process, or read
+   * from the session when the run finished in another one (a caller killed after the run was stored
+   * gets its answer without paying for the task again). `undefined` when there is none, or when the
+   * stored run is unfinished (invoke the graph to resume it).
+   */
+  async lastResult(): Promise<GraphResult | undefined> {
+    if (this.#lastResult) return this.#lastResult;
+    if (!this.#config.sessionManager || this.#running) return undefined;
+    const session = await (this.#session ??= this.#openSession());
+    const state = await session.finished();
+    if (!state) return undefined;
+    const elapsed = state.elapsedBeforeMs;
+    return graphResult(state, state.status, state.failureReason, this.#config.nodes.size, elapsed);
+  }
+
   /** The graph as a Mermaid flowchart. */
   toMermaid(): string {
     return toMermaid(this.#config);
@@ -137,6 +155,7 @@ export class Graph implements MultiAgentBase {
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);
       const result = await run.execute(start, options.signal);
+      if (result.status === 'completed' || result.status === 'failed') this.#lastResult = result;
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       return result;
     } finally {

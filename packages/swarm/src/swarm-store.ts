@@ -23,6 +23,9 @@ export class SwarmStore {
   readonly #id: string;
   #session: MultiAgentSession | undefined;
   #stored = false;
+  #staged: NewTransition[] = [];
+  /** Transitions committed by the stored state so far. */
+  #committed = 0;
   transitions: NodeTransition[] = [];
 
   constructor(manager: SessionManager | undefined, id: string) {
@@ -56,22 +59,79 @@ export class SwarmStore {
     }
     const task = decodeTask(taskEntry);
     const turns = committedTurns(snapshot.nodes, state.turns);
-    this.transitions = [...snapshot.transitions];
-    return { state, results, transitions: snapshot.transitions, task, turns };
+    const transitions = await this.#repair(session, snapshot.state, snapshot.transitions);
+    this.transitions = [...transitions];
+    this.#committed = transitions.length;
+    return { state, results, transitions, task, turns };
+  }
+
+  /** The stored run when it finished (`completed` or `failed`), else `undefined`. Reads only. */
+  async finished(members: SwarmMembers): Promise<StoredRun | undefined> {
+    if (!this.#manager) return undefined;
+    this.#session ??= await this.#manager.openMultiAgent(this.#id, 'swarm');
+    const snapshot = await this.#session.load();
+    if (!snapshot || !isFinishedDoc(snapshot.state)) return undefined;
+    const state = decodeState(snapshot.state);
+    const results: Record<string, NodeResult> = {};
+    for (const [id, entry] of Object.entries(snapshot.nodes)) {
+      if (isRunEntry(id)) continue;
+      const result = entry as unknown as NodeResult;
+      if (typeof result.nodeId === 'string' && members.has(result.nodeId)) results[result.nodeId] = result;
+    }
+    const taskEntry = snapshot.nodes[TASK_ENTRY];
+    return { state, results, transitions: snapshot.transitions, task: taskEntry === undefined ? [] : decodeTask(taskEntry), turns: committedTurns(snapshot.nodes, state.turns) };
   }
 
   /** Forgets a finished run, so the next one starts fresh. */
   async clear(): Promise<void> {
     this.transitions = [];
+    this.#staged = [];
+    this.#committed = 0;
     if (this.#session && this.#stored) await this.#session.clear();
     this.#stored = false;
   }
 
-  /** Writes the small run state (the commit point of the turns written before it). */
-  async saveState(state: SwarmRunState): Promise<void> {
-    if (!this.#session) return;
-    await this.#session.saveState(encodeState(state));
+  /** Queues a transition; the next `saveState` commits it, then appends it to the history. */
+  stage(transition: NewTransition): void {
+    this.#staged.push(transition);
+  }
+
+  /**
+   * Writes the small run state — the commit point of the turns written before it and of the staged
+   * transitions, which it names (how many are committed) and carries — then appends those
+   * transitions to the history. A crash before the state leaves the step undone (nothing of it in
+   * the history); a crash after it leaves transitions that `open` appends from the state: the history
+   * never doubles or loses a step. Resolves with the transitions appended.
+   */
+  async saveState(state: SwarmRunState): Promise<NodeTransition[]> {
+    const staged = this.#staged;
+    this.#staged = [];
+    if (!this.#session) {
+      const local = staged.map((t) => ({ seq: this.transitions.length, ...t, at: nowIso() }));
+      for (const [i, t] of local.entries()) t.seq = this.transitions.length + i;
+      this.transitions.push(...local);
+      return local;
+    }
+    const committed = this.#committed + staged.length;
+    const tail: JsonObject[] = staged.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
+    await this.#session.saveState({ ...encodeState(state), transitionCount: committed, lastTransitions: tail });
     this.#stored = true;
+    this.#committed = committed;
+    const stored: NodeTransition[] = [];
+    for (const t of staged) stored.push(await this.#session.appendTransition(t));
+    this.transitions.push(...stored);
+    return stored;
+  }
+
+  /** Appends the committed transitions a crash cut off (the state has them; the history does not). */
+  async #repair(session: MultiAgentSession, state: JsonObject, transitions: NodeTransition[]): Promise<NodeTransition[]> {
+    const committed = state['transitionCount'];
+    const tail = state['lastTransitions'];
+    if (typeof committed !== 'number' || !Array.isArray(tail) || transitions.length >= committed) return transitions;
+    const missing = tail.slice(tail.length - (committed - transitions.length)) as unknown as NewTransition[];
+    const repaired = [...transitions];
+    for (const t of missing) repaired.push(await session.appendTransition({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
+    return repaired;
   }
 
   /** Stores the run's task, once per run (after the first `saveState`). */
@@ -91,10 +151,4 @@ export class SwarmStore {
     await this.#session.saveNode(key, entry as unknown as JsonObject);
   }
 
-  /** Appends a transition to the history (and the session). */
-  async record(transition: NewTransition): Promise<NodeTransition> {
-    const full = this.#session ? await this.#session.appendTransition(transition) : { seq: this.transitions.length, ...transition, at: nowIso() };
-    this.transitions.push(full);
-    return full;
-  }
 }

@@ -52,6 +52,9 @@ export class Swarm implements MultiAgentBase {
   readonly hooks = new HookRegistry();
   readonly #members: SwarmMembers;
   #listeners: Listeners<SwarmEvent> | undefined;
+  /** The start transition, committed with the run's first state, to be yielded by the next `#commit`. */
+  #startTransitions: NodeTransition[] | undefined;
+  #lastResult: SwarmResult | undefined;
   readonly #options: ResolvedSwarmOptions;
   readonly #settings: HandoffRunSettings;
   readonly #entry: string;
@@ -163,6 +166,37 @@ export class Swarm implements MultiAgentBase {
     return this;
   }
 
+  /**
+   * The result of the last run that finished (`completed` or `failed`): from this process, or read
+   * from the session when the run finished in another one (a caller killed after the run was stored
+   * gets its answer without paying for the task again; the shared context is rebuilt by replaying
+   * the stored turns, no model is called). `undefined` when there is none or the stored run is
+   * unfinished (invoke the swarm to resume it).
+   */
+  async lastResult(): Promise<SwarmResult | undefined> {
+    if (this.#lastResult) return this.#lastResult;
+    if (this.#running) return undefined;
+    const stored = await this.#store.finished(this.#members);
+    if (!stored) return undefined;
+    const replayed = await replayTurns(stored.task, stored.turns, this.#members, this.#settings, {});
+    const { state } = stored;
+    const last = state.nodeHistory[state.nodeHistory.length - 1];
+    return {
+      status: state.status,
+      results: { ...stored.results },
+      accumulatedUsage: { ...state.usage },
+      executionCount: state.nodeHistory.length,
+      executionTimeMs: state.elapsedMs,
+      transitions: [...stored.transitions],
+      ...(state.failureReason !== undefined ? { failureReason: state.failureReason } : {}),
+      nodeHistory: [...state.nodeHistory],
+      sharedContext: structuredClone(replayed.run.sharedContext),
+      handoffCount: state.handoffCount,
+      finalNodeId: last,
+      text: last !== undefined ? (stored.results[last]?.text ?? '') : '',
+    };
+  }
+
   #initialize(): Promise<void> {
     this.#ready ??= (async () => {
       const stored = await this.#store.open(this.#members);
@@ -186,10 +220,11 @@ export class Swarm implements MultiAgentBase {
     if (state && (state.status === 'executing' || state.status === 'interrupted')) {
       await this.#resume(state, invocationState);
       const reason = state.pendingHandoff ? `resumed at the handoff target ${state.current}` : `resumed: ${state.current} runs again from its start`;
-      yield { type: 'transition', transition: await this.#store.record({ from: null, to: state.current, kind: 'resume', reason }) };
+      this.#store.stage({ from: null, to: state.current, kind: 'resume', reason });
+      yield* this.#commit(state);
     } else {
       state = await this.#startFresh(task);
-      yield { type: 'transition', transition: await this.#store.record({ from: null, to: state.current, kind: 'start', reason: 'the task' }) };
+      yield* this.#commit(state);
     }
     const started = performance.now();
     const before = state.elapsedMs;
@@ -218,7 +253,7 @@ export class Swarm implements MultiAgentBase {
         await this.#commitTurn(state, turn);
         state.status = 'completed';
         state.pendingHandoff = undefined;
-        yield { type: 'transition', transition: await this.#store.record({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' }) };
+        this.#store.stage({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' });
         break;
       }
       const ctx = { state, run: this.#context, members: this.#members, options: this.#options, settings: this.#settings, invocationState };
@@ -235,13 +270,14 @@ export class Swarm implements MultiAgentBase {
       state.handoffCount++;
       state.current = to;
       const reason = plan.message ?? `${nodeId} called ${toolName}`;
-      yield { type: 'transition', transition: await this.#store.record({ from: nodeId, to, kind: 'handoff', reason }) };
+      this.#store.stage({ from: nodeId, to, kind: 'handoff', reason });
       state.elapsedMs = clock.elapsed();
-      await this.#store.saveState(state);
+      yield* this.#commit(state);
     }
     state.elapsedMs = clock.elapsed();
-    await this.#store.saveState(state);
+    yield* this.#commit(state);
     const result = this.#result(state);
+    if (state.status === 'completed' || state.status === 'failed') this.#lastResult = result;
     await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
     return result;
   }
@@ -256,7 +292,10 @@ export class Swarm implements MultiAgentBase {
     this.#context = { conversation: { inputHistory, items: [] }, sharedContext: {} };
     const state = freshState(this.#entry);
     this.#state = state;
-    await this.#store.saveState(state);
+    // The state (which creates the run) carries the start transition; the task comes right after.
+    // A crash before the task leaves a run with no task and no turn, which the next invoke starts afresh.
+    this.#store.stage({ from: null, to: state.current, kind: 'start', reason: 'the task' });
+    this.#startTransitions = await this.#store.saveState(state);
     await this.#store.saveTask(inputHistory);
     return state;
   }
@@ -355,7 +394,15 @@ export class Swarm implements MultiAgentBase {
     state.status = 'failed';
     state.failureReason = reason;
     const transition: NewTransition = { from, to: null, kind: 'fail', reason };
-    yield { type: 'transition', transition: await this.#store.record(transition) };
+    this.#store.stage(transition);
+    yield* this.#commit(state);
+  }
+
+  /** Saves the state (the commit point) and yields the transitions it committed. */
+  async *#commit(state: SwarmRunState): AsyncGenerator<MultiAgentStreamEvent, void> {
+    const committed = this.#startTransitions ?? (await this.#store.saveState(state));
+    this.#startTransitions = undefined;
+    for (const transition of committed) yield { type: 'transition', transition };
   }
 
   #result(state: SwarmRunState): SwarmResult {
