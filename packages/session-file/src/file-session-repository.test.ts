@@ -192,6 +192,21 @@ describe('FileSessionRepository: one writer per session', () => {
     await repo().createMessage('s1', 'a1', row(2));
   });
 
+  it("removes the lock's temp file of a process killed before it took the lock", async () => {
+    await (await seeded(1)).close();
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const alive = process.ppid;
+    const deadTemp = path.join(dir, `session_s1/..skein.lock.${dead.stdout}.0123456789ab.tmp`);
+    const liveTemp = path.join(dir, `session_s1/..skein.lock.${alive}.0123456789ab.tmp`);
+    await fs.writeFile(deadTemp, '{"pid": 1');
+    await fs.writeFile(liveTemp, '{"pid": 2');
+    const r = repo();
+    await r.createMessage('s1', 'a1', row(1));
+    await expect(fs.stat(deadTemp)).rejects.toThrow(/ENOENT/);
+    expect((await fs.stat(liveTemp)).isFile()).toBe(true); // a live process may be taking the lock right now
+    await r.close();
+  });
+
   it('keeps a lock whose holder is alive, or on another host', async () => {
     await (await seeded(1)).close();
     const lock = path.join(dir, 'session_s1/.skein.lock');

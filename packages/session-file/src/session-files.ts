@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SessionConflictError, SessionNotFoundError, serializeSessionData } from '@skein/core';
 import { writeFileAtomic, type WriteMode } from './atomic-write.js';
 import { errnoCode, fsError } from './fs-errors.js';
-import { SessionLock } from './session-lock.js';
+import { pidAlive, SessionLock } from './session-lock.js';
 import type { SessionPaths } from './session-paths.js';
 
 /** Numbered files of a directory (`message_<n>.json`, `transition_<n>.json`), sorted by number; `undefined` without the directory. */
@@ -20,11 +20,20 @@ export async function numbered(dir: string, prefix: string, root: string): Promi
   return names.flatMap((n) => pattern.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
 }
 
-/** Removes the temp files a writer that died (pid `pid`) left in the middle of a write: never stored data. */
-async function removeTempFiles(dir: string, pid: number): Promise<void> {
-  const pattern = new RegExp(`^\\..+\\.${pid}\\.[0-9a-f]{12}\\.tmp$`);
-  const names = await fs.readdir(dir, { recursive: true }).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => pattern.test(path.basename(n))).map((n) => fs.unlink(path.join(dir, n)).catch(() => undefined)));
+/**
+ * Removes the temp files that writers which died on this host left in the middle of a write (never
+ * stored data): those of the stale lock's holder, and those of any other process that is gone — a
+ * process killed while writing its lock file never held the lock, so no stale lock names it.
+ */
+async function removeTempFiles(dir: string, stalePid: number | undefined): Promise<void> {
+  const pattern = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+  // A dead lock holder may have been writing anywhere below; anyone else only its lock file here.
+  const names = await fs.readdir(dir, { recursive: stalePid !== undefined }).catch(() => [] as string[]);
+  const dead = names.filter((n) => {
+    const pid = Number(pattern.exec(path.basename(n))?.[1]);
+    return Number.isInteger(pid) && pid !== process.pid && (pid === stalePid || !pidAlive(pid));
+  });
+  await Promise.all(dead.map((n) => fs.unlink(path.join(dir, n)).catch(() => undefined)));
 }
 
 /**
@@ -52,7 +61,7 @@ export class SessionFiles {
         const lock = new SessionLock(this.#paths.lockFile(sessionId));
         const stale = await lock.acquire(`Session ${sessionId} in ${this.#paths.root}`);
         this.#locks.set(sessionId, lock);
-        if (stale?.host === os.hostname()) await removeTempFiles(dir, stale.pid);
+        await removeTempFiles(dir, stale?.host === os.hostname() ? stale.pid : undefined);
       })();
       this.#locking.set(sessionId, taking);
       taking.catch(() => this.#locking.delete(sessionId));

@@ -45,7 +45,8 @@ function procStart(pid: number | 'self'): string | undefined {
   }
 }
 
-function pidAlive(pid: number): boolean {
+/** True when a process with this pid exists on this host. */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

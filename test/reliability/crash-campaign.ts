@@ -1,0 +1,145 @@
+/**
+ * Crash campaigns: each trial runs a shape uninterrupted, then again in a process killed with
+ * SIGKILL at seeded random moments (up to 3 kills), resumed in a fresh process each time, and checks
+ * the invariants of DESIGN section 5 against the uninterrupted run. Returns the violations found.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { TrialResult, Shape } from './crash-shapes.js';
+import { seededRandom } from './seeded.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const worker = fileURLToPath(new URL('./crash-worker.ts', import.meta.url));
+const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+
+interface Process {
+  /** ms from `started` to exit, when it exited by itself. */
+  ranMs: number | undefined;
+  killed: boolean;
+}
+
+/** Runs the worker; kills it `killAfterMs` after it reports `started` (never, when undefined). */
+function runWorker(shape: Shape, dir: string, seed: number, killAfterMs: number | undefined): Promise<Process> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, worker, shape, dir, String(seed)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let started: number | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (started === undefined && chunk.toString('utf8').includes('started')) {
+        started = performance.now();
+        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (signal === 'SIGKILL') return resolve({ ranMs: undefined, killed: true });
+      if (code !== 0) return reject(new Error(`worker exited with ${code}: ${stderr.slice(-2000)}`));
+      resolve({ ranMs: started === undefined ? 0 : performance.now() - started, killed: false });
+    });
+  });
+}
+
+async function files(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
+  }
+  return out;
+}
+
+/** Stored messages of each agent of the session, as `role:block kinds|text`. */
+async function histories(dir: string): Promise<Record<string, { role: string; text: string; uses: string[]; results: string[] }[]>> {
+  const out: Record<string, { role: string; text: string; uses: string[]; results: string[] }[]> = {};
+  for (const file of (await files(dir)).filter((f) => /message_\d+\.json$/.test(f)).sort((a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]))) {
+    const agent = /agent_([^/]+)\/messages/.exec(file)?.[1] ?? '?';
+    const row = JSON.parse(await readFile(file, 'utf8')) as { message: { role: string; content: Record<string, unknown>[] } };
+    const content = row.message.content;
+    (out[agent] ??= []).push({
+      role: row.message.role,
+      text: content.map((b) => (typeof b['text'] === 'string' ? b['text'] : '')).join(''),
+      uses: content.flatMap((b) => (b['toolUse'] ? [String((b['toolUse'] as { toolUseId: string }).toolUseId)] : [])),
+      results: content.flatMap((b) => (b['toolResult'] ? [String((b['toolResult'] as { toolUseId: string }).toolUseId)] : [])),
+    });
+  }
+  return out;
+}
+
+/** Transitions as a sorted multiset; a join's `from` names whichever source arrived last, so it is left out. */
+const multiset = (items: readonly string[]): string[] => items.map((t) => (t.endsWith(':join') ? `*>${t.split('>')[1]}` : t)).sort();
+const sortedEntries = (o: Record<string, string>): string => JSON.stringify(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+
+export interface TrialReport {
+  shape: Shape;
+  seed: number;
+  kills: number;
+  violations: string[];
+  replay: string;
+}
+
+/** One trial; `base` is the uninterrupted run's result and histories for this shape and seed. */
+export async function crashTrial(shape: Shape, seed: number): Promise<TrialReport> {
+  const random = seededRandom(seed * 7919 + shape.length);
+  const work = await mkdtemp(join(tmpdir(), `skein-crash-${shape}-${seed}-`));
+  const violations: string[] = [];
+  let kills = 0;
+  try {
+    const cleanDir = join(work, 'clean');
+    const crashDir = join(work, 'crash');
+    const clean = await runWorker(shape, cleanDir, seed, undefined);
+    const expected = JSON.parse(await readFile(join(cleanDir, 'result.json'), 'utf8')) as TrialResult;
+    const span = Math.max(20, (clean.ranMs ?? 100) * 1.1);
+    const planned = 1 + Math.floor(random() * 3);
+    for (let i = 0; i < planned; i++) {
+      const at = random() < 0.15 ? random() * 5 : random() * span; // some kills in the first milliseconds
+      const p = await runWorker(shape, crashDir, seed, at);
+      if (!p.killed) break;
+      kills++;
+    }
+    await runWorker(shape, crashDir, seed, undefined);
+    const actual = JSON.parse(await readFile(join(crashDir, 'result.json'), 'utf8')) as TrialResult;
+    if (actual.status !== 'completed') violations.push(`status ${actual.status}`);
+    if (sortedEntries(actual.texts) !== sortedEntries(expected.texts) && shape !== 'agent') violations.push(`results differ: ${JSON.stringify(actual.texts)} vs ${JSON.stringify(expected.texts)}`);
+    const withoutResume = actual.transitions.filter((t) => !t.endsWith(':resume'));
+    if (JSON.stringify(multiset(withoutResume)) !== JSON.stringify(multiset(expected.transitions))) violations.push(`transitions differ: ${JSON.stringify(actual.transitions)} vs ${JSON.stringify(expected.transitions)}`);
+    if (shape !== 'agent' && !actual.transitions[0]?.endsWith(':start')) violations.push(`history does not begin with start: ${actual.transitions[0]}`);
+    const commits = (await readFile(join(crashDir, 'commits.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    if (shape === 'agent') {
+      const prompts = commits.filter((c) => c === 'message user text').length;
+      if (prompts !== 1) violations.push(`the prompt was stored ${prompts} times`);
+    } else {
+      const committed = commits.filter((c) => !c.endsWith(':resume'));
+      const twice = committed.filter((c, i) => committed.indexOf(c) !== i);
+      if (twice.length > 0) violations.push(`committed twice: ${twice.join(', ')}`);
+    }
+    const all = await files(crashDir);
+    for (const f of all.filter((x) => x.endsWith('.json'))) {
+      try {
+        JSON.parse(await readFile(f, 'utf8'));
+      } catch {
+        violations.push(`${f} does not parse`);
+      }
+    }
+    const leftovers = all.filter((f) => /\.tmp|\.skein\.lock/.test(f));
+    if (leftovers.length > 0) violations.push(`left behind: ${leftovers.join(', ')}`);
+    const [got, want] = [await histories(crashDir), await histories(cleanDir)];
+    for (const [agent, messages] of Object.entries(got)) {
+      const used = messages.flatMap((m) => m.uses);
+      const answered = new Set(messages.flatMap((m) => m.results));
+      const orphans = used.filter((u) => !answered.has(u));
+      if (orphans.length > 0) violations.push(`${agent}: toolUse without toolResult: ${orphans.join(', ')}`);
+      if (shape !== 'agent' && JSON.stringify(messages.map((m) => m.text)) !== JSON.stringify((want[agent] ?? []).map((m) => m.text))) {
+        violations.push(`${agent}: stored history differs: ${JSON.stringify(messages.map((m) => m.text))} vs ${JSON.stringify((want[agent] ?? []).map((m) => m.text))}`);
+      }
+    }
+    if (shape === 'agent' && (got['desk']?.slice(0, 2).map((m) => m.text).join('|') ?? '') !== (want['desk']?.slice(0, 2).map((m) => m.text).join('|') ?? '')) violations.push('few-shot messages lost');
+  } finally {
+    if (violations.length === 0) await rm(work, { recursive: true, force: true });
+  }
+  return { shape, seed, kills, violations, replay: `npm run reliability -- --shape ${shape} --seed ${seed} --trials 1` };
+}

@@ -1,0 +1,123 @@
+/**
+ * The shapes a crash campaign runs, support-desk style, with seeded waits in every model call and
+ * tool: a Graph (triage -> billing | refund -> summary, and triage -> dispatch -> 8 workers -> join
+ * -> collect), a Swarm (triage -> billing -> refund, nested history) and one Agent with tools. The
+ * billing agent has few-shot `messages`. Models are pure functions of the request, so a process
+ * that resumes answers as the killed one would have.
+ */
+import { z } from 'zod';
+import { Agent, tool, type Message, type ModelRequest } from '@skein/core';
+import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
+import { GraphBuilder, type GraphState } from '@skein/graph';
+import { FileSessionManager } from '@skein/session-file';
+import { Swarm } from '@skein/swarm';
+import { keyed } from './seeded.js';
+
+export type Shape = 'graph' | 'swarm' | 'agent';
+
+/** What a trial's process reports; compared with an uninterrupted run of the same seed. */
+export interface TrialResult {
+  status: string;
+  texts: Record<string, string>;
+  transitions: string[];
+}
+
+export interface BuiltShape {
+  run(): Promise<TrialResult>;
+  close(): Promise<void>;
+}
+
+const FEW_SHOT: Message[] = [
+  { role: 'user', content: [{ text: 'Example: charged twice for order 1.' }] },
+  { role: 'assistant', content: [{ text: 'Example: I looked it up and reversed the duplicate.' }] },
+];
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const toolResults = (request: ModelRequest): number => request.messages.flatMap((m) => m.content).filter((b) => 'toolResult' in b).length;
+const lastIsToolResult = (request: ModelRequest): boolean => request.messages.at(-1)?.content.some((b) => 'toolResult' in b) ?? false;
+
+export function buildShape(shape: Shape, dir: string, seed: number, commit: (line: string) => void): BuiltShape {
+  const wait = (key: string): number => 2 + Math.floor(keyed(seed, key) * 13); // 2-15 ms
+  const sessionManager = new FileSessionManager({ sessionId: `trial-${shape}`, storageDir: dir });
+  const model = (name: string, answer: (request: ModelRequest) => ScriptedTurn): ScriptedModel =>
+    new ScriptedModel([(request) => {
+      const turn = answer(request);
+      const delayMs = wait(`${name}:model:${request.messages.length}`);
+      return typeof turn === 'string' ? { text: turn, delayMs } : typeof turn === 'object' && 'toolUses' in turn ? { ...turn, delayMs } : turn;
+    }], { loop: true, record: false });
+  const lookup = tool({
+    name: 'lookup_order',
+    description: 'Looks an order up.',
+    inputSchema: z.object({ orderId: z.string() }),
+    callback: async ({ orderId }, ctx) => {
+      await sleep(wait(`lookup:${ctx.agent.name}:${ctx.toolUse.toolUseId}`));
+      return `order ${orderId}: 80 EUR, charged twice`;
+    },
+  });
+  /** Looks the order up once, then answers `text` (or hands off when `handoff` is given). */
+  const worker = (name: string, text: string, handoff?: string): Agent =>
+    new Agent({
+      name,
+      tools: [lookup],
+      ...(name === 'billing' ? { messages: FEW_SHOT } : {}),
+      model: model(name, (request) => {
+        if (!lastIsToolResult(request) && toolResults(request) === 0) return { toolUses: [{ name: 'lookup_order', input: { orderId: '42' }, toolUseId: `${name}-lookup` }] };
+        return handoff ? { text, toolUses: [{ name: handoff, input: {}, toolUseId: `${name}-handoff` }] } : text;
+      }),
+    });
+  const plain = (name: string, text: string): Agent => new Agent({ name, model: model(name, () => text) });
+
+  if (shape === 'graph') {
+    const route = seed % 2 === 0 ? 'billing' : 'refund';
+    const routed = (to: string) => (s: GraphState): boolean => s.results['triage']?.text === `ROUTE: ${to}`;
+    const workers = Array.from({ length: 8 }, (_, i) => `w${i}`);
+    const b = new GraphBuilder().setId('desk').setSessionManager(sessionManager).setMaxNodeExecutions(40);
+    b.addNode(plain('triage', `ROUTE: ${route}`), 'triage').addNode(worker('billing', 'Billing: reversed.'), 'billing').addNode(worker('refund', 'Refund: sent.'), 'refund');
+    b.addNode(plain('summary', 'Summary: done.'), 'summary').addNode(plain('dispatch', 'Dispatched.'), 'dispatch').addNode(plain('collect', 'Collected.'), 'collect');
+    for (const w of workers) b.addNode(plain(w, `${w} done`), w).addEdge('dispatch', w);
+    b.addEdge('triage', 'billing', routed('billing')).addEdge('triage', 'refund', routed('refund')).addEdge('billing', 'summary').addEdge('refund', 'summary');
+    b.addEdge('triage', 'dispatch').addEdge(workers, 'collect').setEntryPoint('triage');
+    const graph = b.build();
+    graph.on('transition', (e) => commit(`${e.transition.from}>${e.transition.to}:${e.transition.kind}`));
+    return {
+      async run() {
+        const r = await graph.invoke('I was charged twice for order 42');
+        return { status: r.status, texts: Object.fromEntries(Object.entries(r.results).map(([k, v]) => [k, v.text])), transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
+      },
+      close: () => sessionManager.close(),
+    };
+  }
+
+  if (shape === 'swarm') {
+    const refund = worker('refund', 'Refund: sent.');
+    const billing = worker('billing', 'Billing: needs a refund.', 'transfer_to_refund');
+    const triage = new Agent({ name: 'triage', model: model('triage', () => ({ text: 'To billing.', toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'triage-handoff' }] })) });
+    const swarm = new Swarm({ id: 'desk', nodes: [triage, billing, refund], nestHandoffHistory: true, sessionManager });
+    swarm.on('transition', (e) => commit(`${e.transition.from}>${e.transition.to}:${e.transition.kind}`));
+    return {
+      async run() {
+        const r = await swarm.invoke('I was charged twice for order 42');
+        return { status: r.status, texts: { final: r.text }, transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
+      },
+      close: () => sessionManager.close(),
+    };
+  }
+
+  const agent = new Agent({
+    name: 'desk',
+    tools: [lookup],
+    messages: FEW_SHOT,
+    sessionManager,
+    model: model('desk', (request) => (toolResults(request) < 3 && !(lastIsToolResult(request) && toolResults(request) >= 3) ? { toolUses: [{ name: 'lookup_order', input: { orderId: String(toolResults(request)) }, toolUseId: `desk-${toolResults(request)}` }] } : 'All three orders checked.')),
+  });
+  agent.on('messageAdded', (e) => commit(`message ${e.message.role} ${e.message.content.map((b) => Object.keys(b)[0]).join(',')}`));
+  return {
+    async run() {
+      await agent.initialize();
+      const asked = agent.messages.some((m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === 'Check my orders'));
+      const r = await agent.invoke(asked ? undefined : 'Check my orders');
+      return { status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason, texts: { final: String(r) }, transitions: [] };
+    },
+    close: () => sessionManager.close(),
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * One process of a crash trial: builds a shape (crash-shapes.ts) on a FileSessionManager in `dir`,
+ * runs or resumes it, and writes `result.json`. Every committed transition (or, for the agent, every
+ * stored message) is appended, fsynced, to `commits.log`. Replay one process by hand with
+ * `node --conditions=@skein/source --import tsx test/reliability/crash-worker.ts <shape> <dir> <seed>`.
+ */
+import { closeSync, fsyncSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildShape, type Shape } from './crash-shapes.js';
+
+const [shape, dir, seed] = process.argv.slice(2);
+if (!shape || !dir || !seed || !['graph', 'swarm', 'agent'].includes(shape)) throw new Error('usage: crash-worker.ts <graph|swarm|agent> <dir> <seed>');
+
+function durableAppend(file: string, line: string): void {
+  const fd = openSync(file, 'a');
+  try {
+    writeSync(fd, `${line}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const built = buildShape(shape as Shape, dir, Number(seed), (line) => durableAppend(join(dir, 'commits.log'), line));
+process.stdout.write('started\n');
+const result = await built.run();
+await built.close();
+writeFileSync(join(dir, 'result.json'), JSON.stringify(result));
