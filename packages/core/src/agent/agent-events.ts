@@ -19,7 +19,8 @@ export type AgentStreamEvent =
   | { type: 'toolStart'; toolUse: ToolUse }
   | { type: 'toolResult'; toolResult: ToolResult }
   | { type: 'messageAdded'; message: Message }
-  | { type: 'modelRetry'; attempt: number; delayMs: number; error: unknown };
+  /** A model call failed and is tried again after `delayMs`; `discardedPartialAnswer`: text it had streamed is thrown away. */
+  | { type: 'modelRetry'; attempt: number; delayMs: number; error: unknown; discardedPartialAnswer: boolean };
 
 /** What a `callbackHandler` receives: a stream event with the invocation's request state. */
 export type CallbackEvent = AgentStreamEvent & { requestState: RequestState };

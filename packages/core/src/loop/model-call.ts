@@ -59,8 +59,17 @@ export async function* callModel(host: LoopHost, inv: Invocation, offered: Offer
     inv.metrics.modelCallCount++;
     let turn: ModelTurn | undefined;
     let error: unknown;
+    let streamed = false;
     try {
-      turn = yield* accumulateStream(host.model.stream(request), inv.metrics);
+      const stream = accumulateStream(host.model.stream(request), inv.metrics);
+      for (let step = await stream.next(); ; step = await stream.next()) {
+        if (step.done) {
+          turn = step.value;
+          break;
+        }
+        if (step.value.type === 'textDelta' || step.value.type === 'reasoningDelta') streamed = true;
+        yield step.value;
+      }
     } catch (e) {
       error = e;
     }
@@ -75,7 +84,8 @@ export async function* callModel(host: LoopHost, inv: Invocation, offered: Offer
     if (inv.signal.aborted) return undefined;
     const delay = host.retryStrategy?.nextDelay(error, attempt);
     if (delay !== undefined) {
-      yield { type: 'modelRetry', attempt, delayMs: delay, error };
+      // A partial answer already streamed is discarded: consumers are told, the history never sees it.
+      yield { type: 'modelRetry', attempt, delayMs: delay, error, discardedPartialAnswer: streamed };
       try {
         await sleep(delay, inv.signal);
       } catch {

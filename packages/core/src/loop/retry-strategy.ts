@@ -1,5 +1,8 @@
 import { ConfigurationError } from '../errors/configuration-errors.js';
-import { ModelThrottledError } from '../errors/model-errors.js';
+import { ModelThrottledError, ModelTransientError } from '../errors/model-errors.js';
+
+/** The longest server-requested wait honoured (the SDKs' bound); a longer retry-after fails the call. */
+export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Options of {@link ExponentialBackoffRetry}. */
 export interface RetryStrategyOptions {
@@ -11,6 +14,10 @@ export interface RetryStrategyOptions {
   maxDelayMs?: number;
   /** Randomize each delay within [delay/2, delay] to spread retries of many clients. Default true. */
   jitter?: boolean;
+  /** Retry transient faults (5xx, a reset or refused connection, a cut stream) too. Default true. */
+  retryTransient?: boolean;
+  /** Delay before the second attempt after a transient fault, in ms (then doubling, up to `maxDelayMs`). Default 500. */
+  transientInitialDelayMs?: number;
 }
 
 /** Decides whether and when a failed model call is tried again. */
@@ -20,32 +27,49 @@ export interface RetryStrategy {
 }
 
 /**
- * Retries `ModelThrottledError` with exponential backoff and jitter. A retry-after given by the
- * server is honoured (capped at `maxDelayMs`).
+ * Retries throttling (`ModelThrottledError`: 429, 529, overloaded) and transient faults
+ * (`ModelTransientError`: 5xx, reset or refused connections, cut streams) with exponential backoff
+ * and jitter, up to `maxAttempts` attempts in all. A retry-after given by the server is honoured as
+ * asked, up to 60 s even when longer than `maxDelayMs`; a longer one gives up (the error carries it).
+ * Everything else (validation, auth, context overflow) is not retried.
  */
 export class ExponentialBackoffRetry implements RetryStrategy {
   readonly maxAttempts: number;
   readonly initialDelayMs: number;
   readonly maxDelayMs: number;
   readonly jitter: boolean;
+  readonly retryTransient: boolean;
+  readonly transientInitialDelayMs: number;
 
   constructor(options: RetryStrategyOptions = {}) {
     this.maxAttempts = options.maxAttempts ?? 6;
     this.initialDelayMs = options.initialDelayMs ?? 4_000;
     this.maxDelayMs = options.maxDelayMs ?? 240_000;
     this.jitter = options.jitter ?? true;
+    this.retryTransient = options.retryTransient ?? true;
+    this.transientInitialDelayMs = options.transientInitialDelayMs ?? Math.min(500, this.maxDelayMs);
     if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
       throw new ConfigurationError(`retryStrategy.maxAttempts must be an integer >= 1 (got ${this.maxAttempts}).`);
     }
+    if (typeof this.retryTransient !== 'boolean') throw new ConfigurationError(`retryStrategy.retryTransient must be a boolean (got ${String(this.retryTransient)}).`);
     if (!(this.initialDelayMs >= 0) || !(this.maxDelayMs >= this.initialDelayMs)) {
       throw new ConfigurationError('retryStrategy delays must satisfy 0 <= initialDelayMs <= maxDelayMs.');
     }
   }
 
   nextDelay(error: unknown, attempt: number): number | undefined {
-    if (!ModelThrottledError.is(error) || attempt >= this.maxAttempts) return undefined;
-    if (error.retryAfterMs !== undefined && error.retryAfterMs >= 0) return Math.min(error.retryAfterMs, this.maxDelayMs);
-    const base = Math.min(this.initialDelayMs * 2 ** (attempt - 1), this.maxDelayMs);
+    if (attempt >= this.maxAttempts) return undefined;
+    let initial: number;
+    if (ModelThrottledError.is(error)) {
+      const asked = error.retryAfterMs;
+      if (asked !== undefined && asked >= 0) return asked <= MAX_RETRY_AFTER_MS ? asked : undefined;
+      initial = this.initialDelayMs;
+    } else if (this.retryTransient && ModelTransientError.is(error)) {
+      initial = this.transientInitialDelayMs;
+    } else {
+      return undefined;
+    }
+    const base = Math.min(initial * 2 ** (attempt - 1), this.maxDelayMs);
     return this.jitter ? base / 2 + Math.random() * (base / 2) : base;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, ExponentialBackoffRetry, ModelError, ModelThrottledError, type AgentStreamEvent } from '../index.js';
+import { z } from 'zod';
+import { Agent, ContextWindowOverflowError, ExponentialBackoffRetry, ModelError, ModelThrottledError, ModelTransientError, tool, type AgentStreamEvent } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 const throttled = (retryAfterMs?: number): { error: Error } => ({
@@ -19,10 +20,41 @@ describe('retries of throttled model calls', () => {
     expect(jittered).toBeLessThanOrEqual(8000);
   });
 
-  it('honours the server\'s retry-after, capped at maxDelayMs', () => {
-    const r = new ExponentialBackoffRetry({ maxDelayMs: 10_000 });
-    expect(r.nextDelay(new ModelThrottledError('x', { retryAfterMs: 1234 }), 1)).toBe(1234);
-    expect(r.nextDelay(new ModelThrottledError('x', { retryAfterMs: 60_000 }), 1)).toBe(10_000);
+  it("honours the server's retry-after up to 60 s, even beyond maxDelayMs; longer gives up", () => {
+    const r = new ExponentialBackoffRetry({ initialDelayMs: 10, maxDelayMs: 40 });
+    expect(r.nextDelay(new ModelThrottledError('x', { retryAfterMs: 135 }), 1)).toBe(135);
+    expect(r.nextDelay(new ModelThrottledError('x', { retryAfterMs: 60_000 }), 1)).toBe(60_000);
+    expect(r.nextDelay(new ModelThrottledError('x', { retryAfterMs: 60_001 }), 1)).toBeUndefined();
+  });
+
+  it('retries transient faults (5xx, resets, cut streams) from 500 ms unless turned off; permanent errors never', () => {
+    const r = new ExponentialBackoffRetry({ jitter: false });
+    const e = new ModelTransientError('reset');
+    expect([1, 2, 3].map((a) => r.nextDelay(e, a))).toEqual([500, 1000, 2000]);
+    expect(r.nextDelay(e, 6)).toBeUndefined();
+    expect(new ExponentialBackoffRetry({ retryTransient: false }).nextDelay(e, 1)).toBeUndefined();
+    expect(r.nextDelay(new ContextWindowOverflowError('too long'), 1)).toBeUndefined();
+    expect(r.nextDelay(new ModelError('bad request', { status: 400 }), 1)).toBeUndefined();
+  });
+
+  it('discards a cut partial answer: consumers are told, history, usage and tools see only the answer that completed', async () => {
+    const tools: string[] = [];
+    const lookup = tool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => void tools.push(id) });
+    const model = new ScriptedModel([
+      { text: 'I will look order 1 up', toolUses: [{ name: 'lookup', input: { id: 'cut' } }], usage: { inputTokens: 100, outputTokens: 100 }, cutAfterEvents: 5 },
+      { text: 'Looking.', toolUses: [{ name: 'lookup', input: { id: 'ok' } }], usage: { inputTokens: 10, outputTokens: 5 } },
+      { text: 'Done.', usage: { inputTokens: 10, outputTokens: 5 } },
+    ], { chunkSize: 4 });
+    const agent = new Agent({ model, tools: [lookup], retryStrategy: { transientInitialDelayMs: 1, initialDelayMs: 1, maxDelayMs: 2 } });
+    const events: AgentStreamEvent[] = [];
+    const gen = agent.stream('q');
+    let step = await gen.next();
+    for (; !step.done; step = await gen.next()) events.push(step.value);
+    const retry = events.find((e) => e.type === 'modelRetry');
+    expect(retry).toMatchObject({ type: 'modelRetry', attempt: 1, discardedPartialAnswer: true });
+    expect(tools).toEqual(['ok']);
+    expect(agent.messages.map((m) => m.content.map((b) => ('text' in b ? b.text : Object.keys(b)[0])).join('|'))).toEqual(['q', 'Looking.|toolUse', 'toolResult', 'Done.']);
+    expect(step.value.metrics.usage.inputTokens).toBe(20);
   });
 
   it('retries in the loop and reports each retry as an event', async () => {

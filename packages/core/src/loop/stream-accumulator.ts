@@ -1,8 +1,8 @@
-import { ModelError } from '../errors/model-errors.js';
+import { ModelError, ModelTransientError } from '../errors/model-errors.js';
 import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { ModelStreamEvent, StopReason } from '../model/model.js';
 import type { AgentMetrics } from '../metrics/agent-metrics.js';
-import { addUsage } from '../metrics/agent-metrics.js';
+import { addUsage, emptyUsage } from '../metrics/agent-metrics.js';
 import type { JsonValue } from '../types/json.js';
 import type { ContentBlock, Message } from '../types/messages.js';
 
@@ -29,6 +29,9 @@ export async function* accumulateStream(
 ): AsyncGenerator<AgentStreamEvent, ModelTurn> {
   const blocks: BlockState[] = [];
   let stopReason: StopReason | undefined;
+  // Usage and latency count only when the answer completes: a failed attempt that is retried adds nothing.
+  const usage = emptyUsage();
+  let latencyMs = 0;
   for await (const event of stream) {
     yield { type: 'modelStreamEvent', event };
     if ('contentBlockDelta' in event) {
@@ -57,13 +60,15 @@ export async function* accumulateStream(
     } else if ('messageStop' in event) {
       stopReason = event.messageStop.stopReason as StopReason;
     } else if ('metadata' in event) {
-      addUsage(metrics.usage, event.metadata.usage);
-      metrics.modelLatencyMs += event.metadata.metrics?.latencyMs ?? 0;
+      addUsage(usage, event.metadata.usage);
+      latencyMs += event.metadata.metrics?.latencyMs ?? 0;
     }
   }
   if (stopReason === undefined) {
-    throw new ModelError('The model stream ended before messageStop: the answer is incomplete (was the connection cut?).');
+    throw new ModelTransientError('The model stream ended before messageStop: the answer is incomplete (was the connection cut?).');
   }
+  addUsage(metrics.usage, usage);
+  metrics.modelLatencyMs += latencyMs;
   return finishTurn(blocks, stopReason);
 }
 
