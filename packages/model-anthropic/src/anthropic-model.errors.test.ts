@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APIError } from '@anthropic-ai/sdk';
-import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, type ModelRequest, type ModelStreamEvent } from '@skein/core';
+import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError, type ModelRequest, type ModelStreamEvent } from '@skein/core';
 import { AnthropicModel } from './index.js';
 import { AnthropicTestServer, answerEvents, errorBody, errorEvent } from './testing/index.js';
 
@@ -64,11 +64,11 @@ describe('AnthropicModel errors on the wire', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('maps 500 to ModelError with status and request id, not retried', async () => {
-    server.enqueue({ status: 500, body: errorBody('api_error', 'Internal server error'), headers: { 'request-id': 'req_500' } });
+  it.each([500, 502, 503, 504])('maps %i to ModelTransientError with status and request id, not retried by the SDK', async (status) => {
+    server.enqueue({ status, body: errorBody('api_error', 'Internal server error'), headers: { 'request-id': 'req_500' } });
     const { error } = await failure();
-    expect(ModelError.is(error) && !ModelThrottledError.is(error) && !ContextWindowOverflowError.is(error)).toBe(true);
-    expect(error).toMatchObject({ status: 500, requestId: 'req_500', code: 'model_error' });
+    expect(ModelTransientError.is(error) && !ModelThrottledError.is(error) && !ContextWindowOverflowError.is(error)).toBe(true);
+    expect(error).toMatchObject({ status, requestId: 'req_500', code: 'model_transient' });
     expect((error as Error).message).toContain('Internal server error');
     expect(server.requests).toHaveLength(1);
   });
@@ -102,18 +102,24 @@ describe('AnthropicModel errors on the wire', () => {
     expect((error as Error).message).toContain('in the middle of the stream');
   });
 
-  it('maps an api_error event in the middle of the stream to ModelError', async () => {
+  it('maps an api_error event in the middle of the stream to ModelTransientError', async () => {
     const events = answerEvents({ blocks: [{ text: ['partial'] }] });
     server.enqueue({ events: [...events.slice(0, 4), errorEvent('api_error', 'Internal server error')] });
     const { error } = await failure();
-    expect(ModelError.is(error) && !ModelThrottledError.is(error)).toBe(true);
+    expect(ModelTransientError.is(error) && !ModelThrottledError.is(error)).toBe(true);
+  });
+
+  it('keeps 401 and 403 permanent: ModelError, not retried', async () => {
+    server.enqueue({ status: 401, body: errorBody('authentication_error', 'invalid x-api-key') });
+    const { error } = await failure();
+    expect(ModelError.is(error) && !ModelTransientError.is(error) && !ModelThrottledError.is(error)).toBe(true);
   });
 
   it('treats a stream cut before message_stop as an error, never a short answer', async () => {
     const events = answerEvents({ blocks: [{ text: ['Hello', ' there'] }] });
     server.enqueue({ events, cutAfter: events.length - 2 }); // message_delta sent, message_stop never
     const { error, events: seen } = await failure();
-    expect(ModelError.is(error)).toBe(true);
+    expect(ModelTransientError.is(error)).toBe(true);
     expect((error as Error).message).toMatch(/incomplete/);
     expect(seen).toContainEqual({ contentBlockDelta: { contentBlockIndex: 0, delta: { text: ' there' } } });
     expect(seen.some((e) => 'messageStop' in e)).toBe(false);
@@ -123,7 +129,7 @@ describe('AnthropicModel errors on the wire', () => {
     const events = answerEvents({ blocks: [{ text: ['Hello'] }] });
     server.enqueue({ events: events.slice(0, -1) });
     const { error } = await failure();
-    expect(ModelError.is(error)).toBe(true);
+    expect(ModelTransientError.is(error)).toBe(true);
     expect((error as Error).message).toContain('before message_stop');
   });
 
@@ -161,13 +167,13 @@ describe('AnthropicModel errors on the wire', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('maps a connection failure to ModelError', async () => {
+  it('maps a refused connection to ModelTransientError', async () => {
     const port = new URL(server.url).port;
     await server.close();
     model = new AnthropicModel({ clientOptions: { apiKey: 'dummy', baseURL: `http://127.0.0.1:${port}` } });
     server = await AnthropicTestServer.start();
     const { error } = await failure();
-    expect(ModelError.is(error)).toBe(true);
-    expect((error as Error).message).toContain('Anthropic request failed');
+    expect(ModelTransientError.is(error)).toBe(true);
+    expect((error as Error).message).toContain('Anthropic request failed on the network');
   });
 });

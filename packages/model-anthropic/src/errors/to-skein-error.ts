@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, SkeinError } from '@skein/core';
+import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError, SkeinError } from '@skein/core';
 import type { StreamPhase } from '../stream/translate-stream.js';
 
 /** Messages of 400/413 answers that mean "the request does not fit the context window". */
@@ -15,6 +15,22 @@ const OVERFLOW_PATTERNS = [
 
 /** Error types that mean "slow down": the core's retry strategy retries these. */
 const THROTTLE_TYPES = new Set(['rate_limit_error', 'overloaded_error']);
+
+/** Error types of a mid-stream `event: error` that mean a server-side fault worth retrying. */
+const TRANSIENT_TYPES = new Set(['api_error', 'timeout_error']);
+
+/** Error codes of a connection that failed (reset, refused, timed out): nothing the request did. */
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
+
+/** A connection fault: the SDK's connection errors, or an error (or its cause) with a network error code. */
+function isNetworkFault(error: unknown): boolean {
+  if (error instanceof APIConnectionError || (error instanceof Error && /APIConnection(Timeout)?Error/.test(error.name))) return true;
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  }
+  return false;
+}
 
 /** The server's retry-after in ms: `retry-after-ms`, else `retry-after` as seconds or an HTTP date. */
 export function retryAfterMs(headers: Headers | undefined): number | undefined {
@@ -52,9 +68,9 @@ export function toSkeinError(error: unknown, signal: AbortSignal | undefined, ph
   if (!isApiError(error) || error instanceof APIConnectionError || error.headers === undefined) {
     const text = error instanceof Error ? error.message : String(error);
     const reason = error instanceof Error && error.cause instanceof Error ? `${text} (${error.cause.message})` : text;
-    return phase === 'request'
-      ? new ModelError(`The Anthropic request failed: ${reason}. Check the client configuration (the API key from ANTHROPIC_API_KEY or clientOptions.apiKey, baseURL) and the network.`, { cause: error })
-      : new ModelError(`The Anthropic stream failed in the middle: ${reason}. The answer is incomplete; try again.`, { cause: error });
+    if (phase !== 'request') return new ModelTransientError(`The Anthropic stream failed in the middle: ${reason}. The answer is incomplete; the agent's retry strategy tries again.`, { cause: error });
+    if (isNetworkFault(error)) return new ModelTransientError(`The Anthropic request failed on the network: ${reason}. The agent's retry strategy tries again.`, { cause: error });
+    return new ModelError(`The Anthropic request failed: ${reason}. Check the client configuration (the API key from ANTHROPIC_API_KEY or clientOptions.apiKey, baseURL) and the network.`, { cause: error });
   }
   const status = error.status;
   const fields = { cause: error, ...(status !== undefined && { status }), ...(error.requestID != null && { requestId: error.requestID }) };
@@ -73,6 +89,9 @@ export function toSkeinError(error: unknown, signal: AbortSignal | undefined, ph
       `The request does not fit the model's context window (${where}): ${apiMessage(error)}. Shorten the conversation or let the conversation manager reduce it.`,
       fields,
     );
+  }
+  if ((status !== undefined && status >= 500) || (status === undefined && TRANSIENT_TYPES.has(type))) {
+    return new ModelTransientError(`Anthropic failed ${where}${type ? ` (${type})` : ''}: ${apiMessage(error)}. The agent's retry strategy tries again.`, fields);
   }
   return new ModelError(`Anthropic answered ${where}${type ? ` (${type})` : ''}: ${apiMessage(error)}.`, fields);
 }

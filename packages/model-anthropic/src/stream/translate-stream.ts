@@ -1,5 +1,5 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
-import { ModelError, type ModelStreamEvent, type Usage } from '@skein/core';
+import { ModelTransientError, type ModelStreamEvent, type Usage } from '@skein/core';
 import { toStopReason } from './stop-reason.js';
 
 type BlockKind = 'text' | 'toolUse' | 'reasoning';
@@ -124,8 +124,8 @@ export async function* translateStream(
   }
   if (stopped) return;
   throw mapError(
-    new ModelError(
-      `The Anthropic stream ended before message_stop${messageId ? ` (message ${messageId})` : ''}: the answer is incomplete, probably a cut connection. Try again.`,
+    new ModelTransientError(
+      `The Anthropic stream ended before message_stop${messageId ? ` (message ${messageId})` : ''}: the answer is incomplete, probably a cut connection; the agent's retry strategy tries again.`,
     ),
     'stream',
   );
