@@ -1,4 +1,4 @@
-import { ContextWindowOverflowError, ModelError, ModelThrottledError, SkeinError } from '@skein/core';
+import { ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError, SkeinError } from '@skein/core';
 
 /** Messages Bedrock (and the models behind it) use when the input does not fit the context window. */
 const OVERFLOW = [
@@ -12,7 +12,21 @@ const OVERFLOW = [
 ];
 
 /** Exception names that mean "slow down and try again". */
-const THROTTLING = new Set(['ThrottlingException', 'ServiceUnavailableException', 'ModelNotReadyException', 'TooManyRequestsException']);
+const THROTTLING = new Set(['ThrottlingException', 'ModelNotReadyException', 'TooManyRequestsException']);
+
+/** Exception names of server-side or network faults: the same request may succeed when tried again. */
+const TRANSIENT = new Set(['ServiceUnavailableException', 'InternalServerException', 'ModelStreamErrorException', 'ModelTimeoutException', 'TimeoutError', 'RequestTimeout']);
+
+/** Error codes of a connection that failed (reset, refused, timed out). */
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_SESSION_ERROR', 'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_STREAM_CANCEL']);
+
+function isNetworkFault(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  }
+  return false;
+}
 
 /** What the model knew about the response when the error happened. */
 export interface ErrorContext {
@@ -53,8 +67,8 @@ export function retryAfterMs(headers: Record<string, unknown> | undefined, now =
 }
 
 function isThrottling(name: string, status: number | undefined, text: string, originalStatus: number | undefined): boolean {
-  if (THROTTLING.has(name) || status === 429 || status === 503) return true;
-  if (name === 'ModelStreamErrorException') return originalStatus === 429 || originalStatus === 503 || /throttl|too many requests|rate limit|overloaded/i.test(text);
+  if (THROTTLING.has(name) || status === 429) return true;
+  if (name === 'ModelStreamErrorException') return originalStatus === 429 || /throttl|too many requests|rate limit|overloaded/i.test(text);
   return false;
 }
 
@@ -83,6 +97,10 @@ export function toCoreError(error: unknown, modelId: string, context: ErrorConte
   }
   if (OVERFLOW.some((re) => re.test(text))) {
     return new ContextWindowOverflowError(`The input does not fit the context window of ${modelId} (${where}): ${text}. Shorten the conversation (a conversation manager does this) or use a model with a larger window.`, fields);
+  }
+  const httpStatus = num(e.$metadata?.httpStatusCode) ?? num(e.$response?.statusCode);
+  if (TRANSIENT.has(name) || (httpStatus !== undefined && httpStatus >= 500) || isNetworkFault(error)) {
+    return new ModelTransientError(`Bedrock call to ${modelId} failed on the server or the network (${where}): ${text}. The agent loop retries with backoff.`, fields);
   }
   let hint = '';
   if (name === 'CredentialsProviderError') hint = ' Configure AWS credentials (environment, ~/.aws, SSO, instance role) or pass clientConfig.credentials.';

@@ -1,4 +1,4 @@
-import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError } from '@skein/core';
+import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError } from '@skein/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ask, collectUntilError, startHarness, type Harness } from './testing/harness.js';
 import { BedrockModel } from './index.js';
@@ -28,17 +28,17 @@ describe('BedrockModel errors before the stream', () => {
     expect(h.server.requests).toHaveLength(1);
   });
 
-  it('maps 503 ServiceUnavailableException to ModelThrottledError (no retry-after when the server gives none)', async () => {
+  it('maps 503 ServiceUnavailableException to ModelTransientError', async () => {
     h.server.reply({ status: 503, errorType: 'ServiceUnavailableException', message: 'Service is unavailable.' });
     const { error } = await collectUntilError(h.model(), ask('hi'));
-    expect(ModelThrottledError.is(error)).toBe(true);
-    expect((error as ModelThrottledError).retryAfterMs).toBeUndefined();
+    expect(ModelTransientError.is(error)).toBe(true);
+    expect(error).toMatchObject({ status: 503 });
   });
 
-  it('maps 500 InternalServerException to ModelError with status and request id', async () => {
+  it('maps 500 InternalServerException to ModelTransientError with status and request id', async () => {
     h.server.reply({ status: 500, errorType: 'InternalServerException', message: 'Internal failure.' });
     const { error } = await collectUntilError(h.model(), ask('hi'));
-    expect(ModelError.is(error) && !ModelThrottledError.is(error) && !ContextWindowOverflowError.is(error)).toBe(true);
+    expect(ModelTransientError.is(error) && !ModelThrottledError.is(error) && !ContextWindowOverflowError.is(error)).toBe(true);
     expect(error).toMatchObject({ status: 500, requestId: 'req-1' });
     expect((error as Error).message).toMatch(/InternalServerException, HTTP 500, request id req-1/);
   });
@@ -99,11 +99,11 @@ describe('BedrockModel exceptions inside the stream', () => {
     expect(error).toMatchObject({ requestId: 'req-1', status: 429 });
   });
 
-  it('maps an internalServerException mid-stream to ModelError after the events already sent', async () => {
+  it('maps an internalServerException mid-stream to ModelTransientError after the events already sent', async () => {
     h.server.reply({ frames: [...partial, { exception: 'internalServerException', body: { message: 'Something broke' } }] });
     const { events, error } = await collectUntilError(h.model(), ask('hi'));
     expect(events.map((e) => Object.keys(e)[0])).toEqual(['messageStart', 'contentBlockDelta', 'contentBlockDelta']);
-    expect(ModelError.is(error) && !ModelThrottledError.is(error)).toBe(true);
+    expect(ModelTransientError.is(error) && !ModelThrottledError.is(error)).toBe(true);
     expect((error as Error).message).toContain('Something broke');
     expect((error as Error).cause).toMatchObject({ name: 'InternalServerException' });
   });
@@ -118,15 +118,15 @@ describe('BedrockModel exceptions inside the stream', () => {
     h.server.reply({ frames: partial, end: 'close' });
     const { events, error } = await collectUntilError(h.model(), ask('hi'));
     expect(events).toHaveLength(3);
-    expect(ModelError.is(error)).toBe(true);
+    expect(ModelTransientError.is(error)).toBe(true);
     expect((error as Error).message).toMatch(/ended before messageStop/);
     expect(error).toMatchObject({ requestId: 'req-1' });
   });
 
-  it('maps a reset HTTP/2 stream to ModelError', async () => {
+  it('maps a reset HTTP/2 stream to ModelTransientError', async () => {
     h.server.reply({ frames: partial, end: 'reset' });
     const { error } = await collectUntilError(h.model(), ask('hi'));
-    expect(ModelError.is(error)).toBe(true);
+    expect(ModelTransientError.is(error)).toBe(true);
     expect((error as Error).message).toMatch(/NGHTTP2_INTERNAL_ERROR/);
   });
 });

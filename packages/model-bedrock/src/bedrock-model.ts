@@ -5,7 +5,7 @@ import {
   type ConverseCommandInput,
   type ConverseStreamCommandInput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { CancelledError, ModelError, type Model, type ModelRequest, type ModelStreamEvent, type SkeinError } from '@skein/core';
+import { CancelledError, ModelError, ModelTransientError, type Model, type ModelRequest, type ModelStreamEvent, type SkeinError } from '@skein/core';
 import { toCoreError, type ErrorContext } from './bedrock-errors.js';
 import { DEFAULT_BEDROCK_MODEL_ID, resolveRegion, validateOptions, type BedrockModelOptions } from './bedrock-options.js';
 import { fromConverseResponse, fromStreamEvent } from './converse-events.js';
@@ -80,8 +80,8 @@ export class BedrockModel implements Model {
     // The SDK ends the iterator silently both on abort and on a cut connection.
     if (signal?.aborted) throw cancelled(signal);
     if (!stopped) {
-      throw new ModelError(
-        `The Bedrock stream of ${this.modelId} ended before messageStop: the connection was cut and the answer is incomplete. The call can be retried.`,
+      throw new ModelTransientError(
+        `The Bedrock stream of ${this.modelId} ended before messageStop: the connection was cut and the answer is incomplete. The agent loop retries it.`,
         { ...(context.status === undefined ? {} : { status: context.status }), ...(context.requestId === undefined ? {} : { requestId: context.requestId }) },
       );
     }
