@@ -70,8 +70,12 @@ async function histories(dir: string): Promise<Record<string, { role: string; te
   return out;
 }
 
-/** Transitions as a sorted multiset; a join's `from` names whichever source arrived last, so it is left out. */
-const multiset = (items: readonly string[]): string[] => items.map((t) => (t.endsWith(':join') ? `*>${t.split('>')[1]}` : t)).sort();
+/**
+ * Transitions as a sorted multiset. A join's `from` names whichever source arrived last, and a graph's
+ * `complete` the node that finished last: both depend on timing, so they are left out.
+ */
+const multiset = (items: readonly string[]): string[] =>
+  items.map((t) => (t.endsWith(':join') ? `*>${t.split('>')[1]}` : t.endsWith('>null:complete') ? '*>null:complete' : t)).sort();
 const sortedEntries = (o: Record<string, string>): string => JSON.stringify(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
 export interface TrialReport {
