@@ -35,7 +35,7 @@ async function keys(prefix: string): Promise<string[]> {
   let token: string | undefined;
   do {
     const page = await raw.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }));
-    out.push(...(page.Contents ?? []).map((c) => c.Key ?? ''));
+    out.push(...(page.Contents ?? []).map((c) => c.Key ?? '').filter((k) => !k.endsWith('/.skein-lease.json')));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
   return out.sort();
@@ -62,8 +62,10 @@ describe('S3SessionManager with an Agent', () => {
   it('restores messages, tool results and agent state into a fresh Agent', async () => {
     const lookup = tool({ name: 'lookup', description: 'Looks a word up.', inputSchema: z.object({ word: z.string() }), callback: ({ word }) => `${word}: a fast horse` });
     const model = new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { word: 'thoroughbred' } }] }, 'A thoroughbred is a fast horse.']);
-    const agent = new Agent({ model, tools: [lookup], state: { visits: 1 }, sessionManager: manager('tools') });
+    const first = manager('tools');
+    const agent = new Agent({ model, tools: [lookup], state: { visits: 1 }, sessionManager: first });
     await agent.invoke('What is a thoroughbred?');
+    await first.close(); // gives the session's lease up, as a finished process does
     const syncer = new Agent({ model: new ScriptedModel(['You asked about thoroughbreds.']), tools: [lookup], sessionManager: manager('tools') });
     await syncer.initialize();
     expect(syncer.messages).toEqual(agent.messages);
@@ -90,17 +92,18 @@ describe('S3SessionManager with an Agent', () => {
   });
 
   it('lets only one of two writers of a session append; the other gets SessionConflictError and nothing is lost', async () => {
-    const seed = new Agent({ model: new ScriptedModel(['hello']), sessionManager: manager('two-writers') });
+    const seeder = manager('two-writers');
+    const seed = new Agent({ model: new ScriptedModel(['hello']), sessionManager: seeder });
     await seed.invoke('hi');
+    await seeder.close();
     const a = new Agent({ model: new ScriptedModel(['answer for a']), sessionManager: manager('two-writers') });
     const b = new Agent({ model: new ScriptedModel(['answer for b']), sessionManager: manager('two-writers') });
     await Promise.all([a.initialize(), b.initialize()]);
     await a.invoke('question from a');
     const lost = b.invoke('question from b');
     await expect(lost).rejects.toSatisfy((error: unknown) => SessionConflictError.is(error));
-    // The first failure is the append of message_2; the sync after the invocation is refused too
-    // (agent.json changed since b restored it). Either way b wrote nothing over a.
-    await expect(lost).rejects.toThrow(/(message_2\.json|agent_default\/agent\.json).*another writer/);
+    // b's first write needs the session's lease, which a holds: b writes nothing at all.
+    await expect(lost).rejects.toThrow(/session_two-writers\/\.skein-lease\.json is held by another writer/);
 
     const restored = new Agent({ model: new ScriptedModel([]), sessionManager: manager('two-writers') });
     await restored.initialize();
@@ -146,7 +149,9 @@ describe('S3SessionManager with an orchestrator', () => {
       'orchestrators/session_graph-run/multi_agents/multi_agent_graph/transitions/transition_0.json',
       'orchestrators/session_graph-run/multi_agents/multi_agent_graph/transitions/transition_1.json',
     ]);
-    const reopened = await manager('graph-run', 'orchestrators').openMultiAgent('graph', 'graph');
+    await sm.close();
+    const reopenedManager = manager('graph-run', 'orchestrators');
+    const reopened = await reopenedManager.openMultiAgent('graph', 'graph');
     const snapshot = await reopened.load();
     expect(snapshot?.state).toEqual({ status: 'completed', task: 'write a poem' });
     expect(snapshot?.nodes).toEqual({ writer: { status: 'completed', result: 'Roses are red.' } });
@@ -155,6 +160,7 @@ describe('S3SessionManager with an orchestrator', () => {
     await reopened.attachAgent(again, 'writer', { restore: true });
     expect(again.messages.map(textOf)).toEqual(['Write a poem', 'Roses are red.']);
     // A node entry written again without load() replaces the earlier one.
+    await reopenedManager.close();
     const blind = await manager('graph-run', 'orchestrators').openMultiAgent('graph', 'graph');
     await blind.saveNode('writer', { status: 'completed', result: 'Violets are blue.' });
     await blind.appendTransition({ from: null, to: 'writer', kind: 'resume', reason: 'rerun' });
@@ -183,7 +189,7 @@ describe('S3SessionManager at scale', () => {
       const ids = Array.from({ length: count }, (_, i) => i);
       for (let i = 0; i < count; i += 200) await Promise.all(ids.slice(i, i + 200).map(async (id) => repository.createMessage('long', 'default', row(id))));
     } finally {
-      repository.destroy();
+      await repository.close();
     }
 
     const agent = new Agent({ model: new ScriptedModel(['still here']), conversationManager: new NullConversationManager(), sessionManager: manager('long', 'scale') });

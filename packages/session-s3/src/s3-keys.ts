@@ -22,6 +22,11 @@ export class S3Keys {
     return `${this.#root}session_${sessionId}/`;
   }
 
+  /** The writer's lease on the session (skein's; Strands Agents does not read it). */
+  lease(sessionId: string): string {
+    return `${this.sessionDir(sessionId)}.skein-lease.json`;
+  }
+
   session(sessionId: string): string {
     return `${this.sessionDir(sessionId)}session.json`;
   }

@@ -15,6 +15,10 @@ export interface S3SessionRepositoryOptions {
   clientConfig?: S3ClientConfig;
   /** How many objects are fetched at once when restoring messages or node entries; default 32. */
   readConcurrency?: number;
+  /** How long a writer's lease on a session lasts without renewal, in ms; default 60,000 (renewed once half of it is gone). */
+  leaseTtlMs?: number;
+  /** Take the session's lease even when another writer holds it (you know that writer is gone). Default false. */
+  takeover?: boolean;
 }
 
 /** Options after validation: a client, and whether the repository owns it. */
@@ -24,6 +28,8 @@ export interface ResolvedS3Options {
   client: S3Client;
   ownsClient: boolean;
   readConcurrency: number;
+  leaseTtlMs: number;
+  takeover: boolean;
 }
 
 const BUCKET = /^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/;
@@ -35,7 +41,9 @@ function isS3Client(value: unknown): value is S3Client {
 /** Validates the options and creates the client when none is given. */
 export function resolveS3Options(options: S3SessionRepositoryOptions, what: string): ResolvedS3Options {
   if (typeof options !== 'object' || options === null) throw new ConfigurationError(`${what} needs an options object: { bucket, prefix?, client? | region?, clientConfig? }.`);
-  const { bucket, prefix = '', client, region, clientConfig, readConcurrency = 32 } = options;
+  const { bucket, prefix = '', client, region, clientConfig, readConcurrency = 32, leaseTtlMs = 60_000, takeover = false } = options;
+  if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 1_000) throw new ConfigurationError(`${what}: leaseTtlMs must be an integer of at least 1000 ms, got ${JSON.stringify(leaseTtlMs)}.`);
+  if (typeof takeover !== 'boolean') throw new ConfigurationError(`${what}: takeover must be a boolean, got ${JSON.stringify(takeover)}.`);
   if (typeof bucket !== 'string' || !BUCKET.test(bucket)) {
     throw new ConfigurationError(`${what}: bucket must be an S3 bucket name (3-63 letters, digits, dots and hyphens), got ${JSON.stringify(bucket)}.`);
   }
@@ -50,7 +58,7 @@ export function resolveS3Options(options: S3SessionRepositoryOptions, what: stri
     if (region !== undefined || clientConfig !== undefined) {
       throw new ConfigurationError(`${what}: give either client or region/clientConfig, not both (configure the client you pass instead).`);
     }
-    return { bucket, prefix, client, ownsClient: false, readConcurrency };
+    return { bucket, prefix, client, ownsClient: false, readConcurrency, leaseTtlMs, takeover };
   }
   if (region !== undefined && (typeof region !== 'string' || region === '')) throw new ConfigurationError(`${what}: region must be a non-empty string like "us-east-1".`);
   if (clientConfig !== undefined && (typeof clientConfig !== 'object' || clientConfig === null)) {
@@ -62,5 +70,5 @@ export function resolveS3Options(options: S3SessionRepositoryOptions, what: stri
     ...clientConfig,
     ...(region === undefined ? {} : { region }),
   });
-  return { bucket, prefix, client: created, ownsClient: true, readConcurrency };
+  return { bucket, prefix, client: created, ownsClient: true, readConcurrency, leaseTtlMs, takeover };
 }

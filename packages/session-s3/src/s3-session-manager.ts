@@ -30,8 +30,13 @@ export class S3SessionManager extends RepositorySessionManager {
     super({ sessionId, repository: new S3SessionRepository(options) });
   }
 
-  /** Releases the S3 client if the manager created it (a client you passed is left alone). */
+  /** Releases the S3 client if the manager created it (a client you passed is left alone); the session's lease is left to expire. */
   destroy(): void {
     this.repository.destroy();
+  }
+
+  /** Gives up the session's lease (another writer can start at once), then releases the client the manager created. */
+  close(): Promise<void> {
+    return this.repository.close();
   }
 }

@@ -17,14 +17,15 @@ import {
 import { mapLimit } from './map-limit.js';
 import { parseAgent, parseMessage, parseMultiAgent, parseNodeEntry, parseSession, parseTransition } from './s3-documents.js';
 import { nodeIdOfKey, numberedKey, S3Keys } from './s3-keys.js';
+import { SessionLease } from './s3-lease.js';
 import { S3ObjectStore } from './s3-object-store.js';
 import { resolveS3Options, type S3SessionRepositoryOptions } from './s3-options.js';
 
 /**
  * Sessions in an S3 bucket, in Strands Agents' key layout, so sessions written by either open in the
- * other. Creates are `PutObject` with `If-None-Match: *` and updates carry `If-Match` with the ETag
- * this repository last read or wrote, so two writers cannot overwrite each other: the loser gets
- * `SessionConflictError` and what is stored stays as the winner wrote it.
+ * other. One writer per session: the first write takes a lease object (`If-None-Match: *`), renewed
+ * with `If-Match`; a second writer gets `SessionConflictError` before it writes anything. Creates are
+ * also `If-None-Match: *` and updates `If-Match` with the ETag this repository last read or wrote.
  * @example
  * const repository = new S3SessionRepository({ bucket: 'my-sessions', prefix: 'production', region: 'eu-west-1' });
  * const agent = new Agent({ model, sessionManager: new RepositorySessionManager({ sessionId: 'user-1', repository }) });
@@ -42,6 +43,10 @@ export class S3SessionRepository implements SessionRepository {
   readonly #nextSeq = new Map<string, number>();
   /** Node dirs this repository has listed (so it knows every entry that existed then). */
   readonly #listedNodes = new Set<string>();
+  /** This writer's lease on each session it wrote to. */
+  readonly #leases = new Map<string, SessionLease>();
+  readonly #leaseTtlMs: number;
+  readonly #takeover: boolean;
 
   constructor(options: S3SessionRepositoryOptions) {
     const resolved = resolveS3Options(options, 'S3SessionRepository');
@@ -51,11 +56,31 @@ export class S3SessionRepository implements SessionRepository {
     this.#concurrency = resolved.readConcurrency;
     this.#keys = new S3Keys(resolved.prefix);
     this.#store = new S3ObjectStore(resolved.client, resolved.bucket);
+    this.#leaseTtlMs = resolved.leaseTtlMs;
+    this.#takeover = resolved.takeover;
   }
 
-  /** Releases the S3 client if the repository created it (a client you passed is left alone). */
+  /** Releases the S3 client if the repository created it (a client you passed is left alone). Leases are left to expire: `close()` gives them up. */
   destroy(): void {
     if (this.#ownsClient) this.client.destroy();
+  }
+
+  /** Gives up this writer's session leases (so another writer need not wait for them to expire), then destroys the client it created. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#leases.values()].map((lease) => lease.release()));
+    this.#leases.clear();
+    this.destroy();
+  }
+
+  /** Holds the session's lease (taken on the first write, renewed when half of it is gone): one writer per session. */
+  async #writable(sessionId: string): Promise<void> {
+    let lease = this.#leases.get(sessionId);
+    if (!lease) {
+      const key = this.#keys.lease(sessionId);
+      lease = new SessionLease(this.#store, key, this.#url(key), { ttlMs: this.#leaseTtlMs, marginMs: Math.min(10_000, this.#leaseTtlMs / 4) }, this.#takeover);
+      this.#leases.set(sessionId, lease);
+    }
+    await lease.ensure();
   }
 
   #url(key: string): string {
@@ -94,6 +119,8 @@ export class S3SessionRepository implements SessionRepository {
   }
 
   async createSession(session: Session): Promise<Session> {
+    this.#keys.session(session.session_id);
+    await this.#writable(session.session_id);
     await this.#create(this.#keys.session(session.session_id), session, `Session ${session.session_id}`);
     return structuredClone(session);
   }
@@ -103,13 +130,17 @@ export class S3SessionRepository implements SessionRepository {
   }
 
   async deleteSession(sessionId: string): Promise<void> {
+    await this.#writable(sessionId);
     const dir = this.#keys.sessionDir(sessionId);
     await this.#store.deleteKeys(await this.#store.list(dir));
     this.#forget(dir);
+    await this.#leases.get(sessionId)?.release();
+    this.#leases.delete(sessionId);
   }
 
   async createAgent(sessionId: string, agent: SessionAgent): Promise<void> {
     const key = this.#keys.agent(sessionId, agent.agent_id);
+    await this.#writable(sessionId);
     await this.#requireSession(sessionId);
     await this.#create(key, agent, `Agent ${agent.agent_id}`);
   }
@@ -119,11 +150,13 @@ export class S3SessionRepository implements SessionRepository {
   }
 
   async updateAgent(sessionId: string, agent: SessionAgent): Promise<void> {
+    await this.#writable(sessionId);
     await this.#replace(this.#keys.agent(sessionId, agent.agent_id), agent, `Agent ${agent.agent_id}`);
   }
 
   async createMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     const key = this.#keys.message(sessionId, agentId, checkIndex(message.message_id, 'message_id'));
+    await this.#writable(sessionId);
     await this.#create(key, message, `Message ${message.message_id} of agent ${agentId}`);
   }
 
@@ -134,6 +167,7 @@ export class S3SessionRepository implements SessionRepository {
 
   async updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     const key = this.#keys.message(sessionId, agentId, checkIndex(message.message_id, 'message_id'));
+    await this.#writable(sessionId);
     await this.#replace(key, message, `Message ${message.message_id} of agent ${agentId}`);
   }
 
@@ -154,12 +188,14 @@ export class S3SessionRepository implements SessionRepository {
   }
 
   async deleteMessages(sessionId: string, agentId: string, fromMessageId: number): Promise<void> {
+    await this.#writable(sessionId);
     const from = checkIndex(fromMessageId, 'fromMessageId');
     const ids = await this.#numbered(this.#keys.messagesDir(sessionId, agentId), 'message');
     await this.#store.deleteKeys(ids.filter((id) => id >= from).map((id) => this.#keys.message(sessionId, agentId, id)));
   }
 
   async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+    await this.#writable(sessionId);
     const key = this.#keys.multiAgent(sessionId, multiAgent.id);
     await this.#requireSession(sessionId);
     await this.#create(key, multiAgent, `Orchestrator ${multiAgent.id}`);
@@ -171,10 +207,12 @@ export class S3SessionRepository implements SessionRepository {
   }
 
   async updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+    await this.#writable(sessionId);
     await this.#replace(this.#keys.multiAgent(sessionId, multiAgent.id), multiAgent, `Orchestrator ${multiAgent.id}`);
   }
 
   async deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
+    await this.#writable(sessionId);
     const dir = this.#keys.multiAgentDir(sessionId, multiAgentId);
     await this.#store.deleteKeys(await this.#store.list(dir));
     this.#forget(dir);
@@ -183,6 +221,7 @@ export class S3SessionRepository implements SessionRepository {
   async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
     const key = this.#keys.node(sessionId, multiAgentId, nodeId);
     const what = `Node entry ${nodeId} of orchestrator ${multiAgentId}`;
+    await this.#writable(sessionId);
     if (this.#store.knows(key)) return this.#replace(key, entry, what);
     // After readNodeEntries, an entry we did not see is one another writer added: create strictly.
     if (this.#listedNodes.has(this.#keys.nodesDir(sessionId, multiAgentId))) return this.#create(key, entry, what);
@@ -200,6 +239,7 @@ export class S3SessionRepository implements SessionRepository {
   }
 
   async appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void> {
+    await this.#writable(sessionId);
     const dir = this.#keys.multiAgentDir(sessionId, multiAgentId);
     for (const transition of transitions) {
       const seq = checkIndex(transition.seq, 'transition seq');
