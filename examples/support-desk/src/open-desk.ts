@@ -31,7 +31,7 @@ async function sessionManagerFor(options: OpenDeskOptions): Promise<{ manager: S
     if (!match?.[1]) throw new Error(`--s3 takes s3://bucket/prefix (got ${options.s3}).`);
     const { S3SessionManager } = await import('@skein/session-s3');
     const manager = new S3SessionManager({ sessionId, bucket: match[1], prefix: match[2] ?? '' });
-    return { manager, close: async () => manager.destroy() };
+    return { manager, close: () => manager.close() };
   }
   const manager = new FileSessionManager({ sessionId, storageDir: `${options.dir}/sessions` });
   return { manager, close: () => manager.close() };
