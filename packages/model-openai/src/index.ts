@@ -1,1 +1,2 @@
-export {};
+export { OpenAIModel } from './openai-model.js';
+export type { OpenAIModelOptions } from './openai-options.js';
