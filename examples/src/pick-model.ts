@@ -12,6 +12,12 @@ export async function pickModel(script: ScriptedTurn[]): Promise<Model> {
     console.log('[model] Anthropic (ANTHROPIC_API_KEY is set)');
     return new AnthropicModel();
   }
+  if (process.env['OPENAI_BASE_URL'] || process.env['OPENAI_API_KEY']) {
+    const { OpenAIModel } = await import('@skein/model-openai');
+    const model = new OpenAIModel({ modelId: process.env['OPENAI_MODEL'] ?? 'gpt-5-mini' });
+    console.log(`[model] OpenAI-compatible ${model.modelId} at ${model.client.baseURL} (OPENAI_BASE_URL / OPENAI_API_KEY is set)`);
+    return model;
+  }
   if (process.env['AWS_ACCESS_KEY_ID'] || process.env['AWS_PROFILE']) {
     const { BedrockModel } = await import('@skein/model-bedrock');
     console.log('[model] Amazon Bedrock (AWS credentials are set)');

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicTestServer, answerEvents } from '@skein/model-anthropic/testing';
+import { chatChunks, OpenAITestServer } from '@skein/model-openai/testing';
 import { BedrockWireServer, textFrames, toolUseFrames } from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
 import { writeFixtureSessions } from '../../packages/inspector/src/testing/fixtures.js';
 import { exampleModule, smallestExample } from './readme-example.js';
@@ -36,6 +37,7 @@ const scripted = (answers: string): string =>
   `import { ScriptedModel as ReaderModel } from '@skein/core/testing';\nconst model = new ReaderModel(${answers}, { loop: true });`;
 
 let anthropic: AnthropicTestServer;
+let openai: OpenAITestServer;
 let bedrock: BedrockWireServer;
 let work = '';
 const bedrockEnv = (): Record<string, string> => ({
@@ -107,6 +109,15 @@ const examples: Example[] = [
     prints: /Paris: 21 °C\./,
   },
   {
+    readme: 'packages/model-openai/README.md',
+    setup: async () => {
+      openai.enqueue({ chunks: chatChunks({ toolCalls: [{ id: 'call_1', name: 'weather', args: ['{"city":', '"Lisbon"}'] }] }) });
+      openai.enqueue({ chunks: chatChunks({ text: ['It is 21 °C ', 'in Lisbon.'] }) });
+      return { env: { OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'test-key' } };
+    },
+    prints: /It is 21 °C in Lisbon\./,
+  },
+  {
     readme: 'packages/session-file/README.md',
     prelude: scripted(`['Noted.', 'Horse racing.']`),
     setup: async () => ({ cwd: await mkdtemp(join(work, 'session-file-')) }),
@@ -133,11 +144,13 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'skein-readme-'));
   for (const example of examples) await writeFile(fileOf(example.readme), exampleModule(await smallestExample(join(root, example.readme)), example.prelude));
   anthropic = await AnthropicTestServer.start();
+  openai = await OpenAITestServer.start();
   bedrock = await new BedrockWireServer().start();
 });
 
 afterAll(async () => {
   await anthropic?.close();
+  await openai?.close();
   await bedrock?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });

@@ -1,6 +1,7 @@
 /**
  * Which model the desk runs on: a real provider when its credentials are in the environment
- * (Anthropic, then Bedrock), else the scripted models that follow the conversation. Says which.
+ * (Anthropic, then an OpenAI-compatible server, then Bedrock), else the scripted models that follow
+ * the conversation. Says which.
  */
 import type { Model } from '@skein/core';
 import { scriptedDeskModel, type DeskRole } from './scripted-desk.js';
@@ -16,13 +17,18 @@ export async function pickDeskModels(env: NodeJS.ProcessEnv = process.env): Prom
     const model = new AnthropicModel({ maxTokens: 1024 });
     return { description: `Anthropic ${model.modelId} (ANTHROPIC_API_KEY is set)`, modelFor: () => model };
   }
+  if (env['OPENAI_BASE_URL'] || env['OPENAI_API_KEY']) {
+    const { OpenAIModel } = await import('@skein/model-openai');
+    const model = new OpenAIModel({ modelId: env['OPENAI_MODEL'] ?? 'gpt-5-mini' });
+    return { description: `OpenAI-compatible ${model.modelId} at ${model.client.baseURL} (OPENAI_BASE_URL / OPENAI_API_KEY is set)`, modelFor: () => model };
+  }
   if (env['AWS_ACCESS_KEY_ID'] || env['AWS_PROFILE']) {
     const { BedrockModel } = await import('@skein/model-bedrock');
     const model = new BedrockModel();
     return { description: `Amazon Bedrock ${model.modelId} (AWS credentials are set)`, modelFor: () => model };
   }
   return {
-    description: 'scripted models from @skein/core/testing that follow the conversation (set ANTHROPIC_API_KEY or AWS credentials for a real model)',
+    description: 'scripted models from @skein/core/testing that follow the conversation (set ANTHROPIC_API_KEY, OPENAI_BASE_URL / OPENAI_API_KEY or AWS credentials for a real model)',
     modelFor: scriptedDeskModel,
   };
 }
