@@ -130,6 +130,11 @@ const examples: Example[] = [
     typeCheckOnly: 'its bucket is reached by virtual-hosted-style URL, which a loopback S3 server cannot answer; the package tests run the same calls against radosgw',
   },
   {
+    readme: 'packages/restate/README.md',
+    prints: /^$/,
+    typeCheckOnly: 'it serves a Restate endpoint that waits for a restate-server; the package tests run the same wrappers against restate-server',
+  },
+  {
     readme: 'packages/swarm/README.md',
     prelude: scripted(`['I can help with that charge.']`),
     prints: /completed \[ 'Triage agent' \] I can help with that charge\./,
