@@ -213,4 +213,14 @@ describe('swarm resume replays the committed turns', () => {
     expect(Object.values(later.models).every((m) => m.requests.length === 0)).toBe(true);
     expect(await team(new CountingRepository()).swarm.lastResult()).toBeUndefined();
   });
+
+  it('lastResult completes the history when the process died between committing the end and appending its transition', async () => {
+    const repository = new CountingRepository();
+    repository.crashAtTransition = 4; // start, handoff, handoff, complete
+    await expect(team(repository).swarm.invoke('I was charged twice')).rejects.toThrow('simulated crash before the history write');
+    repository.crashAtTransition = undefined;
+    const stored = await team(repository).swarm.lastResult();
+    expect(stored?.status).toBe('completed');
+    expect(stored?.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'handoff', 'complete']);
+  });
 });

@@ -18,6 +18,8 @@ export type Shape = 'graph' | 'swarm' | 'agent';
 /** What a trial's process reports; compared with an uninterrupted run of the same seed. */
 export interface TrialResult {
   status: string;
+  /** `stored`: the run had finished before the last kill and was read back (the process may not have written). */
+  source?: 'run' | 'stored';
   texts: Record<string, string>;
   transitions: string[];
 }
@@ -82,8 +84,9 @@ export function buildShape(shape: Shape, dir: string, seed: number, commit: (lin
     return {
       async run() {
         // A run whose completion was stored before the kill is read back, not paid for again.
-        const r = (await graph.lastResult()) ?? (await graph.invoke('I was charged twice for order 42'));
-        return { status: r.status, texts: Object.fromEntries(Object.entries(r.results).map(([k, v]) => [k, v.text])), transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
+        const stored = await graph.lastResult();
+        const r = stored ?? (await graph.invoke('I was charged twice for order 42'));
+        return { source: stored ? 'stored' : 'run', status: r.status, texts: Object.fromEntries(Object.entries(r.results).map(([k, v]) => [k, v.text])), transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
       },
       close: () => sessionManager.close(),
     };
@@ -97,8 +100,9 @@ export function buildShape(shape: Shape, dir: string, seed: number, commit: (lin
     swarm.on('transition', (e) => commit(`${e.transition.from}>${e.transition.to}:${e.transition.kind}`));
     return {
       async run() {
-        const r = (await swarm.lastResult()) ?? (await swarm.invoke('I was charged twice for order 42'));
-        return { status: r.status, texts: { final: r.text }, transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
+        const stored = await swarm.lastResult();
+        const r = stored ?? (await swarm.invoke('I was charged twice for order 42'));
+        return { source: stored ? 'stored' : 'run', status: r.status, texts: { final: r.text }, transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
       },
       close: () => sessionManager.close(),
     };
@@ -117,7 +121,7 @@ export function buildShape(shape: Shape, dir: string, seed: number, commit: (lin
       await agent.initialize();
       const last = agent.messages.at(-1);
       if (last?.role === 'assistant' && !last.content.some((b) => 'toolUse' in b)) {
-        return { status: 'completed', texts: { final: last.content.map((b) => ('text' in b ? b.text : '')).join('') }, transitions: [] };
+        return { source: 'stored', status: 'completed', texts: { final: last.content.map((b) => ('text' in b ? b.text : '')).join('') }, transitions: [] };
       }
       const asked = agent.messages.some((m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === 'Check my orders'));
       const r = await agent.invoke(asked ? undefined : 'Check my orders');

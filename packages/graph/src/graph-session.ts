@@ -60,12 +60,13 @@ export class GraphSession {
     return state;
   }
 
-  /** The stored run when it finished (`completed` or `failed`), else `undefined`. Reads only. */
+  /** The stored run when it finished (`completed` or `failed`), else `undefined`; appends the last transitions a crash cut (the only write). */
   async finished(): Promise<RunState | undefined> {
     const snapshot = await this.#session.load();
     const status = snapshot?.state['status'];
     if (!snapshot || (status !== 'completed' && status !== 'failed')) return undefined;
-    return restoreRunState(snapshot.state, snapshot.nodes, snapshot.transitions);
+    // A writer killed after committing the end of the run may not have appended its last transitions.
+    return restoreRunState(snapshot.state, snapshot.nodes, await this.#enqueue(() => this.#repairHistory(snapshot.state, snapshot.transitions)));
   }
 
   /** Stores a node agent's current history and state from scratch (after `resetOnRevisit`). */

@@ -34,4 +34,15 @@ describe('lastResult', () => {
     const result = await again.invoke('task');
     expect(await again.lastResult()).toBe(result);
   });
+
+  it('completes the history when the process died between committing the end and appending its transition', async () => {
+    const repository = new DyingRepository();
+    const expected = (await build(new InMemorySessionRepository()).invoke('task')).transitions.map((t) => t.kind);
+    repository.dieAt = (w) => w.kind === 'transition' && repository.lastStateStatus === 'completed';
+    await expect(build(repository).invoke('task')).rejects.toThrow('the process died');
+    repository.restart();
+    const stored = await build(repository).lastResult();
+    expect(stored?.transitions.map((t) => t.kind)).toEqual(expected);
+    expect((await repository.readTransitions('s', 'g')).map((t) => t.kind)).toEqual(expected);
+  });
 });

@@ -76,9 +76,13 @@ export class DyingRepository extends InMemorySessionRepository {
     this.dieAt = undefined;
   }
 
+  /** The status in the last state document stored. */
+  lastStateStatus: unknown;
+
   override async updateMultiAgent(...args: Parameters<InMemorySessionRepository['updateMultiAgent']>): Promise<void> {
     this.#check({ kind: 'state', state: args[1].state });
-    return super.updateMultiAgent(...args);
+    await super.updateMultiAgent(...args);
+    this.lastStateStatus = args[1].state['status'];
   }
 }
 

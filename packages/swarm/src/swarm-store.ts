@@ -65,7 +65,7 @@ export class SwarmStore {
     return { state, results, transitions, task, turns };
   }
 
-  /** The stored run when it finished (`completed` or `failed`), else `undefined`. Reads only. */
+  /** The stored run when it finished (`completed` or `failed`), else `undefined`; appends the last transitions a crash cut (the only write). */
   async finished(members: SwarmMembers): Promise<StoredRun | undefined> {
     if (!this.#manager) return undefined;
     this.#session ??= await this.#manager.openMultiAgent(this.#id, 'swarm');
@@ -79,7 +79,9 @@ export class SwarmStore {
       if (typeof result.nodeId === 'string' && members.has(result.nodeId)) results[result.nodeId] = result;
     }
     const taskEntry = snapshot.nodes[TASK_ENTRY];
-    return { state, results, transitions: snapshot.transitions, task: taskEntry === undefined ? [] : decodeTask(taskEntry), turns: committedTurns(snapshot.nodes, state.turns) };
+    // A writer killed after committing the end of the run may not have appended its last transitions.
+    const transitions = await this.#repair(this.#session, snapshot.state, snapshot.transitions);
+    return { state, results, transitions, task: taskEntry === undefined ? [] : decodeTask(taskEntry), turns: committedTurns(snapshot.nodes, state.turns) };
   }
 
   /** Forgets a finished run, so the next one starts fresh. */
