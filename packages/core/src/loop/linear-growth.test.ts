@@ -50,9 +50,15 @@ describe('the loop grows linearly', () => {
   });
 
   it('4,000 cycles cost about 4x 1,000 cycles in time and retained memory (bounds 8x and 10x; quadratic would be ~16x)', async () => {
+    // Best of several runs each: a busy machine slows single runs, not the best one.
     await cost(1000);
-    const small = await cost(1000);
-    const large = await cost(4000);
+    const best = async (cycles: number, runs: number): Promise<{ ms: number; bytes: number }> => {
+      const all = [];
+      for (let i = 0; i < runs; i++) all.push(await cost(cycles));
+      return { ms: Math.min(...all.map((c) => c.ms)), bytes: Math.min(...all.map((c) => c.bytes)) };
+    };
+    const small = await best(1000, 3);
+    const large = await best(4000, 2);
     expect(large.ms / small.ms).toBeLessThan(8);
     expect(large.bytes / Math.max(small.bytes, 1)).toBeLessThan(10);
   });
