@@ -1,4 +1,5 @@
-import type { JsonObject, MultiAgentResult } from '@skein/core';
+import type { JsonObject, MultiAgentResult, NodeResult, NodeTransition } from '@skein/core';
+import type { SwarmRunState } from './swarm-state.js';
 
 /** The outcome of a swarm run. */
 export interface SwarmResult extends MultiAgentResult {
@@ -12,4 +13,28 @@ export interface SwarmResult extends MultiAgentResult {
   finalNodeId: string | undefined;
   /** The final text of the node that ran last. */
   text: string;
+}
+
+/** A run's result from its state, node results, transitions and shared context (live or read back). */
+export function swarmResult(
+  state: SwarmRunState,
+  results: Record<string, NodeResult>,
+  transitions: readonly NodeTransition[],
+  sharedContext: Record<string, JsonObject>,
+): SwarmResult {
+  const last = state.nodeHistory[state.nodeHistory.length - 1];
+  return {
+    status: state.status,
+    results: { ...results },
+    accumulatedUsage: { ...state.usage },
+    executionCount: state.nodeHistory.length,
+    executionTimeMs: state.elapsedMs,
+    transitions: [...transitions],
+    ...(state.failureReason !== undefined ? { failureReason: state.failureReason } : {}),
+    nodeHistory: [...state.nodeHistory],
+    sharedContext: structuredClone(sharedContext),
+    handoffCount: state.handoffCount,
+    finalNodeId: last,
+    text: last !== undefined ? (results[last]?.text ?? '') : '',
+  };
 }

@@ -12,7 +12,7 @@ import { replayTurns } from './replay.js';
 import { runNode, type NodeOutcome } from './run-node.js';
 import { SwarmMembers } from './swarm-members.js';
 import { resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
-import type { SwarmResult } from './swarm-result.js';
+import { swarmResult, type SwarmResult } from './swarm-result.js';
 
 /** What swarm listeners receive: the stream's events, and `handoff` for each transfer. */
 export type SwarmEvent = MultiAgentStreamEvent | { type: 'handoff'; from: string; to: string; transition: NodeTransition };
@@ -179,22 +179,7 @@ export class Swarm implements MultiAgentBase {
     const stored = await this.#store.finished(this.#members);
     if (!stored) return undefined;
     const replayed = await replayTurns(stored.task, stored.turns, this.#members, this.#settings, {});
-    const { state } = stored;
-    const last = state.nodeHistory[state.nodeHistory.length - 1];
-    return {
-      status: state.status,
-      results: { ...stored.results },
-      accumulatedUsage: { ...state.usage },
-      executionCount: state.nodeHistory.length,
-      executionTimeMs: state.elapsedMs,
-      transitions: [...stored.transitions],
-      ...(state.failureReason !== undefined ? { failureReason: state.failureReason } : {}),
-      nodeHistory: [...state.nodeHistory],
-      sharedContext: structuredClone(replayed.run.sharedContext),
-      handoffCount: state.handoffCount,
-      finalNodeId: last,
-      text: last !== undefined ? (stored.results[last]?.text ?? '') : '',
-    };
+    return swarmResult(stored.state, stored.results, stored.transitions, replayed.run.sharedContext);
   }
 
   #initialize(): Promise<void> {
@@ -406,20 +391,6 @@ export class Swarm implements MultiAgentBase {
   }
 
   #result(state: SwarmRunState): SwarmResult {
-    const last = state.nodeHistory[state.nodeHistory.length - 1];
-    return {
-      status: state.status,
-      results: { ...this.#results },
-      accumulatedUsage: { ...state.usage },
-      executionCount: state.nodeHistory.length,
-      executionTimeMs: state.elapsedMs,
-      transitions: [...this.#store.transitions],
-      ...(state.failureReason !== undefined ? { failureReason: state.failureReason } : {}),
-      nodeHistory: [...state.nodeHistory],
-      sharedContext: structuredClone(this.#context.sharedContext),
-      handoffCount: state.handoffCount,
-      finalNodeId: last,
-      text: last !== undefined ? (this.#results[last]?.text ?? '') : '',
-    };
+    return swarmResult(state, this.#results, this.#store.transitions, this.#context.sharedContext);
   }
 }
