@@ -18,7 +18,6 @@ const HELP = `npm run desk -- [options]
   --s3 s3://bucket/prefix     store sessions in S3 instead (AWS environment)
   --script <file>             customer messages, one per line (no prompt)
   --resume                    first finish the message a crash interrupted
-  --yes | --no                answer approvals without asking
 `;
 
 const { values } = parseArgs({
@@ -29,8 +28,6 @@ const { values } = parseArgs({
     s3: { type: 'string' },
     script: { type: 'string' },
     resume: { type: 'boolean', default: false },
-    yes: { type: 'boolean', default: false },
-    no: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
