@@ -3,9 +3,6 @@ import { z } from 'zod';
 import { tool, type AgentTool } from '@skein/core';
 import type { DeskStore } from './desk-store.js';
 
-/** Refunds above this many EUR need a person's yes. */
-export const APPROVAL_LIMIT_EUR = 50;
-
 export interface DeskTools {
   lookupOrder: AgentTool;
   reverseDuplicateCharge: AgentTool;
@@ -41,7 +38,7 @@ export function deskTools(store: DeskStore): DeskTools {
   });
   const issueRefund = tool({
     name: 'issue_refund',
-    description: `Refunds an amount of an order to the customer. Refunds above ${APPROVAL_LIMIT_EUR} EUR are approved by a person first.`,
+    description: 'Refunds an amount of an order to the customer (at most what was paid and not refunded yet).',
     inputSchema: z.object({
       orderId: z.string().describe('The order number'),
       amountEur: z.number().positive().describe('The amount to refund, in EUR'),
