@@ -147,5 +147,5 @@ export async function crashTrial(shape: Shape, seed: number): Promise<TrialRepor
   } finally {
     if (violations.length === 0) await rm(work, { recursive: true, force: true });
   }
-  return { shape, seed, kills, violations, replay: `npm run reliability -- --shape ${shape} --seed ${seed} --trials 1` };
+  return { shape, seed, kills, violations, replay: `npm run reliability -- --campaign crash --shape ${shape} --seed ${seed} --trials 1` };
 }

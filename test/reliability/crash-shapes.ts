@@ -120,7 +120,8 @@ export function buildShape(shape: Shape, dir: string, seed: number, commit: (lin
     async run() {
       await agent.initialize();
       const last = agent.messages.at(-1);
-      if (last?.role === 'assistant' && !last.content.some((b) => 'toolUse' in b)) {
+      // Finished when an answer follows the few-shot example (which itself ends with an answer).
+      if (agent.messages.length > FEW_SHOT.length && last?.role === 'assistant' && !last.content.some((b) => 'toolUse' in b)) {
         return { source: 'stored', status: 'completed', texts: { final: last.content.map((b) => ('text' in b ? b.text : '')).join('') }, transitions: [] };
       }
       const asked = agent.messages.some((m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === 'Check my orders'));

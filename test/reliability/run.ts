@@ -1,31 +1,78 @@
 /**
- * Long crash campaigns: `npm run reliability -- [--shape graph|swarm|agent] [--seed S] [--trials N]`.
- * Runs N trials per shape from seed S on, prints one line per broken trial with its replay command,
- * and a summary per shape (trials, kills injected, survived, broken). Exits 1 when a trial broke.
+ * Long campaigns: `npm run reliability -- [--campaign crash|provider] [--shape graph|swarm|agent]
+ * [--seed S] [--trials N]`, or the seed range from the environment (`SKEIN_SEED_START`,
+ * `SKEIN_TRIALS`; the flags win). Without `--campaign` both run. Prints one line per broken trial
+ * with its replay command, and a summary per campaign (trials, faults injected, survived, broken).
+ * Exits 1 when a trial broke.
  */
 import { parseArgs } from 'node:util';
 import { crashTrial } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
+import { FAULT_KINDS, providerTrial } from './provider-campaign.js';
 
-const { values } = parseArgs({ options: { shape: { type: 'string' }, seed: { type: 'string', default: '1' }, trials: { type: 'string', default: '200' } } });
-const shapes: Shape[] = values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'];
+const { values } = parseArgs({
+  options: {
+    campaign: { type: 'string' },
+    shape: { type: 'string' },
+    seed: { type: 'string', default: process.env['SKEIN_SEED_START'] ?? '1' },
+    trials: { type: 'string', default: process.env['SKEIN_TRIALS'] ?? '200' },
+  },
+});
 const first = Number(values.seed);
 const trials = Number(values.trials);
+if (!Number.isInteger(first) || !Number.isInteger(trials) || trials < 1) throw new Error(`--seed and --trials must be integers (got ${values.seed}, ${values.trials})`);
+const range = `seeds ${first}-${first + trials - 1}`;
 let broken = 0;
-for (const shape of shapes) {
-  let kills = 0;
+
+async function crash(shapes: Shape[]): Promise<void> {
+  for (const shape of shapes) {
+    let kills = 0;
+    let bad = 0;
+    const started = performance.now();
+    for (let seed = first; seed < first + trials; seed++) {
+      const report = await crashTrial(shape, seed);
+      kills += report.kills;
+      if (report.violations.length > 0) {
+        bad++;
+        console.log(`BROKEN crash ${shape} seed ${seed} (${report.kills} kills): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
+      }
+    }
+    broken += bad;
+    const secs = ((performance.now() - started) / 1000).toFixed(0);
+    console.log(`crash ${shape}: ${trials} trials (${range}), ${kills} kills injected, ${trials - bad} survived, ${bad} broken, ${secs} s`);
+  }
+}
+
+async function provider(): Promise<void> {
+  const perKind = new Map(FAULT_KINDS.map((k) => [k, { trials: 0, completed: 0, failed: 0, broken: 0 }]));
+  const errors = new Map<string, number>();
+  let faults = 0;
   let bad = 0;
-  const started = performance.now();
   for (let seed = first; seed < first + trials; seed++) {
-    const report = await crashTrial(shape, seed);
-    kills += report.kills;
+    const report = await providerTrial(seed);
+    faults += report.faults.length;
+    if (report.error) errors.set(report.error.split(':')[0]!, (errors.get(report.error.split(':')[0]!) ?? 0) + 1);
+    for (const kind of new Set(report.faults)) {
+      const row = perKind.get(kind)!;
+      row.trials++;
+      row[report.outcome]++;
+      if (report.violations.length > 0) row.broken++;
+    }
     if (report.violations.length > 0) {
       bad++;
-      console.log(`BROKEN ${shape} seed ${seed} (${report.kills} kills): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
+      console.log(`BROKEN provider seed ${seed} (faults: ${report.faults.join(', ')}; ${report.outcome}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
     }
   }
   broken += bad;
-  const secs = ((performance.now() - started) / 1000).toFixed(0);
-  console.log(`${shape}: ${trials} trials (seeds ${first}-${first + trials - 1}), ${kills} kills injected, ${trials - bad} survived, ${bad} broken, ${secs} s`);
+  console.log(`provider anthropic: ${trials} trials (${range}), ${faults} faults injected, ${trials - bad} survived, ${bad} broken`);
+  for (const [kind, row] of perKind) console.log(`  ${kind.padEnd(28)} in ${row.trials} trials: ${row.completed} completed, ${row.failed} failed, ${row.broken} broken`);
+  console.log(`  errors of failed trials: ${JSON.stringify(Object.fromEntries(errors))}`);
+}
+
+const campaigns = values.campaign ? [values.campaign] : ['crash', 'provider'];
+for (const campaign of campaigns) {
+  if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent']);
+  else if (campaign === 'provider') await provider();
+  else throw new Error(`unknown campaign ${campaign} (crash or provider)`);
 }
 process.exit(broken > 0 ? 1 : 0);
