@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TrialResult, Shape } from './crash-shapes.js';
 import { seededRandom } from './seeded.js';
+import { sideEffectViolations, startedNodes } from './side-effects.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const worker = fileURLToPath(new URL('./crash-worker.ts', import.meta.url));
@@ -117,10 +118,14 @@ export async function crashTrial(shape: Shape, seed: number): Promise<TrialRepor
       const prompts = commits.filter((c) => c === 'message user text').length;
       if (prompts !== 1) violations.push(`the prompt was stored ${prompts} times`);
     } else {
-      const committed = commits.filter((c) => !c.endsWith(':resume'));
+      const committed = commits.filter((c) => /^[^ ]+>[^ ]*:\w+$/.test(c) && !c.endsWith(':resume'));
       const twice = committed.filter((c, i) => committed.indexOf(c) !== i);
       if (twice.length > 0) violations.push(`committed twice: ${twice.join(', ')}`);
+      const cleanCommits = (await readFile(join(cleanDir, 'commits.log'), 'utf8')).split('\n').filter(Boolean);
+      const [ran, shouldRun] = [startedNodes(commits), startedNodes(cleanCommits)];
+      if (actual.source !== 'stored' && JSON.stringify(ran) !== JSON.stringify(shouldRun)) violations.push(`nodes run ${JSON.stringify(ran)} vs ${JSON.stringify(shouldRun)}`);
     }
+    violations.push(...sideEffectViolations(commits, shape === 'agent'));
     const all = await files(crashDir);
     for (const f of all.filter((x) => x.endsWith('.json'))) {
       try {

@@ -1,7 +1,7 @@
 /**
  * The shapes a crash campaign runs, support-desk style, with seeded waits in every model call and
- * tool: a Graph (triage -> billing | refund -> summary, and triage -> dispatch -> 8 workers -> join
- * -> collect), a Swarm (triage -> billing -> refund, nested history) and one Agent with tools. The
+ * tool: a Graph (triage -> billing | refund -> summary, triage -> audit + notify -> join -> report,
+ * and triage -> dispatch -> 8 workers -> join -> collect), a Swarm (triage -> billing -> refund, nested history) and one Agent with tools. The
  * billing agent has few-shot `messages`. Models are pure functions of the request, so a process
  * that resumes answers as the killed one would have.
  */
@@ -53,6 +53,7 @@ export function buildShape(shape: Shape, dir: string, seed: number, commit: (lin
     inputSchema: z.object({ orderId: z.string() }),
     callback: async ({ orderId }, ctx) => {
       await sleep(wait(`lookup:${ctx.agent.name}:${ctx.toolUse.toolUseId}`));
+      commit(`tool ${ctx.agent.name} ${ctx.toolUse.toolUseId}`); // the side effect, fsynced
       return `order ${orderId}: 80 EUR, charged twice`;
     },
   });
@@ -78,9 +79,13 @@ export function buildShape(shape: Shape, dir: string, seed: number, commit: (lin
     b.addNode(plain('summary', 'Summary: done.'), 'summary').addNode(plain('dispatch', 'Dispatched.'), 'dispatch').addNode(plain('collect', 'Collected.'), 'collect');
     for (const w of workers) b.addNode(plain(w, `${w} done`), w).addEdge('dispatch', w);
     b.addEdge('triage', 'billing', routed('billing')).addEdge('triage', 'refund', routed('refund')).addEdge('billing', 'summary').addEdge('refund', 'summary');
-    b.addEdge('triage', 'dispatch').addEdge(workers, 'collect').setEntryPoint('triage');
+    b.addEdge('triage', 'dispatch').addEdge(workers, 'collect');
+    // triage -> audit + notify (agents with tools) -> join -> report
+    b.addNode(worker('audit', 'Audit: logged.'), 'audit').addNode(worker('notify', 'Notify: customer told.'), 'notify').addNode(plain('report', 'Report: filed.'), 'report');
+    b.addEdge('triage', 'audit').addEdge('triage', 'notify').addEdge(['audit', 'notify'], 'report').setEntryPoint('triage');
     const graph = b.build();
     graph.on('transition', (e) => commit(`${e.transition.from}>${e.transition.to}:${e.transition.kind}`));
+    graph.on('nodeStart', (e) => commit(`start ${e.nodeId}`));
     return {
       async run() {
         // A run whose completion was stored before the kill is read back, not paid for again.
@@ -98,6 +103,7 @@ export function buildShape(shape: Shape, dir: string, seed: number, commit: (lin
     const triage = new Agent({ name: 'triage', model: model('triage', () => ({ text: 'To billing.', toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'triage-handoff' }] })) });
     const swarm = new Swarm({ id: 'desk', nodes: [triage, billing, refund], nestHandoffHistory: true, sessionManager });
     swarm.on('transition', (e) => commit(`${e.transition.from}>${e.transition.to}:${e.transition.kind}`));
+    swarm.on('nodeStart', (e) => commit(`start ${e.nodeId}`));
     return {
       async run() {
         const stored = await swarm.lastResult();
@@ -115,7 +121,10 @@ export function buildShape(shape: Shape, dir: string, seed: number, commit: (lin
     sessionManager,
     model: model('desk', (request) => (toolResults(request) < 3 && !(lastIsToolResult(request) && toolResults(request) >= 3) ? { toolUses: [{ name: 'lookup_order', input: { orderId: String(toolResults(request)) }, toolUseId: `desk-${toolResults(request)}` }] } : 'All three orders checked.')),
   });
-  agent.on('messageAdded', (e) => commit(`message ${e.message.role} ${e.message.content.map((b) => Object.keys(b)[0]).join(',')}`));
+  agent.on('messageAdded', (e) => {
+    const ids = e.message.content.flatMap((b) => ('toolResult' in b ? [b.toolResult.toolUseId] : []));
+    commit(`message ${e.message.role} ${e.message.content.map((b) => Object.keys(b)[0]).join(',')}${ids.length > 0 ? ` ${ids.join(',')}` : ''}`);
+  });
   return {
     async run() {
       await agent.initialize();

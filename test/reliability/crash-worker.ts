@@ -1,10 +1,11 @@
 /**
  * One process of a crash trial: builds a shape (crash-shapes.ts) on a FileSessionManager in `dir`,
  * runs or resumes it, and writes `result.json`. Every committed transition (or, for the agent, every
- * stored message) is appended, fsynced, to `commits.log`. Replay one process by hand with
+ * stored message), every node start and every tool side effect is appended, fsynced, to
+ * `commits.log`, each process starting with an `epoch` line. Replay one process by hand with
  * `node --conditions=@skein/source --import tsx test/reliability/crash-worker.ts <shape> <dir> <seed>`.
  */
-import { closeSync, fsyncSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildShape, type Shape } from './crash-shapes.js';
 
@@ -22,6 +23,8 @@ function durableAppend(file: string, line: string): void {
 }
 
 const built = buildShape(shape as Shape, dir, Number(seed), (line) => durableAppend(join(dir, 'commits.log'), line));
+mkdirSync(dir, { recursive: true });
+durableAppend(join(dir, 'commits.log'), 'epoch'); // a new process: the lines after it are this process's
 process.stdout.write('started\n');
 const result = await built.run();
 await built.close();
