@@ -4,9 +4,10 @@
  * the invariants of DESIGN section 5 against the uninterrupted run. Returns the violations found.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TrialResult, Shape } from './crash-shapes.js';
 import { seededRandom } from './seeded.js';
@@ -22,10 +23,20 @@ interface Process {
   killed: boolean;
 }
 
+/** Where a trial's sessions live: files in its directory (default), or a bucket of an S3 server. */
+export interface S3Store {
+  bucket: string;
+  clientConfig: S3ClientConfig;
+}
+
+/** The S3 prefix of a trial directory's session (unique per trial and run). */
+const prefixOf = (dir: string): string => `${basename(dirname(dir))}/${basename(dir)}`;
+
 /** Runs the worker; kills it `killAfterMs` after it reports `started` (never, when undefined). */
-function runWorker(shape: Shape, dir: string, seed: number, killAfterMs: number | undefined): Promise<Process> {
+function runWorker(shape: Shape, dir: string, seed: number, killAfterMs: number | undefined, s3: S3Store | undefined): Promise<Process> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, worker, shape, dir, String(seed)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = s3 ? { ...process.env, SKEIN_CRASH_S3: JSON.stringify({ ...s3, prefix: prefixOf(dir) }) } : process.env;
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, worker, shape, dir, String(seed)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let started: number | undefined;
     let timer: NodeJS.Timeout | undefined;
     let stderr = '';
@@ -52,6 +63,27 @@ async function files(dir: string): Promise<string[]> {
     if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
   }
   return out;
+}
+
+/** Copies a trial's stored S3 objects into `dir/s3` so the file checks read them. */
+async function mirror(s3: S3Store, dir: string): Promise<void> {
+  const client = new S3Client(s3.clientConfig);
+  try {
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${prefixOf(dir)}/`, ...(token ? { ContinuationToken: token } : {}) }));
+      for (const { Key } of page.Contents ?? []) {
+        if (!Key) continue;
+        const body = await (await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key }))).Body?.transformToString('utf8');
+        const local = join(dir, 's3', Key.slice(prefixOf(dir).length + 1));
+        await mkdir(dirname(local), { recursive: true });
+        await writeFile(local, body ?? '');
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  } finally {
+    client.destroy();
+  }
 }
 
 /** Stored messages of each agent of the session, as `role:block kinds|text`. */
@@ -88,7 +120,7 @@ export interface TrialReport {
 }
 
 /** One trial; `base` is the uninterrupted run's result and histories for this shape and seed. */
-export async function crashTrial(shape: Shape, seed: number): Promise<TrialReport> {
+export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Promise<TrialReport> {
   const random = seededRandom(seed * 7919 + shape.length);
   const work = await mkdtemp(join(tmpdir(), `skein-crash-${shape}-${seed}-`));
   const violations: string[] = [];
@@ -96,17 +128,18 @@ export async function crashTrial(shape: Shape, seed: number): Promise<TrialRepor
   try {
     const cleanDir = join(work, 'clean');
     const crashDir = join(work, 'crash');
-    const clean = await runWorker(shape, cleanDir, seed, undefined);
+    const clean = await runWorker(shape, cleanDir, seed, undefined, s3);
     const expected = JSON.parse(await readFile(join(cleanDir, 'result.json'), 'utf8')) as TrialResult;
     const span = Math.max(20, (clean.ranMs ?? 100) * 1.1);
     const planned = 1 + Math.floor(random() * 3);
     for (let i = 0; i < planned; i++) {
       const at = random() < 0.15 ? random() * 5 : random() * span; // some kills in the first milliseconds
-      const p = await runWorker(shape, crashDir, seed, at);
+      const p = await runWorker(shape, crashDir, seed, at, s3);
       if (!p.killed) break;
       kills++;
     }
-    await runWorker(shape, crashDir, seed, undefined);
+    await runWorker(shape, crashDir, seed, undefined, s3);
+    if (s3) await Promise.all([mirror(s3, cleanDir), mirror(s3, crashDir)]);
     const actual = JSON.parse(await readFile(join(crashDir, 'result.json'), 'utf8')) as TrialResult;
     if (actual.status !== 'completed') violations.push(`status ${actual.status}`);
     if (sortedEntries(actual.texts) !== sortedEntries(expected.texts) && shape !== 'agent') violations.push(`results differ: ${JSON.stringify(actual.texts)} vs ${JSON.stringify(expected.texts)}`);
@@ -136,9 +169,10 @@ export async function crashTrial(shape: Shape, seed: number): Promise<TrialRepor
     }
     // A final process that only read the stored result may leave a dead writer's lock and temp files
     // (the next writer removes them); one that ran must leave nothing.
-    const leftovers = all.filter((f) => /\.tmp|\.skein\.lock/.test(f));
+    const leftovers = all.filter((f) => /\.tmp|\.skein\.lock|\.skein-lease/.test(f));
     if (leftovers.length > 0 && actual.source !== 'stored') violations.push(`left behind: ${leftovers.join(', ')}`);
     const [got, want] = [await histories(crashDir), await histories(cleanDir)];
+    if (Object.keys(want).length === 0) violations.push('the uninterrupted run stored no messages: nothing to compare');
     for (const [agent, messages] of Object.entries(got)) {
       const used = messages.flatMap((m) => m.uses);
       const answered = new Set(messages.flatMap((m) => m.results));
@@ -152,5 +186,5 @@ export async function crashTrial(shape: Shape, seed: number): Promise<TrialRepor
   } finally {
     if (violations.length === 0) await rm(work, { recursive: true, force: true });
   }
-  return { shape, seed, kills, violations, replay: `npm run reliability -- --campaign crash --shape ${shape} --seed ${seed} --trials 1` };
+  return { shape, seed, kills, violations, replay: `npm run reliability -- --campaign crash${s3 ? ' --store s3' : ''} --shape ${shape} --seed ${seed} --trials 1` };
 }

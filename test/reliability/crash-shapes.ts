@@ -6,10 +6,9 @@
  * that resumes answers as the killed one would have.
  */
 import { z } from 'zod';
-import { Agent, tool, type Message, type ModelRequest } from '@skein/core';
+import { Agent, tool, type Message, type ModelRequest, type SessionManager } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder, type GraphState } from '@skein/graph';
-import { FileSessionManager } from '@skein/session-file';
 import { Swarm } from '@skein/swarm';
 import { keyed } from './seeded.js';
 
@@ -38,9 +37,11 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const toolResults = (request: ModelRequest): number => request.messages.flatMap((m) => m.content).filter((b) => 'toolResult' in b).length;
 const lastIsToolResult = (request: ModelRequest): boolean => request.messages.at(-1)?.content.some((b) => 'toolResult' in b) ?? false;
 
-export function buildShape(shape: Shape, dir: string, seed: number, commit: (line: string) => void): BuiltShape {
+/** A session manager the worker opened (file or S3) for the trial's session. */
+export type TrialSessionManager = SessionManager & { close(): Promise<void> };
+
+export function buildShape(shape: Shape, sessionManager: TrialSessionManager, seed: number, commit: (line: string) => void): BuiltShape {
   const wait = (key: string): number => 2 + Math.floor(keyed(seed, key) * 13); // 2-15 ms
-  const sessionManager = new FileSessionManager({ sessionId: `trial-${shape}`, storageDir: dir });
   const model = (name: string, answer: (request: ModelRequest) => ScriptedTurn): ScriptedModel =>
     new ScriptedModel([(request) => {
       const turn = answer(request);

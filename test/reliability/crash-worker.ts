@@ -1,13 +1,18 @@
 /**
- * One process of a crash trial: builds a shape (crash-shapes.ts) on a FileSessionManager in `dir`,
- * runs or resumes it, and writes `result.json`. Every committed transition (or, for the agent, every
- * stored message), every node start and every tool side effect is appended, fsynced, to
- * `commits.log`, each process starting with an `epoch` line. Replay one process by hand with
+ * One process of a crash trial: builds a shape (crash-shapes.ts) on a FileSessionManager in `dir`
+ * (or, when `SKEIN_CRASH_S3` holds `{ bucket, prefix, clientConfig }`, on an S3SessionManager under
+ * that prefix), runs or resumes it, and writes `result.json` to `dir`. Every committed transition
+ * (or, for the agent, every stored message), every node start and every tool side effect is
+ * appended, fsynced, to `dir/commits.log`, each process starting with an `epoch` line. Replay one
+ * process by hand with
  * `node --conditions=@skein/source --import tsx test/reliability/crash-worker.ts <shape> <dir> <seed>`.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildShape, type Shape } from './crash-shapes.js';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import { FileSessionManager } from '@skein/session-file';
+import { S3SessionManager } from '@skein/session-s3';
+import { buildShape, type Shape, type TrialSessionManager } from './crash-shapes.js';
 
 const [shape, dir, seed] = process.argv.slice(2);
 if (!shape || !dir || !seed || !['graph', 'swarm', 'agent'].includes(shape)) throw new Error('usage: crash-worker.ts <graph|swarm|agent> <dir> <seed>');
@@ -22,8 +27,16 @@ function durableAppend(file: string, line: string): void {
   }
 }
 
-const built = buildShape(shape as Shape, dir, Number(seed), (line) => durableAppend(join(dir, 'commits.log'), line));
+function sessionManager(): TrialSessionManager {
+  const sessionId = `trial-${shape}`;
+  const s3 = process.env['SKEIN_CRASH_S3'];
+  if (!s3) return new FileSessionManager({ sessionId, storageDir: dir! });
+  const { bucket, prefix, clientConfig } = JSON.parse(s3) as { bucket: string; prefix: string; clientConfig: S3ClientConfig };
+  return new S3SessionManager({ sessionId, bucket, prefix, clientConfig });
+}
+
 mkdirSync(dir, { recursive: true });
+const built = buildShape(shape as Shape, sessionManager(), Number(seed), (line) => durableAppend(join(dir, 'commits.log'), line));
 durableAppend(join(dir, 'commits.log'), 'epoch'); // a new process: the lines after it are this process's
 process.stdout.write('started\n');
 const result = await built.run();

@@ -3,7 +3,7 @@ import { crashTrial } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
 
 // The bounded form of the crash campaigns (a fixed seed list); `npm run reliability` runs long ones.
-const SEEDS = [1, 2, 3];
+const SEEDS = [1, 2];
 
 describe.each(['graph', 'swarm', 'agent'] as Shape[])('crash campaign: %s', (shape) => {
   it.each(SEEDS)(`seed %i: killed at random moments, resumed, equals the uninterrupted run`, async (seed) => {

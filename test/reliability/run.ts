@@ -1,12 +1,13 @@
 /**
- * Long campaigns: `npm run reliability -- [--campaign crash|provider] [--shape graph|swarm|agent]
- * [--seed S] [--trials N]`, or the seed range from the environment (`SKEIN_SEED_START`,
+ * Long campaigns: `npm run reliability -- [--campaign crash|provider] [--store file|s3]
+ * [--shape graph|swarm|agent] [--seed S] [--trials N]` (`--store s3` starts a radosgw), or the seed range from the environment (`SKEIN_SEED_START`,
  * `SKEIN_TRIALS`; the flags win). Without `--campaign` both run. Prints one line per broken trial
  * with its replay command, and a summary per campaign (trials, faults injected, survived, broken).
  * Exits 1 when a trial broke.
  */
 import { parseArgs } from 'node:util';
-import { crashTrial } from './crash-campaign.js';
+import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
+import { crashTrial, type S3Store } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
 import { FAULT_KINDS, providerTrial } from './provider-campaign.js';
 
@@ -14,6 +15,7 @@ const { values } = parseArgs({
   options: {
     campaign: { type: 'string' },
     shape: { type: 'string' },
+    store: { type: 'string', default: 'file' },
     seed: { type: 'string', default: process.env['SKEIN_SEED_START'] ?? '1' },
     trials: { type: 'string', default: process.env['SKEIN_TRIALS'] ?? '200' },
   },
@@ -24,22 +26,24 @@ if (!Number.isInteger(first) || !Number.isInteger(trials) || trials < 1) throw n
 const range = `seeds ${first}-${first + trials - 1}`;
 let broken = 0;
 
-async function crash(shapes: Shape[]): Promise<void> {
+async function crash(shapes: Shape[], s3: S3Store | undefined): Promise<void> {
   for (const shape of shapes) {
     let kills = 0;
     let bad = 0;
     const started = performance.now();
     for (let seed = first; seed < first + trials; seed++) {
-      const report = await crashTrial(shape, seed);
+      const report = await crashTrial(shape, seed, s3);
       kills += report.kills;
       if (report.violations.length > 0) {
         bad++;
         console.log(`BROKEN crash ${shape} seed ${seed} (${report.kills} kills): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
       }
+      const done = seed - first + 1;
+      if (done % 10 === 0 && done < trials) console.log(`  crash ${shape}: ${done}/${trials} trials (seeds ${first}-${seed}), ${kills} kills, ${bad} broken so far`);
     }
     broken += bad;
     const secs = ((performance.now() - started) / 1000).toFixed(0);
-    console.log(`crash ${shape}: ${trials} trials (${range}), ${kills} kills injected, ${trials - bad} survived, ${bad} broken, ${secs} s`);
+    console.log(`crash ${shape} (${values.store}): ${trials} trials (${range}), ${kills} kills injected, ${trials - bad} survived, ${bad} broken, ${secs} s`);
   }
 }
 
@@ -71,7 +75,16 @@ async function provider(): Promise<void> {
 
 const campaigns = values.campaign ? [values.campaign] : ['crash', 'provider'];
 for (const campaign of campaigns) {
-  if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent']);
+  if (campaign === 'crash') {
+    let rgw: RgwServer | undefined;
+    if (values.store === 's3') rgw = await startRgwServer();
+    else if (values.store !== 'file') throw new Error(`unknown store ${values.store} (file or s3)`);
+    try {
+      await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], rgw ? { bucket: await rgw.createBucket('skein-crash'), clientConfig: rgw.clientConfig() } : undefined);
+    } finally {
+      await rgw?.stop();
+    }
+  }
   else if (campaign === 'provider') await provider();
   else throw new Error(`unknown campaign ${campaign} (crash or provider)`);
 }

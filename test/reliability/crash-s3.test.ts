@@ -1,0 +1,25 @@
+import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crashTrial, type S3Store } from './crash-campaign.js';
+import type { Shape } from './crash-shapes.js';
+
+// The bounded form of the crash campaigns on S3SessionManager (the radosgw the tests start, one
+// bucket, a prefix per trial); `npm run reliability -- --campaign crash --store s3` runs long ones.
+let server: RgwServer;
+let store: S3Store;
+
+beforeAll(async () => {
+  server = await startRgwServer();
+  store = { bucket: await server.createBucket('skein-crash'), clientConfig: server.clientConfig() };
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+}, 120_000);
+
+describe.each(['graph', 'swarm', 'agent'] as Shape[])('crash campaign on S3: %s', (shape) => {
+  it.each([1])(`seed %i: killed at random moments, resumed, equals the uninterrupted run`, async (seed) => {
+    const report = await crashTrial(shape, seed, store);
+    expect(report.violations, `${report.kills} kill(s); replay: ${report.replay}`).toEqual([]);
+  }, 120_000);
+});
