@@ -1,7 +1,7 @@
 /**
- * Long campaigns: `npm run reliability -- [--campaign crash|provider] [--store file|s3]
+ * Long campaigns: `npm run reliability -- [--campaign crash|two-writers|provider] [--store file|s3]
  * [--shape graph|swarm|agent] [--seed S] [--trials N]` (`--store s3` starts a radosgw), or the seed range from the environment (`SKEIN_SEED_START`,
- * `SKEIN_TRIALS`; the flags win). Without `--campaign` both run. Prints one line per broken trial
+ * `SKEIN_TRIALS`; the flags win). Without `--campaign` all three run. Prints one line per broken trial
  * with its replay command, and a summary per campaign (trials, faults injected, survived, broken).
  * Exits 1 when a trial broke.
  */
@@ -10,6 +10,7 @@ import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
 import { crashTrial, type S3Store } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
 import { FAULT_KINDS, providerTrial } from './provider-campaign.js';
+import { twoWriterTrial } from './two-writer-campaign.js';
 
 const { values } = parseArgs({
   options: {
@@ -73,19 +74,34 @@ async function provider(): Promise<void> {
   console.log(`  errors of failed trials: ${JSON.stringify(Object.fromEntries(errors))}`);
 }
 
-const campaigns = values.campaign ? [values.campaign] : ['crash', 'provider'];
-for (const campaign of campaigns) {
-  if (campaign === 'crash') {
-    let rgw: RgwServer | undefined;
-    if (values.store === 's3') rgw = await startRgwServer();
-    else if (values.store !== 'file') throw new Error(`unknown store ${values.store} (file or s3)`);
-    try {
-      await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], rgw ? { bucket: await rgw.createBucket('skein-crash'), clientConfig: rgw.clientConfig() } : undefined);
-    } finally {
-      await rgw?.stop();
+async function twoWriters(s3: S3Store | undefined): Promise<void> {
+  let bad = 0;
+  const tally = new Map<string, number>();
+  for (let seed = first; seed < first + trials; seed++) {
+    const report = await twoWriterTrial(seed, s3);
+    const shape = report.outcomes.map((o) => o.replace(/^[AB] /, '')).sort().join(' / ');
+    tally.set(shape, (tally.get(shape) ?? 0) + 1);
+    if (report.violations.length > 0) {
+      bad++;
+      console.log(`BROKEN two-writers seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
     }
   }
-  else if (campaign === 'provider') await provider();
-  else throw new Error(`unknown campaign ${campaign} (crash or provider)`);
+  broken += bad;
+  console.log(`two-writers (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`);
+}
+
+const campaigns = values.campaign ? [values.campaign] : ['crash', 'two-writers', 'provider'];
+if (values.store !== 'file' && values.store !== 's3') throw new Error(`unknown store ${values.store} (file or s3)`);
+const rgw: RgwServer | undefined = values.store === 's3' && campaigns.some((c) => c !== 'provider') ? await startRgwServer() : undefined;
+try {
+  const s3 = rgw ? { bucket: await rgw.createBucket('skein-reliability'), clientConfig: rgw.clientConfig() } : undefined;
+  for (const campaign of campaigns) {
+    if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], s3);
+    else if (campaign === 'two-writers') await twoWriters(s3);
+    else if (campaign === 'provider') await provider();
+    else throw new Error(`unknown campaign ${campaign} (crash, two-writers or provider)`);
+  }
+} finally {
+  await rgw?.stop();
 }
 process.exit(broken > 0 ? 1 : 0);

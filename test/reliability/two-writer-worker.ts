@@ -1,0 +1,47 @@
+/**
+ * One writer of a two-writer trial: opens the session `race` in `dir` (FileSessionManager, or
+ * S3SessionManager when `SKEIN_CRASH_S3` holds `{ bucket, prefix, clientConfig }`), restores it,
+ * prints `ready`, waits for `go` on stdin, then appends 5 turns `<who>-<i>` with seeded model waits
+ * and prints one JSON line: `{ outcome: 'ok' | 'conflict' | 'error', turns, error? }`.
+ */
+import { createInterface } from 'node:readline';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import { Agent, SessionConflictError, type SessionManager } from '@skein/core';
+import { ScriptedModel } from '@skein/core/testing';
+import { FileSessionManager } from '@skein/session-file';
+import { S3SessionManager } from '@skein/session-s3';
+import { keyed } from './seeded.js';
+
+const [dir, who, seedText] = process.argv.slice(2);
+if (!dir || !who || !seedText) throw new Error('usage: two-writer-worker.ts <dir> <who> <seed>');
+const seed = Number(seedText);
+const TURNS = 5;
+
+function open(): SessionManager & { close(): Promise<void> } {
+  const s3 = process.env['SKEIN_CRASH_S3'];
+  if (!s3) return new FileSessionManager({ sessionId: 'race', storageDir: dir! });
+  const { bucket, prefix, clientConfig } = JSON.parse(s3) as { bucket: string; prefix: string; clientConfig: S3ClientConfig };
+  return new S3SessionManager({ sessionId: 'race', bucket, prefix, clientConfig });
+}
+
+const sessionManager = open();
+const answers = Array.from({ length: TURNS }, (_, i) => ({ text: `${who} answer ${i}`, delayMs: 2 + Math.floor(keyed(seed, `${who}:${i}`) * 13) }));
+const agent = new Agent({ model: new ScriptedModel(answers), sessionManager });
+const report = (outcome: 'ok' | 'conflict' | 'error', turns: number, error?: unknown): void => {
+  const message = error instanceof Error ? `${error.constructor.name}: ${error.message}` : undefined;
+  process.stdout.write(`${JSON.stringify({ outcome, turns, ...(message ? { error: message } : {}) })}\n`);
+};
+
+let turns = 0;
+try {
+  await agent.initialize();
+  process.stdout.write('ready\n');
+  for await (const line of createInterface({ input: process.stdin })) if (line === 'go') break;
+  await new Promise((resolve) => setTimeout(resolve, keyed(seed, `${who}:start`) * 10));
+  for (; turns < TURNS; turns++) await agent.invoke(`${who}-${turns}`);
+  report('ok', turns);
+} catch (error) {
+  process.stdout.write('ready\n');
+  report(SessionConflictError.is(error) ? 'conflict' : 'error', turns, error);
+}
+await sessionManager.close().catch(() => undefined);
