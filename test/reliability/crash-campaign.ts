@@ -89,16 +89,27 @@ async function mirror(s3: S3Store, dir: string): Promise<void> {
 /** Stored messages of each agent of the session, as `role:block kinds|text`. */
 async function histories(dir: string): Promise<Record<string, { role: string; text: string; uses: string[]; results: string[] }[]>> {
   const out: Record<string, { role: string; text: string; uses: string[]; results: string[] }[]> = {};
-  for (const file of (await files(dir)).filter((f) => /message_\d+\.json$/.test(f)).sort((a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]))) {
-    const agent = /agent_([^/]+)\/messages/.exec(file)?.[1] ?? '?';
-    const row = JSON.parse(await readFile(file, 'utf8')) as { message: { role: string; content: Record<string, unknown>[] } };
-    const content = row.message.content;
+  const add = (agent: string, message: { role: string; content: Record<string, unknown>[] }): void => {
+    const content = message.content;
     (out[agent] ??= []).push({
-      role: row.message.role,
+      role: message.role,
       text: content.map((b) => (typeof b['text'] === 'string' ? b['text'] : '')).join(''),
       uses: content.flatMap((b) => (b['toolUse'] ? [String((b['toolUse'] as { toolUseId: string }).toolUseId)] : [])),
       results: content.flatMap((b) => (b['toolResult'] ? [String((b['toolResult'] as { toolUseId: string }).toolUseId)] : [])),
     });
+  };
+  // A swarm stores its conversation as turn documents; those past the state's committed `turns` are not part of it.
+  const all = await files(dir);
+  for (const doc of all.filter((f) => f.endsWith('multi_agent.json'))) {
+    const committed = (JSON.parse(await readFile(doc, 'utf8')) as { state?: { turns?: number } }).state?.turns;
+    if (committed === undefined) continue;
+    const turnFiles = all.filter((f) => f.startsWith(join(dirname(doc), 'nodes')) && /node_run\.turn\.\d+\.json$/.test(f));
+    const turns = await Promise.all(turnFiles.map(async (f) => JSON.parse(await readFile(f, 'utf8')) as { seq: number; node: string; newItems: { role: string; content: Record<string, unknown>[] }[] }));
+    for (const turn of turns.filter((t) => t.seq < committed).sort((a, b) => a.seq - b.seq)) for (const m of turn.newItems) add(`swarm:${turn.node}`, m);
+  }
+  for (const file of all.filter((f) => /message_\d+\.json$/.test(f)).sort((a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]))) {
+    const agent = /agent_([^/]+)\/messages/.exec(file)?.[1] ?? '?';
+    add(agent, (JSON.parse(await readFile(file, 'utf8')) as { message: { role: string; content: Record<string, unknown>[] } }).message);
   }
   return out;
 }
@@ -173,7 +184,8 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
     if (leftovers.length > 0 && actual.source !== 'stored') violations.push(`left behind: ${leftovers.join(', ')}`);
     const [got, want] = [await histories(crashDir), await histories(cleanDir)];
     if (Object.keys(want).length === 0) violations.push('the uninterrupted run stored no messages: nothing to compare');
-    for (const [agent, messages] of Object.entries(got)) {
+    for (const agent of new Set([...Object.keys(got), ...Object.keys(want)])) {
+      const messages = got[agent] ?? [];
       const used = messages.flatMap((m) => m.uses);
       const answered = new Set(messages.flatMap((m) => m.results));
       const orphans = used.filter((u) => !answered.has(u));
