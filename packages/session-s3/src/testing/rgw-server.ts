@@ -95,21 +95,30 @@ async function startWatchdog(dir: string): Promise<() => void> {
  */
 export async function startRgwServer(): Promise<RgwServer> {
   await ensureRadosgwInstalled();
-  const dir = await mkdtemp(join(tmpdir(), 'skein-session-s3-'));
-  const [monPort, rgwPort] = [await freePort(), await freePort()];
   const credentials = { accessKeyId: `SKEIN${randomBytes(8).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(24).toString('hex') };
   const otherCredentials = { accessKeyId: `OTHER${randomBytes(8).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(24).toString('hex') };
   const stopScript = join(scripts, 'rgw-stop.sh');
-  try {
-    await run(
-      'bash',
-      [join(scripts, 'rgw-start.sh'), dir, String(monPort), String(rgwPort), credentials.accessKeyId, credentials.secretAccessKey, otherCredentials.accessKeyId, otherCredentials.secretAccessKey],
-      { timeout: 180_000 },
-    );
-  } catch (error) {
-    const logs = await logTail(dir);
-    await run('bash', [stopScript, dir]).catch(() => undefined);
-    throw new Error(`The radosgw test server did not start: ${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
+  // Several test files start clusters at once: a port taken between choosing and binding it, or a
+  // monitor that is slow under load, fails one start; a fresh directory and fresh ports then work.
+  let dir = '';
+  let rgwPort = 0;
+  for (let attempt = 1; ; attempt++) {
+    dir = await mkdtemp(join(tmpdir(), 'skein-session-s3-'));
+    const monPort = await freePort();
+    rgwPort = await freePort();
+    try {
+      await run(
+        'bash',
+        [join(scripts, 'rgw-start.sh'), dir, String(monPort), String(rgwPort), credentials.accessKeyId, credentials.secretAccessKey, otherCredentials.accessKeyId, otherCredentials.secretAccessKey],
+        { timeout: 180_000 },
+      );
+      break;
+    } catch (error) {
+      const logs = await logTail(dir);
+      await run('bash', [stopScript, dir]).catch(() => undefined);
+      if (attempt < 3) continue;
+      throw new Error(`The radosgw test server did not start (3 attempts): ${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
+    }
   }
   const stopWatchdog = await startWatchdog(dir);
   const endpoint = `http://127.0.0.1:${rgwPort}`;
