@@ -120,7 +120,8 @@ export async function providerTrial(seed: number): Promise<ProviderTrialReport> 
   const agent = new Agent({
     model: new AnthropicModel({ clientOptions: { apiKey: 'dummy', baseURL: server.url } }),
     tools: [lookup],
-    retryStrategy: { maxAttempts: MAX_ATTEMPTS, initialDelayMs: 2, transientInitialDelayMs: 2, maxDelayMs: 10, jitter: false },
+    // SKEIN_RETRY_TRANSIENT=false retries throttling only (skein before issue 24): the campaign must then break.
+    retryStrategy: { maxAttempts: MAX_ATTEMPTS, initialDelayMs: 2, transientInitialDelayMs: 2, maxDelayMs: 10, jitter: false, retryTransient: process.env['SKEIN_RETRY_TRANSIENT'] !== 'false' },
   });
   let outcome: 'completed' | 'failed' = 'completed';
   let error: string | undefined;
