@@ -85,6 +85,8 @@ async function twoWriters(s3: S3Store | undefined): Promise<void> {
       bad++;
       console.log(`BROKEN two-writers seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
     }
+    const done = seed - first + 1;
+    if (done % 10 === 0 && done < trials) console.log(`  two-writers (${values.store}): ${done}/${trials} trials (seeds ${first}-${seed}), ${bad} broken so far`);
   }
   broken += bad;
   console.log(`two-writers (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`);
