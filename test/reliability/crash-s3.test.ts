@@ -31,3 +31,10 @@ describe('two-writer campaign on S3: two processes append to one session at once
     expect(report.violations, `${report.outcomes.join(', ')}; replay: ${report.replay}`).toEqual([]);
   }, 60_000);
 });
+
+describe('two-writer campaign on S3: two orchestrator processes run one Swarm session at once', () => {
+  it.each([1])('seed %i: exactly one swarm runs, the other gets SessionConflictError, one run is stored', async (seed) => {
+    const report = await twoWriterTrial(seed, store, 'swarm');
+    expect(report.violations, `${report.outcomes.join(', ')}; replay: ${report.replay}`).toEqual([]);
+  }, 60_000);
+});

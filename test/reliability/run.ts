@@ -1,7 +1,7 @@
 /**
- * Long campaigns: `npm run reliability -- [--campaign crash|two-writers|provider] [--store file|s3]
+ * Long campaigns: `npm run reliability -- [--campaign crash|two-writers|two-writers-swarm|provider] [--store file|s3]
  * [--shape graph|swarm|agent] [--seed S] [--trials N]` (`--store s3` starts a radosgw), or the seed range from the environment (`SKEIN_SEED_START`,
- * `SKEIN_TRIALS`; the flags win). Without `--campaign` all three run. Prints one line per broken trial
+ * `SKEIN_TRIALS`; the flags win). Without `--campaign` all run. Prints one line per broken trial
  * with its replay command, and a summary per campaign (trials, faults injected, survived, broken).
  * Exits 1 when a trial broke.
  */
@@ -74,34 +74,35 @@ async function provider(): Promise<void> {
   console.log(`  errors of failed trials: ${JSON.stringify(Object.fromEntries(errors))}`);
 }
 
-async function twoWriters(s3: S3Store | undefined): Promise<void> {
+async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Promise<void> {
+  const name = mode === 'swarm' ? 'two-writers-swarm' : 'two-writers';
   let bad = 0;
   const tally = new Map<string, number>();
   for (let seed = first; seed < first + trials; seed++) {
-    const report = await twoWriterTrial(seed, s3);
+    const report = await twoWriterTrial(seed, s3, mode);
     const shape = report.outcomes.map((o) => o.replace(/^[AB] /, '')).sort().join(' / ');
     tally.set(shape, (tally.get(shape) ?? 0) + 1);
     if (report.violations.length > 0) {
       bad++;
-      console.log(`BROKEN two-writers seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
+      console.log(`BROKEN ${name} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
     }
     const done = seed - first + 1;
-    if (done % 10 === 0 && done < trials) console.log(`  two-writers (${values.store}): ${done}/${trials} trials (seeds ${first}-${seed}), ${bad} broken so far`);
+    if (done % 10 === 0 && done < trials) console.log(`  ${name} (${values.store}): ${done}/${trials} trials (seeds ${first}-${seed}), ${bad} broken so far`);
   }
   broken += bad;
-  console.log(`two-writers (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`);
+  console.log(`${name} (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`);
 }
 
-const campaigns = values.campaign ? [values.campaign] : ['crash', 'two-writers', 'provider'];
+const campaigns = values.campaign ? [values.campaign] : ['crash', 'two-writers', 'two-writers-swarm', 'provider'];
 if (values.store !== 'file' && values.store !== 's3') throw new Error(`unknown store ${values.store} (file or s3)`);
 const rgw: RgwServer | undefined = values.store === 's3' && campaigns.some((c) => c !== 'provider') ? await startRgwServer() : undefined;
 try {
   const s3 = rgw ? { bucket: await rgw.createBucket('skein-reliability'), clientConfig: rgw.clientConfig() } : undefined;
   for (const campaign of campaigns) {
     if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], s3);
-    else if (campaign === 'two-writers') await twoWriters(s3);
+    else if (campaign === 'two-writers' || campaign === 'two-writers-swarm') await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm');
     else if (campaign === 'provider') await provider();
-    else throw new Error(`unknown campaign ${campaign} (crash, two-writers or provider)`);
+    else throw new Error(`unknown campaign ${campaign} (crash, two-writers, two-writers-swarm or provider)`);
   }
 } finally {
   await rgw?.stop();

@@ -57,10 +57,10 @@ export interface TwoWriterReport {
 }
 
 /** One trial on a fresh session (a fresh directory, or a fresh prefix of the bucket). */
-export async function twoWriterTrial(seed: number, s3?: S3Store): Promise<TwoWriterReport> {
+export async function twoWriterTrial(seed: number, s3?: S3Store, mode: 'agent' | 'swarm' = 'agent'): Promise<TwoWriterReport> {
   const dir = await mkdtemp(join(tmpdir(), `skein-two-writers-${seed}-`));
   const prefix = `two-writers/${dir.split('/').at(-1)}`;
-  const env = s3 ? { ...process.env, SKEIN_CRASH_S3: JSON.stringify({ ...s3, prefix }) } : process.env;
+  const env = { ...process.env, SKEIN_TWO_WRITERS: mode, ...(s3 ? { SKEIN_CRASH_S3: JSON.stringify({ ...s3, prefix }) } : {}) };
   const violations: string[] = [];
   const writers = { A: writer(dir, 'A', seed, env), B: writer(dir, 'B', seed, env) };
   await Promise.all([writers.A.ready, writers.B.ready]);
@@ -73,6 +73,14 @@ export async function twoWriterTrial(seed: number, s3?: S3Store): Promise<TwoWri
   for (const [who, r] of [['A', a], ['B', b]] as const) if (r.outcome === 'error') violations.push(`writer ${who} failed with a non-conflict error: ${r.error}`);
   const repository = s3 ? new S3SessionRepository({ bucket: s3.bucket, prefix, clientConfig: s3.clientConfig }) : new FileSessionRepository({ storageDir: dir });
   try {
+    if (mode === 'swarm') {
+      const transitions = (await repository.readTransitions('race', 'desk')).map((t) => `${t.from}>${t.to}:${t.kind}`);
+      const task = (await repository.readNodeEntries('race', 'desk'))['run.task'];
+      const expected = ['null>triage:start', 'triage>billing:handoff', 'billing>null:complete'];
+      if (JSON.stringify(transitions) !== JSON.stringify(expected)) violations.push(`stored transitions ${JSON.stringify(transitions)}, expected one run's ${JSON.stringify(expected)}`);
+      if (winners.length === 1 && !JSON.stringify(task ?? {}).includes(`${winners[0]}-task`)) violations.push(`stored task ${JSON.stringify(task)} is not the winner's`);
+      return { seed, outcomes, violations, replay: `npm run reliability -- --campaign two-writers-swarm${s3 ? ' --store s3' : ''} --seed ${seed} --trials 1` };
+    }
     const stored = (await repository.listMessages('race', 'default')).map((row) => messageText(row.message));
     const expected = winners.length === 1 ? Array.from({ length: TURNS }, (_, i) => [`${winners[0]}-${i}`, `${winners[0]} answer ${i}`]).flat() : [];
     if (winners.length === 1 && JSON.stringify(stored) !== JSON.stringify(expected)) violations.push(`stored ${JSON.stringify(stored)}, expected the winner's ${TURNS} turns only`);

@@ -8,3 +8,10 @@ describe('two-writer campaign: two processes append to one file session at once'
     expect(report.violations, `${report.outcomes.join(', ')}; replay: ${report.replay}`).toEqual([]);
   }, 60_000);
 });
+
+describe('two-writer campaign: two orchestrator processes run one Swarm session at once', () => {
+  it.each([1, 2])('seed %i: exactly one swarm runs, the other gets SessionConflictError, one run is stored', async (seed) => {
+    const report = await twoWriterTrial(seed, undefined, 'swarm');
+    expect(report.violations, `${report.outcomes.join(', ')}; replay: ${report.replay}`).toEqual([]);
+  }, 60_000);
+});
