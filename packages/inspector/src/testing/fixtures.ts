@@ -1,4 +1,4 @@
-import { Agent, tool } from '@skein/core';
+import { Agent, BeforeNodeCallEvent, tool } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder, type GraphState } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
@@ -47,8 +47,12 @@ export async function writeFixtureSessions(dir: string): Promise<void> {
   // Stopped inside billing (as a crash would leave it), then resumed by a fresh graph on the session.
   const stop = new AbortController();
   const crashed = fsm('graph-resumed');
-  const running = supportGraph(crashed, { hangBilling: stop }).invoke('I was charged twice for order 42', { signal: stop.signal });
-  setTimeout(() => stop.abort(), 150);
+  const graph = supportGraph(crashed, { hangBilling: stop });
+  // Stop once billing has started (and its start is stored), whatever the machine's speed.
+  graph.hooks.addCallback(BeforeNodeCallEvent, (e) => {
+    if (e.nodeId === 'billing') setTimeout(() => stop.abort(), 50);
+  });
+  const running = graph.invoke('I was charged twice for order 42', { signal: stop.signal });
   await running.catch(() => undefined);
   await crashed.close();
   await supportGraph(fsm('graph-resumed')).invoke('I was charged twice for order 42');
