@@ -9,6 +9,10 @@ export type { AsToolOptions } from './agent/as-tool.js';
 export type { DirectToolCaller, DirectToolCallOptions } from './agent/direct-tool-call.js';
 export type { StructuredOutputOptions } from './agent/structured-output.js';
 export { AgentState } from './state/agent-state.js';
+
+// Interrupts (human in the loop)
+export { InterruptResponseError, interruptId, withSourcePrefix } from './interrupt/interrupt.js';
+export type { ApprovalResponse, Interrupt, InterruptResponse, InterruptResponseBlock } from './interrupt/interrupt.js';
 export { Listeners } from './events/listeners.js';
 export type { ListenedEvent, ListenedType, Listener, ListenerErrorEvent, TypedEvent } from './events/listeners.js';
 
@@ -24,7 +28,7 @@ export type { ContentBlockDelta, Model, ModelRequest, ModelStreamEvent, StopReas
 // Tools
 export { isZodSchema, tool, toJsonSchema } from './tools/tool.js';
 export type { FunctionTool, ToolOptions } from './tools/tool.js';
-export type { AgentTool, InvocationState, ToolContext } from './tools/agent-tool.js';
+export type { AgentTool, InvocationState, NeedsApproval, ToolContext } from './tools/agent-tool.js';
 
 // Hooks
 export { HookRegistry } from './hooks/hook-registry.js';

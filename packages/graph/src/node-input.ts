@@ -31,7 +31,7 @@ function taskBlocks(task: Exclude<MultiAgentTask, string>): ContentBlock[] {
   for (const item of task) {
     if ('role' in item && 'content' in item) {
       for (const block of item.content) if ('text' in block || 'image' in block || 'document' in block) out.push(block);
-    } else out.push(item);
+    } else if (!('interruptResponse' in item)) out.push(item);
   }
   return out;
 }

@@ -260,6 +260,7 @@ const agentDoc = (a: SessionAgent): SessionAgent => ({
   agent_id: a.agent_id,
   state: a.state,
   conversation_manager_state: a.conversation_manager_state,
+  ...(a._internal_state ? { _internal_state: a._internal_state } : {}),
   created_at: a.created_at,
   updated_at: a.updated_at,
 });

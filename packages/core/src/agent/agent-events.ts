@@ -1,3 +1,4 @@
+import type { Interrupt } from '../interrupt/interrupt.js';
 import type { ModelStreamEvent } from '../model/model.js';
 import type { Message, ToolResult, ToolUse } from '../types/messages.js';
 
@@ -11,6 +12,7 @@ export type RequestState = Record<string, unknown>;
  * - `toolStart` / `toolResult`: a tool begins / has its result
  * - `messageAdded`: a message was appended to the history
  * - `modelRetry`: a throttled model call is retried after `delayMs`
+ * - `interrupt`: the invocation pauses until these interrupts are answered
  */
 export type AgentStreamEvent =
   | { type: 'modelStreamEvent'; event: ModelStreamEvent }
@@ -20,7 +22,8 @@ export type AgentStreamEvent =
   | { type: 'toolResult'; toolResult: ToolResult }
   | { type: 'messageAdded'; message: Message }
   /** A model call failed and is tried again after `delayMs`; `discardedPartialAnswer`: text it had streamed is thrown away. */
-  | { type: 'modelRetry'; attempt: number; delayMs: number; error: unknown; discardedPartialAnswer: boolean };
+  | { type: 'modelRetry'; attempt: number; delayMs: number; error: unknown; discardedPartialAnswer: boolean }
+  | { type: 'interrupt'; interrupts: Interrupt[] };
 
 /** What a `callbackHandler` receives: a stream event with the invocation's request state. */
 export type CallbackEvent = AgentStreamEvent & { requestState: RequestState };

@@ -3,6 +3,7 @@ import { messageText, type Message } from '../types/messages.js';
 import type { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { RequestState } from './agent-events.js';
 import type { HandoffRequest } from '../handoffs/handoff.js';
+import type { Interrupt } from '../interrupt/interrupt.js';
 
 /** The outcome of one invocation. `String(result)` is the final text. */
 export class AgentResult<T = unknown> {
@@ -16,6 +17,8 @@ export class AgentResult<T = unknown> {
   readonly structuredOutput: T | undefined;
   /** A transfer the model asked for (`stopReason: 'handoff'`); the orchestrator performs it. */
   readonly handoff: HandoffRequest | undefined;
+  /** What the invocation waits for (`stopReason: 'interrupt'`): answer each with an `interruptResponse`. */
+  readonly interrupts: readonly Interrupt[];
 
   constructor(fields: {
     stopReason: StopReason;
@@ -24,6 +27,7 @@ export class AgentResult<T = unknown> {
     state: RequestState;
     structuredOutput?: T;
     handoff?: HandoffRequest;
+    interrupts?: readonly Interrupt[];
   }) {
     this.stopReason = fields.stopReason;
     this.message = fields.message;
@@ -31,6 +35,7 @@ export class AgentResult<T = unknown> {
     this.state = fields.state;
     this.structuredOutput = fields.structuredOutput;
     this.handoff = fields.handoff;
+    this.interrupts = fields.interrupts ?? [];
   }
 
   /** The text of the final message. */

@@ -23,7 +23,10 @@ import { checkAgentOptions, type AgentOptions } from './agent-options.js';
 import { AgentResult } from './agent-result.js';
 import { agentAsTool, type AsToolOptions } from './as-tool.js';
 import { createDirectToolCaller, type DirectToolCaller } from './direct-tool-call.js';
-import { checkMessage, promptToMessages, type Prompt } from './prompt.js';
+import { checkMessage, promptResponses, promptToMessages, type Prompt } from './prompt.js';
+import type { Interrupt } from '../interrupt/interrupt.js';
+import { registerPendingSlot } from '../interrupt/pending-access.js';
+import { checkResponses, unansweredResults, type PendingTurn, type ResumeAnswers } from '../interrupt/pending-turn.js';
 import { runStructuredOutput, type StructuredOutputOptions } from './structured-output.js';
 
 /** Options of one invocation. */
@@ -69,6 +72,7 @@ export class Agent {
   #controller: AbortController | undefined;
   #initialized: Promise<void> | undefined;
   #listeners: Listeners<AgentStreamEvent> | undefined;
+  #pending: PendingTurn | undefined;
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options);
@@ -108,7 +112,9 @@ export class Agent {
       maxConcurrentTools: options.maxConcurrentTools ?? 8,
       messages: () => agent.#messages,
       appendMessage: (message) => agent.#append(message),
+      setPending: (turn) => agent.#setPending(turn),
     };
+    registerPendingSlot(this, { get: () => this.#pending, set: (turn) => (this.#pending = turn) });
     this.tool = createDirectToolCaller(this.#host, {
       recordByDefault: options.recordDirectToolCall ?? true,
       isRunning: () => this.#running,
@@ -135,6 +141,11 @@ export class Agent {
   get handoffs(): readonly Handoff[] {
     this.#handoffs ??= this.#handoffTargets.map(toHandoff);
     return this.#handoffs;
+  }
+
+  /** The interrupts waiting for an answer (empty when none): resume with `invoke([{ interruptResponse }])`. */
+  get interrupts(): readonly Interrupt[] {
+    return this.#pending?.interrupts ?? [];
   }
 
   /** True while an invocation runs. */
@@ -202,6 +213,21 @@ export class Agent {
     this.#controller?.abort(new CancelledError('The agent was cancelled.'));
   }
 
+  #setPending(turn: PendingTurn | undefined): void {
+    if (turn) {
+      const at = this.#messages.lastIndexOf(turn.message);
+      if (at >= 0) this.#messages.splice(at, 1);
+    }
+    this.#pending = turn;
+  }
+
+  /** Closes a pending turn nobody answered: its uses get error results saying no answer came. */
+  async #closePending(turn: PendingTurn): Promise<AgentStreamEvent[]> {
+    this.#pending = undefined;
+    const asked = await this.#append(turn.message);
+    return [asked, await this.#append({ role: 'user', content: unansweredResults(turn).map((toolResult) => ({ toolResult })) })];
+  }
+
   async #append(message: Message): Promise<AgentStreamEvent> {
     this.#messages.push(message);
     if (this.hooks.has(MessageAddedEvent)) await this.hooks.invoke(new MessageAddedEvent(this, message));
@@ -218,13 +244,14 @@ export class Agent {
     const onAbort = (): void => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
-    const inv: Invocation = {
+    const inv: { -readonly [K in keyof Invocation]: Invocation[K] } = {
       signal: controller.signal,
       requestState: {},
       invocationState: options.invocationState ?? {},
       metrics: new AgentMetrics(),
       extra,
       handoffs: options.handoffs ? options.handoffs.map(toHandoff) : this.handoffs,
+      resume: undefined,
     };
     const started = performance.now();
     const handler = this.#callbackHandler;
@@ -241,10 +268,18 @@ export class Agent {
     let error: unknown;
     try {
       await this.initialize();
+      // Answers are checked before anything changes; a plain prompt closes what waits unanswered.
+      const responses = promptResponses(prompt);
+      if (responses) inv.resume = checkResponses(this.#pending, responses);
       if (this.hooks.has(BeforeInvocationEvent)) await this.hooks.invoke(new BeforeInvocationEvent(this, inv.invocationState));
-      for (const message of promptToMessages(prompt)) {
-        const event = await this.#append(message);
-        yield emit ? emit(event) : event;
+      if (!responses && this.#pending) {
+        for (const event of await this.#closePending(this.#pending)) yield emit ? emit(event) : event;
+      }
+      if (!responses) {
+        for (const message of promptToMessages(prompt)) {
+          const event = await this.#append(message);
+          yield emit ? emit(event) : event;
+        }
       }
       const loop = runEventLoop(this.#host, inv);
       for (let step = await loop.next(); ; step = await loop.next()) {
@@ -260,6 +295,7 @@ export class Agent {
         metrics: inv.metrics,
         state: inv.requestState,
         ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
+        ...(outcome.interrupts ? { interrupts: outcome.interrupts } : {}),
       });
     } catch (e) {
       error = e;

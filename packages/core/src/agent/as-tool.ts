@@ -3,6 +3,8 @@ import { errorToolResult } from '../types/messages.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { Agent } from './agent.js';
+import { answersOf, InterruptRaised, withSourcePrefix, type InterruptResponseBlock } from '../interrupt/interrupt.js';
+import type { JsonValue } from '../types/json.js';
 
 /** Options of `agent.asTool()`. */
 export interface AsToolOptions {
@@ -31,12 +33,22 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
     async invoke(raw, context) {
       const input = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw['input'] : undefined;
       if (typeof input !== 'string') return errorToolResult(context.toolUse.toolUseId, `Invalid input for tool ${name}: input must be a string.`);
-      if (!options.preserveContext) {
+      // A nested agent paused by an earlier call resumes with the answers the outer agent received.
+      const resume = resumePrompt(agent, answersOf(context));
+      if (!resume && !options.preserveContext) {
         agent.messages = [...initialMessages];
         agent.state.replace(initialState);
       }
-      const result = await agent.invoke(input, { signal: context.signal, invocationState: context.invocationState });
+      const result = await agent.invoke(resume ?? input, { signal: context.signal, invocationState: context.invocationState });
+      if (result.stopReason === 'interrupt') throw new InterruptRaised(result.interrupts.map((i) => withSourcePrefix(i, context.agent.name)));
       return { toolUseId: context.toolUse.toolUseId, status: 'success', content: [{ text: String(result) }] };
     },
   };
+}
+
+/** The answers to `agent`'s pending interrupts as a resume prompt, when all of them are answered. */
+function resumePrompt(agent: Agent, answers: ReadonlyMap<string, JsonValue> | undefined): InterruptResponseBlock[] | undefined {
+  const pending = agent.interrupts;
+  if (pending.length === 0 || !answers || !pending.every((i) => answers.has(i.id))) return undefined;
+  return pending.map((i) => ({ interruptResponse: { interruptId: i.id, response: answers.get(i.id) as JsonValue } }));
 }

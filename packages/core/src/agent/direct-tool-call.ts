@@ -5,7 +5,7 @@ import { runTool } from '../loop/run-tool.js';
 import { AgentMetrics } from '../metrics/agent-metrics.js';
 import { assertJson } from '../state/agent-state.js';
 import type { JsonValue } from '../types/json.js';
-import type { ToolResult, ToolUse } from '../types/messages.js';
+import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
 import type { InvocationState } from '../tools/agent-tool.js';
 
 /** Options of a direct tool call. */
@@ -53,8 +53,17 @@ export function createDirectToolCaller(
       metrics: new AgentMetrics(),
       extra: undefined,
       handoffs: [],
+      resume: undefined,
     };
-    const result = await runTool(host, inv, toolUse, tool, undefined);
+    const outcome = await runTool(host, inv, toolUse, tool, undefined);
+    // A direct call has nobody to ask: a tool that needs an answer (or approval) does not run.
+    const result =
+      'interrupts' in outcome
+        ? errorToolResult(
+            toolUse.toolUseId,
+            `Tool ${name} asked a person (${outcome.interrupts.map((i) => i.name).join(', ')}) and was not run: a direct tool call cannot wait for an answer. Invoke the agent instead.`,
+          )
+        : outcome;
     if (record) {
       await host.appendMessage({
         role: 'user',

@@ -1,8 +1,12 @@
 import { ConfigurationError } from '../errors/configuration-errors.js';
+import type { InterruptResponse, InterruptResponseBlock } from '../interrupt/interrupt.js';
 import type { ContentBlock, Message } from '../types/messages.js';
 
-/** What an agent can be invoked with: text, content blocks (one user message), or whole messages. */
-export type Prompt = string | ContentBlock[] | Message[];
+/**
+ * What an agent can be invoked with: text, content blocks (one user message), whole messages, or
+ * `interruptResponse` blocks answering the pending interrupts.
+ */
+export type Prompt = string | ContentBlock[] | Message[] | InterruptResponseBlock[];
 
 function isMessage(value: unknown): value is Message {
   return typeof value === 'object' && value !== null && 'role' in value && 'content' in value;
@@ -30,4 +34,26 @@ export function promptToMessages(prompt: Prompt | undefined): Message[] {
     return prompt as Message[];
   }
   return [{ role: 'user', content: prompt as ContentBlock[] }];
+}
+
+function isResponseBlock(value: unknown): value is InterruptResponseBlock {
+  return typeof value === 'object' && value !== null && 'interruptResponse' in value;
+}
+
+/** The interrupt answers a prompt carries (`undefined`: it is a regular prompt); mixing both is an error. */
+export function promptResponses(prompt: Prompt | undefined): InterruptResponse[] | undefined {
+  if (!Array.isArray(prompt) || prompt.length === 0) return undefined;
+  const blocks: unknown[] = isMessage(prompt[0]) ? (prompt as Message[]).flatMap((m) => (Array.isArray(m.content) ? m.content : [])) : prompt;
+  const answers = blocks.filter(isResponseBlock);
+  if (answers.length === 0) return undefined;
+  if (answers.length !== blocks.length) {
+    throw new ConfigurationError('A prompt that answers interrupts must hold only interruptResponse blocks; send the answers first, then the next prompt.');
+  }
+  return answers.map(({ interruptResponse: r }, i) => {
+    if (typeof r !== 'object' || r === null || typeof r.interruptId !== 'string' || r.interruptId === '') {
+      throw new ConfigurationError(`prompt[${i}].interruptResponse needs { interruptId: string, response }; interruptId comes from result.interrupts[n].id.`);
+    }
+    if (r.response === undefined) throw new ConfigurationError(`prompt[${i}].interruptResponse.response is missing; answer with a JSON value, e.g. { approved: true }.`);
+    return r;
+  });
 }

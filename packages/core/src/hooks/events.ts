@@ -17,6 +17,7 @@
  * (rev): callbacks run in reverse registration order. Fields are readonly unless documented as writable.
  */
 import type { StopReason } from '../model/model.js';
+import type { JsonValue } from '../types/json.js';
 import type { Message, ToolResult, ToolUse } from '../types/messages.js';
 import type { AgentTool, InvocationState } from '../tools/agent-tool.js';
 import type { Agent } from '../agent/agent.js';
@@ -103,11 +104,25 @@ export class BeforeToolCallEvent extends AgentHookEvent {
   selectedTool: AgentTool | undefined;
   /** `true` or a message: the tool does not run and the model gets an error result with this message. */
   cancel: boolean | string = false;
-  constructor(agent: Agent, fields: { toolUse: ToolUse; selectedTool: AgentTool | undefined; invocationState: InvocationState }) {
+  readonly #interrupt: ((name: string, reason?: JsonValue) => JsonValue) | undefined;
+  constructor(
+    agent: Agent,
+    fields: { toolUse: ToolUse; selectedTool: AgentTool | undefined; invocationState: InvocationState; interrupt?: (name: string, reason?: JsonValue) => JsonValue },
+  ) {
     super(agent);
     this.toolUse = fields.toolUse;
     this.selectedTool = fields.selectedTool;
     this.invocationState = fields.invocationState;
+    this.#interrupt = fields.interrupt;
+  }
+
+  /**
+   * Asks a person before the tool runs (Strands' shape): pauses the invocation the first time;
+   * after a resume with an answer, returns it. Do not catch what it throws.
+   */
+  interrupt<R extends JsonValue = JsonValue>(name: string, reason?: JsonValue): R {
+    if (!this.#interrupt) throw new Error('This BeforeToolCallEvent was not raised by an agent loop; it cannot interrupt.');
+    return this.#interrupt(name, reason) as R;
   }
 }
 

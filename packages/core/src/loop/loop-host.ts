@@ -8,6 +8,7 @@ import type { Model, ToolChoice } from '../model/model.js';
 import type { AgentTool, InvocationState } from '../tools/agent-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Message } from '../types/messages.js';
+import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { RetryStrategy } from './retry-strategy.js';
 
 /** What the event loop needs of an agent (kept internal; the Agent builds it once). */
@@ -25,6 +26,8 @@ export interface LoopHost {
   messages(): Message[];
   /** Appends a message, fires `MessageAddedEvent`, and returns the stream event to yield. */
   appendMessage(message: Message): Promise<AgentStreamEvent>;
+  /** Keeps a turn that waits for answers out of the history (or clears it with `undefined`). */
+  setPending(turn: PendingTurn | undefined): void;
 }
 
 /** Tools offered for one invocation only (structured output). */
@@ -44,4 +47,6 @@ export interface Invocation {
   readonly extra: InvocationTools | undefined;
   /** The handoffs offered in this invocation. */
   readonly handoffs: readonly Handoff[];
+  /** The paused turn this invocation resumes, with the answers. */
+  readonly resume: ResumeAnswers | undefined;
 }

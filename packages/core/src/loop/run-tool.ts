@@ -1,7 +1,15 @@
 import { AfterToolCallEvent, BeforeToolCallEvent } from '../hooks/events.js';
+import { attachAnswers, InterruptRaised, type Interrupt } from '../interrupt/interrupt.js';
 import type { AgentTool, ToolContext } from '../tools/agent-tool.js';
+import type { JsonValue } from '../types/json.js';
 import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
+import { askPerson, checkApproval } from './ask.js';
 import type { Invocation, LoopHost } from './loop-host.js';
+
+/** A tool use waiting for answers: it did not finish and has no result yet. */
+export interface ToolPaused {
+  interrupts: Interrupt[];
+}
 
 /** The message of any thrown value. */
 export function errorMessage(error: unknown): string {
@@ -20,9 +28,10 @@ function whenAborted(signal: AbortSignal, toolUse: ToolUse): { promise: Promise<
 }
 
 /**
- * Runs one tool use through the hooks: BeforeToolCall (may swap or cancel the tool), the tool itself
- * (validation, unknown names and throws become error results), AfterToolCall (may replace the result).
- * Never throws for a tool's fault; the model reads what went wrong.
+ * Runs one tool use through the hooks: BeforeToolCall (may swap or cancel the tool, or ask a
+ * person), approval when the tool needs it, the tool itself (validation, unknown names and throws
+ * become error results), AfterToolCall (may replace the result). Never throws for a tool's fault;
+ * the model reads what went wrong. A hook or tool that asks a person pauses the use instead.
  */
 export async function runTool(
   host: LoopHost,
@@ -30,20 +39,52 @@ export async function runTool(
   toolUse: ToolUse,
   found: AgentTool | undefined,
   invalidInput: string | undefined,
+): Promise<ToolResult | ToolPaused> {
+  const source = host.agent.name;
+  const interrupt = (name: string, reason?: JsonValue): JsonValue => askPerson(inv, source, toolUse, name, reason);
+  try {
+    return await runToolSteps(host, inv, toolUse, found, invalidInput, interrupt);
+  } catch (e) {
+    if (e instanceof InterruptRaised) {
+      inv.metrics.interruptCount += e.interrupts.length;
+      return { interrupts: e.interrupts };
+    }
+    throw e;
+  }
+}
+
+async function runToolSteps(
+  host: LoopHost,
+  inv: Invocation,
+  toolUse: ToolUse,
+  found: AgentTool | undefined,
+  invalidInput: string | undefined,
+  interrupt: (name: string, reason?: JsonValue) => JsonValue,
 ): Promise<ToolResult> {
   const { hooks, agent } = host;
   let selected = found;
   let cancel: boolean | string = false;
   if (hooks.has(BeforeToolCallEvent)) {
-    const before = await hooks.invoke(new BeforeToolCallEvent(agent, { toolUse, selectedTool: selected, invocationState: inv.invocationState }));
+    const before = await hooks.invoke(new BeforeToolCallEvent(agent, { toolUse, selectedTool: selected, invocationState: inv.invocationState, interrupt }));
     selected = before.selectedTool;
     cancel = before.cancel;
   }
   const id = toolUse.toolUseId;
+  const context: ToolContext = {
+    agent,
+    toolUse,
+    invocationState: inv.invocationState,
+    signal: inv.signal,
+    interrupt: interrupt as ToolContext['interrupt'],
+  };
+  if (inv.resume) attachAnswers(context, inv.resume.responses);
+  const denied = selected && cancel === false && invalidInput === undefined ? await checkApproval(selected, context) : undefined;
   const started = performance.now();
   let result: ToolResult;
   let error: unknown;
-  if (cancel !== false) {
+  if (denied !== undefined) {
+    result = errorToolResult(id, denied);
+  } else if (cancel !== false) {
     result = errorToolResult(id, typeof cancel === 'string' ? cancel : `Tool ${toolUse.name} was cancelled by a hook before it ran.`);
   } else if (invalidInput !== undefined) {
     result = errorToolResult(id, `The input of tool ${toolUse.name} was not valid JSON (${invalidInput}). Call it again with a JSON object.`);
@@ -53,12 +94,12 @@ export async function runTool(
   } else if (inv.signal.aborted) {
     result = errorToolResult(id, `Tool ${toolUse.name} was not run: the invocation was cancelled.`);
   } else {
-    const context: ToolContext = { agent, toolUse, invocationState: inv.invocationState, signal: inv.signal };
     const abort = whenAborted(inv.signal, toolUse);
     try {
       const raw = await Promise.race([selected.invoke(toolUse.input, context), abort.promise]);
       result = normalizeResult(raw, toolUse);
     } catch (e) {
+      if (e instanceof InterruptRaised) throw e;
       error = e;
       result = errorToolResult(id, `Error: ${errorMessage(e)}`);
     } finally {

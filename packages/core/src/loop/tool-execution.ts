@@ -5,13 +5,18 @@ import { errorToolResult, type ToolResult, type ToolUse } from '../types/message
 import { EventChannel } from './event-channel.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import type { OfferedTools } from './model-call.js';
-import { errorMessage, runTool } from './run-tool.js';
+import type { Interrupt } from '../interrupt/interrupt.js';
+import { errorMessage, runTool, type ToolPaused } from './run-tool.js';
 import type { ModelTurn } from './stream-accumulator.js';
 
-/** Results of all tool uses of one turn (in the order the model asked), and a transfer if one won. */
+/**
+ * Results of all tool uses of one turn (in the order the model asked), and a transfer if one won.
+ * When some uses wait for a person, `interrupts` lists what they asked and their results are `null`.
+ */
 export interface ToolsOutcome {
-  results: ToolResult[];
+  results: (ToolResult | null)[];
   handoff: HandoffRequest | undefined;
+  interrupts: Interrupt[];
 }
 
 /**
@@ -24,29 +29,38 @@ export async function* executeTools(
   turn: ModelTurn,
   uses: readonly ToolUse[],
   offered: OfferedTools,
+  done?: readonly (ToolResult | null)[],
 ): AsyncGenerator<AgentStreamEvent, ToolsOutcome> {
-  const results: ToolResult[] = new Array<ToolResult>(uses.length);
+  const results: (ToolResult | null)[] = done ? [...done] : new Array<ToolResult | null>(uses.length).fill(null);
   const regular: number[] = [];
   const transfers: number[] = [];
   for (let i = 0; i < uses.length; i++) {
+    if (results[i]) continue;
     if (offered.handoffs?.has((uses[i] as ToolUse).name)) transfers.push(i);
     else regular.push(i);
   }
-  const run = (i: number): Promise<ToolResult> => {
+  const asked: Interrupt[][] = [];
+  const run = async (i: number): Promise<ToolResult | ToolPaused> => {
     const use = uses[i] as ToolUse;
     const found = offered.extras?.get(use.name) ?? host.tools.get(use.name);
-    return runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
+    const outcome = await runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
+    if ('interrupts' in outcome) asked[i] = outcome.interrupts;
+    else results[i] = outcome;
+    return outcome;
   };
 
   if (host.toolExecutor === 'sequential' || regular.length <= 1) {
     for (const i of regular) {
       yield { type: 'toolStart', toolUse: uses[i] as ToolUse };
-      const result = (results[i] = await run(i));
-      yield { type: 'toolResult', toolResult: result };
+      const outcome = await run(i);
+      if (!('interrupts' in outcome)) yield { type: 'toolResult', toolResult: outcome };
     }
   } else {
-    yield* runConcurrently(host.maxConcurrentTools, regular, uses, run, results);
+    yield* runConcurrently(host.maxConcurrentTools, regular, uses, run);
   }
+  // Handoffs wait until no tool use waits for a person (they run when the turn resumes).
+  const interrupts = asked.length > 0 ? asked.flat() : [];
+  if (interrupts.length > 0) return { results, handoff: undefined, interrupts };
 
   let handoff: HandoffRequest | undefined;
   for (const i of transfers) {
@@ -63,15 +77,14 @@ export async function* executeTools(
     results[i] = result;
     yield { type: 'toolResult', toolResult: result };
   }
-  return { results, handoff };
+  return { results, handoff, interrupts };
 }
 
 async function* runConcurrently(
   concurrency: number,
   indexes: readonly number[],
   uses: readonly ToolUse[],
-  run: (i: number) => Promise<ToolResult>,
-  results: ToolResult[],
+  run: (i: number) => Promise<ToolResult | ToolPaused>,
 ): AsyncGenerator<AgentStreamEvent, void> {
   const channel = new EventChannel<AgentStreamEvent>();
   const queue = new (await loadPQueue())({ concurrency });
@@ -79,8 +92,8 @@ async function* runConcurrently(
     indexes.map((i) =>
       queue.add(async () => {
         channel.push({ type: 'toolStart', toolUse: uses[i] as ToolUse });
-        const result = (results[i] = await run(i));
-        channel.push({ type: 'toolResult', toolResult: result });
+        const outcome = await run(i);
+        if (!('interrupts' in outcome)) channel.push({ type: 'toolResult', toolResult: outcome });
       }),
     ),
   ).finally(() => channel.close());

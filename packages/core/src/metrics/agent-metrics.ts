@@ -44,6 +44,8 @@ export class AgentMetrics {
   readonly toolMetrics: Record<string, ToolMetrics> = {};
   /** Wall-clock duration of the invocation, in ms. */
   durationMs = 0;
+  /** Interrupts raised (questions asked of a person). */
+  interruptCount = 0;
 
   /** Records one tool call. */
   recordTool(name: string, ok: boolean, timeMs: number): void {

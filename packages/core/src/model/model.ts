@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 
-/** Why a model stopped, in the Converse spelling, plus skein's own `cancelled` and `handoff`. */
+/** Why a model stopped, in the Converse spelling, plus skein's own `cancelled`, `handoff` and `interrupt`. */
 export type StopReason =
   | 'end_turn'
   | 'tool_use'
@@ -10,7 +10,8 @@ export type StopReason =
   | 'content_filtered'
   | 'guardrail_intervened'
   | 'cancelled'
-  | 'handoff';
+  | 'handoff'
+  | 'interrupt';
 
 /** A tool as a model sees it. */
 export interface ToolSpec {

@@ -5,7 +5,10 @@ import { repairToolPairs } from './repair-history.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId, encodeBytes } from './session-codec.js';
 import type { SessionRepository } from './session-repository.js';
-import { nowIso, type SessionMessage } from './session-types.js';
+import { nowIso, type SessionAgent, type SessionMessage } from './session-types.js';
+import { pendingTurnOf, setPendingTurn } from '../interrupt/pending-access.js';
+import { pendingTurnFromJson, pendingTurnToJson, type PendingTurn } from '../interrupt/pending-turn.js';
+import type { JsonObject } from '../types/json.js';
 
 /**
  * Persists one agent under one id of a session: restores it, appends each new message, syncs its
@@ -20,6 +23,8 @@ export class AgentPersistence {
   #nextId = 0;
   #latest: SessionMessage | undefined;
   #createdAt: string | undefined;
+  /** The pending turn already taken out of the stored history, and the message id it was stored at. */
+  #detached: { turn: PendingTurn; from: number } | undefined;
 
   constructor(repo: SessionRepository, sessionId: string, storeId: string) {
     checkSessionId(storeId, 'agent id');
@@ -42,19 +47,47 @@ export class AgentPersistence {
     return this.#queue.run(() => this.#append(message));
   }
 
-  /** Writes the agent's state and conversation-manager state. */
+  /**
+   * Writes the agent's state and conversation-manager state. A turn that waits for answers is
+   * written into the agent record first and only then removed from the stored messages (where the
+   * loop had appended its assistant message), so a crash in between leaves a record that restore
+   * completes, and the stored history never shows a toolUse without its toolResult for long.
+   */
   sync(agent: Agent): Promise<void> {
     return this.#queue.run(async () => {
-      const now = nowIso();
-      this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? now;
-      await this.#repo.updateAgent(this.#sessionId, {
-        agent_id: this.storeId,
-        state: agent.state.get(),
-        conversation_manager_state: agent.conversationManager.getState(),
-        created_at: this.#createdAt,
-        updated_at: now,
-      });
+      this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
+      const pending = pendingTurnOf(agent);
+      if (!pending) {
+        this.#detached = undefined;
+        return this.#repo.updateAgent(this.#sessionId, this.#record(agent, this.#createdAt));
+      }
+      if (this.#detached?.turn !== pending) {
+        const storedAt = this.#latest?.message === pending.message ? this.#latest.message_id : this.#nextId;
+        this.#detached = { turn: pending, from: storedAt };
+      }
+      await this.#repo.updateAgent(this.#sessionId, this.#record(agent, this.#createdAt));
+      const { from } = this.#detached;
+      if (from < this.#nextId) {
+        await this.#repo.deleteMessages(this.#sessionId, this.storeId, from);
+        this.#nextId = from;
+        this.#latest = undefined;
+      }
     });
+  }
+
+  #record(agent: Agent, createdAt: string): SessionAgent {
+    const record: SessionAgent = {
+      agent_id: this.storeId,
+      state: agent.state.get(),
+      conversation_manager_state: agent.conversationManager.getState(),
+      created_at: createdAt,
+      updated_at: nowIso(),
+    };
+    const detached = this.#detached;
+    if (detached && pendingTurnOf(agent) === detached.turn) {
+      record._internal_state = { interrupt_state: { ...pendingTurnToJson(detached.turn), stored_from: detached.from } as JsonObject };
+    }
+    return record;
   }
 
   /** Replaces what is restored for the latest stored message with `redacted`. */
@@ -83,14 +116,8 @@ export class AgentPersistence {
       this.#latest = undefined;
       for (const message of withoutRestoredPrefix(agent)) await this.#append(message);
       this.#createdAt = stored.created_at;
-      const now = nowIso();
-      await this.#repo.updateAgent(this.#sessionId, {
-        agent_id: this.storeId,
-        state: agent.state.get(),
-        conversation_manager_state: agent.conversationManager.getState(),
-        created_at: stored.created_at,
-        updated_at: now,
-      });
+      this.#detached = undefined;
+      await this.#repo.updateAgent(this.#sessionId, this.#record(agent, stored.created_at));
     });
   }
 
@@ -102,7 +129,9 @@ export class AgentPersistence {
     agent.state.replace(stored.state ?? {});
     const prefix = agent.conversationManager.restoreFromSession(stored.conversation_manager_state ?? {}) ?? [];
     const offset = agent.conversationManager.removedMessageCount;
-    const rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
+    let rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
+    const waiting = storedPending(stored);
+    if (waiting) rows = await this.#restorePending(agent, waiting, rows);
     this.#nextId = offset + rows.length;
     this.#latest = rows[rows.length - 1];
     // The record is written before the initial messages (repositories store messages under an
@@ -120,15 +149,32 @@ export class AgentPersistence {
     }
   }
 
+  /**
+   * Puts a stored turn that waits for answers back into the agent. Messages stored at or after its
+   * id are either the turn completed by a resume whose record was not rewritten yet (the turn's
+   * message followed by its results: the turn is over) or the turn's own message that a crash left
+   * before its removal (removed now).
+   */
+  async #restorePending(agent: Agent, waiting: { turn: PendingTurn; from: number }, rows: SessionMessage[]): Promise<SessionMessage[]> {
+    const at = rows.findIndex((r) => r.message_id >= waiting.from);
+    if (at < 0) {
+      setPendingTurn(agent, waiting.turn);
+      this.#detached = waiting;
+      return rows;
+    }
+    const [asked, answered] = [rows[at], rows[at + 1]];
+    const completed = asked && answered && sameMessage(asked.message, waiting.turn.message) && answered.message.role === 'user';
+    if (completed) return rows;
+    await this.#repo.deleteMessages(this.#sessionId, this.storeId, waiting.from);
+    setPendingTurn(agent, waiting.turn);
+    this.#detached = waiting;
+    return rows.slice(0, at);
+  }
+
   async #create(agent: Agent): Promise<void> {
     const now = nowIso();
-    await this.#repo.createAgent(this.#sessionId, {
-      agent_id: this.storeId,
-      state: agent.state.get(),
-      conversation_manager_state: agent.conversationManager.getState(),
-      created_at: now,
-      updated_at: now,
-    });
+    this.#detached = undefined;
+    await this.#repo.createAgent(this.#sessionId, this.#record(agent, now));
     this.#createdAt = now;
     this.#nextId = 0;
     this.#latest = undefined;
@@ -142,6 +188,18 @@ export class AgentPersistence {
     this.#nextId++;
     this.#latest = row;
   }
+}
+
+/** The turn waiting for answers that a stored agent record holds, if any. */
+function storedPending(stored: SessionAgent): { turn: PendingTurn; from: number } | undefined {
+  const state = stored._internal_state?.['interrupt_state'];
+  const turn = pendingTurnFromJson(state);
+  const from = (state as { stored_from?: unknown } | undefined)?.stored_from;
+  return turn && typeof from === 'number' ? { turn, from } : undefined;
+}
+
+function sameMessage(a: Message, b: Message): boolean {
+  return JSON.stringify(encodeBytes(a)) === JSON.stringify(encodeBytes(b));
 }
 
 /** The initial messages not yet stored, when what is stored is a strict prefix of them (else none). */

@@ -20,6 +20,12 @@ export interface SessionAgent {
   agent_id: string;
   state: JsonObject;
   conversation_manager_state: JsonObject;
+  /**
+   * skein's (and Strands') internal agent state: `interrupt_state` holds a turn waiting for answers
+   * (its assistant message, the results that ran, the interrupts) and `stored_from`, the message id
+   * it was removed from. Absent when nothing waits.
+   */
+  _internal_state?: JsonObject;
   created_at: string;
   updated_at: string;
 }

@@ -16,7 +16,16 @@ export interface ToolContext {
   invocationState: InvocationState;
   /** Aborted when the invocation is cancelled or times out; pass it to fetch and friends. */
   signal: AbortSignal;
+  /**
+   * Asks a person. The first time, the invocation pauses (`stopReason: 'interrupt'`) with this
+   * interrupt in `result.interrupts`; once resumed with an answer for it, returns the answer.
+   * Do not catch what it throws: that is how the pause unwinds the tool.
+   */
+  interrupt<R extends JsonValue = JsonValue>(name: string, reason?: JsonValue): R;
 }
+
+/** Whether a tool use needs a person's yes before it runs (`needsApproval`). */
+export type NeedsApproval<I = JsonValue> = boolean | ((input: I, context: ToolContext) => boolean | Promise<boolean>);
 
 /**
  * A tool an agent can run. Implement it directly for full control, or build one with `tool()`.
@@ -25,6 +34,8 @@ export interface ToolContext {
 export interface AgentTool {
   readonly name: string;
   readonly spec: ToolSpec;
+  /** Ask for approval (interrupt `approval`, answer `{ approved, message? }`) before running. */
+  readonly needsApproval?: NeedsApproval;
   invoke(input: JsonValue, context: ToolContext): Promise<ToolResult>;
 }
 

@@ -3,7 +3,7 @@ import { ConfigurationError } from '../errors/configuration-errors.js';
 import type { ToolSpec } from '../model/model.js';
 import { findNonJson, type JsonSchema, type JsonValue } from '../types/json.js';
 import type { ToolResult, ToolResultContent } from '../types/messages.js';
-import { checkToolName, type AgentTool, type ToolContext } from './agent-tool.js';
+import { checkToolName, type AgentTool, type NeedsApproval, type ToolContext } from './agent-tool.js';
 import { formatIssues } from './format-issues.js';
 
 /** Options of {@link tool}. */
@@ -16,6 +16,12 @@ export interface ToolOptions<S extends z.ZodType> {
   inputSchema: S;
   /** Does the work. A string result becomes a text block, anything else a JSON block. */
   callback: (input: z.output<S>, context: ToolContext) => unknown;
+  /**
+   * Ask a person before running: `true`, or a function of the validated input (`false` for input that
+   * fails validation, which never runs). The answer is `{ approved: boolean, message? }`; a denial
+   * becomes an error result the model reads.
+   */
+  needsApproval?: NeedsApproval<z.output<S>>;
 }
 
 /** A tool defined by a zod schema and a callback. */
@@ -61,10 +67,19 @@ export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool
     inputSchema: { json: toJsonSchema(options.inputSchema) },
   };
   const { name, inputSchema, callback } = options;
+  const ask = options.needsApproval;
+  const needsApproval: NeedsApproval | undefined =
+    typeof ask === 'function'
+      ? (input, context) => {
+          const parsed = inputSchema.safeParse(input);
+          return parsed.success ? ask(parsed.data, context) : false;
+        }
+      : ask;
   return {
     name,
     spec,
     inputSchema,
+    ...(needsApproval !== undefined ? { needsApproval } : {}),
     async invoke(input: JsonValue, context: ToolContext): Promise<ToolResult> {
       const toolUseId = context.toolUse.toolUseId;
       const parsed = inputSchema.safeParse(input);

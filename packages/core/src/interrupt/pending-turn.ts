@@ -1,0 +1,75 @@
+import type { JsonObject, JsonValue } from '../types/json.js';
+import { errorToolResult, toolUsesOf, type Message, type ToolResult } from '../types/messages.js';
+import { InterruptResponseError, type Interrupt, type InterruptResponse } from './interrupt.js';
+
+/**
+ * A turn paused by interrupts: the assistant message that asked for tools (kept out of the history
+ * until every tool use has its result), the results of the tool uses that already ran, and the
+ * interrupts waiting for an answer. The agent keeps it in memory; session managers store it with
+ * the agent (`_internal_state.interrupt_state`).
+ */
+export interface PendingTurn {
+  /** The assistant message with the tool uses, not yet in the history. */
+  readonly message: Message;
+  /** Results by position of the tool use in `message` (`null`: not run yet). */
+  readonly results: readonly (ToolResult | null)[];
+  readonly interrupts: readonly Interrupt[];
+}
+
+/** Answers for the interrupts of a pending turn, checked against it. */
+export interface ResumeAnswers {
+  readonly turn: PendingTurn;
+  readonly responses: ReadonlyMap<string, JsonValue>;
+}
+
+/** Checks that `responses` answer exactly the pending interrupts (all of them, nothing else). */
+export function checkResponses(turn: PendingTurn | undefined, responses: readonly InterruptResponse[]): ResumeAnswers {
+  const pendingIds = turn ? turn.interrupts.map((i) => i.id) : [];
+  const list = (ids: readonly string[]): string => ids.map((id) => JSON.stringify(id)).join(', ');
+  if (!turn) {
+    throw new InterruptResponseError(
+      'Nothing is waiting for an answer: this agent has no pending interrupts. Invoke it with a prompt instead of interruptResponse blocks.',
+      [],
+    );
+  }
+  const map = new Map<string, JsonValue>();
+  for (const r of responses) {
+    if (!pendingIds.includes(r.interruptId)) {
+      throw new InterruptResponseError(`No pending interrupt has id ${JSON.stringify(r.interruptId)}. Pending: ${list(pendingIds)}.`, pendingIds);
+    }
+    if (map.has(r.interruptId)) throw new InterruptResponseError(`Interrupt ${JSON.stringify(r.interruptId)} was answered twice; answer it once.`, pendingIds);
+    map.set(r.interruptId, r.response);
+  }
+  const missing = pendingIds.filter((id) => !map.has(id));
+  if (missing.length > 0) {
+    throw new InterruptResponseError(`Answer every pending interrupt at once; missing: ${list(missing)}. Pending: ${list(pendingIds)}.`, pendingIds);
+  }
+  return { turn, responses: map };
+}
+
+/** The tool results that close a pending turn nobody answered (a plain prompt came instead). */
+export function unansweredResults(turn: PendingTurn): ToolResult[] {
+  return toolUsesOf(turn.message).map(
+    (use, i) =>
+      turn.results[i] ??
+      errorToolResult(use.toolUseId, `Tool ${use.name} was not run: it waited for an answer (${waitingFor(turn, use.toolUseId)}) and none came before the next prompt.`),
+  );
+}
+
+function waitingFor(turn: PendingTurn, toolUseId: string): string {
+  const names = turn.interrupts.filter((i) => i.toolUse?.toolUseId === toolUseId).map((i) => i.name);
+  return names.length > 0 ? names.join(', ') : 'interrupt';
+}
+
+/** The stored form of a pending turn (JSON; bytes are encoded by the repository codec). */
+export function pendingTurnToJson(turn: PendingTurn): JsonObject {
+  return { message: turn.message, results: turn.results, interrupts: turn.interrupts } as unknown as JsonObject;
+}
+
+/** Reads a stored pending turn back; `undefined` for anything that is not one. */
+export function pendingTurnFromJson(value: unknown): PendingTurn | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as { message?: unknown; results?: unknown; interrupts?: unknown };
+  if (typeof v.message !== 'object' || v.message === null || !Array.isArray(v.results) || !Array.isArray(v.interrupts)) return undefined;
+  return { message: v.message as Message, results: v.results as (ToolResult | null)[], interrupts: v.interrupts as Interrupt[] };
+}
