@@ -13,6 +13,10 @@ export { AgentState } from './state/agent-state.js';
 // Interrupts (human in the loop)
 export { InterruptResponseError, interruptId, withSourcePrefix } from './interrupt/interrupt.js';
 export type { ApprovalResponse, Interrupt, InterruptResponse, InterruptResponseBlock } from './interrupt/interrupt.js';
+export { interruptStateOf, restoreInterruptState } from './interrupt/pending-access.js';
+export { matchResponses } from './interrupt/pending-turn.js';
+export { promptResponses } from './agent/prompt.js';
+export { InterruptRaised } from './interrupt/interrupt.js';
 export { Listeners } from './events/listeners.js';
 export type { ListenedEvent, ListenedType, Listener, ListenerErrorEvent, TypedEvent } from './events/listeners.js';
 

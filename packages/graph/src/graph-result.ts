@@ -1,9 +1,16 @@
-import type { Status } from '@skein/core';
+import type { Interrupt, Status } from '@skein/core';
 import type { GraphResult } from './graph-types.js';
 import type { RunState } from './run-state.js';
 
 /** The result of a run from its state (a run that just ended, or one read back from the session). */
-export function graphResult(state: RunState, status: Status, reason: string | undefined, totalNodes: number, executionTimeMs: number): GraphResult {
+export function graphResult(
+  state: RunState,
+  status: Status,
+  reason: string | undefined,
+  totalNodes: number,
+  executionTimeMs: number,
+  interrupts: readonly Interrupt[] = [],
+): GraphResult {
   const results = Object.values(state.results);
   return {
     status,
@@ -17,5 +24,6 @@ export function graphResult(state: RunState, status: Status, reason: string | un
     completedCount: results.filter((r) => r.status === 'completed').length,
     failedCount: results.filter((r) => r.status === 'failed').length,
     executionOrder: [...state.executionOrder],
+    ...(interrupts.length > 0 ? { interrupts: [...interrupts] } : {}),
   };
 }

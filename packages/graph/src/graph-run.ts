@@ -1,6 +1,7 @@
 import {
-  Agent, AfterNodeCallEvent, BeforeNodeCallEvent, CancelledError, addUsage, emptyUsage, nowIso, type HookRegistry, type InvocationState, type JsonObject, type Message,
-  type MultiAgentBase, type MultiAgentStreamEvent, type NewTransition, type NodeResult, type NodeTransition, type Status,
+  Agent, AfterNodeCallEvent, BeforeNodeCallEvent, CancelledError, InterruptRaised, addUsage, emptyUsage, interruptStateOf, nowIso, type HookRegistry, type Interrupt,
+  type InvocationState, type JsonObject, type Message, type MultiAgentBase, type MultiAgentStreamEvent, type NewTransition, type NodeResult, type NodeTransition,
+  type Status,
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
@@ -8,8 +9,9 @@ import type { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphResult, GraphState } from './graph-types.js';
 import { graphResult } from './graph-result.js';
 import { buildNodeInput } from './node-input.js';
+import { answerPrompt, beforeNodeAsk, pauseTransition, pendingInterrupts } from './pause.js';
 import { runNode } from './run-node.js';
-import { nodeEntry, stateDocument, type RunState } from './run-state.js';
+import { nodeEntry, stateDocument, type PauseStage, type RunState } from './run-state.js';
 import { addActivation, arriveAt, checkConditions, describeEdge, outgoingEdges, strandedJoins, type Activation, type FiredEdge } from './schedule.js';
 
 /** Nodes, edges (one per source; `join` when the edge waits for several) and entry points, as JSON. */
@@ -51,6 +53,8 @@ export class GraphRun {
   readonly #shape: JsonObject;
   #stop: { status: Status; reason: string } | undefined;
   #fatal: { error: unknown } | undefined;
+  /** A node waits for a person: nothing new starts; running nodes finish. */
+  #pausing = false;
 
   constructor(host: RunHost, state: RunState, invocationState: InvocationState, emit: ((event: MultiAgentStreamEvent) => void) | undefined) {
     this.#host = host;
@@ -92,7 +96,7 @@ export class GraphRun {
   }
 
   #schedule(nodeId: string): void {
-    if (this.#stop || this.#queued.has(nodeId) || this.#state.running[nodeId]) return;
+    if (this.#stop || this.#pausing || this.#queued.has(nodeId) || this.#state.running[nodeId]) return;
     this.#queued.add(nodeId);
     void this.#queue.add(() => this.#guard(() => this.#execute(nodeId)));
   }
@@ -110,7 +114,7 @@ export class GraphRun {
     this.#queued.delete(nodeId);
     const state = this.#state;
     const at = state.waiting.findIndex((a) => a.nodeId === nodeId);
-    if (this.#stop || at < 0) return;
+    if (this.#stop || this.#pausing || at < 0) return;
     const { config, hooks, graph } = this.#host;
     const max = config.maxNodeExecutions;
     if (max !== undefined && state.executionCount >= max) {
@@ -122,10 +126,17 @@ export class GraphRun {
     // Out of `waiting` and into `running` (with its count) in one synchronous step: every state
     // document written from now on, by this node or a sibling, has the node in one of the two.
     state.waiting = state.waiting.filter((_, i) => i !== at);
-    state.running[nodeId] = { sources: [...activation.sources], messages: agent?.messages.length, state: agent?.state.get() };
+    state.running[nodeId] = { sources: [...activation.sources], messages: agent?.messages.length, state: agent?.state.get(), interruptState: agent && interruptStateOf(agent) };
     const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
     state.executionCount++;
-    const before = await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState }));
+    const answers = state.answers[nodeId];
+    let before: BeforeNodeCallEvent;
+    try {
+      before = await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, interrupt: beforeNodeAsk(graph.id, nodeId, answers) }));
+    } catch (error) {
+      if (!(error instanceof InterruptRaised)) throw error;
+      return this.#pause(activation, 'before', error.interrupts, undefined);
+    }
     if (before.cancelNode !== false) {
       const reason = typeof before.cancelNode === 'string' ? before.cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`;
       delete state.running[nodeId];
@@ -141,7 +152,7 @@ export class GraphRun {
     this.#emit?.({ type: 'nodeStart', nodeId });
     const result = await runNode({
       node: config.nodes.get(nodeId) as NonNullable<ReturnType<GraphConfig['nodes']['get']>>,
-      input: buildNodeInput(state.task, activation.sources, state.results),
+      input: answerPrompt(answers) ?? buildNodeInput(state.task, activation.sources, state.results),
       runSignal: this.#controller.signal,
       timeoutMs: config.nodeTimeoutMs,
       invocationState: this.#invocationState,
@@ -149,8 +160,30 @@ export class GraphRun {
       onEvent: this.#emit,
     });
     if (this.#stopStatus() === 'interrupted') return; // stays in `running`: a resume re-runs it from its start
+    if (result.status === 'interrupted' && result.interrupts) return this.#pause(activation, 'node', result.interrupts, result);
     delete state.running[nodeId];
+    delete state.answers[nodeId];
     await this.#settle(activation, result, true);
+  }
+
+  /**
+   * A node waits for a person: it leaves `running` for `paused` (its execution completes when it is
+   * resumed, so it is not counted twice), nothing new starts, and the pause is stored with an
+   * `interrupt` transition before the run ends as `interrupted`.
+   */
+  async #pause(activation: Activation, stage: PauseStage, interrupts: Interrupt[], result: NodeResult | undefined): Promise<void> {
+    const state = this.#state;
+    const { nodeId } = activation;
+    delete state.running[nodeId];
+    state.counts[nodeId] = (state.counts[nodeId] ?? 1) - 1;
+    state.executionCount--;
+    state.paused[nodeId] = { sources: [...activation.sources], stage, interrupts };
+    if (result) state.results[nodeId] = result;
+    this.#pausing = true;
+    const stored = await this.#write({ transitions: [pauseTransition(nodeId, stage, interrupts)] });
+    if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
+    this.#publish(stored);
+    if (result) await this.#host.hooks.invoke(new AfterNodeCallEvent(this.#host.graph, { nodeId, invocationState: this.#invocationState, result }));
   }
 
   /** Records a finished (or cancelled) node, follows its edges, persists, then starts what became ready. */
@@ -210,8 +243,9 @@ export class GraphRun {
   async #finish(): Promise<GraphResult> {
     const state = this.#state;
     const unhandled = Object.values(state.results).filter((r) => r.status === 'failed' && !state.handled.includes(r.nodeId));
-    const stranded = this.#stop ? [] : strandedJoins(this.#host.config.edges, state.joins, state.results, state.places);
-    const status: Status = this.#stop?.status ?? (unhandled.length > 0 || stranded.length > 0 ? 'failed' : 'completed');
+    const stranded = this.#stop || this.#pausing ? [] : strandedJoins(this.#host.config.edges, state.joins, state.results, state.places);
+    const waitsFor = pendingInterrupts(state);
+    const status: Status = this.#stop?.status ?? (waitsFor.length > 0 ? 'interrupted' : unhandled.length > 0 || stranded.length > 0 ? 'failed' : 'completed');
     const reason =
       this.#stop?.reason ??
       (unhandled.length > 0
@@ -227,7 +261,7 @@ export class GraphRun {
       await this.#guard(async () => this.#publish(await this.#write({ transitions: [end] })));
     } else if (!this.#fatal) await this.#guard(async () => void (await this.#write({})));
     if (this.#fatal) throw this.#fatal.error;
-    return graphResult(state, status, reason, this.#host.config.nodes.size, this.elapsedMs());
+    return graphResult(state, status, reason, this.#host.config.nodes.size, this.elapsedMs(), status === 'interrupted' ? waitsFor : []);
   }
 
   /** Time spent on this run, earlier processes included. */

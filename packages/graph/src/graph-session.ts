@@ -1,4 +1,4 @@
-import { Agent, type JsonObject, type MultiAgentSession, type NewTransition, type NodeTransition, type SessionManager } from '@skein/core';
+import { Agent, restoreInterruptState, type JsonObject, type MultiAgentSession, type NewTransition, type NodeTransition, type SessionManager } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
 import { restoreRunState, type RunState } from './run-state.js';
 
@@ -28,12 +28,15 @@ export class GraphSession {
   /**
    * Loads the stored run. An unfinished run (executing, or interrupted by cancellation) comes back
    * with its in-flight nodes moved to the front of the waiting ones, their agents restored to how
-   * they were when those nodes started. A finished run is cleared: `undefined` means start fresh.
+   * they were when those nodes started. A finished run is cleared: `undefined` means start fresh; so
+   * is a run paused for answers when the caller does not bring answers (`answering: false`).
    */
-  async resume(): Promise<RunState | undefined> {
+  async resume(options: { answering: boolean }): Promise<RunState | undefined> {
     const snapshot = await this.#session.load();
     const status = snapshot?.state['status'];
-    if (!snapshot || (status !== 'executing' && status !== 'interrupted')) {
+    const paused = snapshot?.state['paused'];
+    const abandoned = !options.answering && typeof paused === 'object' && paused !== null && Object.keys(paused).length > 0;
+    if (!snapshot || (status !== 'executing' && status !== 'interrupted') || abandoned) {
       if (snapshot) await this.#session.clear();
       this.#transitionCount = 0;
       if (!this.#attached) await this.#attachAgents();
@@ -49,6 +52,7 @@ export class GraphSession {
       if (target instanceof Agent && inFlight.messages !== undefined) {
         target.messages = target.messages.slice(0, inFlight.messages);
         if (inFlight.state) target.state.replace(inFlight.state);
+        restoreInterruptState(target, inFlight.interruptState);
         await this.#session.resetAgent(target);
       }
       state.counts[nodeId] = Math.max(0, (state.counts[nodeId] ?? 1) - 1);

@@ -1,5 +1,6 @@
 import {
-  Agent, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, Listeners, MultiAgentInitializedEvent,
+  Agent, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, InterruptResponseError, Listeners,
+  MultiAgentInitializedEvent, promptResponses,
   type JsonObject, type ListenedType, type Listener, type Message, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type MultiAgentTask, type NewTransition,
 } from '@skein/core';
 import { EventChannel } from './event-channel.js';
@@ -8,7 +9,8 @@ import { GraphRun, type RunHost } from './graph-run.js';
 import { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult } from './graph-types.js';
 import { toMermaid } from './mermaid.js';
-import { newRunState } from './run-state.js';
+import { pendingInterrupts, resumePaused } from './pause.js';
+import { newRunState, type RunState } from './run-state.js';
 
 /**
  * A deterministic, parallel, resumable graph of agents and nested orchestrators. Build one with
@@ -41,6 +43,8 @@ export class Graph implements MultiAgentBase {
   #initialized = false;
   #listeners: Listeners<MultiAgentStreamEvent> | undefined;
   #lastResult: GraphResult | undefined;
+  /** A run waiting for answers, without a session manager to keep it. */
+  #paused: RunState | undefined;
 
   /** Use `GraphBuilder.build()`. */
   constructor(config: GraphConfig) {
@@ -141,10 +145,24 @@ export class Graph implements MultiAgentBase {
     try {
       const invocationState = options.invocationState ?? {};
       const session = this.#config.sessionManager ? await (this.#session ??= this.#openSession()) : undefined;
-      const resumed = await session?.resume();
-      const start: NewTransition[] = resumed
-        ? resumed.waiting.map((a) => ({ from: null, to: a.nodeId, kind: 'resume', reason: 'resumed from the session' }))
-        : this.entryPoints.map((id) => ({ from: null, to: id, kind: 'start', reason: 'entry point' }));
+      // Answers resume a paused run; a plain task while one is paused starts afresh (its nodes' agents
+      // close what they waited for on their next prompt).
+      const responses = promptResponses(task);
+      const resumed = session ? await session.resume({ answering: responses !== undefined }) : responses ? this.#paused : undefined;
+      let start: NewTransition[];
+      if (responses) {
+        if (!resumed || pendingInterrupts(resumed).length === 0) {
+          throw new InterruptResponseError(`Graph ${this.id} waits for no answer; invoke it with a task instead of interruptResponse blocks.`, []);
+        }
+        const answered = resumePaused(resumed, responses);
+        const others = resumed.waiting.slice(answered.length);
+        start = [...answered, ...others.map((a): NewTransition => ({ from: null, to: a.nodeId, kind: 'resume', reason: 'resumed with the answered nodes' }))];
+      } else {
+        start = resumed
+          ? resumed.waiting.map((a) => ({ from: null, to: a.nodeId, kind: 'resume', reason: 'resumed from the session' }))
+          : this.entryPoints.map((id) => ({ from: null, to: id, kind: 'start', reason: 'entry point' }));
+      }
+      this.#paused = undefined;
       const state = resumed ?? newRunState(task, this.entryPoints);
       if (!this.#initialized) {
         this.#initialized = true;
@@ -156,6 +174,7 @@ export class Graph implements MultiAgentBase {
       onRun(run);
       const result = await run.execute(start, options.signal);
       if (result.status === 'completed' || result.status === 'failed') this.#lastResult = result;
+      if (result.interrupts && !session) this.#paused = state;
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       return result;
     } finally {

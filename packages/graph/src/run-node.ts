@@ -1,5 +1,5 @@
 import {
-  AgentResult, TimeoutError, addUsage, emptyUsage, isMultiAgent, type AccumulatedUsage, type InvocationState, type MultiAgentResult,
+  AgentResult, TimeoutError, addUsage, emptyUsage, isMultiAgent, withSourcePrefix, type AccumulatedUsage, type Interrupt, type InvocationState, type MultiAgentResult,
   type MultiAgentStreamEvent, type NodeResult, type Prompt,
 } from '@skein/core';
 import type { GraphNode } from './graph-types.js';
@@ -41,6 +41,10 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
   const base = { nodeId: node.id, executionCount: run.executionCount };
   try {
     const outcome = await drive(run, controller.signal);
+    const interrupts = timedOut ? [] : interruptsOf(outcome, node.id);
+    if (interrupts.length > 0) {
+      return { ...base, status: 'interrupted', text: textOf(outcome), result: outcome, interrupts, usage: usageOf(outcome), executionTimeMs: performance.now() - started };
+    }
     const failure = timedOut ? timeoutText(node.id, timeoutMs) : failureOf(outcome, controller.signal);
     return {
       ...base,
@@ -70,6 +74,20 @@ async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | M
     if (step.done) return step.value;
     onEvent?.({ type: 'nodeStream', nodeId: id, event: step.value });
   }
+}
+
+/**
+ * What a node waits for, with the node's path as source: an agent's own name is replaced by the node
+ * id (`billing`, `billing/expert` for an agent it uses as a tool); a nested orchestrator's paths are
+ * prefixed with it (`desk/refund`).
+ */
+export function interruptsOf(outcome: AgentResult | MultiAgentResult, nodeId: string): Interrupt[] {
+  if (outcome instanceof AgentResult) {
+    if (outcome.stopReason !== 'interrupt') return [];
+    return outcome.interrupts.map((i) => ({ ...i, source: [nodeId, ...i.source.split('/').slice(1)].join('/') }));
+  }
+  if (outcome.status !== 'interrupted' || !outcome.interrupts) return [];
+  return outcome.interrupts.map((i) => withSourcePrefix(i, nodeId));
 }
 
 function failureOf(outcome: AgentResult | MultiAgentResult, signal: AbortSignal): string | undefined {

@@ -1,6 +1,6 @@
 import {
-  decodeBytes, emptyUsage, encodeBytes, type AccumulatedUsage, type JsonObject, type JsonValue, type MultiAgentTask, type NodeResult,
-  type NodeTransition, type Status,
+  decodeBytes, emptyUsage, encodeBytes, type AccumulatedUsage, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue, type MultiAgentTask,
+  type NodeResult, type NodeTransition, type Status,
 } from '@skein/core';
 import type { Activation } from './schedule.js';
 
@@ -11,6 +11,24 @@ export interface InFlight {
   messages: number | undefined;
   /** The agent's state when the node started. */
   state: JsonObject | undefined;
+  /** The agent's turn waiting for answers when the node started (a node resumed with answers). */
+  interruptState?: JsonObject | undefined;
+}
+
+/** Where a node waits for a person: before it runs (a BeforeNodeCallEvent hook asked) or inside it. */
+export type PauseStage = 'before' | 'node';
+
+/** A node waiting for answers. */
+export interface Paused {
+  sources: string[];
+  stage: PauseStage;
+  interrupts: Interrupt[];
+}
+
+/** The answers a resumed node runs with, until it finishes: for its BeforeNodeCallEvent hooks, and for the node itself. */
+export interface Answers {
+  before: InterruptResponse[];
+  node: InterruptResponse[];
 }
 
 /** Everything a run tracks; the small part of it is what the session's state document holds. */
@@ -30,6 +48,10 @@ export interface RunState {
   joins: Map<number, readonly string[]>;
   /** Failed nodes that an edge routed around. */
   handled: string[];
+  /** Nodes waiting for a person, by node id. */
+  paused: Record<string, Paused>;
+  /** Answers given to paused nodes that are resuming, by node id. */
+  answers: Record<string, Answers>;
   transitions: NodeTransition[];
   /** Time spent in earlier processes of this run (resume). */
   elapsedBeforeMs: number;
@@ -40,7 +62,7 @@ export interface RunState {
 export function newRunState(task: MultiAgentTask, entryPoints: readonly string[]): RunState {
   return {
     status: 'executing', task, results: {}, executionOrder: [], places: {}, executionCount: 0, counts: {}, usage: emptyUsage(),
-    waiting: entryPoints.map((nodeId) => ({ nodeId, sources: [] })), running: {}, joins: new Map(), handled: [], transitions: [],
+    waiting: entryPoints.map((nodeId) => ({ nodeId, sources: [] })), running: {}, joins: new Map(), handled: [], paused: {}, answers: {}, transitions: [],
     elapsedBeforeMs: 0, failureReason: undefined,
   };
 }
@@ -58,11 +80,18 @@ export function stateDocument(state: RunState, elapsedMs: number): JsonObject {
     running: Object.fromEntries(
       Object.entries(state.running).map(([id, f]) => [
         id,
-        { sources: [...f.sources], ...(f.messages === undefined ? {} : { messages: f.messages }), ...(f.state ? { state: f.state } : {}) },
+        {
+          sources: [...f.sources],
+          ...(f.messages === undefined ? {} : { messages: f.messages }),
+          ...(f.state ? { state: f.state } : {}),
+          ...(f.interruptState ? { interruptState: encodeBytes(f.interruptState) as JsonObject } : {}),
+        },
       ]),
     ),
     joins: Object.fromEntries([...state.joins].map(([k, v]) => [String(k), [...v]])),
     handled: [...state.handled],
+    ...(Object.keys(state.paused).length > 0 ? { paused: JSON.parse(JSON.stringify(state.paused)) as JsonObject } : {}),
+    ...(Object.keys(state.answers).length > 0 ? { answers: JSON.parse(JSON.stringify(state.answers)) as JsonObject } : {}),
     elapsedMs,
     ...(state.failureReason === undefined ? {} : { failureReason: state.failureReason }),
   };
@@ -106,10 +135,15 @@ export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObjec
     usage: { ...emptyUsage(), ...d.usage },
     waiting: d.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
     running: Object.fromEntries(
-      Object.entries(d.running).map(([id, f]) => [id, { sources: [...f.sources], messages: f.messages, state: f.state }]),
+      Object.entries(d.running).map(([id, f]) => [
+        id,
+        { sources: [...f.sources], messages: f.messages, state: f.state, interruptState: f.interruptState && (decodeBytes(f.interruptState) as JsonObject) },
+      ]),
     ),
     joins: new Map(Object.entries(d.joins).map(([k, v]) => [Number(k), v])),
     handled: [...d.handled],
+    paused: d.paused ?? {},
+    answers: d.answers ?? {},
     transitions,
     elapsedBeforeMs: d.elapsedMs,
     failureReason: d.failureReason,
@@ -124,9 +158,11 @@ interface StoredState {
   orderLength?: number;
   usage: AccumulatedUsage;
   waiting: { nodeId: string; sources: string[] }[];
-  running: Record<string, { sources: string[]; messages?: number; state?: JsonObject }>;
+  running: Record<string, { sources: string[]; messages?: number; state?: JsonObject; interruptState?: JsonObject }>;
   joins: Record<string, string[]>;
   handled: string[];
+  paused?: Record<string, Paused>;
+  answers?: Record<string, Answers>;
   elapsedMs: number;
   failureReason?: string;
 }

@@ -9,6 +9,7 @@
  */
 import type { MultiAgentBase, MultiAgentResult, NodeResult } from '../multiagent/multi-agent.js';
 import type { InvocationState } from '../tools/agent-tool.js';
+import type { JsonValue } from '../types/json.js';
 
 /** Base of orchestrator hook events: every event carries the orchestrator. */
 export abstract class MultiAgentHookEvent {
@@ -47,10 +48,24 @@ export class BeforeNodeCallEvent extends MultiAgentHookEvent {
   readonly nodeId: string;
   readonly invocationState: InvocationState;
   cancelNode: boolean | string = false;
-  constructor(orchestrator: MultiAgentBase, fields: { nodeId: string; invocationState: InvocationState }) {
+  readonly #interrupt: ((name: string, reason?: JsonValue) => JsonValue) | undefined;
+  constructor(
+    orchestrator: MultiAgentBase,
+    fields: { nodeId: string; invocationState: InvocationState; interrupt?: (name: string, reason?: JsonValue) => JsonValue },
+  ) {
     super(orchestrator);
     this.nodeId = fields.nodeId;
     this.invocationState = fields.invocationState;
+    this.#interrupt = fields.interrupt;
+  }
+
+  /**
+   * Asks a person before the node runs: the run pauses (`status: 'interrupted'`) the first time;
+   * once resumed with an answer, returns it. Do not catch what it throws.
+   */
+  interrupt<R extends JsonValue = JsonValue>(name: string, reason?: JsonValue): R {
+    if (!this.#interrupt) throw new Error(`${this.orchestrator.id} does not support interrupts before a node runs.`);
+    return this.#interrupt(name, reason) as R;
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   AfterInvocationEvent, Agent, BeforeToolCallEvent, InMemorySessionRepository, InterruptResponseError, RepositorySessionManager, tool,
-  toolResultsOf, toolUsesOf, type AgentStreamEvent, type Message,
+  toolResultsOf, toolUsesOf, type AgentStreamEvent, type Message, type Prompt,
 } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
@@ -215,7 +215,8 @@ describe('bad resume input', () => {
     await expect(unknown).rejects.toThrow('No pending interrupt has id "zzz". Pending: "a#approval", "b#approval".');
     const missing = agent.invoke([{ interruptResponse: { interruptId: 'a#approval', response: { approved: true } } }]);
     await expect(missing).rejects.toThrow('Answer every pending interrupt at once; missing: "b#approval".');
-    await expect(agent.invoke([{ interruptResponse: { interruptId: 'a#approval', response: true } }, { text: 'and hurry' }])).rejects.toThrow(
+    const mixed = [{ interruptResponse: { interruptId: 'a#approval', response: true } }, { text: 'and hurry' }] as unknown as Prompt;
+    await expect(agent.invoke(mixed)).rejects.toThrow(
       'must hold only interruptResponse blocks',
     );
     expect(agent.messages).toEqual(before);

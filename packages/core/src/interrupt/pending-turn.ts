@@ -24,14 +24,22 @@ export interface ResumeAnswers {
 
 /** Checks that `responses` answer exactly the pending interrupts (all of them, nothing else). */
 export function checkResponses(turn: PendingTurn | undefined, responses: readonly InterruptResponse[]): ResumeAnswers {
-  const pendingIds = turn ? turn.interrupts.map((i) => i.id) : [];
-  const list = (ids: readonly string[]): string => ids.map((id) => JSON.stringify(id)).join(', ');
   if (!turn) {
     throw new InterruptResponseError(
       'Nothing is waiting for an answer: this agent has no pending interrupts. Invoke it with a prompt instead of interruptResponse blocks.',
       [],
     );
   }
+  return { turn, responses: matchResponses(turn.interrupts, responses) };
+}
+
+/**
+ * Matches answers to the interrupts that wait for them: every one answered once, no unknown id.
+ * Throws `InterruptResponseError` naming the pending ids otherwise.
+ */
+export function matchResponses(pending: readonly Interrupt[], responses: readonly InterruptResponse[]): Map<string, JsonValue> {
+  const pendingIds = pending.map((i) => i.id);
+  const list = (ids: readonly string[]): string => ids.map((id) => JSON.stringify(id)).join(', ');
   const map = new Map<string, JsonValue>();
   for (const r of responses) {
     if (!pendingIds.includes(r.interruptId)) {
@@ -44,7 +52,7 @@ export function checkResponses(turn: PendingTurn | undefined, responses: readonl
   if (missing.length > 0) {
     throw new InterruptResponseError(`Answer every pending interrupt at once; missing: ${list(missing)}. Pending: ${list(pendingIds)}.`, pendingIds);
   }
-  return { turn, responses: map };
+  return map;
 }
 
 /** The tool results that close a pending turn nobody answered (a plain prompt came instead). */

@@ -4,6 +4,7 @@ import type { Prompt } from '../agent/prompt.js';
 import type { AccumulatedUsage } from '../metrics/agent-metrics.js';
 import type { NodeTransition } from '../session/session-types.js';
 import type { InvocationState } from '../tools/agent-tool.js';
+import type { Interrupt } from '../interrupt/interrupt.js';
 
 /** Where an orchestrator or one of its nodes stands. */
 export type Status = 'pending' | 'executing' | 'completed' | 'failed' | 'interrupted';
@@ -22,6 +23,8 @@ export interface NodeResult {
   executionTimeMs: number;
   /** How many times the node ran in this run. */
   executionCount: number;
+  /** What the node waits for (`status: 'interrupted'`), each with its node path as `source`. */
+  interrupts?: Interrupt[];
 }
 
 /** The outcome of an orchestrator run. */
@@ -37,6 +40,8 @@ export interface MultiAgentResult {
   transitions: NodeTransition[];
   /** Why the run failed, when it did. */
   failureReason?: string;
+  /** What the run waits for (`status: 'interrupted'`): answer each with an `interruptResponse` to resume. */
+  interrupts?: Interrupt[];
 }
 
 /** What an orchestrator runs on: text, content blocks, or messages. */

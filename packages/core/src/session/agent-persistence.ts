@@ -116,7 +116,9 @@ export class AgentPersistence {
       this.#latest = undefined;
       for (const message of withoutRestoredPrefix(agent)) await this.#append(message);
       this.#createdAt = stored.created_at;
-      this.#detached = undefined;
+      // A turn waiting for answers is not among the messages: it stays in the record.
+      const pending = pendingTurnOf(agent);
+      this.#detached = pending ? { turn: pending, from: this.#nextId } : undefined;
       await this.#repo.updateAgent(this.#sessionId, this.#record(agent, stored.created_at));
     });
   }
@@ -173,7 +175,8 @@ export class AgentPersistence {
 
   async #create(agent: Agent): Promise<void> {
     const now = nowIso();
-    this.#detached = undefined;
+    const pending = pendingTurnOf(agent);
+    this.#detached = pending ? { turn: pending, from: agent.messages.length } : undefined;
     await this.#repo.createAgent(this.#sessionId, this.#record(agent, now));
     this.#createdAt = now;
     this.#nextId = 0;
