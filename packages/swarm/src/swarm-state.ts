@@ -1,4 +1,7 @@
-import { decodeBytes, emptyUsage, encodeBytes, MultiAgentError, type AccumulatedUsage, type JsonObject, type JsonValue, type Status } from '@skein/core';
+import {
+  decodeBytes, emptyUsage, encodeBytes, MultiAgentError, type AccumulatedUsage, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue,
+  type Message, type Status,
+} from '@skein/core';
 
 /** A transfer that was decided but whose target has not finished yet. */
 export interface PendingHandoff {
@@ -8,6 +11,22 @@ export interface PendingHandoff {
   toolUseId: string;
   /** The validated arguments the model passed. */
   input: JsonValue;
+}
+
+/**
+ * The active node waits for a person: before it ran (`stage: 'before'`, a BeforeNodeCallEvent hook
+ * asked) or inside its turn (`stage: 'node'`), with what its turn had added so far, its agent state
+ * and the agent's turn waiting for answers. Kept until the resumed turn is committed, so a crash
+ * during the resumed turn resumes from the same point.
+ */
+export interface SwarmPause {
+  node: string;
+  stage: 'before' | 'node';
+  interrupts: Interrupt[];
+  /** The messages the node's turn added before it paused. */
+  items: Message[];
+  agentState: JsonObject;
+  interruptState: JsonObject | undefined;
 }
 
 /**
@@ -29,6 +48,10 @@ export interface SwarmRunState {
   failureReason: string | undefined;
   /** How many turn entries belong to the run (the commit point: later ones are ignored on resume). */
   turns: number;
+  /** Where the active node waits for (or resumes with) answers. */
+  pause: SwarmPause | undefined;
+  /** Answers given to the paused node, until its turn is committed. */
+  answers: { before: InterruptResponse[]; node: InterruptResponse[] } | undefined;
 }
 
 const VERSION = 2;
@@ -45,17 +68,21 @@ export function freshState(entry: string): SwarmRunState {
     elapsedMs: 0,
     failureReason: undefined,
     turns: 0,
+    pause: undefined,
+    answers: undefined,
   };
 }
 
 /** The state as session JSON (bytes encoded the way sessions store them). */
 export function encodeState(state: SwarmRunState): JsonObject {
-  const { pendingHandoff, failureReason, ...rest } = state;
+  const { pendingHandoff, failureReason, pause, answers, ...rest } = state;
   const doc = {
     version: VERSION,
     ...rest,
     ...(pendingHandoff ? { pendingHandoff } : {}),
     ...(failureReason !== undefined ? { failureReason } : {}),
+    ...(pause ? { pause } : {}),
+    ...(answers ? { answers } : {}),
   };
   return encodeBytes(doc) as JsonObject;
 }
@@ -89,5 +116,7 @@ export function decodeState(doc: JsonObject): SwarmRunState {
     elapsedMs: (raw['elapsedMs'] as number | undefined) ?? 0,
     failureReason: raw['failureReason'] as string | undefined,
     turns,
+    pause: (raw['pause'] as SwarmPause | undefined) ?? undefined,
+    answers: (raw['answers'] as SwarmRunState['answers']) ?? undefined,
   };
 }

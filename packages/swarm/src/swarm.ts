@@ -1,15 +1,15 @@
 import {
-  addUsage, AfterMultiAgentInvocationEvent, AfterNodeCallEvent, BeforeMultiAgentInvocationEvent, BeforeNodeCallEvent, ConcurrencyError,
-  ConfigurationError, emptyUsage, HookRegistry, Listeners, MultiAgentInitializedEvent, type ListenedType, type Listener, type NodeTransition,
-  type Agent, type InvocationState, type JsonObject, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent,
-  type Message, type MultiAgentTask, type NewTransition, type NodeResult, type SessionManager,
+  AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, ConfigurationError, HookRegistry, InterruptResponseError, Listeners,
+  MultiAgentInitializedEvent, promptResponses, type ListenedType, type Listener, type NodeTransition, type Agent, type InvocationState, type JsonObject,
+  type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type Message, type MultiAgentTask, type NewTransition, type NodeResult,
+  type SessionManager,
 } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
+import { runActiveNode, type ActiveOutcome } from './active-node.js';
 import type { RunContext } from './apply-turn.js';
-import { startingMessages } from './handoff-note.js';
 import { beforeNodeLimit } from './limits.js';
+import { pauseTransition, resumeWithAnswers, waitingFor } from './pause.js';
 import { replayTurns } from './replay.js';
-import { runNode, type NodeOutcome } from './run-node.js';
 import { SwarmMembers } from './swarm-members.js';
 import { resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
 import { swarmResult, type SwarmResult } from './swarm-result.js';
@@ -202,7 +202,16 @@ export class Swarm implements MultiAgentBase {
     await this.#initialize();
     const invocationState: InvocationState = options.invocationState ?? {};
     let state = this.#state;
-    if (state && (state.status === 'executing' || state.status === 'interrupted')) {
+    // Answers resume a paused run; a plain task while one is paused starts afresh.
+    const responses = promptResponses(task);
+    const waiting = waitingFor(state).length > 0;
+    if (responses) {
+      if (!state || !waiting) throw new InterruptResponseError(`Swarm ${this.id} waits for no answer; invoke it with a task instead of interruptResponse blocks.`, []);
+      const transition = resumeWithAnswers(state, responses);
+      await this.#resume(state, invocationState);
+      this.#store.stage(transition);
+      yield* this.#commit(state);
+    } else if (state && !waiting && (state.status === 'executing' || state.status === 'interrupted')) {
       await this.#resume(state, invocationState);
       const reason = state.pendingHandoff ? `resumed at the handoff target ${state.current}` : `resumed: ${state.current} runs again from its start`;
       this.#store.stage({ from: null, to: state.current, kind: 'resume', reason });
@@ -221,7 +230,12 @@ export class Swarm implements MultiAgentBase {
         yield* this.#fail(state, limit, state.current);
         break;
       }
-      const outcome = yield* this.#runCurrent(state, invocationState, options.signal, clock);
+      const outcome: ActiveOutcome = yield* runActiveNode(this.#activeHost(clock), state, invocationState, options.signal);
+      if (outcome.paused && state.pause) {
+        state.status = 'interrupted';
+        this.#store.stage(pauseTransition(state.pause));
+        break;
+      }
       if (outcome.interrupted) {
         state.status = 'interrupted';
         break;
@@ -234,6 +248,8 @@ export class Swarm implements MultiAgentBase {
       const agent = this.#members.agent(nodeId);
       const turn: SwarmTurn = { seq: state.turns, node: nodeId, newItems: outcome.newItems, handoff: undefined, state: agent.state.get() };
       const request = outcome.result?.handoff;
+      state.pause = undefined;
+      state.answers = undefined;
       if (!request) {
         await this.#commitTurn(state, turn);
         state.status = 'completed';
@@ -262,6 +278,8 @@ export class Swarm implements MultiAgentBase {
     state.elapsedMs = clock.elapsed();
     yield* this.#commit(state);
     const result = this.#result(state);
+    const asked = waitingFor(state);
+    if (asked.length > 0) result.interrupts = asked;
     if (state.status === 'completed' || state.status === 'failed') this.#lastResult = result;
     await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
     return result;
@@ -318,60 +336,10 @@ export class Swarm implements MultiAgentBase {
     this.#memberStates.set(turn.node, turn.state);
   }
 
-  async *#runCurrent(
-    state: SwarmRunState,
-    invocationState: InvocationState,
-    signal: AbortSignal | undefined,
-    clock: Clock,
-  ): AsyncGenerator<MultiAgentStreamEvent, NodeOutcome> {
-    const nodeId = state.current;
-    const agent = this.#members.agent(nodeId);
-    const before = await this.hooks.invoke(new BeforeNodeCallEvent(this, { nodeId, invocationState }));
-    state.nodeHistory.push(nodeId);
-    yield { type: 'nodeStart', nodeId };
-    let outcome: NodeOutcome;
-    if (before.cancelNode !== false) {
-      const why = typeof before.cancelNode === 'string' ? before.cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
-      outcome = { result: undefined, newItems: [], error: `Node ${nodeId} was cancelled: ${why}`, interrupted: false, elapsedMs: 0 };
-    } else {
-      const { conversation } = this.#context;
-      agent.messages = startingMessages(conversation.inputHistory, conversation.items);
-      const gen = runNode({
-        nodeId, agent, handoffs: this.#members.handoffs(nodeId), invocationState, signal,
-        nodeTimeoutMs: this.#options.nodeTimeout,
-        remainingMs: this.#options.executionTimeout - clock.elapsed(),
-        executionTimeoutMs: this.#options.executionTimeout,
-      });
-      for (let step = await gen.next(); ; step = await gen.next()) {
-        if (step.done) {
-          outcome = step.value;
-          break;
-        }
-        yield { type: 'nodeStream', nodeId, event: step.value };
-      }
-    }
-    const result = this.#nodeResult(state, nodeId, outcome);
-    if (outcome.result) addUsage(state.usage, outcome.result.metrics.usage);
-    this.#results[nodeId] = result;
-    await this.#store.saveNode(this.#members.key(nodeId), result);
-    await this.hooks.invoke(new AfterNodeCallEvent(this, { nodeId, invocationState, result }));
-    yield { type: 'nodeStop', nodeId, result };
-    return outcome;
-  }
-
-  #nodeResult(state: SwarmRunState, nodeId: string, outcome: NodeOutcome): NodeResult {
-    const usage = emptyUsage();
-    if (outcome.result) addUsage(usage, outcome.result.metrics.usage);
-    const status = outcome.interrupted ? 'interrupted' : outcome.error !== undefined ? 'failed' : 'completed';
+  #activeHost(clock: Clock): Parameters<typeof runActiveNode>[0] {
     return {
-      nodeId,
-      status,
-      text: outcome.result ? String(outcome.result) : '',
-      ...(outcome.result ? { result: outcome.result } : {}),
-      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-      usage,
-      executionTimeMs: outcome.elapsedMs,
-      executionCount: state.nodeHistory.filter((id) => id === nodeId).length,
+      swarm: this, hooks: this.hooks, members: this.#members, options: this.#options, store: this.#store, context: this.#context, results: this.#results,
+      elapsed: () => clock.elapsed(),
     };
   }
 

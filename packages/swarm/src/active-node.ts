@@ -1,0 +1,111 @@
+import {
+  addUsage, AfterNodeCallEvent, BeforeNodeCallEvent, emptyUsage, InterruptRaised, interruptStateOf, restoreInterruptState, type HookRegistry, type Interrupt,
+  type InvocationState, type MultiAgentBase, type MultiAgentStreamEvent, type NodeResult,
+} from '@skein/core';
+import type { RunContext } from './apply-turn.js';
+import { startingMessages } from './handoff-note.js';
+import { atNode, beforeNodeAsk, resumePoint } from './pause.js';
+import { runNode, type NodeOutcome } from './run-node.js';
+import type { SwarmMembers } from './swarm-members.js';
+import type { ResolvedSwarmOptions } from './swarm-options.js';
+import type { SwarmRunState } from './swarm-state.js';
+import type { SwarmStore } from './swarm-store.js';
+
+/** How the active node's execution ended; `paused` when it waits for a person. */
+export interface ActiveOutcome extends NodeOutcome {
+  paused: Interrupt[] | undefined;
+}
+
+/** What running the active node needs of its swarm. */
+export interface ActiveNodeHost {
+  swarm: MultiAgentBase;
+  hooks: HookRegistry;
+  members: SwarmMembers;
+  options: ResolvedSwarmOptions;
+  store: SwarmStore;
+  context: RunContext;
+  results: Record<string, NodeResult>;
+  /** Time spent on the run so far, in ms. */
+  elapsed(): number;
+}
+
+/**
+ * Runs the active node: its BeforeNodeCallEvent hooks (which may cancel it or ask a person), then
+ * its agent from the conversation passed on, or from its paused turn with the answers. A node that
+ * waits for a person leaves its pause in the run state; its result is stored and reported either way.
+ */
+export async function* runActiveNode(
+  host: ActiveNodeHost,
+  state: SwarmRunState,
+  invocationState: InvocationState,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<MultiAgentStreamEvent, ActiveOutcome> {
+  const nodeId = state.current;
+  const agent = host.members.agent(nodeId);
+  const resume = resumePoint(state, nodeId);
+  let before: BeforeNodeCallEvent;
+  try {
+    before = await host.hooks.invoke(new BeforeNodeCallEvent(host.swarm, { nodeId, invocationState, interrupt: beforeNodeAsk(host.swarm.id, nodeId, state.answers) }));
+  } catch (error) {
+    if (!(error instanceof InterruptRaised)) throw error;
+    state.pause = { node: nodeId, stage: 'before', interrupts: error.interrupts, items: [], agentState: agent.state.get(), interruptState: undefined };
+    return { result: undefined, newItems: [], error: undefined, interrupted: false, elapsedMs: 0, paused: error.interrupts };
+  }
+  if (!resume) state.nodeHistory.push(nodeId);
+  yield { type: 'nodeStart', nodeId };
+  let outcome: ActiveOutcome;
+  if (before.cancelNode !== false) {
+    const why = typeof before.cancelNode === 'string' ? before.cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
+    outcome = { result: undefined, newItems: [], error: `Node ${nodeId} was cancelled: ${why}`, interrupted: false, elapsedMs: 0, paused: undefined };
+  } else {
+    const { conversation } = host.context;
+    const start = startingMessages(conversation.inputHistory, conversation.items);
+    agent.messages = resume ? [...start, ...resume.pause.items] : start;
+    if (resume) {
+      agent.state.replace(resume.pause.agentState);
+      restoreInterruptState(agent, resume.pause.interruptState);
+    }
+    const gen = runNode({
+      nodeId, agent, handoffs: host.members.handoffs(nodeId), invocationState, signal,
+      nodeTimeoutMs: host.options.nodeTimeout,
+      remainingMs: host.options.executionTimeout - host.elapsed(),
+      executionTimeoutMs: host.options.executionTimeout,
+      ...(resume ? { prompt: resume.prompt } : {}),
+    });
+    let step = await gen.next();
+    for (; !step.done; step = await gen.next()) yield { type: 'nodeStream', nodeId, event: step.value };
+    const ran = step.value;
+    const newItems = resume ? [...resume.pause.items, ...ran.newItems] : ran.newItems;
+    const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;
+    if (paused) {
+      const items = agent.messages.slice(start.length);
+      state.pause = { node: nodeId, stage: 'node', interrupts: paused, items, agentState: agent.state.get(), interruptState: interruptStateOf(agent) };
+      state.answers = state.answers && { before: state.answers.before, node: [] };
+    }
+    outcome = { ...ran, newItems, paused };
+  }
+  const result = nodeResult(state, nodeId, outcome);
+  if (outcome.result) addUsage(state.usage, outcome.result.metrics.usage);
+  host.results[nodeId] = result;
+  await host.store.saveNode(host.members.key(nodeId), result);
+  await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
+  yield { type: 'nodeStop', nodeId, result };
+  return outcome;
+}
+
+function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome): NodeResult {
+  const usage = emptyUsage();
+  if (outcome.result) addUsage(usage, outcome.result.metrics.usage);
+  const status = outcome.interrupted || outcome.paused ? 'interrupted' : outcome.error !== undefined ? 'failed' : 'completed';
+  return {
+    nodeId,
+    status,
+    text: outcome.result ? String(outcome.result) : '',
+    ...(outcome.result ? { result: outcome.result } : {}),
+    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    ...(outcome.paused ? { interrupts: outcome.paused } : {}),
+    usage,
+    executionTimeMs: outcome.elapsedMs,
+    executionCount: state.nodeHistory.filter((id) => id === nodeId).length,
+  };
+}

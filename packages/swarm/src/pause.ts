@@ -1,0 +1,57 @@
+/**
+ * Pausing a swarm for a person and resuming it: which interrupts the run waits for, how answers
+ * reach the active node, and what the node's paused turn keeps. Pure functions over the run state.
+ */
+import {
+  InterruptRaised, interruptId, matchResponses, type Interrupt, type InterruptResponse, type InterruptResponseBlock, type JsonValue, type NewTransition,
+} from '@skein/core';
+import type { SwarmPause, SwarmRunState } from './swarm-state.js';
+
+/** The interrupts the run waits for: those of its pause that no answer came for yet. */
+export function waitingFor(state: SwarmRunState | undefined): Interrupt[] {
+  if (state?.status !== 'interrupted' || !state.pause) return [];
+  const answered = new Set([...(state.answers?.before ?? []), ...(state.answers?.node ?? [])].map((a) => a.interruptId));
+  return state.pause.interrupts.filter((i) => !answered.has(i.id));
+}
+
+/** The transition that records the active node pausing. */
+export function pauseTransition(pause: SwarmPause): NewTransition {
+  const names = [...new Set(pause.interrupts.map((i) => i.name))].join(', ');
+  return { from: pause.node, to: null, kind: 'interrupt', reason: `${pause.stage === 'before' ? 'before running, asks' : 'asks'} for ${names}` };
+}
+
+/**
+ * Gives the answers to the paused node (throwing `InterruptResponseError` and changing nothing
+ * unless every interrupt is answered and none is unknown) and returns the `resume` transition.
+ */
+export function resumeWithAnswers(state: SwarmRunState, responses: readonly InterruptResponse[]): NewTransition {
+  const pause = state.pause as SwarmPause;
+  const answered = matchResponses(waitingFor(state), responses);
+  const mine = pause.interrupts.map((i) => ({ interruptId: i.id, response: answered.get(i.id) as JsonValue }));
+  const before = (state.answers?.before ?? []).filter((a) => !answered.has(a.interruptId));
+  state.answers = pause.stage === 'before' ? { before: [...before, ...mine], node: [] } : { before, node: mine };
+  state.status = 'executing';
+  return { from: null, to: pause.node, kind: 'resume', reason: `answered ${pause.interrupts.map((i) => i.name).join(', ')}` };
+}
+
+/** What `BeforeNodeCallEvent.interrupt` does for a swarm node: the answer given on resume, or a pause. */
+export function beforeNodeAsk(swarmId: string, nodeId: string, answers: SwarmRunState['answers']): (name: string, reason?: JsonValue) => JsonValue {
+  return (name, reason) => {
+    const id = interruptId(`${swarmId}/${nodeId}`, name);
+    const answer = answers?.before.find((a) => a.interruptId === id);
+    if (answer) return answer.response;
+    throw new InterruptRaised([{ id, name, reason: reason ?? null, source: nodeId }]);
+  };
+}
+
+/** The paused turn the active node resumes, with the prompt carrying its answers (else `undefined`: run from the start). */
+export function resumePoint(state: SwarmRunState, nodeId: string): { pause: SwarmPause; prompt: InterruptResponseBlock[] } | undefined {
+  const { pause, answers } = state;
+  if (!pause || pause.node !== nodeId || pause.stage !== 'node' || !answers || answers.node.length === 0) return undefined;
+  return { pause, prompt: answers.node.map((interruptResponse) => ({ interruptResponse })) };
+}
+
+/** An agent's interrupts as the swarm reports them: the agent's name replaced by the node id. */
+export function atNode(interrupts: readonly Interrupt[], nodeId: string): Interrupt[] {
+  return interrupts.map((i) => ({ ...i, source: [nodeId, ...i.source.split('/').slice(1)].join('/') }));
+}
