@@ -52,6 +52,7 @@ export function toAgent(raw: unknown, file: string): SessionAgent {
     agent_id: o['agent_id'],
     state: jsonObject(o['state']),
     conversation_manager_state: jsonObject(o['conversation_manager_state']),
+    ...(isPlainObject(o['_internal_state']) ? { _internal_state: o['_internal_state'] } : {}),
     created_at: text(o['created_at'], ''),
     updated_at: text(o['updated_at'], ''),
   };
@@ -85,4 +86,8 @@ export function toTransition(raw: unknown, file: string, seq: number): NodeTrans
   if (o['seq'] !== seq) throw corrupt(file, `transition ("seq" is ${JSON.stringify(o['seq'])}, its file name says ${seq})`);
   const node = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   return { seq, from: node(o['from']), to: node(o['to']), kind: text(o['kind'], ''), reason: text(o['reason'], ''), at: text(o['at'], '') };
+}
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
