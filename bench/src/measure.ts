@@ -1,7 +1,7 @@
 /** Small timing helpers for benchmarks: best-of-rounds mean, so noise from the other core is trimmed. */
 
-/** Times `fn` (awaited) `iterations` times per round, `rounds` rounds; returns the best mean in µs per call. */
-export async function usPerOp(fn: () => unknown, iterations: number, rounds = 5): Promise<number> {
+/** Times `fn` (awaited) `iterations` times per round, `rounds` rounds (`BENCH_ROUNDS`, default 5); returns the best mean in µs per call. */
+export async function usPerOp(fn: () => unknown, iterations: number, rounds = Number(process.env['BENCH_ROUNDS'] ?? 5)): Promise<number> {
   for (let i = 0; i < Math.min(iterations, 200); i++) await fn();
   let best = Infinity;
   for (let r = 0; r < rounds; r++) {
