@@ -40,34 +40,18 @@ export async function runTool(
   found: AgentTool | undefined,
   invalidInput: string | undefined,
 ): Promise<ToolResult | ToolPaused> {
-  const source = host.agent.name;
-  const interrupt = (name: string, reason?: JsonValue): JsonValue => askPerson(inv, source, toolUse, name, reason);
-  try {
-    return await runToolSteps(host, inv, toolUse, found, invalidInput, interrupt);
-  } catch (e) {
-    if (e instanceof InterruptRaised) {
-      inv.metrics.interruptCount += e.interrupts.length;
-      return { interrupts: e.interrupts };
-    }
-    throw e;
-  }
-}
-
-async function runToolSteps(
-  host: LoopHost,
-  inv: Invocation,
-  toolUse: ToolUse,
-  found: AgentTool | undefined,
-  invalidInput: string | undefined,
-  interrupt: (name: string, reason?: JsonValue) => JsonValue,
-): Promise<ToolResult> {
   const { hooks, agent } = host;
+  const interrupt = (name: string, reason?: JsonValue): JsonValue => askPerson(inv, agent.name, toolUse, name, reason);
   let selected = found;
   let cancel: boolean | string = false;
   if (hooks.has(BeforeToolCallEvent)) {
-    const before = await hooks.invoke(new BeforeToolCallEvent(agent, { toolUse, selectedTool: selected, invocationState: inv.invocationState, interrupt }));
-    selected = before.selectedTool;
-    cancel = before.cancel;
+    try {
+      const before = await hooks.invoke(new BeforeToolCallEvent(agent, { toolUse, selectedTool: selected, invocationState: inv.invocationState, interrupt }));
+      selected = before.selectedTool;
+      cancel = before.cancel;
+    } catch (e) {
+      return paused(inv, e);
+    }
   }
   const id = toolUse.toolUseId;
   const context: ToolContext = {
@@ -78,7 +62,14 @@ async function runToolSteps(
     interrupt: interrupt as ToolContext['interrupt'],
   };
   if (inv.resume) attachAnswers(context, inv.resume.responses);
-  const denied = selected && cancel === false && invalidInput === undefined ? await checkApproval(selected, context) : undefined;
+  let denied: string | undefined;
+  if (selected?.needsApproval && cancel === false && invalidInput === undefined) {
+    try {
+      denied = await checkApproval(selected, context);
+    } catch (e) {
+      return paused(inv, e);
+    }
+  }
   const started = performance.now();
   let result: ToolResult;
   let error: unknown;
@@ -99,7 +90,7 @@ async function runToolSteps(
       const raw = await Promise.race([selected.invoke(toolUse.input, context), abort.promise]);
       result = normalizeResult(raw, toolUse);
     } catch (e) {
-      if (e instanceof InterruptRaised) throw e;
+      if (e instanceof InterruptRaised) return paused(inv, e);
       error = e;
       result = errorToolResult(id, `Error: ${errorMessage(e)}`);
     } finally {
@@ -114,6 +105,13 @@ async function runToolSteps(
     result = after.result;
   }
   return result;
+}
+
+/** A hook, approval or tool asked a person: the use pauses. Anything else thrown is a real failure. */
+function paused(inv: Invocation, error: unknown): ToolPaused {
+  if (!(error instanceof InterruptRaised)) throw error;
+  inv.metrics.interruptCount += error.interrupts.length;
+  return { interrupts: error.interrupts };
 }
 
 /** Guards against tools that return a malformed result or another use's id. */

@@ -40,23 +40,28 @@ export async function* executeTools(
     else regular.push(i);
   }
   const asked: Interrupt[][] = [];
-  const run = async (i: number): Promise<ToolResult | ToolPaused> => {
+  const run = (i: number): Promise<ToolResult | ToolPaused> => {
     const use = uses[i] as ToolUse;
     const found = offered.extras?.get(use.name) ?? host.tools.get(use.name);
-    const outcome = await runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
-    if ('interrupts' in outcome) asked[i] = outcome.interrupts;
-    else results[i] = outcome;
-    return outcome;
+    return runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
+  };
+  /** Keeps a use's result, or what it asked; returns the result to report. */
+  const record = (i: number, outcome: ToolResult | ToolPaused): ToolResult | undefined => {
+    if ('interrupts' in outcome) {
+      asked[i] = outcome.interrupts;
+      return undefined;
+    }
+    return (results[i] = outcome);
   };
 
   if (host.toolExecutor === 'sequential' || regular.length <= 1) {
     for (const i of regular) {
       yield { type: 'toolStart', toolUse: uses[i] as ToolUse };
-      const outcome = await run(i);
-      if (!('interrupts' in outcome)) yield { type: 'toolResult', toolResult: outcome };
+      const result = record(i, await run(i));
+      if (result) yield { type: 'toolResult', toolResult: result };
     }
   } else {
-    yield* runConcurrently(host.maxConcurrentTools, regular, uses, run);
+    yield* runConcurrently(host.maxConcurrentTools, regular, uses, run, record);
   }
   // Handoffs wait until no tool use waits for a person (they run when the turn resumes).
   const interrupts = asked.length > 0 ? asked.flat() : [];
@@ -85,6 +90,7 @@ async function* runConcurrently(
   indexes: readonly number[],
   uses: readonly ToolUse[],
   run: (i: number) => Promise<ToolResult | ToolPaused>,
+  record: (i: number, outcome: ToolResult | ToolPaused) => ToolResult | undefined,
 ): AsyncGenerator<AgentStreamEvent, void> {
   const channel = new EventChannel<AgentStreamEvent>();
   const queue = new (await loadPQueue())({ concurrency });
@@ -92,8 +98,8 @@ async function* runConcurrently(
     indexes.map((i) =>
       queue.add(async () => {
         channel.push({ type: 'toolStart', toolUse: uses[i] as ToolUse });
-        const outcome = await run(i);
-        if (!('interrupts' in outcome)) channel.push({ type: 'toolResult', toolResult: outcome });
+        const result = record(i, await run(i));
+        if (result) channel.push({ type: 'toolResult', toolResult: result });
       }),
     ),
   ).finally(() => channel.close());
