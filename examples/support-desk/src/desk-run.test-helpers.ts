@@ -56,6 +56,8 @@ export async function storedTransitions(dir: string, sessionId: string, multiAge
 }
 
 export async function refundsMade(dir: string): Promise<{ orderId: string; amountEur: number }[]> {
-  const data = JSON.parse(await readFile(join(dir, 'desk-data.json'), 'utf8')) as { refunds: { orderId: string; amountEur: number }[] };
+  // The data file is written on the first change: none yet means no refund.
+  const text = await readFile(join(dir, 'desk-data.json'), 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '{"refunds":[]}' : Promise.reject(e)));
+  const data = JSON.parse(text) as { refunds: { orderId: string; amountEur: number }[] };
   return data.refunds.map(({ orderId, amountEur }) => ({ orderId, amountEur }));
 }

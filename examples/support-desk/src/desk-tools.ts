@@ -10,6 +10,9 @@ export interface DeskTools {
 }
 
 /** `DESK_TOOL_DELAY_MS` slows every tool down, as a remote backend would (demos of a crash mid-tool use it). */
+/** Refunds above this many EUR wait for a person's yes (`DESK_APPROVAL_OVER_EUR`, default 50). */
+const approvalOver = (): number => Number(process.env['DESK_APPROVAL_OVER_EUR'] ?? 50);
+
 const backendDelay = async (): Promise<void> => {
   const ms = Number(process.env['DESK_TOOL_DELAY_MS'] ?? 0);
   if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,6 +47,7 @@ export function deskTools(store: DeskStore): DeskTools {
       amountEur: z.number().positive().describe('The amount to refund, in EUR'),
       reason: z.string().describe('Why, in the customer\'s words'),
     }),
+    needsApproval: ({ amountEur }) => amountEur > approvalOver(),
     callback: async ({ orderId, amountEur, reason }) => {
       await backendDelay();
       return store.refund(orderId, amountEur, reason);

@@ -1,5 +1,5 @@
 /** What every shape of the desk offers the terminal and the tests. */
-import type { Model, SessionManager } from '@skein/core';
+import type { Interrupt, InterruptResponseBlock, Model, SessionManager } from '@skein/core';
 import type { DeskRole } from './scripted-desk.js';
 import type { DeskStore } from './desk-store.js';
 
@@ -13,8 +13,10 @@ export interface DeskProgress {
 
 export interface DeskReply {
   text: string;
-  /** `completed`, or why the turn did not finish. */
+  /** `completed`, `interrupted` (waiting for approval), or why the turn did not finish. */
   status: string;
+  /** What waits for a person (a refund approval) when the status is `interrupted`. */
+  interrupts?: readonly Interrupt[];
 }
 
 export interface Desk {
@@ -23,6 +25,8 @@ export interface Desk {
   turn(message: string, progress: DeskProgress): Promise<DeskReply>;
   /** Continues the turn on `message` that a crash interrupted, from the session (without repeating what was stored). */
   resume(message: string, progress: DeskProgress): Promise<DeskReply>;
+  /** Answers what the last reply waited for (from the session, also after a restart) and continues. */
+  answer(responses: InterruptResponseBlock[], progress: DeskProgress): Promise<DeskReply>;
 }
 
 export interface DeskParts {

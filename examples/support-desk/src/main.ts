@@ -7,9 +7,10 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { pickDeskModels } from './desk-models.js';
+import type { Interrupt, InterruptResponseBlock } from '@skein/core';
 import type { DeskProgress, DeskReply, DeskShape } from './desk.js';
 import { openDesk } from './open-desk.js';
-import { PendingTurns } from './pending-turn.js';
+import { PendingTurns, type PendingTurn } from './pending-turn.js';
 
 const HELP = `npm run desk -- [options]
   --shape graph|swarm|agent   how the desk is built (default graph)
@@ -17,7 +18,9 @@ const HELP = `npm run desk -- [options]
   --dir <path>                data and file sessions (default ./.desk)
   --s3 s3://bucket/prefix     store sessions in S3 instead (AWS environment)
   --script <file>             customer messages, one per line (no prompt)
-  --resume                    first finish the message a crash interrupted
+  --resume                    first finish the message a crash (or an unanswered approval) interrupted
+  --yes | --no                approve | deny refunds that need approval without asking
+                              (with --script and neither, the desk stops at an approval; --resume answers it)
 `;
 
 const { values } = parseArgs({
@@ -28,6 +31,8 @@ const { values } = parseArgs({
     s3: { type: 'string' },
     script: { type: 'string' },
     resume: { type: 'boolean', default: false },
+    yes: { type: 'boolean', default: false },
+    no: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -71,13 +76,50 @@ const show = (reply: DeskReply): void => {
   console.log(`desk> ${reply.text}${reply.status === 'completed' ? '' : `   [${reply.status}]`}`);
 };
 
-async function handle(message: string, index: number, resuming: boolean): Promise<void> {
-  await pending.begin({ message, index });
-  const reply = resuming ? await opened.desk.resume(message, progress) : await opened.desk.turn(message, progress);
-  show(reply);
-  await pending.end();
+let rl: ReturnType<typeof createInterface> | undefined;
+
+/** Asks the person at the terminal (or takes --yes / --no); `undefined`: nobody to ask (a script run). */
+async function decide(interrupt: Interrupt): Promise<{ approved: boolean; message?: string } | undefined> {
+  const what = JSON.stringify((interrupt.reason as { input?: unknown } | null)?.input ?? interrupt.reason);
+  if (values.yes || values.no) {
+    console.log(`[approval] ${interrupt.source} asks to ${interrupt.toolUse?.name ?? interrupt.name} ${what}: ${values.yes ? 'approved (--yes)' : 'denied (--no)'}`);
+    return values.yes ? { approved: true } : { approved: false, message: 'denied by the operator' };
+  }
+  if (!rl) return undefined;
+  const said = (await rl.question(`[approval] ${interrupt.source} asks to ${interrupt.toolUse?.name ?? interrupt.name} ${what}. Approve? [y/N] `)).trim();
+  return /^y(es)?$/i.test(said) ? { approved: true } : { approved: false, message: 'denied by the operator' };
 }
 
+/** Shows a reply; while it waits for approvals, asks for them and continues. False: stopped waiting. */
+async function settle(reply: DeskReply, turn: PendingTurn): Promise<boolean> {
+  for (let r = reply; ; ) {
+    if (!r.interrupts?.length) {
+      show(r);
+      return true;
+    }
+    await pending.begin({ ...turn, interrupts: r.interrupts });
+    const answers: InterruptResponseBlock[] = [];
+    for (const interrupt of r.interrupts) {
+      const answer = await decide(interrupt);
+      if (!answer) {
+        console.log(`[desk] waiting for approval (${r.interrupts.map((i) => i.id).join(', ')}); it is stored. Run again with --resume and --yes or --no.`);
+        return false;
+      }
+      answers.push({ interruptResponse: { interruptId: interrupt.id, response: answer } });
+    }
+    r = await opened.desk.answer(answers, progress);
+  }
+}
+
+async function handle(message: string, index: number, resuming: boolean): Promise<boolean> {
+  await pending.begin({ message, index });
+  const reply = resuming ? await opened.desk.resume(message, progress) : await opened.desk.turn(message, progress);
+  if (!(await settle(reply, { message, index }))) return false;
+  await pending.end();
+  return true;
+}
+
+/** Finishes what a crash or an unanswered approval left; returns the script index it reached (-2: still waiting). */
 async function resumePending(): Promise<number> {
   const cut = await pending.read();
   if (!cut) {
@@ -85,21 +127,27 @@ async function resumePending(): Promise<number> {
     return -1;
   }
   console.log(`[desk] resuming: ${cut.message}`);
-  await handle(cut.message, cut.index, true);
-  return cut.index;
+  if (cut.interrupts?.length) {
+    const done = await settle({ text: '', status: 'interrupted', interrupts: cut.interrupts }, cut);
+    if (!done) return -2;
+    await pending.end();
+    return cut.index;
+  }
+  return (await handle(cut.message, cut.index, true)) ? cut.index : -2;
 }
 
 try {
   if (values.script) {
     const lines = (await readFile(resolve(cwd, values.script), 'utf8')).split('\n').map((l) => l.trim()).filter(Boolean);
-    const start = values.resume ? (await resumePending()) + 1 : 0;
+    const reached = values.resume ? await resumePending() : -1;
     for (const [index, message] of lines.entries()) {
-      if (index < start) continue;
+      if (reached === -2) break;
+      if (index <= reached) continue;
       console.log(`customer> ${message}`);
-      await handle(message, index, false);
+      if (!(await handle(message, index, false))) break;
     }
   } else {
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    rl = createInterface({ input: process.stdin, output: process.stdout });
     rl.on('SIGINT', () => {
       console.log('\n[desk] stopped; the conversation is stored. Start again and type /resume to finish an interrupted message.');
       process.exit(130);

@@ -1,15 +1,18 @@
 /**
  * The desk's own note of the message it is working on, written before a turn and removed after the
- * reply is shown: after a crash, `/resume` (or `--resume`) knows which message to finish. The
- * orchestrator's session holds the real progress; this only names the message.
+ * reply is shown: after a crash, `/resume` (or `--resume`) knows which message to finish, and which
+ * approval it waited for. The orchestrator's session holds the real progress; this only names them.
  */
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Interrupt } from '@skein/core';
 
 export interface PendingTurn {
   message: string;
   /** Position of the message in a `--script` file, when it came from one. */
   index: number;
+  /** What the turn waits for (a refund approval): answered on `--resume`, from the session. */
+  interrupts?: readonly Interrupt[];
 }
 
 export class PendingTurns {

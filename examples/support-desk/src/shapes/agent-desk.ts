@@ -3,7 +3,7 @@
  * conversation, asks billing or refund, and relays their answers. Its own session stores the
  * conversation; after a crash an unanswered message is answered without being stored twice.
  */
-import { Agent } from '@skein/core';
+import { Agent, type Prompt } from '@skein/core';
 import { CONCIERGE_PROMPT } from '../desk-prompts.js';
 import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
 import { deskAgents } from './desk-agents.js';
@@ -25,16 +25,21 @@ export function buildDeskAgent(parts: DeskParts): Agent {
 
 export function agentDesk(parts: DeskParts): Desk {
   const agent = buildDeskAgent(parts);
-  const run = async (prompt: string | undefined, progress: DeskProgress): Promise<DeskReply> => {
+  const run = async (prompt: Prompt | undefined, progress: DeskProgress): Promise<DeskReply> => {
     const stream = agent.stream(prompt);
     for (let step = await stream.next(); ; step = await stream.next()) {
-      if (step.done) return { text: String(step.value), status: step.value.stopReason === 'end_turn' ? 'completed' : step.value.stopReason };
+      if (step.done) {
+        const result = step.value;
+        if (result.stopReason === 'interrupt') return { text: String(result), status: 'interrupted', interrupts: result.interrupts };
+        return { text: String(result), status: result.stopReason === 'end_turn' ? 'completed' : result.stopReason };
+      }
       reportAgentEvent(step.value, progress, 'desk', true);
     }
   };
   return {
     shape: 'agent',
     turn: (message, progress) => run(message, progress),
+    answer: (responses, progress) => run(responses, progress),
     async resume(message, progress) {
       await agent.initialize();
       const last = agent.messages.at(-1);

@@ -3,7 +3,7 @@
  * runs beside the specialist; a join of notes + specialist feeds the summary that answers. One run
  * per customer message (each message is a case); the graph's session makes a crashed run resume.
  */
-import { Agent } from '@skein/core';
+import { Agent, type Prompt } from '@skein/core';
 import { GraphBuilder, type Graph, type GraphState } from '@skein/graph';
 import { TRIAGE_ROUTE_PROMPT } from '../desk-prompts.js';
 import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
@@ -35,18 +35,19 @@ export function buildDeskGraph(parts: DeskParts): Graph {
 
 export function graphDesk(parts: DeskParts): Desk {
   const graph = buildDeskGraph(parts);
-  const turn = async (message: string, progress: DeskProgress): Promise<DeskReply> => {
+  const turn = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
     const stream = graph.stream(message);
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;
         const answer = result.results['summary'] ?? result.results['triage'];
         const text = (answer?.text ?? '').replace(/^ROUTE:\s*other\.?\s*/i, '');
+        if (result.interrupts) return { text, status: 'interrupted', interrupts: result.interrupts };
         return { text, status: result.status === 'completed' ? 'completed' : `${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}` };
       }
       reportOrchestratorEvent(step.value, progress, (nodeId) => nodeId === 'summary');
     }
   };
   // An unfinished run resumes on the next invoke (the stored task wins over the argument).
-  return { shape: 'graph', turn, resume: turn };
+  return { shape: 'graph', turn, resume: turn, answer: turn };
 }

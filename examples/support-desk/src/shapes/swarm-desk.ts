@@ -3,7 +3,7 @@
  * nested into one summary message) or `transfer_to_refund` (tool calls removed); the specialists
  * share context. The swarm's session makes a crashed run resume at the node that was running.
  */
-import { Agent } from '@skein/core';
+import { Agent, type Prompt } from '@skein/core';
 import { handoff, nestHandoffHistory, promptWithHandoffInstructions, removeAllTools } from '@skein/handoffs';
 import { Swarm } from '@skein/swarm';
 import { TRIAGE_PROMPT } from '../desk-prompts.js';
@@ -32,15 +32,16 @@ export function buildDeskSwarm(parts: DeskParts): Swarm {
 
 export function swarmDesk(parts: DeskParts): Desk {
   const swarm = buildDeskSwarm(parts);
-  const turn = async (message: string, progress: DeskProgress): Promise<DeskReply> => {
+  const turn = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
     const stream = swarm.stream(message);
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;
+        if (result.interrupts) return { text: result.text, status: 'interrupted', interrupts: result.interrupts };
         return { text: result.text, status: result.status === 'completed' ? 'completed' : `${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}` };
       }
       reportOrchestratorEvent(step.value, progress, () => true);
     }
   };
-  return { shape: 'swarm', turn, resume: turn };
+  return { shape: 'swarm', turn, resume: turn, answer: turn };
 }
