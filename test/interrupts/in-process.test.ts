@@ -104,8 +104,24 @@ describe('swarm interrupts', () => {
     expect(done.text).toBe('Nothing to refund.');
 
     const fresh = await swarm.invoke('new question');
+    expect(fresh.status).toBe('completed');
     expect(fresh.transitions[0]).toMatchObject({ kind: 'start' });
     await expect(swarm.invoke(yes(first.interrupts))).rejects.toThrow('Swarm desk waits for no answer');
+  });
+});
+
+describe('swarm timeouts', () => {
+  it('does not count the wait for a person against the execution and node timeouts', async () => {
+    refunds.length = 0;
+    const triage = new Agent({ name: 'triage', model: new ScriptedModel([toRefund]), retryStrategy: null });
+    const refund = new Agent({ name: 'refund', model: new ScriptedModel([refundTurn, 'Refunded.']), tools: [issueRefund, lookup], retryStrategy: null });
+    const swarm = new Swarm({ id: 't', nodes: [triage, refund], executionTimeout: 150, nodeTimeout: 150 });
+    const first = await swarm.invoke('refund');
+    expect(first.status).toBe('interrupted');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const done = await swarm.invoke(yes(first.interrupts));
+    expect(done.status).toBe('completed');
+    expect(refunds).toEqual(['42:80']);
   });
 });
 

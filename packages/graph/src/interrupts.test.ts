@@ -136,4 +136,19 @@ describe('graph interrupts', () => {
     expect(pairedHistory(refundAgent.messages)).toBe(true);
     expect(JSON.stringify(refundAgent.messages)).toContain('none came before the next prompt');
   });
+
+  it('does not count the wait for a person against the execution and node timeouts', async () => {
+    refunds.length = 0;
+    const b = new GraphBuilder()
+      .addNode(new Agent({ name: 'refund', model: new ScriptedModel([refundTurn, 'refunded']), tools: [issueRefund] }))
+      .setExecutionTimeout(150)
+      .setNodeTimeout(150);
+    const graph = b.build();
+    const first = await graph.invoke('go');
+    expect(first.status).toBe('interrupted');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const done = await graph.invoke(yes(first.interrupts ?? []));
+    expect(done.status).toBe('completed');
+    expect(refunds).toEqual(['42:80']);
+  });
 });
