@@ -77,6 +77,7 @@ describe('swarm interrupts', () => {
 
     // Fresh agents and scripts, as a new process builds them: triage's is empty, so it must not run.
     const swarm = swarmOf({ triage: [], refund: ['Refunded.'] }, repository);
+    expect((await swarm.pendingInterrupts()).map((i) => i.id)).toEqual(['r1#approval']);
     const refundModel = (swarm.nodes[1] as Agent).model as ScriptedModel;
     const done = await swarm.invoke(yes(first.interrupts));
     expect(done.status).toBe('completed');

@@ -1,4 +1,4 @@
-import { Agent, restoreInterruptState, type JsonObject, type MultiAgentSession, type NewTransition, type NodeTransition, type SessionManager } from '@skein/core';
+import { Agent, restoreInterruptState, type Interrupt, type JsonObject, type MultiAgentSession, type NewTransition, type NodeTransition, type SessionManager } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
 import { restoreRunState, type RunState } from './run-state.js';
 
@@ -71,6 +71,14 @@ export class GraphSession {
     if (!snapshot || (status !== 'completed' && status !== 'failed')) return undefined;
     // A writer killed after committing the end of the run may not have appended its last transitions.
     return restoreRunState(snapshot.state, snapshot.nodes, await this.#enqueue(() => this.#repairHistory(snapshot.state, snapshot.transitions)));
+  }
+
+  /** The interrupts a stored run paused for (none when it is not paused); reads only. */
+  async pausedFor(): Promise<Interrupt[]> {
+    const snapshot = await this.#session.load();
+    const paused = snapshot?.state['paused'];
+    if (snapshot?.state['status'] !== 'interrupted' || typeof paused !== 'object' || paused === null) return [];
+    return Object.values(paused as unknown as Record<string, { interrupts: Interrupt[] }>).flatMap((p) => p.interrupts);
   }
 
   /** Stores a node agent's current history and state from scratch (after `resetOnRevisit`). */

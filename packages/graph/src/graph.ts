@@ -1,6 +1,6 @@
 import {
   Agent, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, InterruptResponseError, Listeners,
-  MultiAgentInitializedEvent, promptResponses,
+  MultiAgentInitializedEvent, promptResponses, type Interrupt,
   type JsonObject, type ListenedType, type Listener, type Message, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type MultiAgentTask, type NewTransition,
 } from '@skein/core';
 import { EventChannel } from './event-channel.js';
@@ -127,6 +127,17 @@ export class Graph implements MultiAgentBase {
     if (!state) return undefined;
     const elapsed = state.elapsedBeforeMs;
     return graphResult(state, state.status, state.failureReason, this.#config.nodes.size, elapsed);
+  }
+
+  /**
+   * What the paused run waits for (empty when none): from this process, or read from the session
+   * when the run paused in another one. Answer with `graph.invoke([{ interruptResponse }])`.
+   */
+  async pendingInterrupts(): Promise<Interrupt[]> {
+    if (this.#paused) return pendingInterrupts(this.#paused);
+    if (!this.#config.sessionManager || this.#running) return [];
+    const session = await (this.#session ??= this.#openSession());
+    return session.pausedFor();
   }
 
   /** The graph as a Mermaid flowchart. */

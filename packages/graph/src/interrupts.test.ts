@@ -48,6 +48,7 @@ describe('graph interrupts', () => {
     expect(first.results['notify']).toBeUndefined();
     expect(first.transitions.map((t) => [t.from, t.to, t.kind])).toEqual([[null, 'triage', 'start'], ['triage', 'refund', 'edge'], ['refund', null, 'interrupt']]);
     expect(refunds).toEqual([]);
+    expect((await graph.pendingInterrupts()).map((i) => i.id)).toEqual(['r1#approval']);
 
     // The triage script has one answer only: running it again would fail the run.
     const done = await graph.invoke(yes(first.interrupts ?? []));
@@ -71,6 +72,7 @@ describe('graph interrupts', () => {
     expect(pairedHistory(refundRows)).toBe(true);
 
     const second = desk({ triage: [], refund: ['Refund done.'], notify: ['Told.'] }, sm());
+    expect((await second.pendingInterrupts()).map((i) => i.id)).toEqual(['r1#approval']);
     const done = await second.invoke(yes(first.interrupts ?? []));
     expect(done.status).toBe('completed');
     expect(refunds).toEqual(['42:80']);

@@ -2,7 +2,7 @@ import {
   AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, ConfigurationError, HookRegistry, InterruptResponseError, Listeners,
   MultiAgentInitializedEvent, promptResponses, type ListenedType, type Listener, type NodeTransition, type Agent, type InvocationState, type JsonObject,
   type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type Message, type MultiAgentTask, type NewTransition, type NodeResult,
-  type SessionManager,
+  type SessionManager, type Interrupt,
 } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
 import { runActiveNode, type ActiveOutcome } from './active-node.js';
@@ -180,6 +180,16 @@ export class Swarm implements MultiAgentBase {
     if (!stored) return undefined;
     const replayed = await replayTurns(stored.task, stored.turns, this.#members, this.#settings, {});
     return swarmResult(stored.state, stored.results, stored.transitions, replayed.run.sharedContext);
+  }
+
+  /**
+   * What the paused run waits for (empty when none), also when it paused in another process (read
+   * from the session). Answer with `swarm.invoke([{ interruptResponse }])`.
+   */
+  async pendingInterrupts(): Promise<Interrupt[]> {
+    if (this.#running) return [];
+    await this.#initialize();
+    return waitingFor(this.#state);
   }
 
   #initialize(): Promise<void> {
