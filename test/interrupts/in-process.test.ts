@@ -111,6 +111,24 @@ describe('swarm interrupts', () => {
   });
 });
 
+describe('swarm pause inside a multi-cycle turn', () => {
+  it('keeps what the turn did before the pause (a lookup in an earlier cycle) and runs the approved refund once', async () => {
+    refunds.length = 0;
+    lookups = 0;
+    const steps: ScriptedTurn[] = [
+      { toolUses: [{ name: 'lookup', input: {}, toolUseId: 'l1' }] },
+      { toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'r1' }] },
+      (req) => (JSON.stringify(req.messages).includes('order 42: 80 EUR') ? 'Refunded after the lookup.' : 'lookup lost'),
+    ];
+    const swarm = swarmOf({ triage: [toRefund], refund: steps });
+    const first = await swarm.invoke('refund');
+    const done = await swarm.invoke(yes(first.interrupts));
+    expect(done.text).toBe('Refunded after the lookup.');
+    expect(refunds).toEqual(['42:80']);
+    expect(lookups).toBe(1);
+  });
+});
+
 describe('swarm timeouts', () => {
   it('does not count the wait for a person against the execution and node timeouts', async () => {
     refunds.length = 0;

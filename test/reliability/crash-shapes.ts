@@ -1,12 +1,14 @@
 /**
  * The shapes a crash campaign runs, support-desk style, with seeded waits in every model call and
  * tool: a Graph (triage -> billing | refund -> summary, triage -> audit + notify -> join -> report,
- * and triage -> dispatch -> 8 workers -> join -> collect), a Swarm (triage -> billing -> refund, nested history) and one Agent with tools. The
+ * and triage -> dispatch -> 8 workers -> join -> collect), a Swarm (triage -> billing -> refund, nested history) and one Agent with tools.
+ * Every refund needs approval (`needsApproval`): the run pauses, the worker answers yes, and a kill can
+ * land while the approval waits, while it is stored, or while the approved refund runs. The
  * billing agent has few-shot `messages`. Models are pure functions of the request, so a process
  * that resumes answers as the killed one would have.
  */
 import { z } from 'zod';
-import { Agent, tool, type Message, type ModelRequest, type SessionManager } from '@skein/core';
+import { Agent, tool, type Interrupt, type InterruptResponseBlock, type Message, type ModelRequest, type SessionManager } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder, type GraphState } from '@skein/graph';
 import { Swarm } from '@skein/swarm';
@@ -37,6 +39,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const toolResults = (request: ModelRequest): number => request.messages.flatMap((m) => m.content).filter((b) => 'toolResult' in b).length;
 const lastIsToolResult = (request: ModelRequest): boolean => request.messages.at(-1)?.content.some((b) => 'toolResult' in b) ?? false;
 
+/** Approves everything that waits (the person at the desk says yes). */
+const yes = (interrupts: readonly Interrupt[]): InterruptResponseBlock[] =>
+  interrupts.map((i) => ({ interruptResponse: { interruptId: i.id, response: { approved: true } } }));
+
 /** A session manager the worker opened (file or S3) for the trial's session. */
 export type TrialSessionManager = SessionManager & { close(): Promise<void> };
 
@@ -58,14 +64,27 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
       return `order ${orderId}: 80 EUR, charged twice`;
     },
   });
-  /** Looks the order up once, then answers `text` (or hands off when `handoff` is given). */
-  const worker = (name: string, text: string, handoff?: string): Agent =>
+  // Needs a person's yes every time: the run pauses before it, and a kill can land while it waits.
+  const issueRefund = tool({
+    name: 'issue_refund',
+    description: 'Refunds an order.',
+    inputSchema: z.object({ orderId: z.string() }),
+    needsApproval: true,
+    callback: async (_input, ctx) => {
+      await sleep(wait(`refund:${ctx.agent.name}:${ctx.toolUse.toolUseId}`));
+      commit(`tool ${ctx.agent.name} ${ctx.toolUse.toolUseId}`);
+      return 'refunded';
+    },
+  });
+  /** Looks the order up once (and, with `approve`, then refunds it after approval), then answers `text` (or hands off when `handoff` is given). */
+  const worker = (name: string, text: string, handoff?: string, approve = false): Agent =>
     new Agent({
       name,
-      tools: [lookup],
+      tools: approve ? [lookup, issueRefund] : [lookup],
       ...(name === 'billing' ? { messages: FEW_SHOT } : {}),
       model: model(name, (request) => {
         if (!lastIsToolResult(request) && toolResults(request) === 0) return { toolUses: [{ name: 'lookup_order', input: { orderId: '42' }, toolUseId: `${name}-lookup` }] };
+        if (approve && toolResults(request) === 1) return { toolUses: [{ name: 'issue_refund', input: { orderId: '42' }, toolUseId: `${name}-refund` }] };
         return handoff ? { text, toolUses: [{ name: handoff, input: {}, toolUseId: `${name}-handoff` }] } : text;
       }),
     });
@@ -76,7 +95,7 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
     const routed = (to: string) => (s: GraphState): boolean => s.results['triage']?.text === `ROUTE: ${to}`;
     const workers = Array.from({ length: 8 }, (_, i) => `w${i}`);
     const b = new GraphBuilder().setId('desk').setSessionManager(sessionManager).setMaxNodeExecutions(40);
-    b.addNode(plain('triage', `ROUTE: ${route}`), 'triage').addNode(worker('billing', 'Billing: reversed.'), 'billing').addNode(worker('refund', 'Refund: sent.'), 'refund');
+    b.addNode(plain('triage', `ROUTE: ${route}`), 'triage').addNode(worker('billing', 'Billing: reversed.'), 'billing').addNode(worker('refund', 'Refund: sent.', undefined, true), 'refund');
     b.addNode(plain('summary', 'Summary: done.'), 'summary').addNode(plain('dispatch', 'Dispatched.'), 'dispatch').addNode(plain('collect', 'Collected.'), 'collect');
     for (const w of workers) b.addNode(plain(w, `${w} done`), w).addEdge('dispatch', w);
     b.addEdge('triage', 'billing', routed('billing')).addEdge('triage', 'refund', routed('refund')).addEdge('billing', 'summary').addEdge('refund', 'summary');
@@ -91,7 +110,10 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
       async run() {
         // A run whose completion was stored before the kill is read back, not paid for again.
         const stored = await graph.lastResult();
-        const r = stored ?? (await graph.invoke('I was charged twice for order 42'));
+        // A run paused for approval (here or in a killed process) is answered; else the task runs or resumes.
+        const waiting = stored ? [] : await graph.pendingInterrupts();
+        let r = stored ?? (await graph.invoke(waiting.length > 0 ? yes(waiting) : 'I was charged twice for order 42'));
+        while (r.status === 'interrupted' && r.interrupts) r = await graph.invoke(yes(r.interrupts));
         return { source: stored ? 'stored' : 'run', status: r.status, texts: Object.fromEntries(Object.entries(r.results).map(([k, v]) => [k, v.text])), transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
       },
       close: () => sessionManager.close(),
@@ -99,7 +121,7 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
   }
 
   if (shape === 'swarm') {
-    const refund = worker('refund', 'Refund: sent.');
+    const refund = worker('refund', 'Refund: sent.', undefined, true);
     const billing = worker('billing', 'Billing: needs a refund.', 'transfer_to_refund');
     const triage = new Agent({ name: 'triage', model: model('triage', () => ({ text: 'To billing.', toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'triage-handoff' }] })) });
     const swarm = new Swarm({ id: 'desk', nodes: [triage, billing, refund], nestHandoffHistory: true, sessionManager });
@@ -108,7 +130,9 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
     return {
       async run() {
         const stored = await swarm.lastResult();
-        const r = stored ?? (await swarm.invoke('I was charged twice for order 42'));
+        const waiting = stored ? [] : await swarm.pendingInterrupts();
+        let r = stored ?? (await swarm.invoke(waiting.length > 0 ? yes(waiting) : 'I was charged twice for order 42'));
+        while (r.status === 'interrupted' && r.interrupts) r = await swarm.invoke(yes(r.interrupts));
         return { source: stored ? 'stored' : 'run', status: r.status, texts: { final: r.text }, transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
       },
       close: () => sessionManager.close(),
@@ -117,10 +141,15 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
 
   const agent = new Agent({
     name: 'desk',
-    tools: [lookup],
+    tools: [lookup, issueRefund],
     messages: FEW_SHOT,
     sessionManager,
-    model: model('desk', (request) => (toolResults(request) < 3 && !(lastIsToolResult(request) && toolResults(request) >= 3) ? { toolUses: [{ name: 'lookup_order', input: { orderId: String(toolResults(request)) }, toolUseId: `desk-${toolResults(request)}` }] } : 'All three orders checked.')),
+    model: model('desk', (request) => {
+      const done = toolResults(request);
+      if (done < 3) return { toolUses: [{ name: 'lookup_order', input: { orderId: String(done) }, toolUseId: `desk-${done}` }] };
+      if (done === 3) return { toolUses: [{ name: 'issue_refund', input: { orderId: '2' }, toolUseId: 'desk-refund' }] };
+      return 'All three orders checked; order 2 refunded.';
+    }),
   });
   agent.on('messageAdded', (e) => {
     const ids = e.message.content.flatMap((b) => ('toolResult' in b ? [b.toolResult.toolUseId] : []));
@@ -129,13 +158,20 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
   return {
     async run() {
       await agent.initialize();
+      if (agent.interrupts.length > 0) {
+        // Paused for approval when the last process was killed: answer from the session.
+        let r = await agent.invoke(yes(agent.interrupts));
+        while (r.stopReason === 'interrupt') r = await agent.invoke(yes(r.interrupts));
+        return { status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason, texts: { final: String(r) }, transitions: [] };
+      }
       const last = agent.messages.at(-1);
       // Finished when an answer follows the few-shot example (which itself ends with an answer).
       if (agent.messages.length > FEW_SHOT.length && last?.role === 'assistant' && !last.content.some((b) => 'toolUse' in b)) {
         return { source: 'stored', status: 'completed', texts: { final: last.content.map((b) => ('text' in b ? b.text : '')).join('') }, transitions: [] };
       }
       const asked = agent.messages.some((m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === 'Check my orders'));
-      const r = await agent.invoke(asked ? undefined : 'Check my orders');
+      let r = await agent.invoke(asked ? undefined : 'Check my orders');
+      while (r.stopReason === 'interrupt') r = await agent.invoke(yes(r.interrupts));
       return { status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason, texts: { final: String(r) }, transitions: [] };
     },
     close: () => sessionManager.close(),

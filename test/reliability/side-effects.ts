@@ -31,7 +31,9 @@ export function sideEffectViolations(lines: readonly string[], standaloneAgent: 
   const committedIn = new Map<string, number>();
   for (const { epoch, text } of log) {
     const transition = /^([^ >]+)>[^:]*:(\w+)$/.exec(text);
-    if (transition && transition[2] !== 'resume' && transition[2] !== 'start' && !committedIn.has(transition[1]!)) committedIn.set(transition[1]!, epoch);
+    // A pause (`interrupt`) is not a completion: the node runs again when answered.
+    const kind = transition?.[2];
+    if (transition && kind !== 'resume' && kind !== 'start' && kind !== 'interrupt' && !committedIn.has(transition[1]!)) committedIn.set(transition[1]!, epoch);
     const stored = /^message user toolResult(?:,toolResult)* (.+)$/.exec(text);
     if (stored) for (const id of stored[1]!.split(',')) if (!committedIn.has(`tool:${id}`)) committedIn.set(`tool:${id}`, epoch);
   }

@@ -60,6 +60,7 @@ export async function* runActiveNode(
   } else {
     const { conversation } = host.context;
     const start = startingMessages(conversation.inputHistory, conversation.items);
+    const startLength = start.length; // `start` becomes the agent's live history and grows
     agent.messages = resume ? [...start, ...resume.pause.items] : start;
     if (resume) {
       agent.state.replace(resume.pause.agentState);
@@ -78,7 +79,7 @@ export async function* runActiveNode(
     const newItems = resume ? [...resume.pause.items, ...ran.newItems] : ran.newItems;
     const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;
     if (paused) {
-      const items = agent.messages.slice(start.length);
+      const items = agent.messages.slice(startLength);
       state.pause = { node: nodeId, stage: 'node', interrupts: paused, items, agentState: agent.state.get(), interruptState: interruptStateOf(agent) };
       state.answers = state.answers && { before: state.answers.before, node: [] };
     }

@@ -132,6 +132,17 @@ describe('tool approval (needsApproval)', () => {
     expect(toolResultsOf(results[0] as Message).map((r) => r.toolUseId)).toEqual(['a', 'b', 'c']);
   });
 
+  it('an answer is used once: a later turn reusing the tool use id asks again', async () => {
+    const calls: string[] = [];
+    const again = { toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'tu1' }] };
+    const model = new ScriptedModel([again, again, 'done']);
+    const agent = new Agent({ model, tools: [refundTool(calls)] });
+    const first = await agent.invoke('refund');
+    const second = await agent.invoke([{ interruptResponse: { interruptId: first.interrupts[0]!.id, response: { approved: true } } }]);
+    expect(second.stopReason).toBe('interrupt');
+    expect(calls).toEqual(['42:80']);
+  });
+
   it('asks again when the approved action changed before it ran', async () => {
     const calls: string[] = [];
     const model = new ScriptedModel([{ toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'tu1' }] }, 'ok']);

@@ -1,7 +1,7 @@
 import { InterruptRaised, interruptId, type ApprovalResponse, type Interrupt } from '../interrupt/interrupt.js';
 import type { AgentTool, ToolContext } from '../tools/agent-tool.js';
 import type { JsonValue } from '../types/json.js';
-import type { ToolUse } from '../types/messages.js';
+import { toolUsesOf, type ToolUse } from '../types/messages.js';
 import type { Invocation } from './loop-host.js';
 
 /**
@@ -13,7 +13,9 @@ export function askPerson(inv: Invocation, source: string, toolUse: ToolUse, nam
   const id = interruptId(toolUse.toolUseId, name);
   const resume = inv.resume;
   const answer = resume?.responses.get(id);
-  if (answer !== undefined && resume) {
+  // An answer is for the tool use that asked, in the turn that resumed: a later turn's use with the
+  // same id (models may reuse ids) and a use whose input changed since it asked are asked again.
+  if (answer !== undefined && resume && toolUsesOf(resume.turn.message).includes(toolUse)) {
     const asked = resume.turn.interrupts.find((i) => i.id === id);
     if (!asked?.toolUse || sameJson(asked.toolUse.input, toolUse.input)) return answer;
   }
