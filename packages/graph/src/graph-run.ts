@@ -65,6 +65,8 @@ export class GraphRun {
     this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
     setMaxListeners(0, this.#controller.signal); // one listener per running node
     this.#shape = graphShape(host.config);
+    // A run resumed with nodes still paused (no answers yet) starts nothing new.
+    this.#pausing = Object.keys(state.paused).length > 0;
   }
 
   /** Stops the run: running nodes are aborted, nothing new starts. The first reason wins. */

@@ -35,7 +35,9 @@ export class GraphSession {
     const snapshot = await this.#session.load();
     const status = snapshot?.state['status'];
     const paused = snapshot?.state['paused'];
-    const abandoned = !options.answering && typeof paused === 'object' && paused !== null && Object.keys(paused).length > 0;
+    // A run that ended paused, invoked with a task instead of answers, is left for the new task. (One
+    // stored as `executing` with paused nodes was cut by a crash before it ended: it resumes.)
+    const abandoned = !options.answering && status === 'interrupted' && typeof paused === 'object' && paused !== null && Object.keys(paused).length > 0;
     if (!snapshot || (status !== 'executing' && status !== 'interrupted') || abandoned) {
       if (snapshot) await this.#session.clear();
       this.#transitionCount = 0;
@@ -77,7 +79,9 @@ export class GraphSession {
   async pausedFor(): Promise<Interrupt[]> {
     const snapshot = await this.#session.load();
     const paused = snapshot?.state['paused'];
-    if (snapshot?.state['status'] !== 'interrupted' || typeof paused !== 'object' || paused === null) return [];
+    // `executing` with paused nodes: a crash came before the end of the run that paused was stored.
+    const status = snapshot?.state['status'];
+    if ((status !== 'interrupted' && status !== 'executing') || typeof paused !== 'object' || paused === null) return [];
     return Object.values(paused as unknown as Record<string, { interrupts: Interrupt[] }>).flatMap((p) => p.interrupts);
   }
 

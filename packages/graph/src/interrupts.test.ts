@@ -83,6 +83,27 @@ describe('graph interrupts', () => {
     expect(rows.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
+  it('a crash after the pause was stored but before the run ended: the pause is still found and answered', async () => {
+    refunds.length = 0;
+    const repository = new InMemorySessionRepository();
+    const sm = () => new RepositorySessionManager({ sessionId: 'cut', repository });
+    const first = await desk({ triage: ['to refund'], refund: [refundTurn], notify: [] }, sm()).invoke('refund please');
+    // What the state document looked like between the pause's write and the end of the run.
+    const stored = (await repository.readMultiAgent('cut', 'desk'))!;
+    await repository.updateMultiAgent('cut', { ...stored, state: { ...stored.state, status: 'executing' } });
+
+    const plain = desk({ triage: [], refund: [], notify: [] }, sm());
+    expect((await plain.pendingInterrupts()).map((i) => i.id)).toEqual(['r1#approval']);
+    const still = await plain.invoke('refund please');
+    expect(still.status).toBe('interrupted');
+    expect(still.interrupts?.map((i) => i.id)).toEqual(['r1#approval']);
+
+    const done = await desk({ triage: [], refund: ['Refund done.'], notify: ['Told.'] }, sm()).invoke(yes(first.interrupts ?? []));
+    expect(done.status).toBe('completed');
+    expect(refunds).toEqual(['42:80']);
+    expect(done.transitions.filter((t) => t.kind === 'start')).toHaveLength(1);
+  });
+
   it('lets a parallel branch finish while another waits; nothing new starts until the answer', async () => {
     refunds.length = 0;
     const b = new GraphBuilder()
