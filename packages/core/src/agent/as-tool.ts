@@ -1,5 +1,6 @@
 import type { AgentTool } from '../tools/agent-tool.js';
-import { errorToolResult } from '../types/messages.js';
+import { errorToolResult, type ToolResult } from '../types/messages.js';
+import type { AgentResult } from './agent-result.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { Agent } from './agent.js';
@@ -39,11 +40,39 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
         agent.messages = [...initialMessages];
         agent.state.replace(initialState);
       }
-      const result = await agent.invoke(resume ?? input, { signal: context.signal, invocationState: context.invocationState });
+      let result: AgentResult;
+      try {
+        result = await agent.invoke(resume ?? input, { signal: context.signal, invocationState: context.invocationState });
+      } catch (error) {
+        return errorToolResult(context.toolUse.toolUseId, `${agent.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
       if (result.stopReason === 'interrupt') throw new InterruptRaised(result.interrupts.map((i) => withSourcePrefix(i, context.agent.name)));
-      return { toolUseId: context.toolUse.toolUseId, status: 'success', content: [{ text: String(result) }] };
+      return nestedResult(agent.name, context.toolUse.toolUseId, result);
     },
   };
+}
+
+/**
+ * What the caller reads: the final text as a success when the nested agent answered (`end_turn`,
+ * `stop_sequence`); an error result saying why otherwise (cut at max_tokens, with the partial text;
+ * cancelled; stopped by a content filter or guardrail; a transfer it cannot make as a tool).
+ */
+function nestedResult(name: string, toolUseId: string, result: AgentResult): ToolResult {
+  const text = String(result);
+  const partial = text ? ` Its partial answer: ${text}` : '';
+  switch (result.stopReason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return { toolUseId, status: 'success', content: [{ text }] };
+    case 'max_tokens':
+      return errorToolResult(toolUseId, `${name} stopped at max_tokens before it finished; the answer is incomplete.${partial}`);
+    case 'cancelled':
+      return errorToolResult(toolUseId, `${name} was cancelled before it answered.${partial}`);
+    case 'handoff':
+      return errorToolResult(toolUseId, `${name} tried to transfer to ${result.handoff?.target.name ?? 'another agent'}, which an agent used as a tool cannot do; no answer.`);
+    default:
+      return errorToolResult(toolUseId, `${name} stopped (${result.stopReason}) without an answer.${partial}`);
+  }
 }
 
 /** The answers to `agent`'s pending interrupts as a resume prompt, when all of them are answered. */
