@@ -1,2 +1,2 @@
 export { OpenAIModel } from './openai-model.js';
-export type { OpenAIModelOptions } from './openai-options.js';
+export type { OpenAIApi, OpenAIModelOptions } from './openai-options.js';

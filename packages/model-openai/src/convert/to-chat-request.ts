@@ -6,18 +6,10 @@
  */
 import type { ContentBlock, Message, ModelRequest, ToolChoice } from '@skein/core';
 import type { ChatCompletionContentPart, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
-
-type ToolResultContent = Extract<ContentBlock, { toolResult: unknown }>['toolResult']['content'][number];
-
-function resultText(content: readonly ToolResultContent[]): string {
-  return content
-    .map((c) => ('text' in c ? c.text : 'json' in c ? JSON.stringify(c.json) : '[non-text content omitted]'))
-    .join('\n');
-}
+import { imageDataUrl, resultText } from './content.js';
 
 function imagePart(block: Extract<ContentBlock, { image: unknown }>): ChatCompletionContentPart {
-  const { format, source } = block.image;
-  return { type: 'image_url', image_url: { url: `data:image/${format};base64,${Buffer.from(source.bytes).toString('base64')}` } };
+  return { type: 'image_url', image_url: { url: imageDataUrl(block.image) } };
 }
 
 function userMessages(message: Message): ChatCompletionMessageParam[] {

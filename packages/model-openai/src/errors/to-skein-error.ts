@@ -11,6 +11,9 @@ const OVERFLOW = [
   /n_ctx|exceed_context_size_error/i,
 ];
 
+/** Codes of in-stream errors that a retry can fix. */
+const TRANSIENT_CODES = new Set(['server_error', 'server_is_overloaded', 'slow_down', 'vector_store_timeout']);
+
 /** The server's retry-after in ms: `retry-after-ms`, else `retry-after` as seconds or an HTTP date. */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
   const ms = headers?.get('retry-after-ms');
@@ -50,6 +53,11 @@ export function toSkeinError(error: unknown, signal: AbortSignal | undefined, ba
     return new ContextWindowOverflowError(`The request does not fit the model's context window (${where}): ${message}. Shorten the conversation or let the conversation manager reduce it.`, fields);
   }
   if (status !== undefined && status >= 500) return new ModelTransientError(`${baseURL} failed ${where}: ${message}. The agent retries it.`, fields);
+  // An error inside the stream (a Responses `error` / `response.failed` event, a Chat `data: {"error"}` chunk) has no status: its code says what it is.
+  if (status === undefined && error.code === 'rate_limit_exceeded') return new ModelThrottledError(`${baseURL} rate limited the request (${where}): ${message}. The agent waits and tries again.`, fields);
+  if (status === undefined && (TRANSIENT_CODES.has(String(error.code)) || error.type === 'server_error')) {
+    return new ModelTransientError(`${baseURL} failed ${where}: ${message}. The agent retries it.`, fields);
+  }
   if (status === 401 || status === 403) {
     return new ModelError(`${baseURL} refused the credentials (${where}): ${message}. Set OPENAI_API_KEY (or the apiKey option) to a key this server accepts.`, fields);
   }
