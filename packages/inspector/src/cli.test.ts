@@ -50,7 +50,7 @@ describe('skein sessions', () => {
 
   it('prints JSON for scripts', async () => {
     const list = JSON.parse((await cli('sessions', dir, '--json')).out) as { id: string; orchestrators: { status: string }[] }[];
-    expect(list.map((s) => s.id).sort()).toEqual(['agent-solo', 'graph-done', 'graph-resumed', 'swarm-desk']);
+    expect(list.map((s) => s.id).sort()).toEqual(['agent-solo', 'graph-approved', 'graph-done', 'graph-resumed', 'graph-waiting', 'swarm-desk']);
     expect(list.find((s) => s.id === 'graph-done')?.orchestrators[0]?.status).toBe('completed');
   });
 
@@ -77,6 +77,21 @@ describe('skein show', () => {
     expect(out).toMatch(/billing {2}stopped/);
     expect(out).toMatch(/resume {2}resumed from the session/);
     expect(out).toMatch(/billing {2}completed .* resume: /);
+  });
+
+  it('shows a run waiting for an approval, and one answered and resumed in a new process', async () => {
+    expect((await cli('sessions', dir)).out).toMatch(/graph-waiting .*\n.*graph approvals interrupted/);
+    const waiting = (await cli('show', dir, 'graph-waiting')).out;
+    expect(waiting).toMatch(/graph approvals {2}interrupted {2}2 node executions/);
+    expect(waiting).toMatch(/refund {2}interrupted .* edge from triage/);
+    expect(waiting).toMatch(/interrupt at refund: asks for approval/);
+    expect(waiting).toMatch(/waiting for an answer: asks for approval/);
+    const approved = (await cli('show', dir, 'graph-approved')).out;
+    expect(approved).toMatch(/graph approvals {2}completed {2}3 node executions/);
+    expect(approved).toMatch(/interrupt at refund[^\n]*\n[^\n]*resume {2}answered approval/);
+    expect(approved).toMatch(/refund {2}completed .* resume: answered approval/);
+    expect(approved).not.toContain('waiting for an answer');
+    expect((await cli('show', dir, 'graph-approved', '--agent', 'approvals.refund')).out).toContain('← success: refunded 80 EUR for order 7');
   });
 
   it('shows a swarm with its handoff message', async () => {

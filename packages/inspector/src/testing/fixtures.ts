@@ -17,6 +17,32 @@ const lookup = tool({
 
 const agent = (name: string, script: ScriptedTurn[]): Agent => new Agent({ name, model: new ScriptedModel(script), tools: [lookup], retryStrategy: null });
 
+const issueRefund = tool({
+  name: 'issue_refund',
+  description: 'Refund an order',
+  inputSchema: z.object({ orderId: z.string(), amount: z.number() }),
+  needsApproval: true,
+  callback: ({ orderId, amount }) => `refunded ${amount} EUR for order ${orderId}`,
+});
+
+/** triage -> refund, where the refund waits for a person's approval; `resumed`: as a new process builds it to resume (its model's next answer is the last). */
+function approvalGraph(sessionManager: SessionManager, resumed = false): ReturnType<GraphBuilder['build']> {
+  const ask: ScriptedTurn = { toolUses: [{ name: 'issue_refund', input: { orderId: '7', amount: 80 }, toolUseId: 'r7' }] };
+  const refund = new Agent({
+    name: 'refund',
+    model: new ScriptedModel(resumed ? ['Refunded 80 EUR.'] : [ask, 'Refunded 80 EUR.']),
+    tools: [issueRefund],
+    retryStrategy: null,
+  });
+  return new GraphBuilder()
+    .setId('approvals')
+    .addNode(agent('triage', ['REFUND: order 7']), 'triage')
+    .addNode(refund, 'refund')
+    .addEdge('triage', 'refund')
+    .setSessionManager(sessionManager)
+    .build();
+}
+
 /** The support graph: triage -> billing | refund (conditions), triage -> audit, [billing, audit] -> summary. */
 export function supportGraph(sessionManager: SessionManager, options: { hangBilling?: AbortController } = {}): ReturnType<GraphBuilder['build']> {
   const billingScript: ScriptedTurn[] = [{ toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] }, 'The duplicate charge on order 42 is reversed.'];
@@ -38,7 +64,10 @@ export function supportGraph(sessionManager: SessionManager, options: { hangBill
     .build();
 }
 
-/** Writes, under `dir`: a completed graph run, a crashed-then-resumed one, a swarm with nested history, a lone agent. */
+/**
+ * Writes, under `dir`: a completed graph run, a crashed-then-resumed one, one waiting for an approval,
+ * one approved and resumed in a new graph, a swarm with nested history, a lone agent.
+ */
 export async function writeFixtureSessions(dir: string): Promise<void> {
   const fsm = (sessionId: string): FileSessionManager => new FileSessionManager({ sessionId, storageDir: dir });
 
@@ -56,6 +85,15 @@ export async function writeFixtureSessions(dir: string): Promise<void> {
   await running.catch(() => undefined);
   await crashed.close();
   await supportGraph(fsm('graph-resumed')).invoke('I was charged twice for order 42');
+
+  const waiting = fsm('graph-waiting');
+  await approvalGraph(waiting).invoke('Refund order 7, 80 EUR');
+  await waiting.close();
+  const asking = fsm('graph-approved');
+  const paused = await approvalGraph(asking).invoke('Refund order 7, 80 EUR');
+  await asking.close();
+  const answers = (paused.interrupts ?? []).map((i) => ({ interruptResponse: { interruptId: i.id, response: { approved: true } } }));
+  await approvalGraph(fsm('graph-approved'), true).invoke(answers);
 
   const triage = agent('triage', [{ text: 'Billing will help.', toolUses: [{ name: 'transfer_to_billing', input: { message: 'Charged twice for order 42' } }] }]);
   const billing = agent('billing', [{ toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] }, 'Reversed the duplicate charge.']);
