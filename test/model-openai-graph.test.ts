@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, tool } from '@skein/core';
+import { Agent, tool, type AgentTool } from '@skein/core';
 import { GraphBuilder, type GraphState } from '@skein/graph';
 import { OpenAIModel } from '@skein/model-openai';
 import { chatChunks, OpenAITestServer, type RecordedRequest, type ScriptedReply } from '@skein/model-openai/testing';
@@ -69,7 +69,7 @@ function supportGraph(calls: string[]): ReturnType<GraphBuilder['build']> {
     inputSchema: z.object({ orderId: z.string(), amountEur: z.number() }),
     callback: (input) => (record('issue_refund', input), { refunded: input.amountEur }),
   });
-  const agent = (name: string, systemPrompt: string, tools = [lookupOrder]): Agent => new Agent({ name, systemPrompt, model, tools, retryStrategy: null });
+  const agent = (name: string, systemPrompt: string, tools: AgentTool[]): Agent => new Agent({ name, systemPrompt, model, tools, retryStrategy: null });
   const routedTo = (topic: string) => (s: GraphState): boolean => new RegExp(`^ROUTE: ${topic}`).test(s.results['triage']?.text ?? '');
   return new GraphBuilder()
     .setId('support')
