@@ -139,7 +139,7 @@ describe('FileSessionRepository: behaviour', () => {
     await session.saveNode('writer', { status: 'completed' });
     await Promise.all([
       session.appendTransition({ from: null, to: 'writer', kind: 'start', reason: '' }),
-      session.appendTransition({ from: 'writer', to: null, kind: 'complete', reason: 'done' }),
+      session.appendTransition({ from: 'writer', to: null, kind: 'complete', reason: 'done', details: { historyBefore: 5, keys: ['a'] } }),
     ]);
     const base = path.join(dir, 'session_run/multi_agents/multi_agent_g1');
     expect((await fs.readdir(base, { recursive: true })).filter((f) => f.endsWith('.json')).sort()).toEqual([
@@ -153,6 +153,8 @@ describe('FileSessionRepository: behaviour', () => {
     const snapshot = await (await again.openMultiAgent('g1', 'graph')).load();
     expect(snapshot).toMatchObject({ state: { status: 'executing' }, nodes: { writer: { status: 'completed' } } });
     expect(snapshot?.transitions.map((t) => t.kind)).toEqual(['start', 'complete']);
+    expect(snapshot?.transitions.map((t) => t.details)).toEqual([undefined, { historyBefore: 5, keys: ['a'] }]); // structured facts are kept
+    expect('details' in (snapshot?.transitions[0] ?? {})).toBe(false);
     await expect(again.repository.appendTransitions('run', 'g1', [{ seq: 0, from: 'x', to: 'y', kind: 'edge', reason: '', at }])).rejects.toBeInstanceOf(
       SessionConflictError,
     );

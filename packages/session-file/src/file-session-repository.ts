@@ -226,7 +226,7 @@ export class FileSessionRepository implements SessionRepository {
     await this.#files.writable(sessionId);
     await this.#files.mkdir(dir);
     for (const t of transitions) {
-      const doc = { seq: t.seq, from: t.from, to: t.to, kind: t.kind, reason: t.reason, at: t.at };
+      const doc = { seq: t.seq, from: t.from, to: t.to, kind: t.kind, reason: t.reason, ...(t.details ? { details: t.details } : {}), at: t.at };
       await this.#files.write(this.#paths.transitionFile(sessionId, multiAgentId, t.seq), doc, 'create', `Transition ${t.seq} of ${multiAgentId}`);
     }
   }

@@ -85,7 +85,8 @@ export function toTransition(raw: unknown, file: string, seq: number): NodeTrans
   const o = object(raw, file, 'transition');
   if (o['seq'] !== seq) throw corrupt(file, `transition ("seq" is ${JSON.stringify(o['seq'])}, its file name says ${seq})`);
   const node = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-  return { seq, from: node(o['from']), to: node(o['to']), kind: text(o['kind'], ''), reason: text(o['reason'], ''), at: text(o['at'], '') };
+  const details = isPlainObject(o['details']) ? { details: o['details'] } : {};
+  return { seq, from: node(o['from']), to: node(o['to']), kind: text(o['kind'], ''), reason: text(o['reason'], ''), ...details, at: text(o['at'], '') };
 }
 
 function isPlainObject(value: unknown): value is JsonObject {

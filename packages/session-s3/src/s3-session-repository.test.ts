@@ -116,7 +116,7 @@ describe('S3SessionRepository round trip', () => {
     await r.putNodeEntry('orch', 'graph-1', 'write', { status: 'executing' });
     const t = (seq: number, from: string | null, to: string | null) => ({ seq, from, to, kind: 'edge', reason: 'because', at: now });
     await r.appendTransitions('orch', 'graph-1', [t(0, null, 'research'), t(1, 'research', 'write')]);
-    await r.appendTransitions('orch', 'graph-1', [t(2, 'write', null)]);
+    await r.appendTransitions('orch', 'graph-1', [{ ...t(2, 'write', null), details: { historyBefore: 5, historyAfter: 2 } }]);
     await expect(r.appendTransitions('orch', 'graph-1', [t(5, 'write', null)])).rejects.toBeInstanceOf(SessionConflictError);
     await r.updateMultiAgent('orch', { id: 'graph-1', type: 'graph', state: { status: 'completed' }, created_at: now, updated_at: now });
 
@@ -133,6 +133,7 @@ describe('S3SessionRepository round trip', () => {
     expect(await fresh.readMultiAgent('orch', 'graph-1')).toMatchObject({ type: 'graph', state: { status: 'completed' } });
     expect(await fresh.readNodeEntries('orch', 'graph-1')).toEqual({ research: { status: 'completed', result: 'more facts' }, write: { status: 'executing' } });
     expect((await fresh.readTransitions('orch', 'graph-1')).map((x) => [x.seq, x.to])).toEqual([[0, 'research'], [1, 'write'], [2, null]]);
+    expect((await fresh.readTransitions('orch', 'graph-1')).map((x) => x.details)).toEqual([undefined, undefined, { historyBefore: 5, historyAfter: 2 }]);
     await fresh.putNodeEntry('orch', 'graph-1', 'write', { status: 'completed' });
     await fresh.appendTransitions('orch', 'graph-1', [t(3, null, null)]);
 

@@ -1,18 +1,19 @@
 import {
   addUsage, AfterNodeCallEvent, BeforeNodeCallEvent, emptyUsage, InterruptRaised, interruptStateOf, restoreInterruptState, type HookRegistry, type Interrupt,
-  type InvocationState, type MultiAgentBase, type MultiAgentStreamEvent, type NodeResult,
+  type InvocationState, type JsonObject, type MultiAgentBase, type MultiAgentStreamEvent, type NodeResult,
 } from '@skein/core';
 import type { RunContext } from './apply-turn.js';
 import { startingMessages } from './handoff-note.js';
 import { atNode, beforeNodeAsk, resumePoint } from './pause.js';
-import { runNode, type NodeOutcome } from './run-node.js';
+import { runWithRepair, type RepairedOutcome } from './repair-turn.js';
+import type { NodeRun } from './run-node.js';
 import type { SwarmMembers } from './swarm-members.js';
 import type { ResolvedSwarmOptions } from './swarm-options.js';
 import type { SwarmRunState } from './swarm-state.js';
 import type { SwarmStore } from './swarm-store.js';
 
 /** How the active node's execution ended; `paused` when it waits for a person. */
-export interface ActiveOutcome extends NodeOutcome {
+export interface ActiveOutcome extends RepairedOutcome {
   paused: Interrupt[] | undefined;
 }
 
@@ -27,6 +28,8 @@ export interface ActiveNodeHost {
   results: Record<string, NodeResult>;
   /** Time spent on the run so far, in ms. */
   elapsed(): number;
+  /** A member's agent state as it was when the swarm was constructed (where `memberMemory: 'fresh'` starts it). */
+  initialState(nodeId: string): JsonObject;
 }
 
 /**
@@ -43,20 +46,21 @@ export async function* runActiveNode(
   const nodeId = state.current;
   const agent = host.members.agent(nodeId);
   const resume = resumePoint(state, nodeId);
+  if (host.options.memberMemory === 'fresh' && !resume) agent.state.replace(host.initialState(nodeId));
   let before: BeforeNodeCallEvent;
   try {
     before = await host.hooks.invoke(new BeforeNodeCallEvent(host.swarm, { nodeId, invocationState, interrupt: beforeNodeAsk(host.swarm.id, nodeId, state.answers) }));
   } catch (error) {
     if (!(error instanceof InterruptRaised)) throw error;
     state.pause = { node: nodeId, stage: 'before', interrupts: error.interrupts, items: [], agentState: agent.state.get(), interruptState: undefined };
-    return { result: undefined, newItems: [], error: undefined, interrupted: false, elapsedMs: 0, paused: error.interrupts };
+    return { ...notRun(undefined), paused: error.interrupts };
   }
   if (!resume) state.nodeHistory.push(nodeId);
   yield { type: 'nodeStart', nodeId };
   let outcome: ActiveOutcome;
   if (before.cancelNode !== false) {
     const why = typeof before.cancelNode === 'string' ? before.cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
-    outcome = { result: undefined, newItems: [], error: `Node ${nodeId} was cancelled: ${why}`, interrupted: false, elapsedMs: 0, paused: undefined };
+    outcome = { ...notRun(`Node ${nodeId} was cancelled: ${why}`), paused: undefined };
   } else {
     const { conversation } = host.context;
     const start = startingMessages(conversation.inputHistory, conversation.items);
@@ -66,13 +70,14 @@ export async function* runActiveNode(
       agent.state.replace(resume.pause.agentState);
       restoreInterruptState(agent, resume.pause.interruptState);
     }
-    const gen = runNode({
+    const run: NodeRun = {
       nodeId, agent, handoffs: host.members.handoffs(nodeId), invocationState, signal,
       nodeTimeoutMs: host.options.nodeTimeout,
       remainingMs: host.options.executionTimeout - host.elapsed(),
       executionTimeoutMs: host.options.executionTimeout,
       ...(resume ? { prompt: resume.prompt } : {}),
-    });
+    };
+    const gen = runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : []);
     let step = await gen.next();
     for (; !step.done; step = await gen.next()) yield { type: 'nodeStream', nodeId, event: step.value };
     const ran = step.value;
@@ -84,9 +89,10 @@ export async function* runActiveNode(
       state.answers = state.answers && { before: state.answers.before, node: [] };
     }
     outcome = { ...ran, newItems, paused };
+    if (ran.repaired) state.repairTurns++;
   }
   const result = nodeResult(state, nodeId, outcome);
-  if (outcome.result) addUsage(state.usage, outcome.result.metrics.usage);
+  addUsage(state.usage, result.usage);
   host.results[nodeId] = result;
   await host.store.saveNode(host.members.key(nodeId), result);
   await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
@@ -94,8 +100,13 @@ export async function* runActiveNode(
   return outcome;
 }
 
+function notRun(error: string | undefined): RepairedOutcome {
+  return { result: undefined, newItems: [], error, interrupted: false, elapsedMs: 0, repaired: undefined, earlierUsage: undefined };
+}
+
 function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome): NodeResult {
   const usage = emptyUsage();
+  if (outcome.earlierUsage) addUsage(usage, outcome.earlierUsage);
   if (outcome.result) addUsage(usage, outcome.result.metrics.usage);
   const status = outcome.interrupted || outcome.paused ? 'interrupted' : outcome.error !== undefined ? 'failed' : 'completed';
   return {

@@ -27,7 +27,7 @@ export interface TurnTransfer {
 /** The run after a transfer, or why the transfer failed. */
 export type AppliedTurn =
   | { failure: string }
-  | { failure: undefined; run: RunContext; note: Message; message: string | undefined };
+  | { failure: undefined; run: RunContext; note: Message; message: string | undefined; historyBefore: number; historyAfter: number };
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -68,5 +68,6 @@ export async function applyTurn(run: RunContext, transfer: TurnTransfer, setting
     : run.sharedContext;
   const note = handoffNote({ from, to, message: payload.message, sharedContext });
   const conversation = { inputHistory: [...shaped.inputHistory], items: [...shaped.preHandoffItems, ...shaped.newItems, note] };
-  return { failure: undefined, run: { conversation, sharedContext }, note, message: payload.message };
+  const size = (d: HandoffInputData): number => d.inputHistory.length + d.preHandoffItems.length + d.newItems.length;
+  return { failure: undefined, run: { conversation, sharedContext }, note, message: payload.message, historyBefore: size(data), historyAfter: size(shaped) };
 }

@@ -31,6 +31,17 @@ export interface SwarmOptions {
   handoffInputFilter?: HandoffInputFilter;
   /** Hook providers for the swarm's multi-agent events. */
   hooks?: HookProvider[];
+  /**
+   * Give a member one repair turn when its final text announces a transfer to a member it is offered
+   * ("I'll transfer you to billing") without calling the tool. Default true.
+   */
+  repairNarratedHandoffs?: boolean;
+  /**
+   * A member's own memory (its agent state) across its activations in one run: `'kept'` (default)
+   * carries it from one activation to the next; `'fresh'` starts every activation from the state the
+   * member had when the swarm was constructed. Either way its messages are the conversation passed on.
+   */
+  memberMemory?: 'kept' | 'fresh';
 }
 
 /** Options with defaults applied. */
@@ -41,11 +52,14 @@ export interface ResolvedSwarmOptions {
   nodeTimeout: number;
   window: number;
   minUnique: number;
+  repairNarratedHandoffs: boolean;
+  memberMemory: 'kept' | 'fresh';
 }
 
 const KNOWN = new Set([
   'nodes', 'entryPoint', 'maxHandoffs', 'maxIterations', 'executionTimeout', 'nodeTimeout', 'repetitiveHandoffDetectionWindow',
   'repetitiveHandoffMinUniqueAgents', 'sessionManager', 'id', 'nestHandoffHistory', 'handoffHistoryMapper', 'handoffInputFilter', 'hooks',
+  'repairNarratedHandoffs', 'memberMemory',
 ]);
 
 function count(options: SwarmOptions, key: keyof SwarmOptions, fallback: number, min: number): number {
@@ -72,7 +86,13 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
     nodeTimeout: count(options, 'nodeTimeout', 300_000, 1),
     window: count(options, 'repetitiveHandoffDetectionWindow', 0, 0),
     minUnique: count(options, 'repetitiveHandoffMinUniqueAgents', 0, 0),
+    repairNarratedHandoffs: options.repairNarratedHandoffs ?? true,
+    memberMemory: options.memberMemory ?? 'kept',
   };
+  if (typeof resolved.repairNarratedHandoffs !== 'boolean') throw new ConfigurationError('Swarm option repairNarratedHandoffs must be true or false.');
+  if (resolved.memberMemory !== 'kept' && resolved.memberMemory !== 'fresh') {
+    throw new ConfigurationError(`Swarm option memberMemory must be 'kept' or 'fresh' (got ${JSON.stringify(resolved.memberMemory)}).`);
+  }
   if (resolved.minUnique > 0 && resolved.window === 0) {
     throw new ConfigurationError('repetitiveHandoffMinUniqueAgents needs repetitiveHandoffDetectionWindow too (how many recent nodes to look at).');
   }

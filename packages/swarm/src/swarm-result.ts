@@ -13,6 +13,8 @@ export interface SwarmResult extends MultiAgentResult {
   finalNodeId: string | undefined;
   /** The final text of the node that ran last. */
   text: string;
+  /** Repair turns given to members whose final text announced a transfer they did not call (see `repairNarratedHandoffs`). */
+  repairTurns: number;
 }
 
 /** A run's result from its state, node results, transitions and shared context (live or read back). */
@@ -36,5 +38,6 @@ export function swarmResult(
     handoffCount: state.handoffCount,
     finalNodeId: last,
     text: last !== undefined ? (results[last]?.text ?? '') : '',
+    repairTurns: state.repairTurns,
   };
 }

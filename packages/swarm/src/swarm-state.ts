@@ -48,6 +48,8 @@ export interface SwarmRunState {
   failureReason: string | undefined;
   /** How many turn entries belong to the run (the commit point: later ones are ignored on resume). */
   turns: number;
+  /** Repair turns given to members whose answer announced a transfer they did not make. */
+  repairTurns: number;
   /** Where the active node waits for (or resumes with) answers. */
   pause: SwarmPause | undefined;
   /** Answers given to the paused node, until its turn is committed. */
@@ -68,6 +70,7 @@ export function freshState(entry: string): SwarmRunState {
     elapsedMs: 0,
     failureReason: undefined,
     turns: 0,
+    repairTurns: 0,
     pause: undefined,
     answers: undefined,
   };
@@ -116,6 +119,7 @@ export function decodeState(doc: JsonObject): SwarmRunState {
     elapsedMs: (raw['elapsedMs'] as number | undefined) ?? 0,
     failureReason: raw['failureReason'] as string | undefined,
     turns,
+    repairTurns: typeof raw['repairTurns'] === 'number' ? raw['repairTurns'] : 0,
     pause: (raw['pause'] as SwarmPause | undefined) ?? undefined,
     answers: (raw['answers'] as SwarmRunState['answers']) ?? undefined,
   };

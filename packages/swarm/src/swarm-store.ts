@@ -115,7 +115,7 @@ export class SwarmStore {
       return local;
     }
     const committed = this.#committed + staged.length;
-    const tail: JsonObject[] = staged.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
+    const tail: JsonObject[] = staged.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason, ...(t.details ? { details: t.details } : {}) }));
     await this.#session.saveState({ ...encodeState(state), transitionCount: committed, lastTransitions: tail });
     this.#stored = true;
     this.#committed = committed;
@@ -132,7 +132,7 @@ export class SwarmStore {
     if (typeof committed !== 'number' || !Array.isArray(tail) || transitions.length >= committed) return transitions;
     const missing = tail.slice(tail.length - (committed - transitions.length)) as unknown as NewTransition[];
     const repaired = [...transitions];
-    for (const t of missing) repaired.push(await session.appendTransition({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
+    for (const t of missing) repaired.push(await session.appendTransition({ from: t.from, to: t.to, kind: t.kind, reason: t.reason, ...(t.details ? { details: t.details } : {}) }));
     return repaired;
   }
 

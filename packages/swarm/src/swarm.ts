@@ -13,9 +13,8 @@ import { replayTurns } from './replay.js';
 import { SwarmMembers } from './swarm-members.js';
 import { resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
 import { swarmResult, type SwarmResult } from './swarm-result.js';
-
-/** What swarm listeners receive: the stream's events, and `handoff` for each transfer. */
-export type SwarmEvent = MultiAgentStreamEvent | { type: 'handoff'; from: string; to: string; transition: NodeTransition };
+import { handoffEventOf, type SwarmEvent } from './swarm-event.js';
+export type { SwarmEvent } from './swarm-event.js';
 import { freshState, type SwarmRunState } from './swarm-state.js';
 import { SwarmStore, type StoredRun } from './swarm-store.js';
 import type { SwarmTurn } from './swarm-turn.js';
@@ -134,8 +133,8 @@ export class Swarm implements MultiAgentBase {
       for (let step = await run.next(); ; step = await run.next()) {
         if (step.done) return step.value;
         listeners.emit(step.value);
-        const t = step.value.type === 'transition' ? step.value.transition : undefined;
-        if (t?.kind === 'handoff' && t.from && t.to) listeners.emit({ type: 'handoff', from: t.from, to: t.to, transition: t });
+        const handoff = handoffEventOf(step.value);
+        if (handoff) listeners.emit(handoff);
         yield step.value;
       }
     } finally {
@@ -280,8 +279,7 @@ export class Swarm implements MultiAgentBase {
       state.pendingHandoff = { from: nodeId, to, toolName, toolUseId, input };
       state.handoffCount++;
       state.current = to;
-      const reason = plan.message ?? `${nodeId} called ${toolName}`;
-      this.#store.stage({ from: nodeId, to, kind: 'handoff', reason });
+      this.#store.stage({ from: nodeId, to, kind: 'handoff', reason: plan.reason, details: plan.details });
       state.elapsedMs = clock.elapsed();
       yield* this.#commit(state);
     }
@@ -349,7 +347,7 @@ export class Swarm implements MultiAgentBase {
   #activeHost(clock: Clock): Parameters<typeof runActiveNode>[0] {
     return {
       swarm: this, hooks: this.hooks, members: this.#members, options: this.#options, store: this.#store, context: this.#context, results: this.#results,
-      elapsed: () => clock.elapsed(),
+      elapsed: () => clock.elapsed(), initialState: (id) => this.#initial(id),
     };
   }
 

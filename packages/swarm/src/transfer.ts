@@ -1,6 +1,7 @@
 import type { HandoffRequest, InvocationState, Message } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
 import { applyTurn, type RunContext } from './apply-turn.js';
+import { handoffDetails, handoffReason, turnSideFacts, type HandoffDetails } from './handoff-details.js';
 import { transferLimit } from './limits.js';
 import type { SwarmMembers } from './swarm-members.js';
 import type { ResolvedSwarmOptions } from './swarm-options.js';
@@ -23,8 +24,10 @@ export interface PlannedTransfer {
   to: string;
   run: RunContext;
   handoff: TurnHandoff;
-  /** The message the handing-off agent left (the transition's reason), if any. */
-  message: string | undefined;
+  /** The transition's reason: the message the handing-off agent left (or the call), and what else its turn did. */
+  reason: string;
+  /** What the receiver was given (the transition's `details`). */
+  details: HandoffDetails;
 }
 
 /**
@@ -50,7 +53,12 @@ export async function planTransfer(
   );
   if (applied.failure !== undefined) return { failure: applied.failure };
   const handoff: TurnHandoff = { toolName: request.handoff.toolName, toolUseId: request.toolUseId, input: jsonInput(request.input), to };
-  return { failure: undefined, to, run: applied.run, handoff, message: applied.message };
+  const transfers = new Set(members.handoffs(from).map((h) => h.toolName));
+  const { alsoRan, refused } = turnSideFacts(newItems, request.toolUseId, transfers);
+  const reason = handoffReason(applied.message ?? `${from} called ${handoff.toolName}`, alsoRan, refused);
+  const { message, historyBefore, historyAfter } = applied;
+  const details = handoffDetails({ message, sharedContext: applied.run.sharedContext, historyBefore, historyAfter, alsoRan, refused });
+  return { failure: undefined, to, run: applied.run, handoff, reason, details };
 }
 
 /** The handoff input as JSON (what a session stores and a replay reads back). */

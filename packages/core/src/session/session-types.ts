@@ -64,6 +64,8 @@ export interface NodeTransition {
   kind: string;
   /** Why, in words: the condition, the handoff message, the failure. */
   reason: string;
+  /** Structured facts about the step (a handoff: its message, the shared-context keys, history sizes). */
+  details?: JsonObject;
   /** ISO 8601 timestamp. */
   at: string;
 }

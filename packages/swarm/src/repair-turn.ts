@@ -1,0 +1,38 @@
+import type { AccumulatedUsage, AgentStreamEvent, Handoff, Message } from '@skein/core';
+import { hasRepairNote, narratedHandoff, repairNote } from './narrated-handoff.js';
+import { runNode, type NodeOutcome, type NodeRun } from './run-node.js';
+
+/** A node execution that may have had a repair turn. */
+export interface RepairedOutcome extends NodeOutcome {
+  /** The transfer the member announced without calling it, when it got a repair turn. */
+  repaired: Handoff | undefined;
+  /** Usage of the turn before the repair (the outcome's `result` is the repair turn's). */
+  earlierUsage: AccumulatedUsage | undefined;
+}
+
+/**
+ * Runs the active member, then, when its final answer announces a transfer to a member it is offered
+ * without calling the tool, gives it one repair turn: a user note saying no transfer happened (call
+ * the tool or answer yourself), in the same node execution and within what is left of its time
+ * budgets. At most one per activation (`itemsSoFar`: what a paused turn already added). The note and
+ * the repaired turn are part of the turn's new items, so they are stored and replayed with it.
+ */
+export async function* runWithRepair(run: NodeRun, enabled: boolean, itemsSoFar: readonly Message[]): AsyncGenerator<AgentStreamEvent, RepairedOutcome> {
+  const first = yield* runNode(run);
+  const plain: RepairedOutcome = { ...first, repaired: undefined, earlierUsage: undefined };
+  const result = first.result;
+  if (!enabled || first.error !== undefined || first.interrupted || !result || result.stopReason !== 'end_turn' || result.handoff) return plain;
+  if (hasRepairNote(itemsSoFar) || hasRepairNote(first.newItems)) return plain;
+  const narrated = narratedHandoff(String(result), run.handoffs);
+  const nodeLeft = run.nodeTimeoutMs - first.elapsedMs;
+  const runLeft = run.remainingMs - first.elapsedMs;
+  if (!narrated || nodeLeft < 1 || runLeft < 1) return plain;
+  const second = yield* runNode({ ...run, prompt: [repairNote(narrated)], nodeTimeoutMs: Math.floor(nodeLeft), remainingMs: runLeft });
+  return {
+    ...second,
+    newItems: [...first.newItems, ...second.newItems],
+    elapsedMs: first.elapsedMs + second.elapsedMs,
+    repaired: narrated,
+    earlierUsage: result.metrics.usage,
+  };
+}
