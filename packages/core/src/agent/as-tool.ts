@@ -24,6 +24,7 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
   const initialState: JsonObject = agent.state.get();
   return {
     name,
+    agent,
     spec: {
       name,
       description: options.description ?? agent.description ?? `Ask the ${agent.name} agent.`,

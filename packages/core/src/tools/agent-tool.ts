@@ -36,6 +36,8 @@ export interface AgentTool {
   readonly spec: ToolSpec;
   /** Ask for approval (interrupt `approval`, answer `{ approved, message? }`) before running. */
   readonly needsApproval?: NeedsApproval;
+  /** The agent behind a tool made with `agent.asTool()` (instrumentation follows it to nested agents). */
+  readonly agent?: Agent;
   invoke(input: JsonValue, context: ToolContext): Promise<ToolResult>;
 }
 
