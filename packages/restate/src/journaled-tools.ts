@@ -3,25 +3,33 @@
  * wrapper whose `invoke` runs inside `ctx.run`, named by tool and tool use id. A finished call is
  * recorded once and never runs again on replay; calls the model asked for together still run
  * concurrently (each is its own step). A tool that throws is recorded as the error result the loop
- * would have made, so Restate does not retry it forever.
+ * would have made, so Restate does not retry it forever. A tool that asks a person
+ * (`context.interrupt`) records the question and pauses the same way on replay; approvals
+ * (`needsApproval`) are asked by the loop before the step, so a denied tool never has one.
  */
-import { BeforeToolCallEvent, errorToolResult, type AgentTool, type HookProvider, type HookRegistry, type ToolResult } from '@skein/core';
+import { BeforeToolCallEvent, InterruptRaised, errorToolResult, type AgentTool, type HookProvider, type HookRegistry, type Interrupt, type ToolResult } from '@skein/core';
 import { activeJournal, journaled } from './durable-scope.js';
+
+type ToolOutcome = { result: ToolResult } | { interrupts: Interrupt[] };
 
 function journaledTool(tool: AgentTool): AgentTool {
   return {
     name: tool.name,
     spec: tool.spec,
-    invoke(input, context) {
+    ...(tool.needsApproval !== undefined ? { needsApproval: tool.needsApproval } : {}),
+    async invoke(input, context) {
       const scope = activeJournal();
       if (!scope) return tool.invoke(input, context);
-      return journaled<ToolResult>(scope, `tool ${tool.name} ${context.toolUse.toolUseId}`, async () => {
+      const outcome = await journaled<ToolOutcome>(scope, `tool ${tool.name} ${context.toolUse.toolUseId}`, async () => {
         try {
-          return await tool.invoke(input, context);
+          return { result: await tool.invoke(input, context) };
         } catch (error) {
-          return errorToolResult(context.toolUse.toolUseId, error instanceof Error ? error.message : String(error));
+          if (error instanceof InterruptRaised) return { interrupts: error.interrupts };
+          return { result: errorToolResult(context.toolUse.toolUseId, error instanceof Error ? error.message : String(error)) };
         }
       });
+      if ('interrupts' in outcome) throw new InterruptRaised(outcome.interrupts);
+      return outcome.result;
     },
   };
 }

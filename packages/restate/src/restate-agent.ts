@@ -6,7 +6,9 @@
  */
 import * as restate from '@restatedev/restate-sdk';
 import type { Agent, JsonObject, Message, StopReason, Usage } from '@skein/core';
+import type { PendingReply, RespondInput } from './answers.js';
 import { runInScope } from './durable-scope.js';
+import { objectPendingOf, objectRespondTo, waitForObjectAnswers } from './object-waits.js';
 import { prepareTree } from './prepare-tree.js';
 
 /** What `send` answers. */
@@ -29,7 +31,9 @@ function promptOf(input: unknown): string {
 
 /**
  * Serves `build()`'s agent as the virtual object `name`: `send` (one message, exclusive per key),
- * `history` (the stored messages, shared: readable while a message runs) and `reset` (forget).
+ * `history` (the stored messages, shared: readable while a message runs), `reset` (forget), and
+ * for a message that waits for a person (a tool's `needsApproval`, `context.interrupt`): `pending`
+ * (what it waits for) and `respond` (the answers; the message goes on where it waited).
  * `build` is called for every message and must return a fresh agent each time.
  * @example
  * restate.endpoint().bind(restateAgent('support', () => new Agent({ model, tools }))).listen(9080);
@@ -47,11 +51,19 @@ export function restateAgent<N extends string>(name: N, build: () => Agent | Pro
         const state = await ctx.get<JsonObject>('state');
         if (messages) agent.messages = messages;
         if (state) agent.state.replace(state);
-        const result = await runInScope(ctx, () => agent.invoke(prompt));
+        let result = await runInScope(ctx, () => agent.invoke(prompt));
+        while (result.stopReason === 'interrupt' && result.interrupts.length > 0) {
+          const answers = await waitForObjectAnswers(ctx, result.interrupts);
+          result = await runInScope(ctx, () => agent.invoke(answers));
+        }
         ctx.set('messages', agent.messages);
         ctx.set('state', agent.state.get());
         return { text: String(result), stopReason: result.stopReason, usage: result.metrics.usage, messageCount: agent.messages.length };
       },
+      /** What the conversation's current message waits for (empty when nothing). */
+      pending: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<PendingReply> => objectPendingOf(ctx)),
+      /** Answers interrupts of the waiting message; it goes on once all are answered. */
+      respond: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext, input: RespondInput): Promise<PendingReply> => objectRespondTo(ctx, input)),
       history: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Message[]> => (await ctx.get<Message[]>('messages')) ?? []),
       async reset(ctx: restate.ObjectContext): Promise<void> {
         ctx.clearAll();

@@ -4,9 +4,11 @@
  * retry that replays the finished steps (no model or tool is called again for them) and goes on.
  */
 import * as restate from '@restatedev/restate-sdk';
-import type { MultiAgentBase, MultiAgentResult, NodeTransition, Usage } from '@skein/core';
+import type { Interrupt, MultiAgentBase, MultiAgentResult, NodeTransition, Usage } from '@skein/core';
+import type { PendingReply, RespondInput } from './answers.js';
 import { runInScope } from './durable-scope.js';
 import { prepareTree } from './prepare-tree.js';
+import { clearPending, pendingOf, respondTo, waitForAnswers } from './workflow-waits.js';
 
 /** What a workflow run answers: the orchestrator's result without the in-process objects. */
 export interface RunReply {
@@ -37,11 +39,20 @@ function replyOf(result: MultiAgentResult): RunReply {
   };
 }
 
+/** The interrupts a paused result waits for (none when it did not pause). */
+function interruptsOf(result: MultiAgentResult): Interrupt[] {
+  return result.status === 'interrupted' ? [...(result.interrupts ?? [])] : [];
+}
+
 /**
- * Serves `build()`'s Graph or Swarm as the workflow `name`; each workflow id is one run.
+ * Serves `build()`'s Graph or Swarm as the workflow `name`; each workflow id is one run. A run that
+ * pauses for a person waits inside Restate (a durable promise per interrupt) until `respond`
+ * answered every interrupt of the pause, then goes on where it waited; `pending` lists what waits.
  * @example
  * restate.endpoint().bind(restateOrchestrator('desk', () => buildGraph())).listen(9080);
- * // curl localhost:8080/desk/run-1/run --json '"I was charged twice"'
+ * // curl localhost:8080/desk/run-1/run/send --json '"I was charged twice"'
+ * // curl localhost:8080/desk/run-1/pending
+ * // curl localhost:8080/desk/run-1/respond --json '{"interruptId": "t1#approval", "response": {"approved": true}}'
  */
 export function restateOrchestrator<N extends string>(name: N, build: () => MultiAgentBase | Promise<MultiAgentBase>) {
   return restate.workflow({
@@ -51,7 +62,21 @@ export function restateOrchestrator<N extends string>(name: N, build: () => Mult
         const task = taskOf(input);
         const orchestrator = await build();
         prepareTree(orchestrator);
-        return replyOf(await runInScope(ctx, () => orchestrator.invoke(task)));
+        let result = await runInScope(ctx, () => orchestrator.invoke(task));
+        for (let round = 1, waiting = interruptsOf(result); waiting.length > 0; round++, waiting = interruptsOf(result)) {
+          const answers = await waitForAnswers(ctx, round, waiting);
+          result = await runInScope(ctx, () => orchestrator.invoke(answers));
+        }
+        clearPending(ctx);
+        return replyOf(result);
+      },
+      /** What the run waits for: the unanswered interrupts of its current pause (empty when none). */
+      async pending(ctx: restate.WorkflowSharedContext): Promise<PendingReply> {
+        return pendingOf(ctx);
+      },
+      /** Answers interrupts of the current pause; the run goes on once all are answered. Returns what still waits. */
+      async respond(ctx: restate.WorkflowSharedContext, input: RespondInput): Promise<PendingReply> {
+        return respondTo(ctx, input);
       },
     },
   });

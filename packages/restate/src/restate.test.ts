@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentReply, RunReply } from './index.js';
+import type { AgentReply, PendingReply, RunReply } from './index.js';
 import { RestateServer } from './testing/restate-server.js';
 import { freePort, startWorker, type WorkerProcess } from './test-support/worker-process.js';
 
@@ -22,6 +22,15 @@ const count = (all: string[], prefix: string): number => all.filter((l) => l.sta
 async function restartWorker(extra: Record<string, string> = {}): Promise<void> {
   await worker?.kill();
   worker = await startWorker(port, env(extra));
+}
+
+async function pendingOf(path: string): Promise<PendingReply> {
+  for (let i = 0; i < 400; i++) {
+    const pending = await server.call<PendingReply>(`${path}/pending`, null);
+    if (pending.interrupts.length > 0) return pending;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${path} never paused; trace:\n${(await lines()).join('\n')}`);
 }
 
 async function waitFor(predicate: (all: string[]) => boolean): Promise<void> {
@@ -114,5 +123,47 @@ describe('a swarm as a workflow', () => {
     expect(reply.status).toBe('completed');
     expect(reply.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'complete']);
     expect(reply.texts['billing']).toBe('billing handled order 5 (1 tool results seen).');
+  }, 60_000);
+});
+
+describe('interrupts as durable promises', () => {
+  it('a graph run waits for approval inside Restate, is answered through the ingress after a worker restart, and goes on', async () => {
+    await restartWorker();
+    const before = await lines();
+    const invocation = await server.send('refunds/run-1/run', 'Please refund order 42');
+    const { interrupts } = await pendingOf('refunds/run-1');
+    expect(interrupts).toEqual([expect.objectContaining({ id: 'billing-issue_refund-1#approval', name: 'approval', source: 'billing' })]);
+    // The worker dies while the run waits; the run holds no process, a fresh worker takes over.
+    await restartWorker();
+    const [waiting] = interrupts;
+    await expect(server.call('refunds/run-1/respond', { interruptId: 'nope#approval', response: { approved: true } })).rejects.toThrow(/answered 404: .*waits for no interrupt .*nope#approval.*; it waits for .*billing-issue_refund-1#approval/);
+    await expect(server.call('refunds/run-1/respond', { interruptId: waiting?.id, response: 'yes' })).rejects.toThrow(/answered 400: .*asks for approval: answer \{ .*approved.*: true \| false/);
+    expect(await server.call<PendingReply>('refunds/run-1/respond', { interruptId: waiting?.id, response: { approved: true } })).toEqual({ interrupts: [] });
+    const reply = await server.attach<RunReply>(invocation);
+    expect(reply.status).toBe('completed');
+    expect(reply.texts['billing']).toBe('billing handled order 42 (2 tool results seen).');
+    expect(reply.transitions.map((t) => t.kind)).toEqual(['start', 'edge', 'interrupt', 'resume', 'complete']);
+    const after = (await lines()).slice(before.length);
+    expect(count(after, 'end issue_refund'), after.join('\n')).toBe(1);
+    expect(count(after, 'end lookup_order'), after.join('\n')).toBe(1);
+    expect(count(after, 'model triage'), after.join('\n')).toBe(1);
+    expect(await server.call<PendingReply>('refunds/run-1/pending', null)).toEqual({ interrupts: [] });
+  }, 90_000);
+
+  it('a conversation waits for approval; a denial reaches the model and the refund never runs', async () => {
+    const before = await lines();
+    const invocation = await server.send('refundDesk/customer-5/send', 'Please refund order 5');
+    const { interrupts } = await pendingOf('refundDesk/customer-5');
+    expect(interrupts.map((i) => i.name)).toEqual(['approval']);
+    await server.call('refundDesk/customer-5/respond', [{ interruptId: interrupts[0]?.id, response: { approved: false, message: 'over the limit' } }]);
+    const reply = await server.attach<AgentReply>(invocation);
+    expect(reply.text).toBe('refundDesk handled order 5 (2 tool results seen).');
+    const history = await server.call<{ content: { toolResult?: { status: string; content: { text?: string }[] } }[] }[]>('refundDesk/customer-5/history', null);
+    const denied = history.flatMap((m) => m.content).find((b) => b.toolResult?.status === 'error');
+    expect(denied?.toolResult?.content[0]?.text).toContain('over the limit');
+    const after = (await lines()).slice(before.length);
+    expect(count(after, 'start issue_refund')).toBe(0);
+    expect(count(after, 'end lookup_order')).toBe(1);
+    expect(await server.call<PendingReply>('refundDesk/customer-5/pending', null)).toEqual({ interrupts: [] });
   }, 60_000);
 });

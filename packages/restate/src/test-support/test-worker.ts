@@ -47,10 +47,11 @@ function model(name: string, tools: string[]): ScriptedModel {
   );
 }
 
-const countedTool = (name: string) =>
+const countedTool = (name: string, needsApproval = false) =>
   tool({
     name,
     description: `The ${name} tool.`,
+    needsApproval,
     inputSchema: z.object({ orderId: z.string() }),
     callback: async ({ orderId }, context) => {
       trace(`start ${name} ${context.toolUse.toolUseId}`);
@@ -62,11 +63,11 @@ const countedTool = (name: string) =>
 
 const conversation = restateAgent('support', () => new Agent({ name: 'support', model: model('support', ['lookup_order']), tools: [countedTool('lookup_order')] }));
 const parallel = restateAgent('parallel', () =>
-  new Agent({ name: 'parallel', model: model('parallel', ['lookup_order', 'check_invoice', 'check_refunds']), tools: ['lookup_order', 'check_invoice', 'check_refunds'].map(countedTool) }),
+  new Agent({ name: 'parallel', model: model('parallel', ['lookup_order', 'check_invoice', 'check_refunds']), tools: ['lookup_order', 'check_invoice', 'check_refunds'].map((t) => countedTool(t)) }),
 );
 
 const graph = restateGraph('desk', () => {
-  const agent = (name: string, tools: string[]): Agent => new Agent({ name, model: model(name, tools), tools: tools.map(countedTool) });
+  const agent = (name: string, tools: string[]): Agent => new Agent({ name, model: model(name, tools), tools: tools.map((t) => countedTool(t)) });
   return new GraphBuilder()
     .addNode(agent('triage', []), 'triage')
     .addNode(agent('billing', ['lookup_order']), 'billing')
@@ -78,6 +79,17 @@ const graph = restateGraph('desk', () => {
     .build();
 });
 
+// issue_refund waits for a person's approval (needsApproval) before it runs.
+const refundAgent = (name: string): Agent => new Agent({ name, model: model(name, ['lookup_order', 'issue_refund']), tools: [countedTool('lookup_order'), countedTool('issue_refund', true)] });
+const refunds = restateGraph('refunds', () =>
+  new GraphBuilder()
+    .addNode(new Agent({ name: 'triage', model: model('triage', []) }), 'triage')
+    .addNode(refundAgent('billing'), 'billing')
+    .addEdge('triage', 'billing')
+    .build(),
+);
+const refundDesk = restateAgent('refundDesk', () => refundAgent('refundDesk'));
+
 const swarm = restateSwarm('handoffs', () => {
   const billing = new Agent({ name: 'billing', model: model('billing', ['lookup_order']), tools: [countedTool('lookup_order')] });
   const triage = new Agent({
@@ -88,5 +100,5 @@ const swarm = restateSwarm('handoffs', () => {
   return new Swarm({ id: 'handoffs', nodes: [triage, billing] });
 });
 
-const port = await restate.serve({ port: Number(process.env['SKEIN_WORKER_PORT'] ?? 0), services: [conversation, parallel, graph, swarm] });
+const port = await restate.serve({ port: Number(process.env['SKEIN_WORKER_PORT'] ?? 0), services: [conversation, parallel, graph, swarm, refunds, refundDesk] });
 console.log(`listening ${port}`);

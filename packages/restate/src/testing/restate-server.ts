@@ -121,6 +121,20 @@ export class RestateServer {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
+  /** Starts a handler without waiting for it (`<path>/send`); returns the invocation id to `attach` to. */
+  async send(path: string, body: unknown): Promise<string> {
+    const { invocationId } = await this.call<{ invocationId: string }>(`${path}/send`, body);
+    return invocationId;
+  }
+
+  /** Waits for an invocation's answer (`/restate/invocation/<id>/attach`), e.g. one started with `send`. */
+  async attach<T>(invocationId: string): Promise<T> {
+    const response = await fetch(`${this.ingressUrl}/restate/invocation/${invocationId}/attach`);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`attaching to ${invocationId} answered ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
   /** Stops the server and removes its data. */
   async stop(): Promise<void> {
     const exited = new Promise<void>((resolve) => this.#process.once('exit', () => resolve()));
