@@ -1,6 +1,6 @@
 /**
- * Long campaigns: `npm run reliability -- [--campaign crash|two-writers|two-writers-swarm|provider] [--store file|s3]
- * [--shape graph|swarm|agent] [--seed S] [--trials N]` (`--store s3` starts a radosgw), or the seed range from the environment (`SKEIN_SEED_START`,
+ * Long campaigns: `npm run reliability -- [--campaign crash|two-writers|two-writers-swarm|provider|fuzz] [--store file|s3]
+ * [--shape graph|swarm|agent] [--provider anthropic|bedrock|openai] [--seed S] [--trials N]` (`--store s3` starts a radosgw), or the seed range from the environment (`SKEIN_SEED_START`,
  * `SKEIN_TRIALS`; the flags win). Without `--campaign` all run. Prints one line per broken trial
  * with its replay command, and a summary per campaign (trials, faults injected, survived, broken).
  * Exits 1 when a trial broke.
@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
 import { crashTrial, type S3Store } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
-import { FAULT_KINDS, providerTrial } from './provider-campaign.js';
+import { PROVIDER_CAMPAIGNS } from './provider-campaign.js';
 import { twoWriterTrial } from './two-writer-campaign.js';
 
 const { values } = parseArgs({
@@ -17,6 +17,7 @@ const { values } = parseArgs({
     campaign: { type: 'string' },
     shape: { type: 'string' },
     store: { type: 'string', default: 'file' },
+    provider: { type: 'string' },
     seed: { type: 'string', default: process.env['SKEIN_SEED_START'] ?? '1' },
     trials: { type: 'string', default: process.env['SKEIN_TRIALS'] ?? '200' },
   },
@@ -48,13 +49,16 @@ async function crash(shapes: Shape[], s3: S3Store | undefined): Promise<void> {
   }
 }
 
-async function provider(): Promise<void> {
-  const perKind = new Map(FAULT_KINDS.map((k) => [k, { trials: 0, completed: 0, failed: 0, broken: 0 }]));
+async function provider(name: string): Promise<void> {
+  const campaign = PROVIDER_CAMPAIGNS[name];
+  if (!campaign) throw new Error(`unknown provider ${name} (${Object.keys(PROVIDER_CAMPAIGNS).join(', ')})`);
+  const perKind = new Map(campaign.kinds.map((k) => [k, { trials: 0, completed: 0, failed: 0, broken: 0 }]));
   const errors = new Map<string, number>();
   let faults = 0;
   let bad = 0;
+  const started = performance.now();
   for (let seed = first; seed < first + trials; seed++) {
-    const report = await providerTrial(seed);
+    const report = await campaign.trial(seed);
     faults += report.faults.length;
     if (report.error) errors.set(report.error.split(':')[0]!, (errors.get(report.error.split(':')[0]!) ?? 0) + 1);
     for (const kind of new Set(report.faults)) {
@@ -65,12 +69,13 @@ async function provider(): Promise<void> {
     }
     if (report.violations.length > 0) {
       bad++;
-      console.log(`BROKEN provider seed ${seed} (faults: ${report.faults.join(', ')}; ${report.outcome}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
+      console.log(`BROKEN provider ${name} seed ${seed} (faults: ${report.faults.join(', ')}; ${report.outcome}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
     }
   }
   broken += bad;
-  console.log(`provider anthropic: ${trials} trials (${range}), ${faults} faults injected, ${trials - bad} survived, ${bad} broken`);
-  for (const [kind, row] of perKind) console.log(`  ${kind.padEnd(28)} in ${row.trials} trials: ${row.completed} completed, ${row.failed} failed, ${row.broken} broken`);
+  const secs = ((performance.now() - started) / 1000).toFixed(0);
+  console.log(`provider ${name}: ${trials} trials (${range}), ${faults} faults injected, ${trials - bad} survived, ${bad} broken, ${secs} s`);
+  for (const [kind, row] of perKind) console.log(`  ${kind.padEnd(36)} in ${row.trials} trials: ${row.completed} completed, ${row.failed} failed, ${row.broken} broken`);
   console.log(`  errors of failed trials: ${JSON.stringify(Object.fromEntries(errors))}`);
 }
 
@@ -101,7 +106,7 @@ try {
   for (const campaign of campaigns) {
     if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], s3);
     else if (campaign === 'two-writers' || campaign === 'two-writers-swarm') await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm');
-    else if (campaign === 'provider') await provider();
+    else if (campaign === 'provider') for (const name of values.provider ? [values.provider] : Object.keys(PROVIDER_CAMPAIGNS)) await provider(name);
     else throw new Error(`unknown campaign ${campaign} (crash, two-writers, two-writers-swarm or provider)`);
   }
 } finally {
