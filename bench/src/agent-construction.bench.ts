@@ -11,6 +11,7 @@
  * It measures the built `@skein/core` (packages/core/dist: run `npm run build` first), what users run:
  * the source condition runs TypeScript through tsx, whose keep-names wrapper defines a `name` on
  * every closure it creates and so adds about 3 KB and a few µs per agent that users never pay.
+ * `SKEIN_BENCH_CORE_DIST=<dir>` measures another build of core (an older commit's dist) instead.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,9 @@ import type * as Core from '@skein/core';
 import type { AgentTool } from '@skein/core';
 import { table } from './measure.js';
 
-const dist = new URL('../../packages/core/dist/', import.meta.url);
+// SKEIN_BENCH_CORE_DIST=/path/to/another/core/dist measures another build (e.g. an older commit's) against the same floor.
+const other = process.env['SKEIN_BENCH_CORE_DIST'];
+const dist = other ? new URL(`file://${other.replace(/\/?$/, '/')}`) : new URL('../../packages/core/dist/', import.meta.url);
 if (!existsSync(fileURLToPath(new URL('index.js', dist)))) throw new Error('agent-construction measures the built core: run `npm run build` first');
 const { Agent, tool } = (await import(new URL('index.js', dist).href)) as typeof Core;
 const { ScriptedModel } = (await import(new URL('testing/index.js', dist).href)) as typeof import('@skein/core/testing');
@@ -82,19 +85,20 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** Best-of-rounds µs per agent, and bytes retained per agent (heap after gc, agents alive, minus the array slot). */
+/** Best-of-rounds µs per agent, and the median of bytes retained per agent (heap after gc, agents alive, minus the array slot). */
 function measure(make: () => unknown): { us: number; bytes: number } {
-  for (let i = 0; i < 200; i++) make(); // warm up the JIT (and any per-schema cache, as a running server has)
+  for (let i = 0; i < 5_000; i++) make(); // warm up the JIT until optimized code stops being allocated (and any per-schema cache, as a running server has)
   let us = Infinity;
-  let bytes = Infinity;
+  const bytes: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     kept = undefined;
     const before = heapAfterGc();
     us = Math.min(us, build(make));
-    bytes = Math.min(bytes, (heapAfterGc() - before) / AGENTS - 8);
+    bytes.push((heapAfterGc() - before) / AGENTS - 8);
   }
   kept = undefined;
-  return { us, bytes };
+  bytes.sort((a, b) => a - b);
+  return { us, bytes: bytes[Math.floor(bytes.length / 2)] as number };
 }
 
 const results = Object.fromEntries(Object.entries(shapes).map(([name, make]) => [name, measure(make)]));
@@ -103,5 +107,5 @@ for (const [name, r] of Object.entries(results)) {
   const floor = results[name.startsWith('skein') ? name.replace('skein', 'floor') : name] as { us: number; bytes: number };
   rows.push([name, r.us, Math.round(r.bytes), (r.us / floor.us).toFixed(1), (r.bytes / floor.bytes).toFixed(1)]);
 }
-console.log(`best of ${ROUNDS} rounds; heap measured after gc with the agents alive`);
+console.log(`time: best of ${ROUNDS} rounds; heap: median of ${ROUNDS} rounds, measured after gc with the agents alive`);
 table(rows);

@@ -25,7 +25,7 @@ import { agentAsTool, type AsToolOptions } from './as-tool.js';
 import { createDirectToolCaller, type DirectToolCaller } from './direct-tool-call.js';
 import { checkMessage, promptResponses, promptToMessages, type Prompt } from './prompt.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
-import { registerPendingSlot } from '../interrupt/pending-access.js';
+import { registerPendingAccessor } from '../interrupt/pending-access.js';
 import { checkResponses, unansweredResults, type PendingTurn, type ResumeAnswers } from '../interrupt/pending-turn.js';
 import { runStructuredOutput, type StructuredOutputOptions } from './structured-output.js';
 
@@ -59,15 +59,19 @@ export class Agent {
   readonly hooks = new HookRegistry();
   readonly conversationManager: ConversationManager;
   readonly sessionManager: SessionManager | undefined;
-  /** Call a tool directly: `await agent.tool.calculator({ expression: '1 + 1' })`. */
-  readonly tool: DirectToolCaller;
 
   #messages: Message[];
   readonly #tools: ToolRegistry;
   readonly #handoffTargets: readonly (Agent | Handoff)[];
   #handoffs: readonly Handoff[] | undefined;
   readonly #callbackHandler: CallbackHandler | undefined;
-  readonly #host: LoopHost;
+  readonly #retryStrategy: RetryStrategy | undefined;
+  readonly #toolExecutor: 'concurrent' | 'sequential';
+  readonly #maxConcurrentTools: number;
+  readonly #recordDirectToolCall: boolean;
+  // Built on first use, so an agent nobody invokes (or calls a tool of) costs only its fields.
+  #loopHost: LoopHost | undefined;
+  #directToolCaller: DirectToolCaller | undefined;
   #running = false;
   #controller: AbortController | undefined;
   #initialized: Promise<void> | undefined;
@@ -82,23 +86,51 @@ export class Agent {
     this.description = options.description;
     this.handoffDescription = options.handoffDescription;
     this.systemPrompt = options.systemPrompt;
-    this.state = new AgentState(options.state ?? {});
-    (options.messages ?? []).forEach((m, i) => checkMessage(m, `messages[${i}]`));
-    this.#messages = [...(options.messages ?? [])];
-    this.#tools = new ToolRegistry(options.tools ?? []);
-    this.#handoffTargets = [...(options.handoffs ?? [])];
+    this.state = new AgentState(options.state);
+    const messages = options.messages;
+    if (messages) messages.forEach((m, i) => checkMessage(m, `messages[${i}]`));
+    this.#messages = messages ? [...messages] : [];
+    this.#tools = new ToolRegistry(options.tools);
+    this.#handoffTargets = options.handoffs ? [...options.handoffs] : NO_HANDOFFS;
     this.#callbackHandler = options.callbackHandler;
     this.conversationManager = options.conversationManager ?? new SlidingWindowConversationManager();
     this.sessionManager = options.sessionManager;
     const retry = options.retryStrategy;
-    const retryStrategy: RetryStrategy | undefined =
-      retry === null ? undefined : retry && 'nextDelay' in retry ? retry : new ExponentialBackoffRetry(retry ?? {});
+    this.#retryStrategy =
+      retry === null ? undefined : retry === undefined ? defaultRetryStrategy() : 'nextDelay' in retry ? retry : new ExponentialBackoffRetry(retry);
+    this.#toolExecutor = options.toolExecutor ?? 'concurrent';
+    this.#maxConcurrentTools = options.maxConcurrentTools ?? 8;
+    this.#recordDirectToolCall = options.recordDirectToolCall ?? true;
     this.hooks.addHook(this.conversationManager);
-    for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
+    if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
     if (this.sessionManager) this.hooks.addHook(this.sessionManager);
+  }
 
+  static {
+    // Session persistence reads and restores a paused turn through this (kept off the public API).
+    registerPendingAccessor({
+      get: (agent) => (#pending in agent ? agent.#pending : undefined),
+      set: (agent, turn) => {
+        if (#pending in agent) agent.#pending = turn;
+      },
+    });
+  }
+
+  /** Call a tool directly: `await agent.tool.calculator({ expression: '1 + 1' })`. */
+  get tool(): DirectToolCaller {
+    this.#directToolCaller ??= createDirectToolCaller(this.#host, {
+      recordByDefault: this.#recordDirectToolCall,
+      isRunning: () => this.#running,
+      initialize: () => this.initialize(),
+    });
+    return this.#directToolCaller;
+  }
+
+  /** What the event loop needs of this agent, built on first use. */
+  get #host(): LoopHost {
+    if (this.#loopHost) return this.#loopHost;
     const agent = this;
-    this.#host = {
+    this.#loopHost = {
       agent,
       model: this.model,
       get systemPrompt() {
@@ -106,20 +138,15 @@ export class Agent {
       },
       hooks: this.hooks,
       tools: this.#tools,
-      retryStrategy,
+      retryStrategy: this.#retryStrategy,
       conversationManager: this.conversationManager,
-      toolExecutor: options.toolExecutor ?? 'concurrent',
-      maxConcurrentTools: options.maxConcurrentTools ?? 8,
+      toolExecutor: this.#toolExecutor,
+      maxConcurrentTools: this.#maxConcurrentTools,
       messages: () => agent.#messages,
       appendMessage: (message) => agent.#append(message),
       setPending: (turn) => agent.#setPending(turn),
     };
-    registerPendingSlot(this, { get: () => this.#pending, set: (turn) => (this.#pending = turn) });
-    this.tool = createDirectToolCaller(this.#host, {
-      recordByDefault: options.recordDirectToolCall ?? true,
-      isRunning: () => this.#running,
-      initialize: () => this.initialize(),
-    });
+    return this.#loopHost;
   }
 
   /** The live conversation history. Change it through a conversation manager to keep sessions in sync. */
@@ -134,7 +161,7 @@ export class Agent {
 
   /** The agent's tools (its handoffs are not among them). */
   get tools(): readonly AgentTool[] {
-    return this.#tools.names().map((n) => this.#tools.get(n) as AgentTool);
+    return this.#tools.list();
   }
 
   /** The handoffs this agent offers, plain agents turned into default handoffs. */
@@ -337,6 +364,15 @@ export class Agent {
       errors.push(e);
     }
   }
+}
+
+const NO_HANDOFFS: readonly (Agent | Handoff)[] = Object.freeze([]);
+
+let sharedRetry: RetryStrategy | undefined;
+/** The default retry strategy: stateless, so one instance serves every agent (made on first use). */
+function defaultRetryStrategy(): RetryStrategy {
+  sharedRetry ??= new ExponentialBackoffRetry();
+  return sharedRetry;
 }
 
 function toHandoff(target: Agent | Handoff): Handoff {

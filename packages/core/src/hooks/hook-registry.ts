@@ -17,35 +17,30 @@ export interface HookProvider {
 
 type AnyCallback = HookCallback<object>;
 
-/** Holds callbacks by event class and invokes them in the documented order. */
+/** Holds callbacks by event class and invokes them in the documented order. The map is made on the first registration. */
 export class HookRegistry {
-  readonly #callbacks = new Map<HookEventClass<object>, AnyCallback[]>();
+  #callbacks: Map<HookEventClass<object>, AnyCallback[]> | undefined;
 
   /** Registers `callback` for `eventClass`; returns a function that removes it again. */
   addCallback<E extends object>(eventClass: HookEventClass<E>, callback: HookCallback<E>): () => void {
-    const list = this.#callbacks.get(eventClass) ?? [];
+    const callbacks = (this.#callbacks ??= new Map());
+    const list = callbacks.get(eventClass) ?? [];
     const entry = callback as AnyCallback;
     list.push(entry);
-    this.#callbacks.set(eventClass, list);
+    callbacks.set(eventClass, list);
     return () => {
-      const current = this.#callbacks.get(eventClass);
+      const current = callbacks.get(eventClass);
       if (!current) return;
       const at = current.indexOf(entry);
       if (at >= 0) current.splice(at, 1);
-      if (current.length === 0) this.#callbacks.delete(eventClass);
+      if (current.length === 0) callbacks.delete(eventClass);
     };
   }
 
   /** Lets a provider register its callbacks; returns a function that removes all of them. */
   addHook(provider: HookProvider): () => void {
     const removers: (() => void)[] = [];
-    const scoped: HookRegistry = Object.create(this) as HookRegistry;
-    scoped.addCallback = <E extends object>(cls: HookEventClass<E>, cb: HookCallback<E>): (() => void) => {
-      const remove = this.addCallback(cls, cb);
-      removers.push(remove);
-      return remove;
-    };
-    provider.registerHooks(scoped);
+    provider.registerHooks(new ScopedHookRegistry(this, removers));
     return () => {
       for (const remove of removers) remove();
     };
@@ -53,13 +48,13 @@ export class HookRegistry {
 
   /** True when at least one callback listens to `eventClass` (lets callers skip building the event). */
   has(eventClass: HookEventClass<object>): boolean {
-    return this.#callbacks.has(eventClass);
+    return this.#callbacks?.has(eventClass) ?? false;
   }
 
   /** Runs the callbacks of the event's class in order, awaiting each; returns the (possibly modified) event. */
   async invoke<E extends object>(event: E): Promise<E> {
     const cls = event.constructor as HookEventClass<object>;
-    const list = this.#callbacks.get(cls);
+    const list = this.#callbacks?.get(cls);
     if (!list) return event;
     const ordered = cls.reverseCallbacks ? [...list].reverse() : [...list];
     for (const callback of ordered) {
@@ -67,5 +62,35 @@ export class HookRegistry {
       if (returned !== undefined) await returned;
     }
     return event;
+  }
+}
+
+/**
+ * What a provider registers through: callbacks go to the parent registry, and their removers are
+ * collected so `addHook`'s cleanup removes them all. (A subclass rather than `Object.create(parent)`:
+ * an object used as a prototype gets a map of its own in V8, which every agent would pay for.)
+ */
+class ScopedHookRegistry extends HookRegistry {
+  readonly #parent: HookRegistry;
+  readonly #removers: (() => void)[];
+
+  constructor(parent: HookRegistry, removers: (() => void)[]) {
+    super();
+    this.#parent = parent;
+    this.#removers = removers;
+  }
+
+  override addCallback<E extends object>(eventClass: HookEventClass<E>, callback: HookCallback<E>): () => void {
+    const remove = this.#parent.addCallback(eventClass, callback);
+    this.#removers.push(remove);
+    return remove;
+  }
+
+  override has(eventClass: HookEventClass<object>): boolean {
+    return this.#parent.has(eventClass);
+  }
+
+  override invoke<E extends object>(event: E): Promise<E> {
+    return this.#parent.invoke(event);
   }
 }

@@ -66,6 +66,28 @@ describe('hooks', () => {
     expect(log).toEqual(['start my_agent', 'end my_agent', 'start my_agent', 'end my_agent']);
   });
 
+  it('removes the callbacks of providers that a provider registers, and lets providers ask what is registered', async () => {
+    const log: string[] = [];
+    const inner: HookProvider = { registerHooks: (r) => void r.addCallback(BeforeInvocationEvent, () => void log.push('inner')) };
+    let sawAfter: boolean | undefined;
+    const outer: HookProvider = {
+      registerHooks: (r) => {
+        r.addCallback(AfterInvocationEvent, () => void log.push('outer'));
+        r.addHook(inner);
+        sawAfter = r.has(AfterInvocationEvent);
+      },
+    };
+    const agent = new Agent({ model: new ScriptedModel(['a', 'b']) });
+    const remove = agent.hooks.addHook(outer);
+    expect(sawAfter).toBe(true);
+    await agent.invoke('x');
+    expect(log).toEqual(['inner', 'outer']);
+    remove();
+    expect(agent.hooks.has(BeforeInvocationEvent)).toBe(false);
+    await agent.invoke('y');
+    expect(log).toEqual(['inner', 'outer']);
+  });
+
   it('lets BeforeToolCallEvent swap the tool or cancel it', async () => {
     const uses = [{ name: 'echo', input: { text: 'swap' } }, { name: 'echo', input: { text: 'cancel' } }, { name: 'echo', input: { text: 'plain' } }];
     const agent = new Agent({ model: new ScriptedModel([{ toolUses: uses }, 'ok']), tools: [echo] });

@@ -3,26 +3,26 @@ import type { JsonObject } from '../types/json.js';
 import { pendingTurnFromJson, pendingTurnToJson, type PendingTurn } from './pending-turn.js';
 
 /** How session persistence reads and restores an agent's pending turn (kept off the public API). */
-export interface PendingSlot {
-  get(): PendingTurn | undefined;
-  set(turn: PendingTurn | undefined): void;
+export interface PendingAccessor {
+  get(agent: Agent): PendingTurn | undefined;
+  set(agent: Agent, turn: PendingTurn | undefined): void;
 }
 
-const slots = new WeakMap<Agent, PendingSlot>();
+let accessor: PendingAccessor | undefined;
 
-/** Called once by each Agent's constructor. */
-export function registerPendingSlot(agent: Agent, slot: PendingSlot): void {
-  slots.set(agent, slot);
+/** Called once, by the Agent class (one accessor for all agents: nothing per agent). */
+export function registerPendingAccessor(access: PendingAccessor): void {
+  accessor = access;
 }
 
 /** The agent's turn waiting for answers, if any. */
 export function pendingTurnOf(agent: Agent): PendingTurn | undefined {
-  return slots.get(agent)?.get();
+  return accessor?.get(agent);
 }
 
 /** Restores (or clears) the agent's turn waiting for answers. */
 export function setPendingTurn(agent: Agent, turn: PendingTurn | undefined): void {
-  slots.get(agent)?.set(turn);
+  accessor?.set(agent, turn);
 }
 
 /**

@@ -17,7 +17,11 @@ export function assertJson(value: unknown, what = 'Value'): asserts value is Jso
 export class AgentState {
   #data: JsonObject;
 
-  constructor(initial: JsonObject = {}) {
+  constructor(initial?: JsonObject) {
+    if (initial === undefined) {
+      this.#data = {};
+      return;
+    }
     assertJson(initial, 'Initial state');
     this.#data = copyJson(initial);
   }

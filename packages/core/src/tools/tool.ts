@@ -38,15 +38,80 @@ export function isZodSchema(value: unknown): value is z.ZodType {
   return typeof v === 'object' && v !== null && typeof v.safeParse === 'function' && typeof v.toJSONSchema === 'function';
 }
 
-/** Converts a zod schema into the JSON Schema sent to models. */
+/** Converts a zod schema into the JSON Schema sent to models (a fresh object on every call). */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
   const json = schema.toJSONSchema({ io: 'input', unrepresentable: 'any' }) as JsonSchema;
   delete json['$schema'];
   return json;
 }
 
+const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
+
 /**
- * Declares a tool.
+ * The JSON Schema of `schema`, computed once per schema object and shared by every tool built from
+ * it (a server that builds its tools per request converts each schema once). Treat it as read-only.
+ */
+function sharedJsonSchema(schema: z.ZodType): JsonSchema {
+  let json = jsonSchemas.get(schema);
+  if (json === undefined) {
+    json = toJsonSchema(schema);
+    jsonSchemas.set(schema, json);
+  }
+  return json;
+}
+
+/**
+ * A tool built by {@link tool} (internal: not exported from the package): its fields and methods live on one small object (the callback and
+ * the shared JSON Schema in private slots), and its spec is built on first use.
+ */
+export class ZodTool<S extends z.ZodType> implements FunctionTool<S> {
+  readonly name: string;
+  readonly inputSchema: S;
+  declare readonly needsApproval?: NeedsApproval;
+  readonly #description: string;
+  readonly #callback: (input: z.output<S>, context: ToolContext) => unknown;
+  readonly #json: JsonSchema;
+  #spec: ToolSpec | undefined;
+
+  constructor(options: ToolOptions<S>, json: JsonSchema) {
+    this.name = options.name;
+    this.#description = options.description;
+    this.inputSchema = options.inputSchema;
+    this.#callback = options.callback;
+    this.#json = json;
+    const ask = options.needsApproval;
+    if (typeof ask === 'function') {
+      const inputSchema = options.inputSchema;
+      (this as { needsApproval?: NeedsApproval }).needsApproval = (input, context) => {
+        const parsed = inputSchema.safeParse(input);
+        return parsed.success ? ask(parsed.data, context) : false;
+      };
+    } else if (ask !== undefined) (this as { needsApproval?: NeedsApproval }).needsApproval = ask;
+  }
+
+  get spec(): ToolSpec {
+    this.#spec ??= { name: this.name, description: this.#description, inputSchema: { json: this.#json } };
+    return this.#spec;
+  }
+
+  async invoke(input: JsonValue, context: ToolContext): Promise<ToolResult> {
+    const toolUseId = context.toolUse.toolUseId;
+    const parsed = this.inputSchema.safeParse(input);
+    if (!parsed.success) {
+      return {
+        toolUseId,
+        status: 'error',
+        content: [{ text: `Invalid input for tool ${this.name}: ${formatIssues(parsed.error.issues)}. Call it again with input matching its schema.` }],
+      };
+    }
+    const value: unknown = await this.#callback(parsed.data, context);
+    return { toolUseId, status: 'success', content: [toResultContent(value)] };
+  }
+}
+
+/**
+ * Declares a tool. Its JSON Schema is computed once per zod schema object and shared, so building
+ * the same tools again (per request, per agent) costs a few small objects.
  * @example
  * const calculator = tool({
  *   name: 'calculator',
@@ -61,39 +126,7 @@ export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool
   if (!isZodSchema(options.inputSchema)) {
     throw new ConfigurationError(`tool(${options.name}): inputSchema must be a zod 4 schema, e.g. z.object({ city: z.string() }).`);
   }
-  const spec: ToolSpec = {
-    name: options.name,
-    description: options.description,
-    inputSchema: { json: toJsonSchema(options.inputSchema) },
-  };
-  const { name, inputSchema, callback } = options;
-  const ask = options.needsApproval;
-  const needsApproval: NeedsApproval | undefined =
-    typeof ask === 'function'
-      ? (input, context) => {
-          const parsed = inputSchema.safeParse(input);
-          return parsed.success ? ask(parsed.data, context) : false;
-        }
-      : ask;
-  return {
-    name,
-    spec,
-    inputSchema,
-    ...(needsApproval !== undefined ? { needsApproval } : {}),
-    async invoke(input: JsonValue, context: ToolContext): Promise<ToolResult> {
-      const toolUseId = context.toolUse.toolUseId;
-      const parsed = inputSchema.safeParse(input);
-      if (!parsed.success) {
-        return {
-          toolUseId,
-          status: 'error',
-          content: [{ text: `Invalid input for tool ${name}: ${formatIssues(parsed.error.issues)}. Call it again with input matching its schema.` }],
-        };
-      }
-      const value: unknown = await callback(parsed.data, context);
-      return { toolUseId, status: 'success', content: [toResultContent(value)] };
-    },
-  };
+  return new ZodTool(options, sharedJsonSchema(options.inputSchema));
 }
 
 /** Converts a tool callback's return value into a tool result block. */
