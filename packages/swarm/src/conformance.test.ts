@@ -4,7 +4,7 @@
  */
 import { Agent, BeforeNodeCallEvent, InMemorySessionRepository, RepositorySessionManager, tool, type Message, type SessionManager, type ToolResult } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
-import { removeAllTools } from '@skein/handoffs';
+import { handoff, removeAllTools } from '@skein/handoffs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Swarm, type SwarmEvent, type SwarmOptions } from './index.js';
@@ -77,6 +77,14 @@ describe('What happens when...', () => {
         expect(await t.swarm.invoke('help'), answer).toMatchObject({ status: 'completed', repairTurns: 0, text: answer });
         expect(t.models.triage.callCount, answer).toBe(1);
       }
+    });
+
+    it('is accepted as final when the announced transfer is disabled (isEnabled false)', async () => {
+      const billing = agentWith(NAMES.billing, new ScriptedModel([]), []);
+      const triageModel = new ScriptedModel(["I'll transfer you to billing."]);
+      const triage = new Agent({ name: NAMES.triage, model: triageModel, handoffs: [handoff(billing, { isEnabled: false })] });
+      expect(await new Swarm({ nodes: [triage, billing] }).invoke('help')).toMatchObject({ status: 'completed', repairTurns: 0 });
+      expect(triageModel.callCount).toBe(1);
     });
 
     it('stores the repair note and the repaired turn with the session, and a resumed run replays them', async () => {

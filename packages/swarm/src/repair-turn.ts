@@ -10,6 +10,15 @@ export interface RepairedOutcome extends NodeOutcome {
   earlierUsage: AccumulatedUsage | undefined;
 }
 
+/** True when the announced handoff is enabled now (a disabled one could not be called, so no repair asks for it). */
+async function offeredNow(handoff: Handoff, run: NodeRun): Promise<boolean> {
+  try {
+    return await handoff.isEnabled({ agent: run.agent, invocationState: run.invocationState });
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Runs the active member, then, when its final answer announces a transfer to a member it is offered
  * without calling the tool, gives it one repair turn: a user note saying no transfer happened (call
@@ -26,10 +35,14 @@ export async function* runWithRepair(run: NodeRun, enabled: boolean, itemsSoFar:
   const narrated = narratedHandoff(String(result), run.handoffs);
   const nodeLeft = run.nodeTimeoutMs - first.elapsedMs;
   const runLeft = run.remainingMs - first.elapsedMs;
-  if (!narrated || nodeLeft < 1 || runLeft < 1) return plain;
-  const second = yield* runNode({ ...run, prompt: [repairNote(narrated)], nodeTimeoutMs: Math.floor(nodeLeft), remainingMs: runLeft });
+  if (!narrated || nodeLeft < 1 || runLeft < 1 || !(await offeredNow(narrated, run))) return plain;
+  const left = Math.floor(nodeLeft);
+  const second = yield* runNode({ ...run, prompt: [repairNote(narrated)], nodeTimeoutMs: left, remainingMs: runLeft });
+  // A timeout in the repair turn names the member's whole nodeTimeout, not what was left of it.
+  const error = second.error?.replace(`the nodeTimeout of ${left} ms`, `the nodeTimeout of ${run.nodeTimeoutMs} ms`);
   return {
     ...second,
+    error,
     newItems: [...first.newItems, ...second.newItems],
     elapsedMs: first.elapsedMs + second.elapsedMs,
     repaired: narrated,
