@@ -138,7 +138,7 @@ describe('What happens when...', () => {
     const handoffs = result.transitions.filter((x) => x.kind === 'handoff');
     expect(handoffs).toHaveLength(1);
     expect(handoffs[0]).toMatchObject({
-      reason: 'Triage agent called transfer_to_billing_agent; refused transfer_to_refund_agent (the first transfer of a turn wins)',
+      reason: 'Triage agent called transfer_to_billing_agent; not performed: transfer_to_refund_agent (one transfer per turn: the first valid one)',
       details: { refused: ['transfer_to_refund_agent'] },
     });
   });

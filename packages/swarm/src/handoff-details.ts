@@ -12,7 +12,7 @@ export type HandoffDetails = {
   historyAfter: number;
   /** Other tools the handing-off turn ran before the transfer (their results are in the turn). */
   alsoRan?: string[];
-  /** Other transfers asked in the same turn and refused (the first transfer of a turn wins). */
+  /** Other transfers asked in the same turn and not performed (only the first valid transfer of a turn is). */
   refused?: string[];
 };
 
@@ -46,7 +46,7 @@ export function handoffDetails(fields: {
 export function handoffReason(base: string, alsoRan: readonly string[], refused: readonly string[]): string {
   const parts = [base];
   if (alsoRan.length > 0) parts.push(`after running ${alsoRan.join(', ')}`);
-  if (refused.length > 0) parts.push(`refused ${refused.join(', ')} (the first transfer of a turn wins)`);
+  if (refused.length > 0) parts.push(`not performed: ${refused.join(', ')} (one transfer per turn: the first valid one)`);
   return parts.join('; ');
 }
 
