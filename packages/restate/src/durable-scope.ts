@@ -7,9 +7,12 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RestatePromise, type Context } from '@restatedev/restate-sdk';
+import type { AccumulatedUsage, Interrupt, JsonObject, Message, Prompt, StopReason, ToolMetrics } from '@skein/core';
 
 export interface DurableScope {
   readonly ctx: Context;
+  /** Set in a workflow run whose graph nodes run as Restate calls (see `spread-nodes.ts`). */
+  readonly callNode?: NodeCaller;
   /** True inside a journaled step: nested model and tool calls run plainly. */
   readonly inStep: boolean;
   /** Awaits on the journal, in batches (see `StepBatcher`). */
@@ -61,9 +64,41 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 const storage = new AsyncLocalStorage<DurableScope>();
 
+/** Runs one node agent elsewhere: a journaled Restate call answered by the workflow's `node` handler. */
+export type NodeCaller = (request: NodeRequest) => RestatePromise<NodeReply>;
+
+/** What a node call carries: where the agent is in the tree and everything it starts from. */
+export interface NodeRequest {
+  /** Node ids from the top orchestrator down to the agent, e.g. `['billing']` or `['desk', 'refund']`. */
+  path: string[];
+  prompt: Prompt;
+  messages: Message[];
+  state: JsonObject;
+  /** The agent's turn waiting for answers (`interruptStateOf`), when it has one. */
+  interruptState?: JsonObject;
+}
+
+/** What a node call answers: the agent after the invocation, and the invocation's result. */
+export interface NodeReply {
+  messages: Message[];
+  state: JsonObject;
+  interruptState?: JsonObject;
+  result: {
+    stopReason: StopReason;
+    message: Message;
+    interrupts: Interrupt[];
+    metrics: { cycleCount: number; modelCallCount: number; modelLatencyMs: number; durationMs: number; interruptCount: number; usage: AccumulatedUsage; toolMetrics: Record<string, ToolMetrics> };
+  };
+}
+
 /** Runs `fn` with `ctx` as the journal of every model and tool call it makes. */
-export function runInScope<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
-  return storage.run({ ctx, inStep: false, waits: new StepBatcher() }, fn);
+export function runInScope<T>(ctx: Context, fn: () => Promise<T>, callNode?: NodeCaller): Promise<T> {
+  return storage.run({ ctx, inStep: false, waits: new StepBatcher(), ...(callNode ? { callNode } : {}) }, fn);
+}
+
+/** Awaits a Restate promise (a call) in the scope's batches, so it may run alongside other steps. */
+export function awaitInScope<T>(scope: DurableScope, promise: RestatePromise<T>): Promise<T> {
+  return scope.waits.wait(promise);
 }
 
 /** The scope to record a step in, or `undefined` outside Restate or inside a step. */

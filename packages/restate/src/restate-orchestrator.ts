@@ -6,8 +6,9 @@
 import * as restate from '@restatedev/restate-sdk';
 import type { Interrupt, MultiAgentBase, MultiAgentResult, NodeTransition, Usage } from '@skein/core';
 import type { PendingReply, RespondInput } from './answers.js';
-import { runInScope } from './durable-scope.js';
+import { runInScope, type NodeCaller, type NodeReply, type NodeRequest } from './durable-scope.js';
 import { prepareTree } from './prepare-tree.js';
+import { runNodeHere, spreadNodes } from './spread-nodes.js';
 import { clearPending, pendingOf, respondTo, waitForAnswers } from './workflow-waits.js';
 
 /** What a workflow run answers: the orchestrator's result without the in-process objects. */
@@ -39,6 +40,16 @@ function replyOf(result: MultiAgentResult): RunReply {
   };
 }
 
+/** How a workflow runs its orchestrator. */
+export interface RestateOrchestratorOptions {
+  /**
+   * Run each agent node of a Graph as its own Restate call (the workflow's `node` handler), so
+   * parallel branches may run on different workers. Default `true`; `false` runs every node in the
+   * worker that runs the workflow (one invocation, a little less overhead per node).
+   */
+  spreadNodes?: boolean;
+}
+
 /** The interrupts a paused result waits for (none when it did not pause). */
 function interruptsOf(result: MultiAgentResult): Interrupt[] {
   return result.status === 'interrupted' ? [...(result.interrupts ?? [])] : [];
@@ -54,30 +65,39 @@ function interruptsOf(result: MultiAgentResult): Interrupt[] {
  * // curl localhost:8080/desk/run-1/pending
  * // curl localhost:8080/desk/run-1/respond --json '{"interruptId": "t1#approval", "response": {"approved": true}}'
  */
-export function restateOrchestrator<N extends string>(name: N, build: () => MultiAgentBase | Promise<MultiAgentBase>) {
+export function restateOrchestrator<N extends string>(name: N, build: () => MultiAgentBase | Promise<MultiAgentBase>, options: RestateOrchestratorOptions = {}) {
+  const spread = options.spreadNodes ?? true;
+  const nodeCaller =
+    (ctx: restate.WorkflowContext): NodeCaller =>
+    (request) =>
+      ctx.genericCall<NodeRequest, NodeReply>({ service: name, method: 'node', key: ctx.key, parameter: request, inputSerde: restate.serde.json as restate.Serde<NodeRequest>, outputSerde: restate.serde.json as restate.Serde<NodeReply> });
   return restate.workflow({
     name,
     handlers: {
-      async run(ctx: restate.WorkflowContext, input: string | { task: string }): Promise<RunReply> {
+      run: restate.handlers.workflow.workflow(async (ctx: restate.WorkflowContext, input: string | { task: string }): Promise<RunReply> => {
         const task = taskOf(input);
         const orchestrator = await build();
         prepareTree(orchestrator);
-        let result = await runInScope(ctx, () => orchestrator.invoke(task));
+        if (spread) spreadNodes(orchestrator);
+        const callNode = spread ? nodeCaller(ctx) : undefined;
+        let result = await runInScope(ctx, () => orchestrator.invoke(task), callNode);
         for (let round = 1, waiting = interruptsOf(result); waiting.length > 0; round++, waiting = interruptsOf(result)) {
           const answers = await waitForAnswers(ctx, round, waiting);
-          result = await runInScope(ctx, () => orchestrator.invoke(answers));
+          result = await runInScope(ctx, () => orchestrator.invoke(answers), callNode);
         }
         clearPending(ctx);
         return replyOf(result);
-      },
+      }),
       /** What the run waits for: the unanswered interrupts of its current pause (empty when none). */
-      async pending(ctx: restate.WorkflowSharedContext): Promise<PendingReply> {
-        return pendingOf(ctx);
-      },
+      /** Runs one agent node of a run (called by the run itself when nodes are spread; not for clients). */
+      node: restate.handlers.workflow.shared({ ingressPrivate: true }, async (ctx: restate.WorkflowSharedContext, request: NodeRequest): Promise<NodeReply> => {
+        const root = await build();
+        prepareTree(root);
+        return runNodeHere(ctx, root, request);
+      }),
+      pending: restate.handlers.workflow.shared(async (ctx: restate.WorkflowSharedContext): Promise<PendingReply> => pendingOf(ctx)),
       /** Answers interrupts of the current pause; the run goes on once all are answered. Returns what still waits. */
-      async respond(ctx: restate.WorkflowSharedContext, input: RespondInput): Promise<PendingReply> {
-        return respondTo(ctx, input);
-      },
+      respond: restate.handlers.workflow.shared(async (ctx: restate.WorkflowSharedContext, input: RespondInput): Promise<PendingReply> => respondTo(ctx, input)),
     },
   });
 }

@@ -1,0 +1,66 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NodeTransition } from '@skein/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReply } from './index.js';
+import { RestateServer } from './testing/restate-server.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from './testing/round-robin-proxy.js';
+import { buildDeskGraph } from './test-support/scripted-parts.js';
+import { freePort, startWorker, type WorkerProcess } from './test-support/worker-process.js';
+
+// Two worker processes behind one deployment URL (a loopback HTTP/2 round-robin proxy, as a load
+// balancer would be in production): the nodes of one graph run are Restate calls, spread over both.
+
+let server: RestateServer;
+let proxy: RoundRobinProxy;
+let dir = '';
+const workers: WorkerProcess[] = [];
+const traces: string[] = [];
+
+const modelsIn = async (file: string): Promise<string[]> =>
+  (await readFile(file, 'utf8').catch(() => '')).split('\n').filter((l) => l.startsWith('model ')).map((l) => l.split(' ')[1] ?? '');
+const shape = (t: NodeTransition): unknown => ({ from: t.from, to: t.to, kind: t.kind });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'skein-restate-spread-'));
+  server = await RestateServer.start();
+  for (const name of ['a', 'b']) {
+    const trace = join(dir, `${name}.log`);
+    traces.push(trace);
+    workers.push(await startWorker(await freePort(), { SKEIN_TRACE_FILE: trace }));
+  }
+  proxy = await startRoundRobinProxy(workers.map((w) => `http://127.0.0.1:${w.port}`));
+  await server.register(proxy.url);
+}, 240_000);
+
+afterAll(async () => {
+  for (const w of workers) await w.kill();
+  await proxy?.close();
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('two workers sharing the parallel branches of a fan-out', () => {
+  it('runs the nodes of one graph run on both workers, with the result of the in-process run', async () => {
+    const task = 'Order 42 was charged twice';
+    const reply = await server.call<RunReply>('desk/spread-1/run', task);
+    const local = await buildDeskGraph().invoke(task);
+    expect(reply.status).toBe('completed');
+    expect(reply.texts).toEqual(Object.fromEntries(Object.entries(local.results).map(([id, r]) => [id, r.text])));
+    expect(reply.executionCount).toBe(local.executionCount);
+    expect(reply.transitions.map(shape)).toEqual(local.transitions.map(shape));
+    expect(reply.usage).toEqual(local.accumulatedUsage);
+    // Each node ran once, in one of the two workers, and both workers ran some.
+    const [a, b] = [await modelsIn(traces[0] ?? ''), await modelsIn(traces[1] ?? '')];
+    expect([...a, ...b].sort()).toEqual(['audit', 'audit', 'billing', 'billing', 'summary', 'triage']);
+    expect(a.length, `worker a ran ${a.join(', ')}; worker b ran ${b.join(', ')}`).toBeGreaterThan(0);
+    expect(b.length, `worker a ran ${a.join(', ')}; worker b ran ${b.join(', ')}`).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('answers the same with nodes spread and with every node in the run\'s worker', async () => {
+    const [spread, inline] = await Promise.all([server.call<RunReply>('desk/spread-2/run', 'Order 7'), server.call<RunReply>('deskInline/inline-2/run', 'Order 7')]);
+    expect(spread.texts).toEqual(inline.texts);
+    expect(spread.transitions.map(shape)).toEqual(inline.transitions.map(shape));
+  }, 60_000);
+});

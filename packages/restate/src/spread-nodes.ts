@@ -1,0 +1,99 @@
+/**
+ * Graph nodes as Restate calls, so the parallel branches of a run may run on different workers.
+ * In a workflow run, each agent node of a Graph (nested graphs too) is swapped for a stub whose
+ * `stream` sends the agent's starting point (prompt, messages, state, a pending turn) to the
+ * workflow's shared `node` handler as one journaled call; Restate dispatches each call as its own
+ * invocation, to any worker of the deployment (behind a load balancer, a different one per call).
+ * The handler builds the same tree, runs the agent with its model and tool calls journaled in the
+ * node's invocation, and answers the agent's new messages, state and result, which the stub puts
+ * back on the local agent before the graph goes on. A node that crashed is retried by Restate on
+ * its own, replaying its finished steps; the run's journal holds the call, so a replayed run waits
+ * for (or reads) the same answer instead of running the node again.
+ *
+ * Swarm members, nested Swarms and agents used as tools stay in the process that runs their parent:
+ * a Swarm runs one agent at a time, so spreading it gains nothing.
+ */
+import { AgentMetrics, AgentResult, addUsage, interruptStateOf, isMultiAgent, restoreInterruptState, type Agent, type AgentStreamEvent, type InvokeOptions, type MultiAgentBase, type Prompt } from '@skein/core';
+import { activeJournal, awaitInScope, runInScope, type NodeReply, type NodeRequest } from './durable-scope.js';
+import type { Context } from '@restatedev/restate-sdk';
+
+const spread = new WeakSet<object>();
+
+function isAgent(value: unknown): value is Agent {
+  return typeof value === 'object' && value !== null && 'hooks' in value && 'model' in value && !isMultiAgent(value);
+}
+
+/** A Graph's node targets by id (a Swarm or anything else: none). */
+function graphNodes(target: MultiAgentBase): Map<string, unknown> | undefined {
+  const nodes = (target as { nodes?: unknown }).nodes;
+  if (!(nodes instanceof Map)) return undefined;
+  return new Map([...nodes.entries()].map(([id, node]: [string, { target: unknown }]) => [id, node.target]));
+}
+
+/** Makes every agent node of `root`'s graphs run as a Restate call when its run has a node caller (idempotent). */
+export function spreadNodes(root: Agent | MultiAgentBase, path: string[] = []): void {
+  if (isAgent(root) || spread.has(root)) return;
+  spread.add(root);
+  for (const [id, target] of graphNodes(root) ?? []) {
+    if (isAgent(target)) stubAgent(target, [...path, id]);
+    else if (isMultiAgent(target)) spreadNodes(target, [...path, id]);
+  }
+}
+
+function stubAgent(agent: Agent, path: string[]): void {
+  const plain = agent.stream.bind(agent);
+  agent.stream = (prompt?: Prompt, options?: InvokeOptions): AsyncGenerator<AgentStreamEvent, AgentResult> => {
+    const scope = activeJournal();
+    return scope?.callNode ? remote(agent, path, prompt ?? [], scope) : plain(prompt, options);
+  };
+}
+
+/** The stub's stream: no events (the node's own stay in the worker that ran it), then the result. */
+async function* remote(agent: Agent, path: string[], prompt: Prompt, scope: NonNullable<ReturnType<typeof activeJournal>>): AsyncGenerator<AgentStreamEvent, AgentResult> {
+  const interruptState = interruptStateOf(agent);
+  const request: NodeRequest = { path, prompt, messages: agent.messages, state: agent.state.get(), ...(interruptState ? { interruptState } : {}) };
+  const reply = await awaitInScope(scope, (scope.callNode as NonNullable<typeof scope.callNode>)(request));
+  agent.messages = reply.messages;
+  agent.state.replace(reply.state);
+  restoreInterruptState(agent, reply.interruptState);
+  return resultOf(reply);
+}
+
+function resultOf(reply: NodeReply): AgentResult {
+  const { metrics: m, ...rest } = reply.result;
+  const metrics = new AgentMetrics();
+  Object.assign(metrics, { cycleCount: m.cycleCount, modelCallCount: m.modelCallCount, modelLatencyMs: m.modelLatencyMs, durationMs: m.durationMs, interruptCount: m.interruptCount });
+  addUsage(metrics.usage, m.usage);
+  Object.assign(metrics.toolMetrics, m.toolMetrics);
+  return new AgentResult({ stopReason: rest.stopReason, message: rest.message, metrics, state: {}, interrupts: rest.interrupts });
+}
+
+/** The agent at `path` in a freshly built tree; throws when the tree has no agent there. */
+function agentAt(root: Agent | MultiAgentBase, path: readonly string[]): Agent {
+  let at: unknown = root;
+  for (const id of path) at = isMultiAgent(at) ? graphNodes(at)?.get(id) : undefined;
+  if (!isAgent(at)) throw new TypeError(`No agent node at ${path.join('/')}: build() must return the same graph on every worker.`);
+  return at;
+}
+
+/** Runs one node agent of a freshly built tree as the `node` handler asked, journaled in `ctx`. */
+export async function runNodeHere(ctx: Context, root: Agent | MultiAgentBase, request: NodeRequest): Promise<NodeReply> {
+  const agent = agentAt(root, request.path);
+  agent.messages = request.messages;
+  agent.state.replace(request.state);
+  restoreInterruptState(agent, request.interruptState);
+  const result = await runInScope(ctx, () => agent.invoke(request.prompt));
+  const interruptState = interruptStateOf(agent);
+  const m = result.metrics;
+  return {
+    messages: agent.messages,
+    state: agent.state.get(),
+    ...(interruptState ? { interruptState } : {}),
+    result: {
+      stopReason: result.stopReason,
+      message: result.message,
+      interrupts: [...result.interrupts],
+      metrics: { cycleCount: m.cycleCount, modelCallCount: m.modelCallCount, modelLatencyMs: m.modelLatencyMs, durationMs: m.durationMs, interruptCount: m.interruptCount, usage: m.usage, toolMetrics: m.toolMetrics },
+    },
+  };
+}
