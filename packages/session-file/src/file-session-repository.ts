@@ -157,6 +157,7 @@ export class FileSessionRepository implements SessionRepository {
     const doomed = ids.filter((id) => id >= fromMessageId).reverse(); // newest first: a crash leaves a whole prefix
     if (doomed.length === 0) return;
     await this.#files.writable(sessionId);
+    await this.#files.contained(dir);
     for (const id of doomed) await fs.unlink(path.join(dir, `message_${id}.json`)).catch((e: unknown) => this.#ignoreMissing(e, dir));
     await syncDir(dir);
   }

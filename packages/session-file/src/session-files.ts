@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SessionConflictError, SessionNotFoundError, serializeSessionData } from '@skein/core';
 import { writeFileAtomic, type WriteMode } from './atomic-write.js';
 import { errnoCode, fsError } from './fs-errors.js';
+import { RootGuard } from './root-guard.js';
 import { pidAlive, SessionLock } from './session-lock.js';
 import type { SessionPaths } from './session-paths.js';
 
@@ -46,9 +47,16 @@ export class SessionFiles {
   readonly #locks = new Map<string, SessionLock>();
   readonly #locking = new Map<string, Promise<void>>();
   readonly #known = new Set<string>();
+  readonly #guard: RootGuard;
 
   constructor(paths: SessionPaths) {
     this.#paths = paths;
+    this.#guard = new RootGuard(paths.root);
+  }
+
+  /** Throws `SessionCorruptError` when `dir` leads out of the storage root through a symbolic link (checked before writing in it). */
+  contained(dir: string): Promise<void> {
+    return this.#guard.check(dir);
   }
 
   /** Makes sure the session directory exists and this instance holds its lock (taken once, on first write). */
@@ -71,6 +79,7 @@ export class SessionFiles {
 
   /** Writes `value` as 2-space JSON (bytes encoded); `create` refuses an existing file with `SessionConflictError`. */
   async write(file: string, value: unknown, mode: WriteMode, what: string): Promise<void> {
+    await this.#guard.check(path.dirname(file));
     try {
       await writeFileAtomic(file, serializeSessionData(value), mode);
     } catch (error) {
@@ -83,6 +92,7 @@ export class SessionFiles {
 
   async mkdir(dir: string): Promise<void> {
     if (this.#known.has(dir)) return;
+    await this.#guard.check(dir);
     try {
       await fs.mkdir(dir, { recursive: true });
     } catch (error) {
