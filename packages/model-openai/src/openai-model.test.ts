@@ -183,6 +183,20 @@ describe('OpenAIModel errors', () => {
     }
   });
 
+  it('maps an error chunk inside the stream by its code (vLLM / OpenAI send `data: {"error": ...}`)', async () => {
+    const start = chatChunks({ text: ['par', 'tial'] }).slice(0, 2);
+    server.enqueue(
+      { chunks: [...start, errorBody('The server had an error while processing your request.', 'server_error')] },
+      { chunks: [...start, errorBody('Rate limit reached.', 'requests', 'rate_limit_exceeded')] },
+      { chunks: [...start, errorBody('Invalid schema for function lookup.', 'invalid_request_error')] },
+    );
+    const [first, second, third] = [await failure(), await failure(), await failure()];
+    expect(ModelTransientError.is(first.error)).toBe(true);
+    expect(ModelThrottledError.is(second.error)).toBe(true);
+    expect(ModelError.is(third.error) && !ModelTransientError.is(third.error)).toBe(true);
+    expect((third.error as Error).message).toContain('Invalid schema for function lookup');
+  });
+
   it('aborts before the headers and mid-stream with CancelledError', async () => {
     const controller = new AbortController();
     server.enqueue(() => {

@@ -178,23 +178,25 @@ describe('OpenAIModel api: responses, errors', () => {
     }
   });
 
-  it('maps response.failed and error events by their code: server_error transient, rate_limit_exceeded throttled, others ModelError', async () => {
+  it('maps response.failed and error events by their code: server_error transient, rate_limit_exceeded throttled, context length to the conversation manager, others ModelError', async () => {
     const start = responseEvents({ text: ['x'] }).slice(0, 2);
     const errorEvent = (code: string, message: string): Chunk => ({ type: 'error', code, message, param: null, sequence_number: 2 });
     server.enqueue(
       { chunks: responseEvents({ text: ['par'], failed: { code: 'server_error', message: 'The model failed to generate a response.' } }) },
       { chunks: [...start, errorEvent('rate_limit_exceeded', 'Too many requests.')] },
       { chunks: [...start, errorEvent('invalid_prompt', 'Invalid prompt: flagged.')] },
+      { chunks: [...start, errorEvent('context_length_exceeded', 'Your input exceeds the context window of this model.')] },
       // The shape with the error nested under `error` (the SDK throws it itself).
       { chunks: [...start, { type: 'error', sequence_number: 2, error: { type: 'server_error', code: 'server_error', message: 'Upstream failed.', param: null } }] },
     );
-    const results = [await failure(), await failure(), await failure(), await failure()];
+    const results = [await failure(), await failure(), await failure(), await failure(), await failure()];
     expect(ModelTransientError.is(results[0]?.error)).toBe(true);
     expect((results[0]?.error as Error).message).toContain('The model failed to generate a response');
     expect(ModelThrottledError.is(results[1]?.error)).toBe(true);
     expect(ModelError.is(results[2]?.error) && !ModelTransientError.is(results[2]?.error)).toBe(true);
     expect((results[2]?.error as Error).message).toContain('Invalid prompt: flagged');
-    expect(ModelTransientError.is(results[3]?.error)).toBe(true);
+    expect(ContextWindowOverflowError.is(results[3]?.error)).toBe(true);
+    expect(ModelTransientError.is(results[4]?.error)).toBe(true);
     expect(results.every((r) => !r.events.some((e) => 'messageStop' in e))).toBe(true);
   });
 
