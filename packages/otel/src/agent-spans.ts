@@ -61,6 +61,9 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
     const waiting = agent.interrupts;
     if (waiting.length > 0) span.addEvent(EVENT.resume, { [ATTR.interruptIds]: waiting.map((i) => i.id), [ATTR.interruptNames]: waiting.map((i) => i.name) });
     run = { span, ctx: trace.setSpan(parentCtx, span), started: performance.now(), conversationId, tokens: noTokens(), cycles: 0, chat: undefined, tools: new Map() };
+    // Nothing records spans or metrics (no provider registered, or an unsampled trace): the loop runs
+    // without our per-cycle hooks and listeners, as if uninstrumented.
+    if (span.isRecording() || t.metricsOn) attach();
   };
 
   const beforeModel = (): void => {
@@ -192,20 +195,32 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
     t.operationDuration.record(seconds(run.started), attributes);
     t.cycles.record(run.cycles, { [ATTR.agentName]: agent.name });
     run = undefined;
+    detach();
   };
 
-  const removers = [
-    agent.hooks.addCallback(BeforeInvocationEvent, start),
-    agent.hooks.addCallback(BeforeModelCallEvent, beforeModel),
-    agent.hooks.addCallback(AfterModelCallEvent, afterModel),
-    agent.hooks.addCallback(BeforeToolCallEvent, beforeTool),
-    agent.hooks.addCallback(AfterToolCallEvent, afterTool),
-    agent.hooks.addCallback(AfterInvocationEvent, finish),
-  ];
-  agent.on('modelStreamEvent', onStream).on('modelRetry', onRetry).on('interrupt', onInterrupt);
+  let perCycle: (() => void)[] = [];
+  const attach = (): void => {
+    perCycle = [
+      agent.hooks.addCallback(BeforeModelCallEvent, beforeModel),
+      agent.hooks.addCallback(AfterModelCallEvent, afterModel),
+      agent.hooks.addCallback(BeforeToolCallEvent, beforeTool),
+      agent.hooks.addCallback(AfterToolCallEvent, afterTool),
+    ];
+    agent.on('modelStreamEvent', onStream).on('modelRetry', onRetry);
+  };
+  const detach = (): void => {
+    for (const remove of perCycle.splice(0)) remove();
+    agent.off('modelStreamEvent', onStream).off('modelRetry', onRetry);
+  };
+
+  // Per invocation: these two hooks and the interrupt listener (which also keeps the agent's listener
+  // registry in place, so that listeners attached when an invocation starts hear its events).
+  const removers = [agent.hooks.addCallback(BeforeInvocationEvent, start), agent.hooks.addCallback(AfterInvocationEvent, finish)];
+  agent.on('interrupt', onInterrupt);
   return () => {
     for (const remove of removers) remove();
-    agent.off('modelStreamEvent', onStream).off('modelRetry', onRetry).off('interrupt', onInterrupt);
+    detach();
+    agent.off('interrupt', onInterrupt);
   };
 }
 

@@ -1,8 +1,8 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, ModelThrottledError, tool } from '@skein/core';
-import { ScriptedModel } from '@skein/core/testing';
+import { Agent, BeforeModelCallEvent, BeforeToolCallEvent, ModelThrottledError, tool } from '@skein/core';
+import { listenerDispatchCount, ScriptedModel } from '@skein/core/testing';
 import { instrument } from './index.js';
 import { harness, only, recordings, total, tree } from './testing/harness.js';
 
@@ -157,5 +157,32 @@ describe('an instrumented agent', () => {
     const before = h.spans().length;
     await agent.invoke('And now?');
     expect(h.spans().length).toBe(before);
+  });
+
+  it('does no per-cycle work when nothing collects (no tracer or meter provider registered)', async () => {
+    const seen: boolean[] = [];
+    const probe = tool({
+      name: 'probe',
+      description: 'Reports whether model and tool hooks are registered while the loop runs.',
+      inputSchema: z.object({}),
+      callback: (_input, context) => {
+        seen.push(context.agent.hooks.has(BeforeModelCallEvent), context.agent.hooks.has(BeforeToolCallEvent));
+        return 'ok';
+      },
+    });
+    const agent = new Agent({ name: 'support', model: new ScriptedModel([{ toolUses: [{ name: 'probe', input: {} }] }, 'Done.']), tools: [probe] });
+    instrument(agent);
+    const before = listenerDispatchCount();
+    await agent.invoke('go');
+    expect(seen).toEqual([false, false]);
+    expect(listenerDispatchCount()).toBe(before);
+    // With a provider, the same agent gets them for the invocation, and drops them after.
+    const h = harness();
+    const traced = new Agent({ name: 'traced', model: new ScriptedModel([{ toolUses: [{ name: 'probe', input: {} }] }, 'Done.']), tools: [probe] });
+    instrument(traced, { tracerProvider: h.tracerProvider });
+    await traced.invoke('go');
+    expect(seen).toEqual([false, false, true, true]);
+    expect(traced.hooks.has(BeforeModelCallEvent)).toBe(false);
+    expect(listenerDispatchCount()).toBeGreaterThan(before);
   });
 });

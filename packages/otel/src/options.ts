@@ -1,4 +1,4 @@
-import { metrics, trace, type Counter, type Histogram, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { createNoopMeter, metrics, trace, type Counter, type Histogram, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import type { Model } from '@skein/core';
 import { CAPTURE_CONTENT_ENV, KIND_SPAN_NAMES, METRIC, PROVIDER_BY_MODEL_CLASS } from './conventions.js';
 
@@ -35,6 +35,8 @@ export interface Telemetry {
   readonly capture: boolean;
   readonly workflowSpanName: 'invoke_workflow' | 'kind';
   readonly conversationId: string | undefined;
+  /** False when metrics go nowhere (no meter provider given or registered): per-cycle work can be skipped. */
+  readonly metricsOn: boolean;
   providerOf(model: Model): string;
   readonly tokenUsage: Histogram;
   readonly operationDuration: Histogram;
@@ -62,6 +64,7 @@ export function resolveTelemetry(options: InstrumentOptions): Telemetry {
     capture: options.captureMessageContent ?? process.env[CAPTURE_CONTENT_ENV]?.toLowerCase() === 'true',
     workflowSpanName: options.workflowSpanName ?? 'invoke_workflow',
     conversationId: options.conversationId,
+    metricsOn: meter !== createNoopMeter(),
     providerOf: typeof provider === 'function' ? provider : provider !== undefined ? () => provider : providerOfModel,
     tokenUsage: histogram(METRIC.tokenUsage),
     operationDuration: histogram(METRIC.operationDuration),
