@@ -101,6 +101,7 @@ function failure(error: { code?: string | null; message?: string | null } | null
   return new APIError(undefined, { code: error?.code ?? null, message, type: 'response_failed' }, message, undefined);
 }
 
+/** Translates one Responses API event stream to core stream events, ending with `metadata`; throws what the stream reports. */
 export async function* translateResponseEvents(events: AsyncIterable<ResponseStreamEvent>, started: number): AsyncGenerator<ModelStreamEvent> {
   const blocks = new Blocks();
   let begun = false;

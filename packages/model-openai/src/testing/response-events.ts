@@ -7,6 +7,7 @@
  */
 import type { Chunk } from './chat-chunks.js';
 
+/** A function call the scripted response makes. */
 export interface ResponseToolCall {
   callId: string;
   name: string;
@@ -14,6 +15,7 @@ export interface ResponseToolCall {
   args: string[];
 }
 
+/** What a scripted response holds, in the order OpenAI sends it: reasoning, text, function calls; then how it ends. */
 export interface ResponseScript {
   /** Reasoning summary deltas (one summary part). */
   reasoning?: string[];
