@@ -97,6 +97,8 @@ describe('skein show', () => {
   it('shows a swarm with its handoff message', async () => {
     const { out } = await cli('show', dir, 'swarm-desk');
     expect(out).toContain('handoff from triage: "Charged twice for order 42"');
+    // What billing received after the nested-history filter: one summary message of the three.
+    expect(out).toContain('"Charged twice for order 42" (received 1 of 3 messages)');
   });
 
   it('prints an agent conversation with tool calls folded, or in full', async () => {

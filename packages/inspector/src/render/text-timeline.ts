@@ -1,6 +1,7 @@
 import type { SessionView } from '../view/session-view.js';
 import type { RunView } from '../view/run-view.js';
 import { statusColour, type Paint } from './ansi.js';
+import { handoffReceived } from './handoff-received.js';
 
 const ms = (n: number | undefined): string => (n === undefined ? '…' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`);
 
@@ -21,7 +22,7 @@ export function renderRun(run: RunView, paint: Paint): string {
     if (!exec) continue;
     const colour = statusColour(paint, exec.status);
     const tokens = exec.tokens === undefined ? '' : `  ${exec.tokens} tokens`;
-    const why = t.kind === 'strands' ? t.reason : t.kind === 'handoff' ? `handoff from ${t.from ?? '-'}: "${t.reason}"` : `${t.kind}${t.from ? ` from ${t.from}` : ''}: ${t.reason}`;
+    const why = t.kind === 'strands' ? t.reason : t.kind === 'handoff' ? `handoff from ${t.from ?? '-'}: "${t.reason}" ${handoffReceived(t)}`.trimEnd() : `${t.kind}${t.from ? ` from ${t.from}` : ''}: ${t.reason}`;
     out.push(`  ${at} ${paint.dim(`+${ms(exec.startMs)}`)}  ${paint.cyan(exec.nodeId)}  ${colour(exec.status)}  ${ms(exec.durationMs)}${tokens}  ${paint.dim(why)}`);
   }
   for (const w of run.waiting) out.push(`  ${paint.yellow('waiting for an answer')}: ${w.reason}`);
