@@ -8,7 +8,7 @@ import type { Interrupt, MultiAgentBase, MultiAgentResult, NodeTransition, Usage
 import type { PendingReply, RespondInput } from './answers.js';
 import { runInScope, type NodeCaller, type NodeReply, type NodeRequest } from './durable-scope.js';
 import { prepareTree } from './prepare-tree.js';
-import { runNodeHere, spreadNodes } from './spread-nodes.js';
+import { runNodeHere, spreadNodes, type SpreadMode } from './spread-nodes.js';
 import { clearPending, pendingOf, respondTo, waitForAnswers } from './workflow-waits.js';
 
 /** What a workflow run answers: the orchestrator's result without the in-process objects. */
@@ -43,11 +43,12 @@ function replyOf(result: MultiAgentResult): RunReply {
 /** How a workflow runs its orchestrator. */
 export interface RestateOrchestratorOptions {
   /**
-   * Run each agent node of a Graph as its own Restate call (the workflow's `node` handler), so
-   * parallel branches may run on different workers. Default `true`; `false` runs every node in the
-   * worker that runs the workflow (one invocation, a little less overhead per node).
+   * Which agent nodes of a Graph run as their own Restate call (the workflow's `node` handler), so
+   * they may run on another worker: `parallel` (default) those that can run alongside another node
+   * (fan-out targets, several entry points), `all` every one, `none` none (every node runs in the
+   * worker that runs the workflow). A call costs a few ms more per node than a node run in place.
    */
-  spreadNodes?: boolean;
+  spreadNodes?: SpreadMode;
 }
 
 /** The interrupts a paused result waits for (none when it did not pause). */
@@ -66,7 +67,7 @@ function interruptsOf(result: MultiAgentResult): Interrupt[] {
  * // curl localhost:8080/desk/run-1/respond --json '{"interruptId": "t1#approval", "response": {"approved": true}}'
  */
 export function restateOrchestrator<N extends string>(name: N, build: () => MultiAgentBase | Promise<MultiAgentBase>, options: RestateOrchestratorOptions = {}) {
-  const spread = options.spreadNodes ?? true;
+  const spread = options.spreadNodes ?? 'parallel';
   const nodeCaller =
     (ctx: restate.WorkflowContext): NodeCaller =>
     (request) =>
@@ -78,8 +79,8 @@ export function restateOrchestrator<N extends string>(name: N, build: () => Mult
         const task = taskOf(input);
         const orchestrator = await build();
         prepareTree(orchestrator);
-        if (spread) spreadNodes(orchestrator);
-        const callNode = spread ? nodeCaller(ctx) : undefined;
+        spreadNodes(orchestrator, spread);
+        const callNode = spread === 'none' ? undefined : nodeCaller(ctx);
         let result = await runInScope(ctx, () => orchestrator.invoke(task), callNode);
         for (let round = 1, waiting = interruptsOf(result); waiting.length > 0; round++, waiting = interruptsOf(result)) {
           const answers = await waitForAnswers(ctx, round, waiting);

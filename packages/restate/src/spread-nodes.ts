@@ -1,6 +1,6 @@
 /**
  * Graph nodes as Restate calls, so the parallel branches of a run may run on different workers.
- * In a workflow run, each agent node of a Graph (nested graphs too) is swapped for a stub whose
+ * In a workflow run, agent nodes of a Graph (nested graphs too) are swapped for a stub whose
  * `stream` sends the agent's starting point (prompt, messages, state, a pending turn) to the
  * workflow's shared `node` handler as one journaled call; Restate dispatches each call as its own
  * invocation, to any worker of the deployment (behind a load balancer, a different one per call).
@@ -9,6 +9,12 @@
  * back on the local agent before the graph goes on. A node that crashed is retried by Restate on
  * its own, replaying its finished steps; the run's journal holds the call, so a replayed run waits
  * for (or reads) the same answer instead of running the node again.
+ *
+ * Which nodes: `parallel` (the default) spreads the nodes that can run alongside another one (the
+ * targets of a node with several outgoing edges, and the entry points when there are several),
+ * decided from the graph's shape alone so every replay decides the same; a chain's nodes stay in
+ * the run's worker, where a node costs a third of a call (see bench/src/restate.bench.ts). `all`
+ * spreads every agent node, `none` none.
  *
  * Swarm members, nested Swarms and agents used as tools stay in the process that runs their parent:
  * a Swarm runs one agent at a time, so spreading it gains nothing.
@@ -30,13 +36,27 @@ function graphNodes(target: MultiAgentBase): Map<string, unknown> | undefined {
   return new Map([...nodes.entries()].map(([id, node]: [string, { target: unknown }]) => [id, node.target]));
 }
 
-/** Makes every agent node of `root`'s graphs run as a Restate call when its run has a node caller (idempotent). */
-export function spreadNodes(root: Agent | MultiAgentBase, path: string[] = []): void {
-  if (isAgent(root) || spread.has(root)) return;
+/** Which agent nodes of a graph run as Restate calls. */
+export type SpreadMode = 'parallel' | 'all' | 'none';
+
+/** The nodes that can run alongside another: targets of a fan-out, and several entry points. */
+function parallelNodes(graph: MultiAgentBase): Set<string> {
+  const { edges = [], entryPoints = [] } = graph as { edges?: readonly { from: readonly string[]; to: string }[]; entryPoints?: readonly string[] };
+  const targets = new Map<string, Set<string>>();
+  for (const edge of edges) for (const from of edge.from) targets.set(from, (targets.get(from) ?? new Set()).add(edge.to));
+  const parallel = new Set(entryPoints.length > 1 ? entryPoints : []);
+  for (const to of targets.values()) if (to.size > 1) for (const id of to) parallel.add(id);
+  return parallel;
+}
+
+/** Makes agent nodes of `root`'s graphs run as Restate calls when their run has a node caller (idempotent). */
+export function spreadNodes(root: Agent | MultiAgentBase, mode: SpreadMode, path: string[] = []): void {
+  if (mode === 'none' || isAgent(root) || spread.has(root)) return;
   spread.add(root);
+  const parallel = mode === 'all' ? undefined : parallelNodes(root);
   for (const [id, target] of graphNodes(root) ?? []) {
-    if (isAgent(target)) stubAgent(target, [...path, id]);
-    else if (isMultiAgent(target)) spreadNodes(target, [...path, id]);
+    if (isAgent(target) && (!parallel || parallel.has(id))) stubAgent(target, [...path, id]);
+    else if (isMultiAgent(target)) spreadNodes(target, mode, [...path, id]);
   }
 }
 

@@ -17,7 +17,7 @@ const parallel = restateAgent('parallel', () =>
 );
 
 const graph = restateGraph('desk', buildDeskGraph);
-const graphInline = restateGraph('deskInline', buildDeskGraph, { spreadNodes: false });
+const graphInline = restateGraph('deskInline', buildDeskGraph, { spreadNodes: 'none' });
 
 // issue_refund waits for a person's approval (needsApproval) before it runs.
 const refundAgent = (name: string): Agent => new Agent({ name, model: model(name, ['lookup_order', 'issue_refund']), tools: [countedTool('lookup_order'), countedTool('issue_refund', true)] });
