@@ -92,6 +92,11 @@ const examples: Example[] = [
     prints: /No notes mention the launch yet\./,
   },
   {
+    readme: 'packages/otel/README.md',
+    prelude: scripted(`['Your order ships today.']`),
+    prints: /Your order ships today\.\n\[ 'chat scripted', 'invoke_agent support' \]/,
+  },
+  {
     readme: 'packages/model-anthropic/README.md',
     setup: async () => {
       anthropic.enqueue({ events: answerEvents({ blocks: [{ toolUse: { id: 'toolu_1', name: 'weather', inputChunks: ['{"city":', '"Lisbon"}'] } }] }) });
