@@ -79,8 +79,17 @@ export type { RepositorySessionManagerOptions } from './session/repository-sessi
 export { MultiAgentSession } from './session/multi-agent-session.js';
 export type { MultiAgentSnapshot, NewTransition } from './session/multi-agent-session.js';
 
+// Run-tree budgets
+export {
+  BUDGET_LIMITS, BudgetScope, BudgetWarningEvent, MultiAgentBudgetWarningEvent, OrchestratorBudget, RunBudget, budgetStopOf, costOf, describeExceeded, emptySpend,
+  openBudgetScope, toolBudgetScope,
+} from './budget/index.js';
+export type {
+  Budget, BudgetExceeded, BudgetLimit, BudgetOption, BudgetSpend, BudgetWarning, ModelPrice, OpenScope, PriceTable, Taken, UsageKind, UsageTree,
+} from './budget/index.js';
+
 // Multi-agent base
-export { isMultiAgent } from './multiagent/multi-agent.js';
+export { isMultiAgent, isUnfinished } from './multiagent/multi-agent.js';
 export type {
   MultiAgentBase, MultiAgentInvokeOptions, MultiAgentResult, MultiAgentStreamEvent, MultiAgentTask, NodeResult, Status,
 } from './multiagent/multi-agent.js';

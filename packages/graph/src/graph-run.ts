@@ -1,5 +1,5 @@
 import {
-  Agent, AfterNodeCallEvent, BeforeNodeCallEvent, CancelledError, InterruptRaised, addUsage, emptyUsage, interruptStateOf, nowIso, type HookRegistry, type Interrupt,
+  Agent, AfterNodeCallEvent, BeforeNodeCallEvent, CancelledError, InterruptRaised, addUsage, describeExceeded, emptyUsage, type BudgetExceeded, type BudgetScope, type OrchestratorBudget, interruptStateOf, nowIso, type HookRegistry, type Interrupt,
   type InvocationState, type JsonObject, type Message, type MultiAgentBase, type MultiAgentStreamEvent, type NewTransition, type NodeResult, type NodeTransition,
   type Status,
 } from '@skein/core';
@@ -31,6 +31,8 @@ export interface RunHost {
   session: GraphSession | undefined;
   /** Build-time messages and state of each agent node (for `resetOnRevisit`). */
   initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject; conversation: JsonObject }>;
+  /** The run's budget (`undefined`: none). */
+  budget?: OrchestratorBudget | undefined;
 }
 
 /**
@@ -55,6 +57,8 @@ export class GraphRun {
   #fatal: { error: unknown } | undefined;
   /** A node waits for a person: nothing new starts; running nodes finish. */
   #pausing = false;
+  /** A budget limit was reached: nothing new starts; running nodes stop at their next safe point. */
+  #budgetStop: BudgetExceeded | undefined;
 
   constructor(host: RunHost, state: RunState, invocationState: InvocationState, emit: ((event: MultiAgentStreamEvent) => void) | undefined) {
     this.#host = host;
@@ -98,7 +102,7 @@ export class GraphRun {
   }
 
   #schedule(nodeId: string): void {
-    if (this.#stop || this.#pausing || this.#queued.has(nodeId) || this.#state.running[nodeId]) return;
+    if (this.#stop || this.#pausing || this.#budgetStop || this.#queued.has(nodeId) || this.#state.running[nodeId]) return;
     this.#queued.add(nodeId);
     void this.#queue.add(() => this.#guard(() => this.#execute(nodeId)));
   }
@@ -115,12 +119,19 @@ export class GraphRun {
   async #execute(nodeId: string): Promise<void> {
     this.#queued.delete(nodeId);
     const state = this.#state;
-    const at = state.waiting.findIndex((a) => a.nodeId === nodeId);
-    if (this.#stop || this.#pausing || at < 0) return;
+    let at = state.waiting.findIndex((a) => a.nodeId === nodeId);
+    if (this.#stop || this.#pausing || this.#budgetStop || at < 0) return;
     const { config, hooks, graph } = this.#host;
     const max = config.maxNodeExecutions;
     if (max !== undefined && state.executionCount >= max) {
       return this.halt('failed', `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`);
+    }
+    let budget: BudgetScope | undefined;
+    if (this.#host.budget) {
+      budget = await this.#host.budget.startNode(nodeId, hooks, this.#emit);
+      if (!budget) return void (this.#budgetStop ??= this.#host.budget.exceeded); // the node stays waiting: a resume runs it
+      at = state.waiting.findIndex((a) => a.nodeId === nodeId); // others may have settled meanwhile
+      if (this.#stop || this.#pausing || at < 0) return;
     }
     const activation = state.waiting[at] as Activation;
     const target = config.nodes.get(nodeId)?.target;
@@ -160,9 +171,19 @@ export class GraphRun {
       invocationState: this.#invocationState,
       executionCount: count,
       onEvent: this.#emit,
+      budget,
     });
     if (this.#stopStatus() === 'interrupted') return; // stays in `running`: a resume re-runs it from its start
     if (result.status === 'interrupted' && result.interrupts) return this.#pause(activation, 'node', result.interrupts, result);
+    if (result.status === 'budgetExceeded') {
+      // Stopped by the budget at a safe point: it stays in `running`, so a resume re-runs it from its start.
+      this.#budgetStop ??= result.budgetExceeded;
+      if (result.budgetExceeded) this.#host.budget?.nodeStopped(result.result);
+      state.results[nodeId] = result;
+      await this.#write({});
+      this.#emit?.({ type: 'nodeStop', nodeId, result });
+      return;
+    }
     delete state.running[nodeId];
     delete state.answers[nodeId];
     await this.#settle(activation, result, true);
@@ -245,11 +266,16 @@ export class GraphRun {
   async #finish(): Promise<GraphResult> {
     const state = this.#state;
     const unhandled = Object.values(state.results).filter((r) => r.status === 'failed' && !state.handled.includes(r.nodeId));
-    const stranded = this.#stop || this.#pausing ? [] : strandedJoins(this.#host.config.edges, state.joins, state.results, state.places);
+    const budgetStop = this.#budgetStop;
+    const stranded = this.#stop || this.#pausing || budgetStop ? [] : strandedJoins(this.#host.config.edges, state.joins, state.results, state.places);
     const waitsFor = pendingInterrupts(state);
-    const status: Status = this.#stop?.status ?? (waitsFor.length > 0 ? 'interrupted' : unhandled.length > 0 || stranded.length > 0 ? 'failed' : 'completed');
+    const status: Status =
+      this.#stop?.status ?? (waitsFor.length > 0 ? 'interrupted' : budgetStop ? 'budgetExceeded' : unhandled.length > 0 || stranded.length > 0 ? 'failed' : 'completed');
     const reason =
       this.#stop?.reason ??
+      (status === 'budgetExceeded' && budgetStop
+        ? `Stopped because ${describeExceeded(budgetStop)}; invoke the graph again (same session) with a larger budget to resume.`
+        : undefined) ??
       (unhandled.length > 0
         ? `No edge routes around failed node(s): ${unhandled.map((r) => `${r.nodeId} (${r.error ?? 'failed'})`).join('; ')}`
         : stranded.length > 0
@@ -259,11 +285,14 @@ export class GraphRun {
     state.failureReason = reason;
     if (!this.#fatal && status !== 'interrupted') {
       const last = state.executionOrder[state.executionOrder.length - 1] ?? null;
-      const end: NewTransition = { from: last, to: null, kind: status === 'completed' ? 'complete' : 'fail', reason: reason ?? 'every reachable node ran' };
+      const end: NewTransition = { from: last, to: null, kind: status === 'completed' ? 'complete' : status === 'budgetExceeded' ? 'budget' : 'fail', reason: reason ?? 'every reachable node ran' };
       await this.#guard(async () => this.#publish(await this.#write({ transitions: [end] })));
     } else if (!this.#fatal) await this.#guard(async () => void (await this.#write({})));
     if (this.#fatal) throw this.#fatal.error;
-    return graphResult(state, status, reason, this.#host.config.nodes.size, this.elapsedMs(), status === 'interrupted' ? waitsFor : []);
+    const result = graphResult(state, status, reason, this.#host.config.nodes.size, this.elapsedMs(), status === 'interrupted' ? waitsFor : []);
+    if (this.#host.budget) Object.assign(result, this.#host.budget.report());
+    if (status === 'budgetExceeded' && budgetStop) result.budgetExceeded = budgetStop;
+    return result;
   }
 
   /** Time spent on this run, earlier processes included. */
@@ -276,7 +305,8 @@ export class GraphRun {
     const session = this.#host.session;
     const transitions = w.transitions ?? [];
     if (!session) return transitions.map((t) => ({ seq: -1, ...t, at: nowIso() }));
-    const doc = { ...stateDocument(this.#state, this.elapsedMs()), shape: this.#shape };
+    const budget = this.#host.budget;
+    const doc = { ...stateDocument(this.#state, this.elapsedMs()), shape: this.#shape, ...(budget ? { budget: { ...budget.spent() } } : {}) };
     if (w.first) return session.start(doc, transitions);
     return session.save({ ...(w.node ? { node: w.node } : {}), transitions, state: doc });
   }

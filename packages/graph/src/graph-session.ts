@@ -1,4 +1,4 @@
-import { Agent, restoreInterruptState, type Interrupt, type JsonObject, type MultiAgentSession, type NewTransition, type NodeTransition, type SessionManager } from '@skein/core';
+import { Agent, isUnfinished, restoreInterruptState, type Interrupt, type JsonObject, type MultiAgentSession, type NewTransition, type NodeTransition, type SessionManager } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
 import { restoreRunState, type RunState } from './run-state.js';
 
@@ -26,7 +26,7 @@ export class GraphSession {
   }
 
   /**
-   * Loads the stored run. An unfinished run (executing, or interrupted by cancellation) comes back
+   * Loads the stored run. An unfinished run (executing, interrupted by cancellation, or stopped by a budget) comes back
    * with its in-flight nodes moved to the front of the waiting ones, their agents restored to how
    * they were when those nodes started. A finished run is cleared: `undefined` means start fresh; so
    * is a run paused for answers when the caller does not bring answers (`answering: false`).
@@ -38,7 +38,7 @@ export class GraphSession {
     // A run that ended paused, invoked with a task instead of answers, is left for the new task. (One
     // stored as `executing` with paused nodes was cut by a crash before it ended: it resumes.)
     const abandoned = !options.answering && status === 'interrupted' && typeof paused === 'object' && paused !== null && Object.keys(paused).length > 0;
-    if (!snapshot || (status !== 'executing' && status !== 'interrupted') || abandoned) {
+    if (!snapshot || !isUnfinished(status) || abandoned) {
       if (snapshot) await this.#session.clear();
       this.#transitionCount = 0;
       if (!this.#attached) await this.#attachAgents();

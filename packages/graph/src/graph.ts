@@ -1,5 +1,5 @@
 import {
-  Agent, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, InterruptResponseError, Listeners,
+  Agent, OrchestratorBudget, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, InterruptResponseError, Listeners,
   MultiAgentInitializedEvent, promptResponses, type Interrupt,
   type JsonObject, type ListenedType, type Listener, type Message, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type MultiAgentTask, type NewTransition,
 } from '@skein/core';
@@ -153,6 +153,7 @@ export class Graph implements MultiAgentBase {
   ): Promise<GraphResult> {
     if (this.#running) throw new ConcurrencyError(`Graph ${this.id} is already running; wait for its run to finish (or build another Graph).`);
     this.#running = true;
+    let budget: OrchestratorBudget | undefined;
     try {
       const invocationState = options.invocationState ?? {};
       const session = this.#config.sessionManager ? await (this.#session ??= this.#openSession()) : undefined;
@@ -180,7 +181,8 @@ export class Graph implements MultiAgentBase {
         await this.hooks.invoke(new MultiAgentInitializedEvent(this));
       }
       await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
-      const host: RunHost = { config: this.#config, graph: this, hooks: this.hooks, session, initial: this.#initial };
+      budget = OrchestratorBudget.open(options.budget, invocationState, this, 'graph', resumed?.budgetSpent);
+      const host: RunHost = { config: this.#config, graph: this, hooks: this.hooks, session, initial: this.#initial, budget };
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);
       const result = await run.execute(start, options.signal);
@@ -189,6 +191,7 @@ export class Graph implements MultiAgentBase {
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       return result;
     } finally {
+      budget?.close();
       this.#running = false;
     }
   }

@@ -1,5 +1,5 @@
 import {
-  AgentResult, TimeoutError, addUsage, emptyUsage, isMultiAgent, withSourcePrefix, type AccumulatedUsage, type Interrupt, type InvocationState, type MultiAgentResult,
+  AgentResult, TimeoutError, addUsage, budgetStopOf, emptyUsage, type BudgetScope, isMultiAgent, withSourcePrefix, type AccumulatedUsage, type Interrupt, type InvocationState, type MultiAgentResult,
   type MultiAgentStreamEvent, type NodeResult, type Prompt,
 } from '@skein/core';
 import type { GraphNode } from './graph-types.js';
@@ -16,6 +16,8 @@ export interface NodeRun {
   executionCount: number;
   /** Receives the node's own events, wrapped as `nodeStream`. */
   onEvent: ((event: MultiAgentStreamEvent) => void) | undefined;
+  /** The node's place in the run's budget (`undefined`: no budget). */
+  budget?: BudgetScope | undefined;
 }
 
 /**
@@ -45,6 +47,10 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
     if (interrupts.length > 0) {
       return { ...base, status: 'interrupted', text: textOf(outcome), result: outcome, interrupts, usage: usageOf(outcome), executionTimeMs: performance.now() - started };
     }
+    const budgetStop = timedOut ? undefined : budgetStopOf(outcome);
+    if (budgetStop) {
+      return { ...base, status: 'budgetExceeded', text: textOf(outcome), result: outcome, budgetExceeded: budgetStop, usage: usageOf(outcome), executionTimeMs: performance.now() - started };
+    }
     const failure = timedOut ? timeoutText(node.id, timeoutMs) : failureOf(outcome, controller.signal);
     return {
       ...base,
@@ -65,7 +71,7 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
 }
 
 async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | MultiAgentResult> {
-  const options = { signal, invocationState: run.invocationState };
+  const options = { signal, invocationState: run.invocationState, ...(run.budget ? { budget: run.budget } : {}) };
   const { target, id } = run.node;
   const gen = isMultiAgent(target) ? target.stream(run.input, options) : target.stream(run.input, options);
   const onEvent = run.onEvent;

@@ -1,5 +1,5 @@
 import {
-  decodeBytes, emptyUsage, encodeBytes, type AccumulatedUsage, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue, type MultiAgentTask,
+  decodeBytes, emptyUsage, encodeBytes, type AccumulatedUsage, type BudgetSpend, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue, type MultiAgentTask,
   type NodeResult, type NodeTransition, type Status,
 } from '@skein/core';
 import type { Activation } from './schedule.js';
@@ -56,6 +56,8 @@ export interface RunState {
   /** Time spent in earlier processes of this run (resume). */
   elapsedBeforeMs: number;
   failureReason: string | undefined;
+  /** What the run's budget had spent when the stored run was written (a resume counts it). */
+  budgetSpent?: Partial<BudgetSpend>;
 }
 
 /** A fresh run of `task` starting at `entryPoints`. */
@@ -147,6 +149,7 @@ export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObjec
     transitions,
     elapsedBeforeMs: d.elapsedMs,
     failureReason: d.failureReason,
+    ...(d.budget ? { budgetSpent: d.budget } : {}),
   };
 }
 
@@ -165,6 +168,8 @@ interface StoredState {
   answers?: Record<string, Answers>;
   elapsedMs: number;
   failureReason?: string;
+  /** What the run's budget had spent (runs with a budget). */
+  budget?: Partial<BudgetSpend>;
 }
 
 interface StoredNode {

@@ -1,5 +1,5 @@
 import {
-  addUsage, AfterNodeCallEvent, BeforeNodeCallEvent, emptyUsage, InterruptRaised, interruptStateOf, restoreInterruptState, type HookRegistry, type Interrupt,
+  addUsage, AfterNodeCallEvent, BeforeNodeCallEvent, budgetStopOf, emptyUsage, type BudgetScope, InterruptRaised, interruptStateOf, restoreInterruptState, type HookRegistry, type Interrupt,
   type InvocationState, type JsonObject, type MultiAgentBase, type MultiAgentStreamEvent, type NodeResult,
 } from '@skein/core';
 import type { RunContext } from './apply-turn.js';
@@ -28,6 +28,8 @@ export interface ActiveNodeHost {
   results: Record<string, NodeResult>;
   /** Time spent on the run so far, in ms. */
   elapsed(): number;
+  /** The active node's place in the run's budget (`undefined`: no budget). */
+  budget?: BudgetScope | undefined;
   /** A member's agent state as it was when the swarm was constructed (where `memberMemory: 'fresh'` starts it). */
   initialState(nodeId: string): JsonObject;
 }
@@ -76,6 +78,7 @@ export async function* runActiveNode(
       remainingMs: host.options.executionTimeout - host.elapsed(),
       executionTimeoutMs: host.options.executionTimeout,
       ...(resume ? { prompt: resume.prompt } : {}),
+      budget: host.budget,
     };
     const gen = runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : []);
     let step = await gen.next();
@@ -108,7 +111,8 @@ function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome
   const usage = emptyUsage();
   if (outcome.earlierUsage) addUsage(usage, outcome.earlierUsage);
   if (outcome.result) addUsage(usage, outcome.result.metrics.usage);
-  const status = outcome.interrupted || outcome.paused ? 'interrupted' : outcome.error !== undefined ? 'failed' : 'completed';
+  const budgetStop = budgetStopOf(outcome.result);
+  const status = outcome.interrupted || outcome.paused ? 'interrupted' : outcome.error !== undefined ? 'failed' : budgetStop ? 'budgetExceeded' : 'completed';
   return {
     nodeId,
     status,
@@ -116,6 +120,7 @@ function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome
     ...(outcome.result ? { result: outcome.result } : {}),
     ...(outcome.error !== undefined ? { error: outcome.error } : {}),
     ...(outcome.paused ? { interrupts: outcome.paused } : {}),
+    ...(budgetStop ? { budgetExceeded: budgetStop } : {}),
     usage,
     executionTimeMs: outcome.elapsedMs,
     executionCount: state.nodeHistory.filter((id) => id === nodeId).length,

@@ -1,4 +1,4 @@
-import { TimeoutError, type Agent, type AgentResult, type AgentStreamEvent, type Handoff, type InvocationState, type Message, type Prompt } from '@skein/core';
+import { TimeoutError, type BudgetScope, type Agent, type AgentResult, type AgentStreamEvent, type Handoff, type InvocationState, type Message, type Prompt } from '@skein/core';
 
 /** How one node execution ended. */
 export interface NodeOutcome {
@@ -26,6 +26,8 @@ export interface NodeRun {
   executionTimeoutMs: number;
   /** What to invoke the agent with (answers to its interrupts); default: continue from its history. */
   prompt?: Prompt;
+  /** The node's place in the run's budget (`undefined`: no budget). */
+  budget?: BudgetScope | undefined;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function* runNode(run: NodeRun): AsyncGenerator<AgentStreamEvent, N
   let result: AgentResult | undefined;
   let error: string | undefined;
   try {
-    const stream = run.agent.stream(run.prompt, { handoffs: run.handoffs, signal: controller.signal, invocationState: run.invocationState });
+    const stream = run.agent.stream(run.prompt, { handoffs: run.handoffs, signal: controller.signal, invocationState: run.invocationState, budget: run.budget });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         result = step.value;

@@ -1,5 +1,5 @@
 import {
-  decodeBytes, emptyUsage, encodeBytes, MultiAgentError, type AccumulatedUsage, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue,
+  decodeBytes, emptyUsage, encodeBytes, MultiAgentError, type AccumulatedUsage, type BudgetSpend, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue,
   type Message, type Status,
 } from '@skein/core';
 
@@ -54,6 +54,8 @@ export interface SwarmRunState {
   pause: SwarmPause | undefined;
   /** Answers given to the paused node, until its turn is committed. */
   answers: { before: InterruptResponse[]; node: InterruptResponse[] } | undefined;
+  /** What the run's budget had spent at the last commit (runs with a budget; a resume counts it). */
+  budget?: Partial<BudgetSpend>;
 }
 
 const VERSION = 2;
@@ -122,5 +124,6 @@ export function decodeState(doc: JsonObject): SwarmRunState {
     repairTurns: typeof raw['repairTurns'] === 'number' ? raw['repairTurns'] : 0,
     pause: (raw['pause'] as SwarmPause | undefined) ?? undefined,
     answers: (raw['answers'] as SwarmRunState['answers']) ?? undefined,
+    ...(typeof raw['budget'] === 'object' && raw['budget'] !== null ? { budget: raw['budget'] as Partial<BudgetSpend> } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { nowIso, type JsonObject, type Message, type MultiAgentSession, type NewTransition, type NodeResult, type NodeTransition, type SessionManager } from '@skein/core';
+import { isUnfinished, nowIso, type JsonObject, type Message, type MultiAgentSession, type NewTransition, type NodeResult, type NodeTransition, type SessionManager } from '@skein/core';
 import type { SwarmMembers } from './swarm-members.js';
 import { decodeState, encodeState, isFinishedDoc, type SwarmRunState } from './swarm-state.js';
 import { committedTurns, decodeTask, encodeTask, encodeTurn, isRunEntry, TASK_ENTRY, turnEntryId, type SwarmTurn } from './swarm-turn.js';
@@ -47,7 +47,7 @@ export class SwarmStore {
     this.#stored = snapshot !== undefined;
     if (!snapshot || isFinishedDoc(snapshot.state)) return undefined;
     const state = decodeState(snapshot.state);
-    if (state.status !== 'executing' && state.status !== 'interrupted') return undefined;
+    if (!isUnfinished(state.status)) return undefined;
     const taskEntry = snapshot.nodes[TASK_ENTRY];
     // Stopped between writing the state and the task: nothing ran yet, so the next invoke starts fresh.
     if (taskEntry === undefined && state.turns === 0) return undefined;

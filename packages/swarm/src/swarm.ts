@@ -1,5 +1,5 @@
 import {
-  AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, ConfigurationError, HookRegistry, InterruptResponseError, Listeners,
+  OrchestratorBudget, budgetStopOf, isUnfinished, type BudgetScope, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, ConfigurationError, HookRegistry, InterruptResponseError, Listeners,
   MultiAgentInitializedEvent, promptResponses, type ListenedType, type Listener, type NodeTransition, type Agent, type InvocationState, type JsonObject,
   type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type Message, type MultiAgentTask, type NewTransition, type NodeResult,
   type SessionManager, type Interrupt,
@@ -8,6 +8,7 @@ import type { HandoffRunSettings } from '@skein/handoffs';
 import { runActiveNode, type ActiveOutcome } from './active-node.js';
 import type { RunContext } from './apply-turn.js';
 import { beforeNodeLimit } from './limits.js';
+import { budgetTransition } from './budget-stop.js';
 import { pauseTransition, resumeWithAnswers, waitingFor } from './pause.js';
 import { replayTurns } from './replay.js';
 import { SwarmMembers } from './swarm-members.js';
@@ -69,6 +70,8 @@ export class Swarm implements MultiAgentBase {
   readonly #memberStates = new Map<string, JsonObject>();
   #results: Record<string, NodeResult> = {};
   #running = false;
+  /** The budget of the current run (`undefined`: none). */
+  #budget: OrchestratorBudget | undefined;
 
   /**
    * A swarm of `entryAgent` and every agent reachable from it through declared handoffs.
@@ -138,6 +141,8 @@ export class Swarm implements MultiAgentBase {
         yield step.value;
       }
     } finally {
+      this.#budget?.close();
+      this.#budget = undefined;
       this.#running = false;
     }
   }
@@ -220,7 +225,7 @@ export class Swarm implements MultiAgentBase {
       await this.#resume(state, invocationState);
       this.#store.stage(transition);
       yield* this.#commit(state);
-    } else if (state && !waiting && (state.status === 'executing' || state.status === 'interrupted')) {
+    } else if (state && !waiting && isUnfinished(state.status)) {
       await this.#resume(state, invocationState);
       const reason = state.pendingHandoff ? `resumed at the handoff target ${state.current}` : `resumed: ${state.current} runs again from its start`;
       this.#store.stage({ from: null, to: state.current, kind: 'resume', reason });
@@ -229,6 +234,7 @@ export class Swarm implements MultiAgentBase {
       state = await this.#startFresh(task);
       yield* this.#commit(state);
     }
+    const budget = (this.#budget = OrchestratorBudget.open(options.budget, invocationState, this, 'swarm', state.budget));
     const started = performance.now();
     const before = state.elapsedMs;
     const clock: Clock = { elapsed: () => before + (performance.now() - started) };
@@ -239,7 +245,18 @@ export class Swarm implements MultiAgentBase {
         yield* this.#fail(state, limit, state.current);
         break;
       }
-      const outcome: ActiveOutcome = yield* runActiveNode(this.#activeHost(clock), state, invocationState, options.signal);
+      let nodeBudget: BudgetScope | undefined;
+      if (budget) {
+        const warnings: MultiAgentStreamEvent[] = [];
+        nodeBudget = await budget.startNode(state.current, this.hooks, (e) => void warnings.push(e));
+        yield* warnings;
+        if (!nodeBudget) {
+          state.status = 'budgetExceeded'; // not finished: the next invoke resumes at this node
+          this.#store.stage(budgetTransition(state.current, budget));
+          break;
+        }
+      }
+      const outcome: ActiveOutcome = yield* runActiveNode({ ...this.#activeHost(clock), budget: nodeBudget }, state, invocationState, options.signal);
       if (outcome.paused && state.pause) {
         state.status = 'interrupted';
         this.#store.stage(pauseTransition(state.pause));
@@ -252,6 +269,12 @@ export class Swarm implements MultiAgentBase {
       const nodeId = state.current;
       if (outcome.error !== undefined) {
         yield* this.#fail(state, outcome.error, nodeId);
+        break;
+      }
+      if (budgetStopOf(outcome.result)) {
+        budget?.nodeStopped(outcome.result);
+        state.status = 'budgetExceeded'; // its turn is not committed: the next invoke runs it again from its start
+        if (budget) this.#store.stage(budgetTransition(nodeId, budget));
         break;
       }
       const agent = this.#members.agent(nodeId);
@@ -286,6 +309,7 @@ export class Swarm implements MultiAgentBase {
     state.elapsedMs = clock.elapsed();
     yield* this.#commit(state);
     const result = this.#result(state);
+    if (budget) Object.assign(result, budget.report());
     const asked = waitingFor(state);
     if (asked.length > 0) result.interrupts = asked;
     if (state.status === 'completed' || state.status === 'failed') this.#lastResult = result;
@@ -361,6 +385,7 @@ export class Swarm implements MultiAgentBase {
 
   /** Saves the state (the commit point) and yields the transitions it committed. */
   async *#commit(state: SwarmRunState): AsyncGenerator<MultiAgentStreamEvent, void> {
+    if (this.#budget) state.budget = { ...this.#budget.spent() };
     const committed = this.#startTransitions ?? (await this.#store.saveState(state));
     this.#startTransitions = undefined;
     for (const transition of committed) yield { type: 'transition', transition };

@@ -1,6 +1,7 @@
 import type { Interrupt } from '../interrupt/interrupt.js';
 import type { ModelStreamEvent } from '../model/model.js';
 import type { Message, ToolResult, ToolUse } from '../types/messages.js';
+import type { BudgetWarning } from '../budget/budget-types.js';
 
 /** Mutable per-invocation state: callback handlers may change it; it comes back as `result.state`. */
 export type RequestState = Record<string, unknown>;
@@ -13,6 +14,7 @@ export type RequestState = Record<string, unknown>;
  * - `messageAdded`: a message was appended to the history
  * - `modelRetry`: a throttled model call is retried after `delayMs`
  * - `interrupt`: the invocation pauses until these interrupts are answered
+ * - `budgetWarning`: a run-tree budget limit crossed its warning threshold
  */
 export type AgentStreamEvent =
   | { type: 'modelStreamEvent'; event: ModelStreamEvent }
@@ -23,7 +25,9 @@ export type AgentStreamEvent =
   | { type: 'messageAdded'; message: Message }
   /** A model call failed and is tried again after `delayMs`; `discardedPartialAnswer`: text it had streamed is thrown away. */
   | { type: 'modelRetry'; attempt: number; delayMs: number; error: unknown; discardedPartialAnswer: boolean }
-  | { type: 'interrupt'; interrupts: Interrupt[] };
+  | { type: 'interrupt'; interrupts: Interrupt[] }
+  /** A budget limit crossed its warning threshold (once per limit per budget). */
+  | { type: 'budgetWarning'; warning: BudgetWarning };
 
 /** What a `callbackHandler` receives: a stream event with the invocation's request state. */
 export type CallbackEvent = AgentStreamEvent & { requestState: RequestState };

@@ -4,6 +4,7 @@ import type { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { RequestState } from './agent-events.js';
 import type { HandoffRequest } from '../handoffs/handoff.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
+import type { BudgetExceeded, UsageTree } from '../budget/budget-types.js';
 
 /** The outcome of one invocation. `String(result)` is the final text. */
 export class AgentResult<T = unknown> {
@@ -19,6 +20,10 @@ export class AgentResult<T = unknown> {
   readonly handoff: HandoffRequest | undefined;
   /** What the invocation waits for (`stopReason: 'interrupt'`): answer each with an `interruptResponse`. */
   readonly interrupts: readonly Interrupt[];
+  /** What this invocation's tree spent (tokens, cost, calls), when it ran under a budget. */
+  readonly usage: UsageTree | undefined;
+  /** The limit that stopped it (`stopReason: 'budget_exceeded'`). */
+  readonly budgetExceeded: BudgetExceeded | undefined;
 
   constructor(fields: {
     stopReason: StopReason;
@@ -28,6 +33,8 @@ export class AgentResult<T = unknown> {
     structuredOutput?: T;
     handoff?: HandoffRequest;
     interrupts?: readonly Interrupt[];
+    usage?: UsageTree;
+    budgetExceeded?: BudgetExceeded;
   }) {
     this.stopReason = fields.stopReason;
     this.message = fields.message;
@@ -36,6 +43,8 @@ export class AgentResult<T = unknown> {
     this.structuredOutput = fields.structuredOutput;
     this.handoff = fields.handoff;
     this.interrupts = fields.interrupts ?? [];
+    this.usage = fields.usage;
+    this.budgetExceeded = fields.budgetExceeded;
   }
 
   /** The text of the final message. */

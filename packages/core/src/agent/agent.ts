@@ -28,6 +28,8 @@ import type { Interrupt } from '../interrupt/interrupt.js';
 import { registerPendingAccessor } from '../interrupt/pending-access.js';
 import { checkResponses, unansweredResults, type PendingTurn, type ResumeAnswers } from '../interrupt/pending-turn.js';
 import { runStructuredOutput, type StructuredOutputOptions } from './structured-output.js';
+import { LoopBudget } from '../budget/loop-budget.js';
+import { openBudgetScope, type BudgetOption, type OpenScope } from '../budget/open-scope.js';
 
 /** Options of one invocation. */
 export interface InvokeOptions {
@@ -37,6 +39,12 @@ export interface InvokeOptions {
   invocationState?: InvocationState;
   /** Handoffs offered in this invocation instead of the agent's own (orchestrators use this). */
   handoffs?: readonly (Agent | Handoff)[];
+  /**
+   * Limits over this invocation's whole tree (every agent it uses as a tool draws from them), or a
+   * shared `RunBudget`. Reached: the invocation stops before its next model call with
+   * `stopReason: 'budget_exceeded'`. Default: the budget of the run tree this invocation belongs to.
+   */
+  budget?: BudgetOption | undefined;
 }
 
 /**
@@ -279,7 +287,11 @@ export class Agent {
       extra,
       handoffs: options.handoffs ? options.handoffs.map(toHandoff) : this.handoffs,
       resume: undefined,
+      budget: undefined,
     };
+    const budgetScope: OpenScope | undefined =
+      options.budget !== undefined || options.invocationState !== undefined ? openBudgetScope(options.budget, inv.invocationState, this.name, 'agent') : undefined;
+    if (budgetScope) inv.budget = new LoopBudget(budgetScope.scope);
     const started = performance.now();
     const handler = this.#callbackHandler;
     const listeners = this.#listeners;
@@ -323,6 +335,8 @@ export class Agent {
         state: inv.requestState,
         ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
         ...(outcome.interrupts ? { interrupts: outcome.interrupts } : {}),
+        ...(budgetScope ? { usage: budgetScope.scope.tree() } : {}),
+        ...(outcome.budgetExceeded ? { budgetExceeded: outcome.budgetExceeded } : {}),
       });
     } catch (e) {
       error = e;
@@ -335,6 +349,7 @@ export class Agent {
         if (closing) await this.#settle(() => this.#append(closing), cleanup);
       }
       options.signal?.removeEventListener('abort', onAbort);
+      budgetScope?.close();
       inv.metrics.durationMs = performance.now() - started;
       await this.#settle(() => this.conversationManager.applyManagement(this), cleanup);
       this.#controller = undefined;

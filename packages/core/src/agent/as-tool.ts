@@ -4,6 +4,7 @@ import type { AgentResult } from './agent-result.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { Agent } from './agent.js';
+import { toolBudgetScope } from '../budget/open-scope.js';
 import { answersOf, InterruptRaised, withSourcePrefix, type InterruptResponseBlock } from '../interrupt/interrupt.js';
 import type { JsonValue } from '../types/json.js';
 
@@ -43,7 +44,7 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
       }
       let result: AgentResult;
       try {
-        result = await agent.invoke(resume ?? input, { signal: context.signal, invocationState: context.invocationState });
+        result = await agent.invoke(resume ?? input, { signal: context.signal, invocationState: context.invocationState, budget: toolBudgetScope(context) });
       } catch (error) {
         return errorToolResult(context.toolUse.toolUseId, `${agent.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -54,6 +54,7 @@ export function createDirectToolCaller(
       extra: undefined,
       handoffs: [],
       resume: undefined,
+      budget: undefined,
     };
     const outcome = await runTool(host, inv, toolUse, tool, undefined);
     // A direct call has nobody to ask: a tool that needs an answer (or approval) does not run.

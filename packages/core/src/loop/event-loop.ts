@@ -2,6 +2,7 @@ import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { StopReason } from '../model/model.js';
 import type { HandoffRequest } from '../handoffs/handoff.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
+import type { BudgetExceeded } from '../budget/budget-types.js';
 import { toolUsesOf, type Message, type ToolResult } from '../types/messages.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import { callModel, offeredTools } from './model-call.js';
@@ -14,6 +15,8 @@ export interface LoopOutcome {
   handoff: HandoffRequest | undefined;
   /** What the run waits for (`stopReason: 'interrupt'`). */
   interrupts?: Interrupt[];
+  /** The limit that stopped the run (`stopReason: 'budget_exceeded'`). */
+  budgetExceeded?: BudgetExceeded;
 }
 
 /**
@@ -39,8 +42,10 @@ export async function* runEventLoop(host: LoopHost, inv: Invocation): AsyncGener
   for (;;) {
     if (inv.signal.aborted) return { stopReason: 'cancelled', message: last, handoff: undefined };
     const offered = await offeredTools(host, inv);
-    const turn = yield* callModel(host, inv, offered);
+    const turn = inv.budget ? yield* inv.budget.modelCall(host, inv, () => callModel(host, inv, offered)) : yield* callModel(host, inv, offered);
+    if (inv.budget) yield* inv.budget.flush(host);
     if (!turn) return { stopReason: 'cancelled', message: last, handoff: undefined };
+    if ('limit' in turn) return { stopReason: 'budget_exceeded', message: last, handoff: undefined, budgetExceeded: turn };
     inv.metrics.cycleCount++;
     last = turn.message;
     yield await host.appendMessage(turn.message);
@@ -70,6 +75,10 @@ async function* afterTools(host: LoopHost, inv: Invocation, message: Message, ou
   yield await host.appendMessage({ role: 'user', content: (outcome.results as ToolResult[]).map((toolResult) => ({ toolResult })) });
   if (outcome.handoff) return { stopReason: 'handoff', message, handoff: outcome.handoff };
   if (inv.signal.aborted) return { stopReason: 'cancelled', message, handoff: undefined };
+  if (inv.budget) {
+    yield* inv.budget.flush(host);
+    if (inv.budget.refused) return { stopReason: 'budget_exceeded', message, handoff: undefined, budgetExceeded: inv.budget.refused };
+  }
   if (inv.extra?.shouldStop()) return { stopReason: 'end_turn', message, handoff: undefined };
   return undefined;
 }

@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Message } from '../types/messages.js';
 import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { RetryStrategy } from './retry-strategy.js';
+import type { LoopBudget } from '../budget/loop-budget.js';
 
 /** What the event loop needs of an agent (kept internal; the Agent builds it once). */
 export interface LoopHost {
@@ -49,4 +50,6 @@ export interface Invocation {
   readonly handoffs: readonly Handoff[];
   /** The paused turn this invocation resumes, with the answers. */
   readonly resume: ResumeAnswers | undefined;
+  /** The run-tree budget this invocation draws from (`undefined`: no budget, no budget work). */
+  readonly budget: LoopBudget | undefined;
 }

@@ -4,6 +4,7 @@ import type { AgentTool, ToolContext } from '../tools/agent-tool.js';
 import type { JsonValue } from '../types/json.js';
 import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
 import { askPerson, checkApproval } from './ask.js';
+import { attachToolScope } from '../budget/open-scope.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 
 /** A tool use waiting for answers: it did not finish and has no result yet. */
@@ -62,6 +63,7 @@ export async function runTool(
     interrupt: interrupt as ToolContext['interrupt'],
   };
   if (inv.resume) attachAnswers(context, inv.resume.responses);
+  if (inv.budget) attachToolScope(context, inv.budget.scope, toolUse.name);
   let denied: string | undefined;
   if (selected?.needsApproval && cancel === false && invalidInput === undefined) {
     try {

@@ -42,6 +42,8 @@ export async function* executeTools(
   const asked: Interrupt[][] = [];
   const run = (i: number): Promise<ToolResult | ToolPaused> => {
     const use = uses[i] as ToolUse;
+    const refused = inv.budget?.tool(use);
+    if (refused) return Promise.resolve(refused);
     const found = offered.extras?.get(use.name) ?? host.tools.get(use.name);
     return runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
   };

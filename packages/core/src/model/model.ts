@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 
-/** Why a model stopped, in the Converse spelling, plus skein's own `cancelled`, `handoff` and `interrupt`. */
+/** Why a model stopped, in the Converse spelling, plus skein's own `cancelled`, `handoff`, `interrupt` and `budget_exceeded`. */
 export type StopReason =
   | 'end_turn'
   | 'tool_use'
@@ -11,7 +11,9 @@ export type StopReason =
   | 'guardrail_intervened'
   | 'cancelled'
   | 'handoff'
-  | 'interrupt';
+  | 'interrupt'
+  /** A run-tree budget limit was reached (see `result.budgetExceeded`). */
+  | 'budget_exceeded';
 
 /** A tool as a model sees it. */
 export interface ToolSpec {

@@ -5,9 +5,19 @@ import type { AccumulatedUsage } from '../metrics/agent-metrics.js';
 import type { NodeTransition } from '../session/session-types.js';
 import type { InvocationState } from '../tools/agent-tool.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
+import type { BudgetExceeded, BudgetWarning, UsageTree } from '../budget/budget-types.js';
+import type { BudgetOption } from '../budget/open-scope.js';
 
-/** Where an orchestrator or one of its nodes stands. */
-export type Status = 'pending' | 'executing' | 'completed' | 'failed' | 'interrupted';
+/**
+ * Where an orchestrator or one of its nodes stands. `budgetExceeded`: a run-tree budget limit stopped
+ * it; like `interrupted`, the run is not finished and resumes (with a session) on the next invoke.
+ */
+export type Status = 'pending' | 'executing' | 'completed' | 'failed' | 'interrupted' | 'budgetExceeded';
+
+/** True for a stored run that is not finished and resumes on the next invoke (`executing`, `interrupted`, `budgetExceeded`). */
+export function isUnfinished(status: unknown): boolean {
+  return status === 'executing' || status === 'interrupted' || status === 'budgetExceeded';
+}
 
 /** The outcome of one node. */
 export interface NodeResult {
@@ -25,6 +35,8 @@ export interface NodeResult {
   executionCount: number;
   /** What the node waits for (`status: 'interrupted'`), each with its node path as `source`. */
   interrupts?: Interrupt[];
+  /** The budget limit that stopped the node (`status: 'budgetExceeded'`). */
+  budgetExceeded?: BudgetExceeded;
 }
 
 /** The outcome of an orchestrator run. */
@@ -42,6 +54,10 @@ export interface MultiAgentResult {
   failureReason?: string;
   /** What the run waits for (`status: 'interrupted'`): answer each with an `interruptResponse` to resume. */
   interrupts?: Interrupt[];
+  /** What the run tree spent, per node and per agent, when it ran under a budget. */
+  usage?: UsageTree;
+  /** The budget limit that stopped the run (`status: 'budgetExceeded'`). */
+  budgetExceeded?: BudgetExceeded;
 }
 
 /** What an orchestrator runs on: text, content blocks, or messages. */
@@ -51,6 +67,12 @@ export type MultiAgentTask = Prompt;
 export interface MultiAgentInvokeOptions {
   signal?: AbortSignal;
   invocationState?: InvocationState;
+  /**
+   * Limits over the whole run tree (every node, nested orchestrator and agent-as-tool draws from
+   * them), or a shared `RunBudget`. Reached: nothing new starts, running nodes stop at their next
+   * safe point, and the run ends with status `budgetExceeded`. Default: the enclosing run's budget.
+   */
+  budget?: BudgetOption | undefined;
 }
 
 /** Events of an orchestrator's stream; it returns the result when done. */
@@ -58,7 +80,9 @@ export type MultiAgentStreamEvent =
   | { type: 'nodeStart'; nodeId: string }
   | { type: 'nodeStream'; nodeId: string; event: AgentStreamEvent | MultiAgentStreamEvent }
   | { type: 'nodeStop'; nodeId: string; result: NodeResult }
-  | { type: 'transition'; transition: NodeTransition };
+  | { type: 'transition'; transition: NodeTransition }
+  /** A budget limit crossed its warning threshold when this orchestrator started node `nodeId`. */
+  | { type: 'budgetWarning'; nodeId: string; warning: BudgetWarning };
 
 /** What Graph and Swarm share, so each can run the other as a node. */
 export interface MultiAgentBase {

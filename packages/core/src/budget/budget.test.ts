@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent, BudgetWarningEvent, ConfigurationError, RunBudget, tool, toolUsesOf, toolResultsOf, type AgentStreamEvent, type BudgetLimit, type Message,
+} from '../index.js';
+import { ScriptedModel, type ScriptedTurn } from '../testing/index.js';
+
+const echo = tool({ name: 'echo', description: 'echoes', inputSchema: z.object({ n: z.number() }), callback: ({ n }) => `n=${n}` });
+
+/** `n` turns that each call `echo` (10 input + 5 output tokens each by default), then a final answer. */
+function toolTurns(n: number, extra: Partial<{ usage: { inputTokens: number; outputTokens: number }; delayMs: number }> = {}): ScriptedTurn[] {
+  return [...Array.from({ length: n }, (_, i) => ({ toolUses: [{ name: 'echo', input: { n: i } }], ...extra })), { text: 'done', ...extra }];
+}
+
+/** Every toolUse in the history has its result. */
+function paired(messages: readonly Message[]): boolean {
+  const uses = messages.flatMap((m) => toolUsesOf(m).map((u) => u.toolUseId));
+  const results = new Set(messages.flatMap((m) => toolResultsOf(m).map((r) => r.toolUseId)));
+  return uses.every((id) => results.has(id));
+}
+
+describe('budget on an agent', () => {
+  it.each<[BudgetLimit, number, number, number]>([
+    // limit, max, model calls made, spent when stopped (15 tokens per call: 10 in, 5 out)
+    ['totalTokens', 40, 3, 45],
+    ['inputTokens', 25, 3, 30],
+    ['outputTokens', 10, 2, 10],
+    ['modelCalls', 2, 2, 2],
+  ])('stops before the next model call once %s (%d) is reached', async (limit, max, calls, spent) => {
+    const model = new ScriptedModel(toolTurns(10));
+    const agent = new Agent({ model, tools: [echo] });
+    const result = await agent.invoke('go', { budget: { [limit]: max } });
+    expect(result.stopReason).toBe('budget_exceeded');
+    expect(result.budgetExceeded).toEqual({ limit, max, spent });
+    expect(model.callCount).toBe(calls);
+    expect(paired(agent.messages)).toBe(true);
+    expect(agent.messages.at(-1)?.role).toBe('user'); // stopped after the tool results, before the next call
+    expect(result.usage?.spend.modelCalls).toBe(calls);
+    expect(result.usage?.spend.totalTokens).toBe(calls * 15);
+  });
+
+  it('stops on costUsd, priced per model id, and names a missing price', async () => {
+    const prices = { priced: { inputPerMTok: 1_000_000, outputPerMTok: 2_000_000 } }; // 10 in + 5 out = $20 per call
+    const model = new ScriptedModel(toolTurns(10), { modelId: 'priced' });
+    const agent = new Agent({ model, tools: [echo] });
+    const result = await agent.invoke('go', { budget: { costUsd: 50, prices } });
+    expect(result.budgetExceeded).toEqual({ limit: 'costUsd', max: 50, spent: 60 });
+    expect(result.usage?.spend.costUsd).toBe(60);
+    const unpriced = new Agent({ model: new ScriptedModel(['hi'], { modelId: 'other' }) });
+    await expect(unpriced.invoke('go', { budget: { costUsd: 1, prices } })).rejects.toThrow(ConfigurationError);
+    await expect(new Agent({ model: new ScriptedModel(['hi']) }).invoke('go', { budget: { costUsd: 1 } })).rejects.toThrow(/budget\.prices has no price for model "scripted"/);
+  });
+
+  it('refuses tools past toolCalls with an error result and stops after that turn', async () => {
+    let ran = 0;
+    const counted = tool({ name: 'echo', description: 'echoes', inputSchema: z.object({ n: z.number() }), callback: ({ n }) => (ran++, `n=${n}`) });
+    const model = new ScriptedModel([{ toolUses: [{ name: 'echo', input: { n: 1 } }, { name: 'echo', input: { n: 2 } }, { name: 'echo', input: { n: 3 } }] }, 'done']);
+    const agent = new Agent({ model, tools: [counted], toolExecutor: 'sequential' });
+    const result = await agent.invoke('go', { budget: { toolCalls: 2 } });
+    expect(ran).toBe(2);
+    expect(result.stopReason).toBe('budget_exceeded');
+    expect(result.budgetExceeded?.limit).toBe('toolCalls');
+    const results = toolResultsOf(agent.messages.at(-1) as Message);
+    expect(results.map((r) => r.status)).toEqual(['success', 'success', 'error']);
+    expect(JSON.stringify(results[2])).toContain('toolCalls budget of 2');
+    expect(model.callCount).toBe(1);
+  });
+
+  it('stops on wallMs at the next safe point, never cutting a call short', async () => {
+    const model = new ScriptedModel(toolTurns(10, { delayMs: 40 }));
+    const agent = new Agent({ model, tools: [echo] });
+    const result = await agent.invoke('go', { budget: { wallMs: 60 } });
+    expect(result.budgetExceeded?.limit).toBe('wallMs');
+    expect(model.callCount).toBe(2);
+    expect(paired(agent.messages)).toBe(true);
+  });
+
+  it('continues where it stopped when invoked again without a prompt and a larger budget', async () => {
+    const model = new ScriptedModel(toolTurns(3));
+    const agent = new Agent({ model, tools: [echo] });
+    const first = await agent.invoke('go', { budget: { modelCalls: 2 } });
+    expect(first.stopReason).toBe('budget_exceeded');
+    const second = await agent.invoke(undefined, { budget: { modelCalls: 10 } });
+    expect(second.stopReason).toBe('end_turn');
+    expect(String(second)).toBe('done');
+    expect(model.callCount).toBe(4);
+    expect(agent.messages.filter((m) => m.role === 'user' && m.content.some((b) => 'text' in b))).toHaveLength(1); // the prompt once
+  });
+
+  it('warns once per limit at the threshold, as a stream event and a hook event', async () => {
+    const model = new ScriptedModel(toolTurns(8));
+    const agent = new Agent({ model, tools: [echo] });
+    const hooked: string[] = [];
+    agent.hooks.addCallback(BudgetWarningEvent, (e) => void hooked.push(`${e.warning.limit}@${e.warning.spent}`));
+    const listened: string[] = [];
+    agent.on('budgetWarning', (e) => listened.push(e.warning.limit));
+    const streamed: AgentStreamEvent[] = [];
+    const gen = agent.stream('go', { budget: { totalTokens: 200, modelCalls: 20, warnAt: 0.5 } });
+    let step = await gen.next();
+    for (; !step.done; step = await gen.next()) if (step.value.type === 'budgetWarning') streamed.push(step.value);
+    expect(step.value.stopReason).toBe('end_turn');
+    expect(hooked).toEqual(['totalTokens@105']); // 7 calls of 15 tokens cross 50% of 200; 9 calls stay under 10 model calls
+    expect(listened).toEqual(['totalTokens']);
+    expect(streamed).toHaveLength(1);
+  });
+
+  it('does no budget work and reports no usage tree without a budget', async () => {
+    const result = await new Agent({ model: new ScriptedModel(['hi']) }).invoke('go');
+    expect(result.usage).toBeUndefined();
+    expect(result.budgetExceeded).toBeUndefined();
+  });
+});
+
+describe('one budget across an agent and the agents it uses as tools', () => {
+  it('draws the nested agent from the same budget and counts each call once in the tree', async () => {
+    const expertModel = new ScriptedModel([{ text: 'expert answer', usage: { inputTokens: 100, outputTokens: 50 } }]);
+    const expert = new Agent({ name: 'expert', model: expertModel });
+    const lead = new Agent({
+      name: 'lead',
+      model: new ScriptedModel([{ toolUses: [{ name: 'expert', input: { input: 'help' } }] }, 'thanks']),
+      tools: [expert.asTool()],
+    });
+    const budget = new RunBudget({ totalTokens: 1000 });
+    const result = await lead.invoke('go', { budget });
+    expect(result.stopReason).toBe('end_turn');
+    expect(budget.spent.totalTokens).toBe(15 + 150 + 15);
+    expect(budget.spent.toolCalls).toBe(1);
+    const tree = result.usage;
+    expect(tree?.name).toBe('lead');
+    expect(tree?.spend.totalTokens).toBe(180); // its own calls plus the nested agent's, once
+    const toolNode = tree?.children.find((c) => c.kind === 'tool');
+    expect(toolNode?.name).toBe('expert');
+    expect(toolNode?.children[0]).toMatchObject({ name: 'expert', kind: 'agent', spend: { totalTokens: 150, modelCalls: 1 } });
+  });
+
+  it('stops the outer agent when the nested one spends the budget', async () => {
+    const expert = new Agent({ name: 'expert', model: new ScriptedModel([{ text: 'long answer', usage: { inputTokens: 10, outputTokens: 500 } }]) });
+    const lead = new Agent({
+      name: 'lead',
+      model: new ScriptedModel([{ toolUses: [{ name: 'expert', input: { input: 'help' } }] }, 'thanks']),
+      tools: [expert.asTool()],
+    });
+    const result = await lead.invoke('go', { budget: { outputTokens: 100 } });
+    expect(result.stopReason).toBe('budget_exceeded');
+    expect(result.budgetExceeded).toEqual({ limit: 'outputTokens', max: 100, spent: 505 });
+    expect(paired(lead.messages)).toBe(true);
+  });
+
+  it('shares one RunBudget across invocations (a per-conversation budget)', async () => {
+    const agent = new Agent({ model: new ScriptedModel(['a', 'b', 'c']) });
+    const budget = new RunBudget({ modelCalls: 2 });
+    expect((await agent.invoke('1', { budget })).stopReason).toBe('end_turn');
+    expect((await agent.invoke('2', { budget })).stopReason).toBe('end_turn');
+    const third = await agent.invoke('3', { budget });
+    expect(third.stopReason).toBe('budget_exceeded');
+    expect(budget.spent.modelCalls).toBe(2);
+    expect(budget.root.tree().children).toHaveLength(3);
+  });
+
+  it('rejects limits that are not numbers of 0 or more', () => {
+    expect(() => new RunBudget({ totalTokens: -1 })).toThrow(/budget.totalTokens must be a finite number/);
+  });
+});

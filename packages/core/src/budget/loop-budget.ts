@@ -1,0 +1,73 @@
+import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { Invocation, LoopHost } from '../loop/loop-host.js';
+import type { ModelTurn } from '../loop/stream-accumulator.js';
+import type { ToolResult, ToolUse } from '../types/messages.js';
+import { errorToolResult } from '../types/messages.js';
+import type { BudgetScope } from './budget-scope.js';
+import type { BudgetExceeded, BudgetWarning } from './budget-types.js';
+import { BudgetWarningEvent } from './budget-warning-event.js';
+import { describeExceeded } from './ledger.js';
+
+/**
+ * The budget of one agent invocation, as the loop sees it: model calls reserve and settle, tools
+ * take a call each, and warnings wait here until the loop yields them. Exists only when the
+ * invocation has a budget; without one the loop never touches any of this.
+ */
+export class LoopBudget {
+  readonly scope: BudgetScope;
+  /** The limit that refused a tool of the current turn (the loop stops after the turn). */
+  refused: BudgetExceeded | undefined;
+  #warnings: BudgetWarning[] = [];
+
+  constructor(scope: BudgetScope) {
+    this.scope = scope;
+  }
+
+  /**
+   * Runs one model call inside a reservation that settles to the call's real usage. Returns the
+   * limit instead when one is reached before the call (nothing is called), `undefined` when cancelled.
+   */
+  async *modelCall(
+    host: LoopHost,
+    inv: Invocation,
+    call: () => AsyncGenerator<AgentStreamEvent, ModelTurn | undefined>,
+  ): AsyncGenerator<AgentStreamEvent, ModelTurn | BudgetExceeded | undefined> {
+    const held = await this.scope.reserveModelCall(host.model, inv.signal);
+    if (!held || !('amount' in held)) return held;
+    const u = inv.metrics.usage;
+    const before = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, totalTokens: u.totalTokens, read: u.cacheReadInputTokens, write: u.cacheWriteInputTokens };
+    try {
+      return yield* call();
+    } finally {
+      const spent = {
+        inputTokens: u.inputTokens - before.inputTokens,
+        outputTokens: u.outputTokens - before.outputTokens,
+        totalTokens: u.totalTokens - before.totalTokens,
+        cacheReadInputTokens: u.cacheReadInputTokens - before.read,
+        cacheWriteInputTokens: u.cacheWriteInputTokens - before.write,
+      };
+      const called = spent.totalTokens > 0 || spent.inputTokens > 0 || spent.outputTokens > 0;
+      this.#warnings.push(...this.scope.settleModelCall(held, called ? spent : undefined));
+    }
+  }
+
+  /** Takes one tool call from the budget, or answers with an error result naming the limit (and the loop stops after this turn). */
+  tool(use: ToolUse): ToolResult | undefined {
+    const taken = this.scope.takeToolCall();
+    if (taken.warnings.length > 0) this.#warnings.push(...taken.warnings);
+    if (!taken.exceeded) return undefined;
+    this.refused ??= taken.exceeded;
+    return errorToolResult(use.toolUseId, `Tool ${use.name} was not run: ${describeExceeded(taken.exceeded)}. The run stops here; it can resume with a larger budget.`);
+  }
+
+  /** Yields the warnings raised since the last flush as `budgetWarning` events, after firing `BudgetWarningEvent` hooks. */
+  async *flush(host: LoopHost): AsyncGenerator<AgentStreamEvent, void> {
+    if (this.#warnings.length === 0) return;
+    const warnings = this.#warnings;
+    this.#warnings = [];
+    for (const warning of warnings) {
+      if (host.hooks.has(BudgetWarningEvent)) await host.hooks.invoke(new BudgetWarningEvent(host.agent, warning));
+      yield { type: 'budgetWarning', warning };
+    }
+  }
+}
