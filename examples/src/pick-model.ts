@@ -14,8 +14,8 @@ export async function pickModel(script: ScriptedTurn[]): Promise<Model> {
   }
   if (process.env['OPENAI_BASE_URL'] || process.env['OPENAI_API_KEY']) {
     const { OpenAIModel } = await import('@skein/model-openai');
-    const model = new OpenAIModel({ modelId: process.env['OPENAI_MODEL'] ?? 'gpt-5-mini' });
-    console.log(`[model] OpenAI-compatible ${model.modelId} at ${model.client.baseURL} (OPENAI_BASE_URL / OPENAI_API_KEY is set)`);
+    const model = new OpenAIModel({ modelId: process.env['OPENAI_MODEL'] ?? 'gpt-5-mini', api: process.env['OPENAI_API'] === 'responses' ? 'responses' : 'chat' });
+    console.log(`[model] OpenAI-compatible ${model.modelId} at ${model.client.baseURL} (OPENAI_BASE_URL / OPENAI_API_KEY is set${process.env['OPENAI_API'] === 'responses' ? '; Responses API' : ''})`);
     return model;
   }
   if (process.env['AWS_ACCESS_KEY_ID'] || process.env['AWS_PROFILE']) {

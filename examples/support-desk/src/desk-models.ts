@@ -19,8 +19,8 @@ export async function pickDeskModels(env: NodeJS.ProcessEnv = process.env): Prom
   }
   if (env['OPENAI_BASE_URL'] || env['OPENAI_API_KEY']) {
     const { OpenAIModel } = await import('@skein/model-openai');
-    const model = new OpenAIModel({ modelId: env['OPENAI_MODEL'] ?? 'gpt-5-mini' });
-    return { description: `OpenAI-compatible ${model.modelId} at ${model.client.baseURL} (OPENAI_BASE_URL / OPENAI_API_KEY is set)`, modelFor: () => model };
+    const model = new OpenAIModel({ modelId: env['OPENAI_MODEL'] ?? 'gpt-5-mini', api: env['OPENAI_API'] === 'responses' ? 'responses' : 'chat' });
+    return { description: `OpenAI-compatible ${model.modelId} at ${model.client.baseURL} (OPENAI_BASE_URL / OPENAI_API_KEY is set${env['OPENAI_API'] === 'responses' ? '; Responses API' : ''})`, modelFor: () => model };
   }
   if (env['AWS_ACCESS_KEY_ID'] || env['AWS_PROFILE']) {
     const { BedrockModel } = await import('@skein/model-bedrock');
