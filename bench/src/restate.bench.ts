@@ -87,8 +87,9 @@ async function main(): Promise<void> {
   const workers: { url: string; child: ChildProcess }[] = [];
   const proxies: RoundRobinProxy[] = [];
   try {
-    workers.push(await startWorker(), await startWorker());
-    const [first, second] = workers as [{ url: string }, { url: string }];
+    const first = await startWorker();
+    const second = await startWorker();
+    workers.push(first, second);
     const one = await startRoundRobinProxy([first.url]);
     const two = await startRoundRobinProxy([first.url, second.url]);
     proxies.push(one, two);
