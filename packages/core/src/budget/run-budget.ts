@@ -56,6 +56,7 @@ export class RunBudget {
     const add = { ...emptySpend(), ...spent };
     this.#wallBefore += add.wallMs;
     addSpend(this.#spent, { ...add, wallMs: 0 });
+    addSpend(this.root.spend, { ...add, wallMs: 0 }); // the root's own row holds what earlier processes spent
     crossedWarnings(this.limits, this.spent, this.#warned);
   }
 
