@@ -5,7 +5,7 @@
  * `prompt is too long` 400.
  */
 import { AnthropicModel } from '@skein/model-anthropic';
-import { AnthropicTestServer, answerEvents, encodeSse, errorBody, errorEvent, type RecordedHttpRequest, type ScriptedReply } from '@skein/model-anthropic/testing';
+import { AnthropicTestServer, answerEvents, encodeSse, errorBody, errorEvent, type HttpReply, type RecordedHttpRequest, type ScriptedReply, type StreamReply } from '@skein/model-anthropic/testing';
 import { CUT_INPUT, FINAL, FRAGMENT, LOOKING, MALFORMED_INPUT, lookupInput, type Fault, type GoodAnswer, type ProviderFaultTable } from './provider-fault-table.js';
 
 const CUT_ID = 'toolu_cut';
@@ -65,10 +65,10 @@ export const anthropicFaults: ProviderFaultTable<ScriptedReply> = {
   fault,
   async start(serve) {
     const server = await AnthropicTestServer.start({ record: false, loop: true });
-    server.enqueue((request) => {
+    server.enqueue((request): StreamReply | HttpReply => {
       const decision = serve(toolResultCount(request));
-      if ('good' in decision) return good(decision.good);
-      return typeof decision.fault === 'function' ? decision.fault(request) : decision.fault;
+      const reply = 'good' in decision ? good(decision.good) : decision.fault;
+      return typeof reply === 'function' ? reply(request) : reply;
     });
     return { model: new AnthropicModel({ clientOptions: { apiKey: 'dummy', baseURL: server.url } }), close: () => server.close() };
   },

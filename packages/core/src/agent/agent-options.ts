@@ -75,9 +75,10 @@ export function checkAgentOptions(options: AgentOptions | undefined): asserts op
         'or new AnthropicModel() from @skein/model-anthropic (ScriptedModel from @skein/core/testing for tests).',
     );
   }
-  if (options.id !== undefined && !ID.test(options.id)) {
-    throw new ConfigurationError(`Agent id ${JSON.stringify(options.id)} is invalid: use 1-128 of A-Z a-z 0-9 _ . - starting with a letter or digit.`);
+  if (options.id !== undefined && (typeof options.id !== 'string' || !ID.test(options.id))) {
+    throw new ConfigurationError(`Agent id ${shown(options.id)} is invalid: use 1-128 of A-Z a-z 0-9 _ . - starting with a letter or digit.`);
   }
+  checkShapes(options);
   if (options.toolExecutor !== undefined && options.toolExecutor !== 'concurrent' && options.toolExecutor !== 'sequential') {
     throw new ConfigurationError(`toolExecutor must be 'concurrent' or 'sequential' (got ${JSON.stringify(options.toolExecutor)}).`);
   }
@@ -85,4 +86,41 @@ export function checkAgentOptions(options: AgentOptions | undefined): asserts op
   if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
     throw new ConfigurationError(`maxConcurrentTools must be an integer >= 1 (got ${String(max)}).`);
   }
+}
+
+/** A value as an error message shows it: JSON, cut to 80 characters. */
+function shown(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'function' ? 'a function' : String(JSON.stringify(value) ?? typeof value);
+  return text.length > 80 ? `${text.slice(0, 77)}... (${text.length} characters)` : text;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const hasMethods = (value: unknown, ...names: string[]): boolean => isObject(value) && names.every((n) => typeof value[n] === 'function');
+
+/** The options of other types than strings and numbers: what a JavaScript caller can get wrong. */
+function checkShapes(options: AgentOptions): void {
+  const o = options as unknown as Record<string, unknown>;
+  const wrong = (key: string, expected: string): never => {
+    throw new ConfigurationError(`Agent option ${key} must be ${expected} (got ${shown(o[key])}).`);
+  };
+  for (const key of ['systemPrompt', 'description', 'handoffDescription'] as const) if (o[key] !== undefined && typeof o[key] !== 'string') wrong(key, 'a string');
+  if (o['name'] !== undefined && (typeof o['name'] !== 'string' || o['name'] === '')) wrong('name', 'a non-empty string');
+  if (o['recordDirectToolCall'] !== undefined && typeof o['recordDirectToolCall'] !== 'boolean') wrong('recordDirectToolCall', 'true or false');
+  if (o['messages'] !== undefined && !Array.isArray(o['messages'])) wrong('messages', 'an array of messages ({ role, content })');
+  if (o['callbackHandler'] !== undefined && typeof o['callbackHandler'] !== 'function') wrong('callbackHandler', 'a function (event) => void');
+  const retry = o['retryStrategy'];
+  if (retry !== undefined && retry !== null && (!isObject(retry) || ('nextDelay' in retry && typeof retry['nextDelay'] !== 'function'))) {
+    wrong('retryStrategy', 'retry options ({ maxAttempts, initialDelayMs, ... }), a RetryStrategy ({ nextDelay }), or null');
+  }
+  const hooks = o['hooks'];
+  if (hooks !== undefined && (!Array.isArray(hooks) || !hooks.every((h) => hasMethods(h, 'registerHooks')))) wrong('hooks', 'an array of hook providers ({ registerHooks(registry) })');
+  if (o['conversationManager'] !== undefined && !hasMethods(o['conversationManager'], 'registerHooks', 'applyManagement', 'reduceContext')) {
+    wrong('conversationManager', 'a conversation manager (e.g. new SlidingWindowConversationManager())');
+  }
+  if (o['sessionManager'] !== undefined && !hasMethods(o['sessionManager'], 'registerHooks')) {
+    wrong('sessionManager', 'a session manager (e.g. new FileSessionManager({ sessionId }) from @skein/session-file)');
+  }
+  const handoffs = o['handoffs'];
+  const isTarget = (h: unknown): boolean => isObject(h) && (h['kind'] === 'handoff' || (typeof h['name'] === 'string' && typeof h['invoke'] === 'function'));
+  if (handoffs !== undefined && (!Array.isArray(handoffs) || !handoffs.every(isTarget))) wrong('handoffs', 'an array of agents or handoff(agent, {...})');
 }

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import type { InterruptResponse, InterruptResponseBlock } from '../interrupt/interrupt.js';
+import { contentBlockProblem } from '../types/content-check.js';
 import type { ContentBlock, Message } from '../types/messages.js';
 
 /**
@@ -19,6 +20,14 @@ export function checkMessage(message: unknown, where: string): asserts message i
     throw new ConfigurationError(`${where} has role ${JSON.stringify(message.role)}; use 'user' or 'assistant' (the system prompt is an agent option).`);
   }
   if (!Array.isArray(message.content)) throw new ConfigurationError(`${where}.content must be an array of content blocks.`);
+  checkBlocks(message.content, `${where}.content`);
+}
+
+function checkBlocks(blocks: readonly unknown[], where: string): void {
+  blocks.forEach((block, i) => {
+    const problem = contentBlockProblem(block);
+    if (problem !== undefined) throw new ConfigurationError(`${where}[${i}] ${problem}.`);
+  });
 }
 
 /** The messages a prompt appends to the history (none for `undefined`: continue from the history). */
@@ -33,6 +42,7 @@ export function promptToMessages(prompt: Prompt | undefined): Message[] {
     prompt.forEach((m, i) => checkMessage(m, `prompt[${i}]`));
     return prompt as Message[];
   }
+  checkBlocks(prompt, 'prompt');
   return [{ role: 'user', content: prompt as ContentBlock[] }];
 }
 

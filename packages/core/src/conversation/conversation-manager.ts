@@ -1,4 +1,5 @@
 import type { Agent } from '../agent/agent.js';
+import { ConfigurationError } from '../errors/configuration-errors.js';
 import type { HookProvider, HookRegistry } from '../hooks/hook-registry.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
@@ -36,12 +37,12 @@ export abstract class BaseConversationManager implements ConversationManager {
   restoreFromSession(state: JsonObject): Message[] | undefined {
     const name = state['__name__'];
     if (typeof name === 'string' && name !== this.constructor.name) {
-      throw new TypeError(
+      throw new ConfigurationError(
         `The session was written with a ${name} but this agent uses a ${this.constructor.name}; use the same conversation manager to restore it.`,
       );
     }
     const removed = state['removed_message_count'];
-    this.removedMessageCount = typeof removed === 'number' && removed >= 0 ? removed : 0;
+    this.removedMessageCount = typeof removed === 'number' && Number.isSafeInteger(removed) && removed >= 0 ? removed : 0;
     return undefined;
   }
 }

@@ -83,6 +83,10 @@ function finishTurn(blocks: BlockState[], stopReason: StopReason): ModelTurn {
       let input: JsonValue = {};
       try {
         input = block.input.trim() === '' ? {} : (JSON.parse(block.input) as JsonValue);
+        if (deeperThan(input, MAX_INPUT_DEPTH)) {
+          input = {};
+          throw new Error(`it is nested more than ${MAX_INPUT_DEPTH} levels deep, which no tool takes and a session cannot store`);
+        }
       } catch (error) {
         invalidInputs ??= new Map();
         invalidInputs.set(block.toolUseId, (error as Error).message);
@@ -98,4 +102,19 @@ function finishTurn(blocks: BlockState[], stopReason: StopReason): ModelTurn {
     }
   }
   return { message: { role: 'assistant', content }, stopReason, invalidInputs };
+}
+
+/** Deepest nesting of a tool input taken (JSON.stringify, and so storing the turn, fails near a few thousand). */
+const MAX_INPUT_DEPTH = 100;
+
+/** Whether `value` nests objects or arrays more than `max` levels deep (iterative: no stack to overflow). */
+function deeperThan(value: JsonValue, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: [JsonValue, number][] = [[value, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [v, depth] = next;
+    if (depth > max) return true;
+    for (const child of Object.values(v as object) as JsonValue[]) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }

@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent.js';
-import { SessionNotFoundError } from '../errors/session-errors.js';
+import { SessionCorruptError, SessionNotFoundError } from '../errors/session-errors.js';
+import { contentBlockProblem } from '../types/content-check.js';
 import { messageText, type Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
 import { SerialQueue } from './serial-queue.js';
@@ -132,6 +133,7 @@ export class AgentPersistence {
     const prefix = agent.conversationManager.restoreFromSession(stored.conversation_manager_state ?? {}) ?? [];
     const offset = agent.conversationManager.removedMessageCount;
     let rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
+    await this.#checkStored(rows, offset);
     const waiting = storedPending(stored);
     if (waiting) rows = await this.#restorePending(agent, waiting, rows);
     this.#nextId = offset + rows.length;
@@ -148,6 +150,31 @@ export class AgentPersistence {
     if (closing) {
       messages.push(closing);
       await this.#append(closing);
+    }
+  }
+
+  /**
+   * Refuses, before anything is written, stored messages that would break the loop (a content block
+   * that is not an object) and a removed-message count past the stored history (the next message
+   * would be stored after a gap that no restore could read).
+   */
+  async #checkStored(rows: readonly SessionMessage[], offset: number): Promise<void> {
+    for (const row of rows) {
+      const message = row.redact_message ?? row.message;
+      message.content.forEach((block, i) => {
+        const problem = contentBlockProblem(block);
+        if (problem === undefined) return;
+        throw new SessionCorruptError(
+          `Stored message ${row.message_id} of agent ${this.storeId} in session ${this.#sessionId} is not valid: content[${i}] ${problem}. Fix or restore that message; nothing was changed.`,
+        );
+      });
+    }
+    if (rows.length > 0 || offset === 0) return;
+    const [last, first] = await Promise.all([this.#repo.readMessage(this.#sessionId, this.storeId, offset - 1), this.#repo.readMessage(this.#sessionId, this.storeId, 0)]);
+    if (last === undefined && first !== undefined) {
+      throw new SessionCorruptError(
+        `Agent ${this.storeId} of session ${this.#sessionId} says its window removed ${offset} messages (conversation_manager_state.removed_message_count), but message ${offset - 1} is not stored. Fix removed_message_count in the agent record; nothing was changed.`,
+      );
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Agent } from '../agent/agent.js';
+import { SessionNotFoundError } from '../errors/session-errors.js';
 import { AfterInvocationEvent, MessageAddedEvent } from '../hooks/events.js';
 import type { JsonObject } from '../types/json.js';
 import { AgentPersistence } from './agent-persistence.js';
@@ -107,6 +108,11 @@ export class MultiAgentSession {
    */
   async attachAgent(agent: Agent, key: string, options: { restore: boolean }): Promise<void> {
     checkSessionId(key, 'node id');
+    if (this.multiAgentId.endsWith('.')) {
+      throw new SessionNotFoundError(
+        `Invalid orchestrator id ${JSON.stringify(this.multiAgentId)}: its member agents are stored as "<orchestrator id>.<node id>", and an id ending in "." would give them a "..". Use an id that does not end with ".".`,
+      );
+    }
     let persistence = this.#agents.get(agent);
     if (!persistence) {
       persistence = new AgentPersistence(this.#repo, this.sessionId, `${this.multiAgentId}.${key}`);

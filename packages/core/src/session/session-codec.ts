@@ -56,7 +56,13 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_.@=+-]{0,199}$/;
 export function checkSessionId(id: unknown, what: string): asserts id is string {
   if (typeof id !== 'string' || !SAFE_ID.test(id) || id.includes('..')) {
     throw new SessionNotFoundError(
-      `Invalid ${what} ${JSON.stringify(id)}: use 1-200 characters from A-Z a-z 0-9 _ . @ = + - starting with a letter or digit, without "..", so it cannot leave the session storage.`,
+      `Invalid ${what} ${shownId(id)}: use 1-200 characters from A-Z a-z 0-9 _ . @ = + - starting with a letter or digit, without "..", so it cannot leave the session storage.`,
     );
   }
+}
+
+/** An id as an error message shows it: JSON, cut to 80 characters (an id of 10 kB stays out of logs). */
+function shownId(id: unknown): string {
+  const text = String(JSON.stringify(id) ?? typeof id);
+  return text.length > 80 ? `${text.slice(0, 77)}... (${text.length} characters)` : text;
 }
