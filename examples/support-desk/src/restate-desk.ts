@@ -42,7 +42,7 @@ async function answered<T>(path: string, body: string): Promise<T> {
   const done = server.attach<T>(invocation).then((reply) => ({ reply }));
   const key = path.slice(0, path.lastIndexOf('/'));
   for (;;) {
-    const next = await Promise.race([done, new Promise<undefined>((resolve) => setTimeout(resolve, 100))]);
+    const next = await Promise.race([done, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100))]);
     if (next) return next.reply;
     const { interrupts } = await server.call<PendingReply>(`${key}/pending`, null);
     for (const interrupt of interrupts) {
