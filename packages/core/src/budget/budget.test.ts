@@ -67,12 +67,13 @@ describe('budget on an agent', () => {
   });
 
   it('stops on wallMs at the next safe point, never cutting a call short', async () => {
-    const model = new ScriptedModel(toolTurns(10, { delayMs: 40 }));
+    const model = new ScriptedModel(toolTurns(10, { delayMs: 60 }));
     const agent = new Agent({ model, tools: [echo] });
-    const result = await agent.invoke('go', { budget: { wallMs: 60 } });
+    const result = await agent.invoke('go', { budget: { wallMs: 30 } });
     expect(result.budgetExceeded?.limit).toBe('wallMs');
-    expect(model.callCount).toBe(2);
-    expect(paired(agent.messages)).toBe(true);
+    expect(model.callCount).toBe(1); // the call that crossed the limit ran to its end, and its tool too
+    expect(toolResultsOf(agent.messages.at(-1) as Message)).toHaveLength(1);
+    expect(result.usage?.spend.wallMs).toBeGreaterThanOrEqual(30);
   });
 
   it('continues where it stopped when invoked again without a prompt and a larger budget', async () => {
@@ -159,5 +160,43 @@ describe('one budget across an agent and the agents it uses as tools', () => {
 
   it('rejects limits that are not numbers of 0 or more', () => {
     expect(() => new RunBudget({ totalTokens: -1 })).toThrow(/budget.totalTokens must be a finite number/);
+  });
+});
+
+describe('limits given to an invocation inside a run tree that has a budget', () => {
+  it('apply to that subtree and still draw from the enclosing budget', async () => {
+    const inner = new Agent({ name: 'inner', model: new ScriptedModel(toolTurns(10)), tools: [echo] });
+    const research = tool({
+      name: 'research',
+      description: 'asks the inner agent with a budget of its own',
+      inputSchema: z.object({ q: z.string() }),
+      callback: async ({ q }, context) => {
+        const r = await inner.invoke(q, { invocationState: context.invocationState, budget: { modelCalls: 3 } });
+        return `${r.stopReason} after ${r.usage?.spend.modelCalls} calls`;
+      },
+    });
+    const outer = new Agent({ name: 'outer', model: new ScriptedModel([{ toolUses: [{ name: 'research', input: { q: 'x' } }] }, 'ok']), tools: [research] });
+    const budget = new RunBudget({ modelCalls: 100 });
+    const result = await outer.invoke('go', { budget, invocationState: {} });
+    const answer = toolResultsOf(outer.messages[2] as Message)[0];
+    expect(JSON.stringify(answer?.content)).toContain('budget_exceeded after 3 calls'); // the inner limit applied
+    expect(result.stopReason).toBe('end_turn');
+    expect(budget.spent.modelCalls).toBe(5); // and the outer budget saw the inner calls: 2 + 3
+    expect(budget.spent.toolCalls).toBe(1 + 3);
+  });
+
+  it('stop at the enclosing limit even when their own is larger', async () => {
+    const inner = new Agent({ name: 'inner', model: new ScriptedModel(toolTurns(10)), tools: [echo] });
+    const research = tool({
+      name: 'research',
+      description: 'asks the inner agent',
+      inputSchema: z.object({ q: z.string() }),
+      callback: async ({ q }, context) => String((await inner.invoke(q, { invocationState: context.invocationState, budget: { modelCalls: 50 } })).stopReason),
+    });
+    const outer = new Agent({ name: 'outer', model: new ScriptedModel([{ toolUses: [{ name: 'research', input: { q: 'x' } }] }, 'ok']), tools: [research] });
+    const result = await outer.invoke('go', { budget: { modelCalls: 4 } });
+    expect(JSON.stringify(toolResultsOf(outer.messages[2] as Message)[0]?.content)).toContain('budget_exceeded');
+    expect(result.stopReason).toBe('budget_exceeded');
+    expect(result.usage?.spend.modelCalls).toBe(4);
   });
 });

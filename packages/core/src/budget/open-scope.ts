@@ -38,16 +38,16 @@ export function openBudgetScope(option: BudgetOption | undefined, invocationStat
     return tree ? { scope: tree.child(name, kind), fresh: false, close: NOTHING } : undefined;
   }
   if (option instanceof BudgetScope) return { scope: option.child(name, kind), fresh: false, close: NOTHING };
-  const scope = option instanceof RunBudget ? option.root.child(name, kind) : new RunBudget(option, { name, kind }).root;
   const previous = byInvocationState.get(invocationState);
+  // Limits given inside a run tree that has a budget: a budget of their own that also draws from the tree's.
+  const scope = option instanceof RunBudget ? option.root.child(name, kind) : new RunBudget(option, { name, kind }, previous?.child(name, kind)).root;
+  if (previous) return { scope, fresh: !(option instanceof RunBudget), close: NOTHING }; // the tree's own budget stays the one found through it
   byInvocationState.set(invocationState, scope);
   return {
     scope,
     fresh: !(option instanceof RunBudget),
     close: () => {
-      if (byInvocationState.get(invocationState) !== scope) return;
-      if (previous) byInvocationState.set(invocationState, previous);
-      else byInvocationState.delete(invocationState);
+      if (byInvocationState.get(invocationState) === scope) byInvocationState.delete(invocationState);
     },
   };
 }

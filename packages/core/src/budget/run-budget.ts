@@ -7,6 +7,8 @@ import { addSpend, crossedWarnings, reachedLimit } from './ledger.js';
 export interface Reservation {
   readonly amount: BudgetSpend;
   readonly price: ModelPrice | undefined;
+  /** The same amount held in the enclosing budget, for a budget nested in another. */
+  readonly outer: Reservation | undefined;
   done: boolean;
 }
 
@@ -25,6 +27,8 @@ export class RunBudget {
   readonly limits: Readonly<Budget>;
   /** The top of the usage tree. */
   readonly root: BudgetScope;
+  /** Where this budget sits in an enclosing run tree's budget (a nested invocation given its own limits): it also draws from that one. */
+  readonly #outer: BudgetScope | undefined;
   readonly #spent = emptySpend();
   readonly #reserved = emptySpend();
   readonly #warned = new Set<BudgetLimit>();
@@ -32,9 +36,15 @@ export class RunBudget {
   #wallBefore = 0;
   #waiters: (() => void)[] = [];
 
-  constructor(limits: Budget, root: { name?: string; kind?: UsageKind } = {}) {
+  /**
+   * @param limits the limits and accounting options
+   * @param root the name and kind of the usage tree's root (default `run`)
+   * @param outer a scope of an enclosing budget this one also draws from (its limits apply too)
+   */
+  constructor(limits: Budget, root: { name?: string; kind?: UsageKind } = {}, outer?: BudgetScope) {
     checkBudget(limits);
     this.limits = { ...limits };
+    this.#outer = outer;
     this.root = new BudgetScope(this, undefined, root.name ?? 'run', root.kind ?? 'run');
   }
 
@@ -67,42 +77,52 @@ export class RunBudget {
 
   /** @internal The first of `which` limits reached by what is spent, plus what is in flight when `withReserved`. */
   reached(which: readonly BudgetLimit[], withReserved = false): BudgetExceeded | undefined {
-    return reachedLimit(this.limits, which, this.spent, withReserved ? this.#reserved : undefined);
+    return reachedLimit(this.limits, which, this.spent, withReserved ? this.#reserved : undefined) ?? this.#outer?.budget.reached(which, withReserved);
   }
 
-  /** @internal True while some call holds a reservation. */
+  /** @internal True while some call holds a reservation (here or in the enclosing budget). */
   get inFlight(): boolean {
-    return this.#reserved.modelCalls > 0;
+    return this.#reserved.modelCalls > 0 || this.#outer?.budget.inFlight === true;
   }
 
-  /** @internal Counts `amount` as in flight. */
+  /** @internal Counts `amount` as in flight (in the enclosing budget too). */
   hold(amount: BudgetSpend, price: ModelPrice | undefined): Reservation {
     addSpend(this.#reserved, amount);
-    return { amount, price, done: false };
+    return { amount, price, outer: this.#outer?.budget.hold(amount, price), done: false };
   }
 
   /** @internal Ends a reservation; `spent` (if any) is recorded at `scope` and its ancestors. Returns the warnings it crossed. */
   settle(reservation: Reservation, scope: BudgetScope, spent: BudgetSpend | undefined): BudgetWarning[] {
-    if (!reservation.done) {
-      reservation.done = true;
-      addSpend(this.#reserved, reservation.amount, -1);
-    }
     const warnings = spent ? this.record(scope, spent) : [];
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const wake of waiters) wake();
+    this.#release(reservation);
     return warnings;
   }
 
-  /** @internal Records `spent` at `scope` and its ancestors; returns the warnings it crossed. */
+  /** @internal Records `spent` at `scope` and its ancestors (and in the enclosing budget); returns the warnings it crossed. */
   record(scope: BudgetScope, spent: BudgetSpend): BudgetWarning[] {
     addSpend(this.#spent, spent);
     for (let s: BudgetScope | undefined = scope; s; s = s.parent) addSpend(s.spend, spent);
-    return crossedWarnings(this.limits, this.spent, this.#warned);
+    const warnings = crossedWarnings(this.limits, this.spent, this.#warned);
+    return this.#outer ? [...warnings, ...this.#outer.budget.record(this.#outer, spent)] : warnings;
   }
 
-  /** @internal Resolves at the next settle (or when `signal` aborts). */
+  #release(reservation: Reservation): void {
+    if (reservation.done) return;
+    reservation.done = true;
+    addSpend(this.#reserved, reservation.amount, -1);
+    if (reservation.outer && this.#outer) this.#outer.budget.#release(reservation.outer);
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** @internal Resolves at the next settle here or in the enclosing budget (or when `signal` aborts). */
   nextSettle(signal: AbortSignal | undefined): Promise<void> {
+    const own = this.#nextOwnSettle(signal);
+    return this.#outer ? Promise.race([own, this.#outer.budget.nextSettle(signal)]) : own;
+  }
+
+  #nextOwnSettle(signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve();
       const done = (): void => {
