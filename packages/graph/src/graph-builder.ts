@@ -50,6 +50,9 @@ export class GraphBuilder {
 
   /** Adds an edge; `from` as an array is a join that waits for all of its sources. The condition decides whether it is followed. */
   addEdge(from: string | readonly string[], to: string, condition?: EdgeCondition): this {
+    if (typeof from !== 'string' && !Array.isArray(from)) {
+      throw new ConfigurationError(`addEdge() takes a source node id or an array of them (a join) first (got ${typeof from}).`);
+    }
     const sources = typeof from === 'string' ? [from] : [...from];
     const join = typeof from !== 'string';
     if (sources.length === 0) throw new ConfigurationError('addEdge() needs at least one source node.');
@@ -89,6 +92,7 @@ export class GraphBuilder {
 
   /** When true, a node that runs again in one run starts from its agent's initial messages and state. Default false. */
   resetOnRevisit(enabled = true): this {
+    if (typeof enabled !== 'boolean') throw new ConfigurationError(`resetOnRevisit() takes true or false (got ${typeof enabled}).`);
     this.#resetOnRevisit = enabled;
     return this;
   }

@@ -48,7 +48,12 @@ export class FileSessionRepository implements SessionRepository {
     this.storageDir = this.#paths.root;
     this.#concurrency = concurrency;
     this.#files = new SessionFiles(this.#paths);
-    const stat = statSync(this.storageDir, { throwIfNoEntry: false });
+    let stat;
+    try {
+      stat = statSync(this.storageDir, { throwIfNoEntry: false });
+    } catch (error) {
+      throw new ConfigurationError(`storageDir ${this.storageDir} cannot be used (${errnoCode(error) === 'ENOTDIR' ? 'a part of the path is a file' : String(error)}); point storageDir at a directory.`, { cause: error });
+    }
     if (stat && !stat.isDirectory()) {
       throw new ConfigurationError(`storageDir ${this.storageDir} is a file, not a directory; point storageDir at a directory (it is created if missing).`);
     }

@@ -104,5 +104,21 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
   for (const key of ['handoffHistoryMapper', 'handoffInputFilter'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function') throw new ConfigurationError(`Swarm option ${key} must be a function.`);
   }
+  checkShapes(options);
   return resolved;
+}
+
+/** Options a JavaScript caller can give of the wrong type, found here rather than inside a run. */
+function checkShapes(options: SwarmOptions): void {
+  const o = options as unknown as Record<string, unknown>;
+  const has = (value: unknown, method: string): boolean => typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[method] === 'function';
+  if (o['sessionManager'] !== undefined && !has(o['sessionManager'], 'openMultiAgent')) {
+    throw new ConfigurationError('Swarm option sessionManager must be a session manager, e.g. new FileSessionManager({ sessionId }) from @skein/session-file.');
+  }
+  const hooks = o['hooks'];
+  if (hooks !== undefined && (!Array.isArray(hooks) || !hooks.every((h) => has(h, 'registerHooks')))) {
+    throw new ConfigurationError('Swarm option hooks must be an array of hook providers ({ registerHooks(registry) }).');
+  }
+  if (o['id'] !== undefined && (typeof o['id'] !== 'string' || o['id'] === '')) throw new ConfigurationError('Swarm option id must be a non-empty string.');
+  if (o['nestHandoffHistory'] !== undefined && typeof o['nestHandoffHistory'] !== 'boolean') throw new ConfigurationError('Swarm option nestHandoffHistory must be true or false.');
 }

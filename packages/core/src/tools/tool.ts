@@ -121,12 +121,25 @@ export class ZodTool<S extends z.ZodType> implements FunctionTool<S> {
  * });
  */
 export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool<S> {
-  const bad = checkToolName(options.name);
+  if (typeof options !== 'object' || options === null) throw new ConfigurationError('tool() takes an options object: tool({ name, description, inputSchema, callback }).');
+  const bad = typeof options.name === 'string' ? checkToolName(options.name) : `Tool name must be a string (got ${typeof options.name}).`;
   if (bad) throw new ConfigurationError(bad);
   if (!isZodSchema(options.inputSchema)) {
     throw new ConfigurationError(`tool(${options.name}): inputSchema must be a zod 4 schema, e.g. z.object({ city: z.string() }).`);
   }
+  checkToolShapes(options);
   return new ZodTool(options, sharedJsonSchema(options.inputSchema));
+}
+
+/** The options a JavaScript caller can give of the wrong type, found here rather than when the model calls the tool. */
+function checkToolShapes<S extends z.ZodType>(options: ToolOptions<S>): void {
+  const o = options as unknown as Record<string, unknown>;
+  if (typeof o['callback'] !== 'function') throw new ConfigurationError(`tool(${options.name}): callback must be a function (input, context) => result.`);
+  if (o['description'] !== undefined && typeof o['description'] !== 'string') throw new ConfigurationError(`tool(${options.name}): description must be a string.`);
+  const ask = o['needsApproval'];
+  if (ask !== undefined && typeof ask !== 'boolean' && typeof ask !== 'function') {
+    throw new ConfigurationError(`tool(${options.name}): needsApproval must be true, false or a function (input, context) => boolean.`);
+  }
 }
 
 /** Converts a tool callback's return value into a tool result block. */
