@@ -7,7 +7,8 @@
  *   its own Restate call (`'all'`); a 1 -> 4 -> 1 fan-out with the default (`'parallel'`: the four
  *   branches are calls, root and sink run in place);
  * - runs per second of that fan-out, 8 runs in flight, with 1 and with 2 workers behind a loopback
- *   HTTP/2 round-robin proxy (the same proxy in both, so only the worker count changes).
+ *   HTTP/2 round-robin proxy (the same proxy in both, so only the worker count changes), with
+ *   instant models and with models that cost 10 ms of the worker's CPU per call.
  * Run: cd /work/main && npm run bench --workspace bench -- restate
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +33,16 @@ const canned: Model = {
 };
 const agent = (name: string): Agent => new Agent({ name, model: canned, retryStrategy: null });
 
+/** A model whose call costs 10 ms of the worker's CPU (local work: parsing, embeddings, a small model). */
+const busy: Model = {
+  modelId: 'busy',
+  async *stream() {
+    const until = performance.now() + 10;
+    while (performance.now() < until);
+    yield* canned.stream({ messages: [] });
+  },
+};
+
 function chain(): Graph {
   const builder = new GraphBuilder();
   for (let i = 0; i < CHAIN; i++) {
@@ -41,10 +52,11 @@ function chain(): Graph {
   return builder.build();
 }
 
-function fanOut(): Graph {
-  const builder = new GraphBuilder().addNode(agent('root'), 'root').addNode(agent('sink'), 'sink');
+function fanOut(model: Model = canned): Graph {
+  const node = (name: string): Agent => new Agent({ name, model, retryStrategy: null });
+  const builder = new GraphBuilder().addNode(node('root'), 'root').addNode(node('sink'), 'sink');
   const ids = Array.from({ length: WIDTH }, (_, i) => `w${i}`);
-  for (const id of ids) builder.addNode(agent(id), id).addEdge('root', id);
+  for (const id of ids) builder.addNode(node(id), id).addEdge('root', id);
   return builder.addEdge(ids, 'sink').build();
 }
 
@@ -110,16 +122,22 @@ async function main(): Promise<void> {
       [`1 -> ${WIDTH} -> 1, branches are calls ('parallel', default)`, fanLocal / fanNodes, fan / fanNodes, fan / fanLocal],
     ]);
 
-    await throughput(server, 'fanOut', 16, 8); // warm up
-    const oneWorker = await throughput(server, 'fanOut', 80, 8);
+    const rates = async (): Promise<number[]> => {
+      const out: number[] = [];
+      for (const workflow of ['fanOut', 'fanOutBusy']) {
+        await throughput(server, workflow, 16, 8); // warm up
+        out.push(await throughput(server, workflow, 80, 8));
+      }
+      return out;
+    };
+    const [oneFree = 0, oneBusy = 0] = await rates();
     await server.register(two.url);
-    await throughput(server, 'fanOut', 16, 8);
-    const twoWorkers = await throughput(server, 'fanOut', 80, 8);
+    const [twoFree = 0, twoBusy = 0] = await rates();
     console.log(`\nRuns per second: 1 -> ${WIDTH} -> 1 fan-out (${WIDTH + 2} nodes, ${WIDTH} of them calls), 80 runs, 8 in flight`);
     table([
-      ['workers', 'runs/s', 'nodes/s'],
-      ['1', oneWorker, oneWorker * (WIDTH + 2)],
-      ['2', twoWorkers, twoWorkers * (WIDTH + 2)],
+      ['workers', 'runs/s (instant models)', 'runs/s (10 ms CPU per model call)'],
+      ['1', oneFree, oneBusy],
+      ['2', twoFree, twoBusy],
     ]);
     console.log(`(proxy streams to worker 1 / worker 2 with two workers: ${two.counts.join(' / ')})`);
   } finally {
@@ -134,7 +152,7 @@ if (process.argv[2] === 'worker') {
   const { restateGraph } = await import('@skein/restate');
   const port = await restate.serve({
     port: Number(process.argv[3]),
-    services: [restateGraph('chainCalls', chain, { spreadNodes: 'all' }), restateGraph('chain', chain, { spreadNodes: 'none' }), restateGraph('fanOut', fanOut)],
+    services: [restateGraph('chainCalls', chain, { spreadNodes: 'all' }), restateGraph('chain', chain, { spreadNodes: 'none' }), restateGraph('fanOut', () => fanOut()), restateGraph('fanOutBusy', () => fanOut(busy))],
     logger: () => undefined,
   });
   console.log(`listening ${port}`);
