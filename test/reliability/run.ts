@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
 import { crashTrial, type S3Store } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
+import { FUZZ_CATEGORIES, fuzzTrial } from './fuzz-campaign.js';
 import { PROVIDER_CAMPAIGNS } from './provider-campaign.js';
 import { twoWriterTrial } from './two-writer-campaign.js';
 
@@ -79,6 +80,31 @@ async function provider(name: string): Promise<void> {
   console.log(`  errors of failed trials: ${JSON.stringify(Object.fromEntries(errors))}`);
 }
 
+async function fuzz(): Promise<void> {
+  const perCategory = new Map<string, { cases: number; rejected: number; accepted: number; broken: number }>(FUZZ_CATEGORIES.map((c) => [c, { cases: 0, rejected: 0, accepted: 0, broken: 0 }]));
+  let bad = 0;
+  const started = performance.now();
+  for (let seed = first; seed < first + trials; seed++) {
+    const report = await fuzzTrial(seed);
+    const broke = report.cases.filter((c) => c.violations.length > 0);
+    for (const c of report.cases) {
+      const row = perCategory.get(c.category)!;
+      row.cases++;
+      row[c.outcome]++;
+      if (c.violations.length > 0) row.broken++;
+    }
+    if (broke.length > 0) {
+      bad++;
+      for (const c of broke) console.log(`BROKEN fuzz seed ${seed} ${c.category} "${c.name}" (${c.outcome}): ${c.violations.join(' | ')}\n  replay: ${report.replay}`);
+    }
+  }
+  broken += bad;
+  const secs = ((performance.now() - started) / 1000).toFixed(0);
+  const cases = [...perCategory.values()].reduce((n, r) => n + r.cases, 0);
+  console.log(`fuzz: ${trials} trials (${range}), ${cases} cases, ${trials - bad} trials clean, ${bad} broken, ${secs} s`);
+  for (const [category, row] of perCategory) console.log(`  ${category.padEnd(14)} ${row.cases} cases: ${row.rejected} rejected with a named skein error, ${row.accepted} accepted, ${row.broken} broken`);
+}
+
 async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Promise<void> {
   const name = mode === 'swarm' ? 'two-writers-swarm' : 'two-writers';
   let bad = 0;
@@ -98,16 +124,17 @@ async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Pro
   console.log(`${name} (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`);
 }
 
-const campaigns = values.campaign ? [values.campaign] : ['crash', 'two-writers', 'two-writers-swarm', 'provider'];
+const campaigns = values.campaign ? [values.campaign] : ['crash', 'two-writers', 'two-writers-swarm', 'provider', 'fuzz'];
 if (values.store !== 'file' && values.store !== 's3') throw new Error(`unknown store ${values.store} (file or s3)`);
-const rgw: RgwServer | undefined = values.store === 's3' && campaigns.some((c) => c !== 'provider') ? await startRgwServer() : undefined;
+const rgw: RgwServer | undefined = values.store === 's3' && campaigns.some((c) => c !== 'provider' && c !== 'fuzz') ? await startRgwServer() : undefined;
 try {
   const s3 = rgw ? { bucket: await rgw.createBucket('skein-reliability'), clientConfig: rgw.clientConfig() } : undefined;
   for (const campaign of campaigns) {
     if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], s3);
     else if (campaign === 'two-writers' || campaign === 'two-writers-swarm') await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm');
     else if (campaign === 'provider') for (const name of values.provider ? [values.provider] : Object.keys(PROVIDER_CAMPAIGNS)) await provider(name);
-    else throw new Error(`unknown campaign ${campaign} (crash, two-writers, two-writers-swarm or provider)`);
+    else if (campaign === 'fuzz') await fuzz();
+    else throw new Error(`unknown campaign ${campaign} (crash, two-writers, two-writers-swarm, provider or fuzz)`);
   }
 } finally {
   await rgw?.stop();
