@@ -150,11 +150,12 @@ describe('interrupts as durable promises', () => {
     expect(await server.call<PendingReply>('refunds/run-1/pending', null)).toEqual({ interrupts: [] });
   }, 90_000);
 
-  it('a conversation waits for approval; a denial reaches the model and the refund never runs', async () => {
+  it('a conversation waits for approval across a worker restart; a denial reaches the model and the refund never runs', async () => {
     const before = await lines();
     const invocation = await server.send('refundDesk/customer-5/send', 'Please refund order 5');
     const { interrupts } = await pendingOf('refundDesk/customer-5');
     expect(interrupts.map((i) => i.name)).toEqual(['approval']);
+    await restartWorker();
     await server.call('refundDesk/customer-5/respond', [{ interruptId: interrupts[0]?.id, response: { approved: false, message: 'over the limit' } }]);
     const reply = await server.attach<AgentReply>(invocation);
     expect(reply.text).toBe('refundDesk handled order 5 (2 tool results seen).');
@@ -165,5 +166,20 @@ describe('interrupts as durable promises', () => {
     expect(count(after, 'start issue_refund')).toBe(0);
     expect(count(after, 'end lookup_order')).toBe(1);
     expect(await server.call<PendingReply>('refundDesk/customer-5/pending', null)).toEqual({ interrupts: [] });
+  }, 60_000);
+
+  it('a swarm member asks a question from inside a tool (context.interrupt); the answer reaches the tool', async () => {
+    const before = await lines();
+    const invocation = await server.send('askingSwarm/run-1/run', 'Order 8 arrived broken');
+    const { interrupts } = await pendingOf('askingSwarm/run-1');
+    expect(interrupts).toEqual([expect.objectContaining({ name: 'address', source: 'billing', reason: { question: 'Where should the replacement for order 8 go?' } })]);
+    await server.call('askingSwarm/run-1/respond', { interruptResponse: { interruptId: interrupts[0]?.id, response: 'Kobe' } });
+    const reply = await server.attach<RunReply>(invocation);
+    expect(reply.status).toBe('completed');
+    expect(reply.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'interrupt', 'resume', 'complete']);
+    expect(reply.texts['billing']).toBe('billing handled order 8 (1 tool results seen).');
+    const after = (await lines()).slice(before.length);
+    expect(count(after, 'end confirm_address'), after.join('\n')).toBe(1);
+    expect(count(after, 'model triage'), after.join('\n')).toBe(1);
   }, 60_000);
 });

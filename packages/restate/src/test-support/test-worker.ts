@@ -3,7 +3,8 @@
  * conversation, a support graph and a swarm, on the scripted parts of `scripted-parts.ts`.
  */
 import * as restate from '@restatedev/restate-sdk';
-import { Agent } from '@skein/core';
+import { z } from 'zod';
+import { Agent, tool } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { handoff, nestHandoffHistory } from '@skein/handoffs';
@@ -40,5 +41,27 @@ const swarm = restateSwarm('handoffs', () => {
   return new Swarm({ id: 'handoffs', nodes: [triage, billing] });
 });
 
-const port = await restate.serve({ port: Number(process.env['SKEIN_WORKER_PORT'] ?? 0), services: [conversation, parallel, graph, graphInline, swarm, refunds, refundDesk] });
+// A swarm whose billing agent asks the customer a question from inside a tool (context.interrupt).
+const confirmAddress = tool({
+  name: 'confirm_address',
+  description: 'Asks the customer where the replacement goes.',
+  inputSchema: z.object({ orderId: z.string() }),
+  callback: ({ orderId }, context) => {
+    trace(`start confirm_address ${context.toolUse.toolUseId}`);
+    const answer = context.interrupt('address', { question: `Where should the replacement for order ${orderId} go?` });
+    trace(`end confirm_address ${context.toolUse.toolUseId}`);
+    return `replacement for order ${orderId} goes to ${JSON.stringify(answer)}`;
+  },
+});
+const askingSwarm = restateSwarm('askingSwarm', () => {
+  const billing = new Agent({ name: 'billing', model: model('billing', ['confirm_address']), tools: [confirmAddress] });
+  const triage = new Agent({
+    name: 'triage',
+    model: new ScriptedModel([(request) => (trace(`model triage ${request.messages.length}`), { toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'handoff-1' }] })], { loop: true, record: false }),
+    handoffs: [handoff(billing, { inputFilter: (data) => nestHandoffHistory(data) })],
+  });
+  return new Swarm({ id: 'askingSwarm', nodes: [triage, billing] });
+});
+
+const port = await restate.serve({ port: Number(process.env['SKEIN_WORKER_PORT'] ?? 0), services: [conversation, parallel, graph, graphInline, swarm, askingSwarm, refunds, refundDesk] });
 console.log(`listening ${port}`);
