@@ -1,7 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import type { ToolSpec } from '../model/model.js';
 import type { AgentTool } from './agent-tool.js';
-import { ZodTool } from './tool.js';
 
 /** Above this many tools, lookups by name go through a map (built on first lookup); below, a scan is faster and smaller. */
 const SCAN_LIMIT = 8;
@@ -21,8 +20,7 @@ export class ToolRegistry {
 
   /** Adds a tool; a second tool with the same name is a configuration error. */
   add(tool: AgentTool): void {
-    // A tool() tool builds its spec on first use: do not build it here just to check it.
-    if (!tool || typeof tool.invoke !== 'function' || typeof tool.name !== 'string' || !(tool instanceof ZodTool || tool.spec)) {
+    if (!tool || typeof tool.invoke !== 'function' || typeof tool.name !== 'string' || !tool.spec) {
       throw new ConfigurationError('Every entry of `tools` must be a tool: build one with tool({ name, description, inputSchema, callback }).');
     }
     if (this.has(tool.name)) {

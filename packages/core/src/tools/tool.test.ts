@@ -17,6 +17,29 @@ describe('tool()', () => {
     expect(a.spec).toBe(a.spec);
   });
 
+  it('shares the spec of tools built alike, and gives tools with per-request descriptions their own', () => {
+    expect(weather('same').spec).toBe(weather('same').spec);
+    const specs = Array.from({ length: 40 }, (_, i) => weather(`for user ${i}`).spec);
+    specs.forEach((spec, i) => expect(spec.description).toBe(`for user ${i}`));
+    expect(new Set(specs.map((s) => s.inputSchema.json)).size).toBe(1);
+  });
+
+  it('is a plain object: a spread copy with a wrapped invoke still works in an agent', async () => {
+    const base = weather('Forecast');
+    const calls: string[] = [];
+    const wrapped: AgentTool = { ...base, invoke: (input, context) => (calls.push(context.toolUse.name), base.invoke(input, context)) };
+    const model = new ScriptedModel([{ toolUses: [{ name: 'weather', input: { city: 'Bergen' } }] }, 'done']);
+    const agent = new Agent({ model, tools: [wrapped] });
+    await agent.invoke('weather?');
+    expect(calls).toEqual(['weather']);
+    expect(agent.messages[2]?.content[0]).toMatchObject({ toolResult: { status: 'success', content: [{ text: 'sunny in Bergen' }] } });
+    const detached = base.invoke;
+    await expect(detached({ city: 'Oslo' }, {} as Parameters<AgentTool['invoke']>[1])).rejects.toThrow(/called without its tool/);
+    const copy = { ...base };
+    const result = await new Agent({ model: new ScriptedModel([]), tools: [copy] }).tool['weather']!({ city: 'Oslo' }, { recordDirectToolCall: false });
+    expect(result.content).toEqual([{ text: 'sunny in Oslo' }]);
+  });
+
   it('toJsonSchema still returns a fresh object on every call (callers may change it)', () => {
     const first = toJsonSchema(schema);
     first['title'] = 'changed';

@@ -45,73 +45,62 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
   return json;
 }
 
-const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
+/** How many distinct (name, description) specs are shared per schema; others are made per tool. */
+const MAX_SHARED_SPECS = 16;
+
+/** Per zod schema: its JSON Schema, and the specs of tools built from it by name and description. */
+const shared = new WeakMap<z.ZodType, { json: JsonSchema; specs: Map<string, ToolSpec> }>();
 
 /**
- * The JSON Schema of `schema`, computed once per schema object and shared by every tool built from
- * it (a server that builds its tools per request converts each schema once). Treat it as read-only.
+ * The spec of a tool, shared by every tool with the same schema object, name and description (a
+ * server that builds its tools per request converts each schema once and allocates no spec). The
+ * JSON Schema is computed once per schema object. Treat both as read-only.
  */
-function sharedJsonSchema(schema: z.ZodType): JsonSchema {
-  let json = jsonSchemas.get(schema);
-  if (json === undefined) {
-    json = toJsonSchema(schema);
-    jsonSchemas.set(schema, json);
+function sharedSpec(schema: z.ZodType, name: string, description: string): ToolSpec {
+  let entry = shared.get(schema);
+  if (entry === undefined) {
+    entry = { json: toJsonSchema(schema), specs: new Map() };
+    shared.set(schema, entry);
   }
-  return json;
+  const key = `${name}\n${description}`;
+  let spec = entry.specs.get(key);
+  if (spec === undefined) {
+    spec = { name, description, inputSchema: { json: entry.json } };
+    // Descriptions made per request (with a user's name in them, say) must not grow this without bound.
+    if (entry.specs.size < MAX_SHARED_SPECS) entry.specs.set(key, spec);
+  }
+  return spec;
+}
+
+/** Where a tool() keeps its callback: a symbol key, so the tool stays a plain object that spreads and copies whole. */
+const CALLBACK = Symbol('skein.tool.callback');
+
+interface ZodToolObject<S extends z.ZodType> extends FunctionTool<S> {
+  readonly [CALLBACK]: (input: z.output<S>, context: ToolContext) => unknown;
+}
+
+/** The `invoke` of every tool() (one function for all, reading the tool through `this`). */
+async function invokeZodTool<S extends z.ZodType>(this: ZodToolObject<S> | undefined, input: JsonValue, context: ToolContext): Promise<ToolResult> {
+  if (typeof this?.[CALLBACK] !== 'function') {
+    throw new TypeError('A tool()\'s invoke was called without its tool: call it as tool.invoke(input, context) (or bind it), not detached.');
+  }
+  const toolUseId = context.toolUse.toolUseId;
+  const parsed = this.inputSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      toolUseId,
+      status: 'error',
+      content: [{ text: `Invalid input for tool ${this.name}: ${formatIssues(parsed.error.issues)}. Call it again with input matching its schema.` }],
+    };
+  }
+  const value: unknown = await this[CALLBACK](parsed.data, context);
+  return { toolUseId, status: 'success', content: [toResultContent(value)] };
 }
 
 /**
- * A tool built by {@link tool} (internal: not exported from the package): its fields and methods live on one small object (the callback and
- * the shared JSON Schema in private slots), and its spec is built on first use.
- */
-export class ZodTool<S extends z.ZodType> implements FunctionTool<S> {
-  readonly name: string;
-  readonly inputSchema: S;
-  declare readonly needsApproval?: NeedsApproval;
-  readonly #description: string;
-  readonly #callback: (input: z.output<S>, context: ToolContext) => unknown;
-  readonly #json: JsonSchema;
-  #spec: ToolSpec | undefined;
-
-  constructor(options: ToolOptions<S>, json: JsonSchema) {
-    this.name = options.name;
-    this.#description = options.description;
-    this.inputSchema = options.inputSchema;
-    this.#callback = options.callback;
-    this.#json = json;
-    const ask = options.needsApproval;
-    if (typeof ask === 'function') {
-      const inputSchema = options.inputSchema;
-      (this as { needsApproval?: NeedsApproval }).needsApproval = (input, context) => {
-        const parsed = inputSchema.safeParse(input);
-        return parsed.success ? ask(parsed.data, context) : false;
-      };
-    } else if (ask !== undefined) (this as { needsApproval?: NeedsApproval }).needsApproval = ask;
-  }
-
-  get spec(): ToolSpec {
-    this.#spec ??= { name: this.name, description: this.#description, inputSchema: { json: this.#json } };
-    return this.#spec;
-  }
-
-  async invoke(input: JsonValue, context: ToolContext): Promise<ToolResult> {
-    const toolUseId = context.toolUse.toolUseId;
-    const parsed = this.inputSchema.safeParse(input);
-    if (!parsed.success) {
-      return {
-        toolUseId,
-        status: 'error',
-        content: [{ text: `Invalid input for tool ${this.name}: ${formatIssues(parsed.error.issues)}. Call it again with input matching its schema.` }],
-      };
-    }
-    const value: unknown = await this.#callback(parsed.data, context);
-    return { toolUseId, status: 'success', content: [toResultContent(value)] };
-  }
-}
-
-/**
- * Declares a tool. Its JSON Schema is computed once per zod schema object and shared, so building
- * the same tools again (per request, per agent) costs a few small objects.
+ * Declares a tool. Its JSON Schema is computed once per zod schema object and its spec shared by the
+ * tools built alike, so building the same tools again (per request, per agent) costs one small object
+ * each. The tool is a plain object: `{ ...calculator, invoke: wrapped }` keeps the rest working.
  * @example
  * const calculator = tool({
  *   name: 'calculator',
@@ -128,7 +117,19 @@ export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool
     throw new ConfigurationError(`tool(${options.name}): inputSchema must be a zod 4 schema, e.g. z.object({ city: z.string() }).`);
   }
   checkToolShapes(options);
-  return new ZodTool(options, sharedJsonSchema(options.inputSchema));
+  const { name, inputSchema } = options;
+  const spec = sharedSpec(inputSchema, name, options.description);
+  const ask = options.needsApproval;
+  const made: ZodToolObject<S> = { name, spec, inputSchema, invoke: invokeZodTool, [CALLBACK]: options.callback };
+  if (ask === undefined) return made;
+  const needsApproval: NeedsApproval =
+    typeof ask === 'function'
+      ? (input, context) => {
+          const parsed = inputSchema.safeParse(input);
+          return parsed.success ? ask(parsed.data, context) : false;
+        }
+      : ask;
+  return { ...made, needsApproval };
 }
 
 /** The options a JavaScript caller can give of the wrong type, found here rather than when the model calls the tool. */
