@@ -1,5 +1,5 @@
 /** What every shape of the desk offers the terminal and the tests. */
-import type { Interrupt, InterruptResponseBlock, Model, SessionManager } from '@skein/core';
+import type { Interrupt, InterruptResponseBlock, Model, RunBudget, SessionManager } from '@skein/core';
 import type { DeskRole } from './scripted-desk.js';
 import type { DeskStore } from './desk-store.js';
 
@@ -33,4 +33,6 @@ export interface DeskParts {
   store: DeskStore;
   modelFor: (role: DeskRole) => Model;
   sessionManager: SessionManager | undefined;
+  /** The conversation's budget: every turn of every shape draws from it. */
+  budget?: RunBudget | undefined;
 }

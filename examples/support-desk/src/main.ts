@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { pickDeskModels } from './desk-models.js';
-import type { Interrupt, InterruptResponseBlock } from '@skein/core';
+import type { BudgetSpend, Interrupt, InterruptResponseBlock } from '@skein/core';
 import type { DeskProgress, DeskReply, DeskShape } from './desk.js';
 import { openDesk } from './open-desk.js';
 import { PendingTurns, type PendingTurn } from './pending-turn.js';
@@ -19,6 +19,7 @@ const HELP = `npm run desk -- [options]
   --s3 s3://bucket/prefix     store sessions in S3 instead (AWS environment)
   --script <file>             customer messages, one per line (no prompt)
   --resume                    first finish the message a crash (or an unanswered approval) interrupted
+  --budget-tokens <n>         tokens the conversation may spend in this process (default 200000)
   --yes | --no                approve | deny refunds that need approval without asking
                               (with --script and neither, the desk stops at an approval; --resume answers it)
 `;
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     s3: { type: 'string' },
     script: { type: 'string' },
     resume: { type: 'boolean', default: false },
+    'budget-tokens': { type: 'string', default: '200000' },
     yes: { type: 'boolean', default: false },
     no: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -53,7 +55,8 @@ await mkdir(dir, { recursive: true });
 const models = await pickDeskModels();
 console.log(`[model] ${models.description}`);
 console.log(`[desk] ${shape} shape, session ${values.session} ${values.s3 ? `in ${values.s3}` : `in ${dir}/sessions`}`);
-const opened = await openDesk({ shape, dir, sessionId: values.session, models, ...(values.s3 ? { s3: values.s3 } : {}) });
+const budget = { totalTokens: Number(values['budget-tokens']) }; // one budget for the conversation: every turn, node and specialist draws from it
+const opened = await openDesk({ shape, dir, sessionId: values.session, models, budget, ...(values.s3 ? { s3: values.s3 } : {}) });
 const pending = new PendingTurns(dir, `${values.session}-${shape}`);
 
 let streaming = false;
@@ -111,10 +114,20 @@ async function settle(reply: DeskReply, turn: PendingTurn): Promise<boolean> {
   }
 }
 
+/** Prints what a turn spent and what the conversation has spent of its budget. */
+function showSpend(before: BudgetSpend | undefined): void {
+  const now = opened.budget?.spent;
+  if (!now || !before) return;
+  console.log(`[budget] turn: ${now.totalTokens - before.totalTokens} tokens in ${now.modelCalls - before.modelCalls} model calls; conversation: ${now.totalTokens} of ${budget.totalTokens} tokens`);
+}
+
 async function handle(message: string, index: number, resuming: boolean): Promise<boolean> {
   await pending.begin({ message, index });
+  const before = opened.budget?.spent;
   const reply = resuming ? await opened.desk.resume(message, progress) : await opened.desk.turn(message, progress);
-  if (!(await settle(reply, { message, index }))) return false;
+  const settled = await settle(reply, { message, index });
+  showSpend(before);
+  if (!settled) return false;
   await pending.end();
   return true;
 }

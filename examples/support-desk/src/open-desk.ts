@@ -1,5 +1,5 @@
 /** Builds a desk of the chosen shape on a file or S3 session. */
-import type { SessionManager } from '@skein/core';
+import { RunBudget, type Budget, type SessionManager } from '@skein/core';
 import { FileSessionManager } from '@skein/session-file';
 import { agentDesk } from './shapes/agent-desk.js';
 import { graphDesk } from './shapes/graph-desk.js';
@@ -16,11 +16,14 @@ export interface OpenDeskOptions {
   /** `s3://bucket/prefix`: sessions in S3 (credentials and region from the AWS environment). */
   s3?: string;
   models: DeskModels;
+  /** Limits for the whole conversation (this process), shared by every turn. */
+  budget?: Budget;
 }
 
 export interface OpenDesk {
   desk: Desk;
   store: DeskStore;
+  budget: RunBudget | undefined;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,8 @@ async function sessionManagerFor(options: OpenDeskOptions): Promise<{ manager: S
 export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
   const store = new DeskStore(options.dir);
   const session = await sessionManagerFor(options);
-  const parts = { store, modelFor: options.models.modelFor, sessionManager: session.manager };
+  const budget = options.budget ? new RunBudget(options.budget) : undefined;
+  const parts = { store, modelFor: options.models.modelFor, sessionManager: session.manager, budget };
   const desk = options.shape === 'graph' ? graphDesk(parts) : options.shape === 'swarm' ? swarmDesk(parts) : agentDesk(parts);
-  return { desk, store, close: session.close };
+  return { desk, store, budget, close: session.close };
 }

@@ -26,7 +26,7 @@ export function buildDeskAgent(parts: DeskParts): Agent {
 export function agentDesk(parts: DeskParts): Desk {
   const agent = buildDeskAgent(parts);
   const run = async (prompt: Prompt | undefined, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = agent.stream(prompt);
+    const stream = agent.stream(prompt, { budget: parts.budget });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;

@@ -36,7 +36,7 @@ export function buildDeskGraph(parts: DeskParts): Graph {
 export function graphDesk(parts: DeskParts): Desk {
   const graph = buildDeskGraph(parts);
   const turn = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = graph.stream(message);
+    const stream = graph.stream(message, { budget: parts.budget });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;

@@ -33,7 +33,7 @@ export function buildDeskSwarm(parts: DeskParts): Swarm {
 export function swarmDesk(parts: DeskParts): Desk {
   const swarm = buildDeskSwarm(parts);
   const turn = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = swarm.stream(message);
+    const stream = swarm.stream(message, { budget: parts.budget });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;
