@@ -4,7 +4,7 @@
  * by `@skein/otel` with no tracer or meter provider registered (the API's no-ops: the cost a library
  * user pays for instrumentation nobody collects); instrumented with the real SDK (BatchSpanProcessor
  * over an exporter that drops everything, and a MeterProvider with a reader). The variants run
- * interleaved, round after round, best of each, so drift on a shared machine hits all three alike;
+ * interleaved one run at a time, medians reported, so drift on a shared machine hits all three alike;
  * wall time (as the other benchmarks) and this process's CPU time (steadier when the machine is busy).
  */
 import { z } from 'zod';
@@ -14,7 +14,7 @@ import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanEx
 import { Agent, NullConversationManager, tool, type Message } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { instrument, type InstrumentOptions } from '@skein/otel';
-import { table, usPerOp } from './measure.js';
+import { table } from './measure.js';
 
 const CYCLES = 200;
 const add = tool({ name: 'add', description: 'adds one', inputSchema: z.object({ n: z.number() }), callback: ({ n }) => String(n + 1) });
@@ -54,39 +54,39 @@ const variants: [string, InstrumentOptions | undefined][] = [
   ['instrumented, no provider registered', {}],
   ['instrumented, SDK + dropping exporter', { tracerProvider, meterProvider }],
 ];
-/** CPU time (user + system) of this process per call of `fn`, in µs: what the work costs, whatever else the machine runs. */
-async function cpuUsPerOp(fn: () => Promise<void>, iterations: number): Promise<number> {
-  for (let i = 0; i < iterations; i++) await fn();
-  const start = process.cpuUsage();
-  for (let i = 0; i < iterations; i++) await fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / iterations;
+/** Wall and CPU time (user + system of this process only: steadier when the machine is busy) of one call, in µs per cycle. */
+async function timeOne(fn: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
+  const wall = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  await fn();
+  const used = process.cpuUsage(cpu);
+  return { wall: Number(process.hrtime.bigint() - wall) / 1_000 / (CYCLES + 1), cpu: (used.user + used.system) / (CYCLES + 1) };
 }
 
-const best = new Map<string, number>();
-const bestCpu = new Map<string, number>();
-const rounds = Number(process.env['BENCH_OTEL_ROUNDS'] ?? 12);
-const gc = (globalThis as { gc?: () => void }).gc;
-for (let r = 0; r < rounds; r++) {
-  // A different variant goes first each round, so none always runs right after a collection or a warm-up.
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+
+// One run of each variant in turn (rotating which goes first), many times over: a busy moment of the
+// machine hits the three alike. The median of each is reported; the overhead is the ratio of medians.
+const samples = new Map<string, { wall: number[]; cpu: number[] }>(variants.map(([name]) => [name, { wall: [], cpu: [] }]));
+const runs = Number(process.env['BENCH_OTEL_RUNS'] ?? 150);
+for (const [, options] of variants) for (let i = 0; i < 30; i++) await loop(options);
+for (let r = 0; r < runs; r++) {
   for (let v = 0; v < variants.length; v++) {
     const [name, options] = variants[(r + v) % variants.length] as [string, InstrumentOptions | undefined];
-    gc?.();
-    const us = (await usPerOp(() => loop(options), 5, 1)) / (CYCLES + 1);
-    best.set(name, Math.min(best.get(name) ?? Infinity, us));
-    gc?.();
-    const cpu = (await cpuUsPerOp(() => loop(options), 5)) / (CYCLES + 1);
-    bestCpu.set(name, Math.min(bestCpu.get(name) ?? Infinity, cpu));
+    const t = await timeOne(() => loop(options));
+    const s = samples.get(name) as { wall: number[]; cpu: number[] };
+    s.wall.push(t.wall);
+    s.cpu.push(t.cpu);
   }
 }
-const base = best.get('not instrumented') as number;
-const baseCpu = bestCpu.get('not instrumented') as number;
+const med = (name: string, k: 'wall' | 'cpu'): number => median((samples.get(name) as { wall: number[]; cpu: number[] })[k]);
 const pct = (x: number, of: number): string => `${((x / of - 1) * 100).toFixed(1)}%`;
 const rows: (string | number)[][] = [['variant', 'wall µs/cycle', 'vs none', 'cpu µs/cycle', 'vs none']];
 for (const [name] of variants) {
-  const wall = best.get(name) as number;
-  const cpu = bestCpu.get(name) as number;
-  rows.push([name, wall, pct(wall, base), cpu, pct(cpu, baseCpu)]);
+  rows.push([name, med(name, 'wall'), pct(med(name, 'wall'), med('not instrumented', 'wall')), med(name, 'cpu'), pct(med(name, 'cpu'), med('not instrumented', 'cpu'))]);
 }
 table(rows);
 await tracerProvider.shutdown();
