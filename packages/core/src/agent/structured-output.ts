@@ -7,6 +7,7 @@ import { toJsonSchema } from '../tools/tool.js';
 import type { AgentResult } from './agent-result.js';
 import type { InvokeOptions } from './agent.js';
 import type { Prompt } from './prompt.js';
+import { describeExceeded } from '../budget/ledger.js';
 
 /** Options of `agent.structuredOutput()`. */
 export interface StructuredOutputOptions extends InvokeOptions {
@@ -57,12 +58,20 @@ export async function runStructuredOutput<S extends z.ZodType>(
     toolChoice: { tool: { name } },
     shouldStop: () => captured !== undefined || attempts >= MAX_ATTEMPTS,
   };
-  await run(prompt, extra);
+  const first = await run(prompt, extra);
+  if (!captured && first.budgetExceeded) throw budgetStop(name, first);
   if (!captured && attempts === 0) {
     attempts++;
-    await run(`Call the ${name} tool now to give your answer in the required format.`, extra);
+    const second = await run(`Call the ${name} tool now to give your answer in the required format.`, extra);
+    if (!captured && second.budgetExceeded) throw budgetStop(name, second);
   }
   if (captured) return captured.value;
   const why = issues.length > 0 ? `: ${issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` : ' (the model did not call the output tool)';
   throw new StructuredOutputError(`The model did not produce a valid ${name} after ${MAX_ATTEMPTS} attempts${why}.`, { issues });
+}
+
+/** A budget limit stopped the run before the model gave its answer. */
+function budgetStop(name: string, result: AgentResult): StructuredOutputError {
+  const why = result.budgetExceeded ? describeExceeded(result.budgetExceeded) : 'a budget limit was reached';
+  return new StructuredOutputError(`No ${name}: the run stopped before the model answered because ${why}. Call structuredOutput again with a larger budget.`, { issues: [] });
 }

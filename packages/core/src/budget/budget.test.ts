@@ -200,3 +200,14 @@ describe('limits given to an invocation inside a run tree that has a budget', ()
     expect(result.usage?.spend.modelCalls).toBe(4);
   });
 });
+
+describe('structured output under a budget', () => {
+  it('says the budget stopped it instead of blaming the model, and asks nothing more', async () => {
+    const model = new ScriptedModel([{ toolUses: [{ name: 'echo', input: { n: 1 } }] }, { toolUses: [{ name: 'Person', input: { name: 'Ada' } }] }]);
+    const agent = new Agent({ model, tools: [echo] });
+    const Person = z.object({ name: z.string() }).meta({ title: 'Person' });
+    await expect(agent.structuredOutput(Person, 'who?', { budget: { modelCalls: 1 } })).rejects.toThrow(/No Person: the run stopped before the model answered because the run's modelCalls budget of 1 is spent/);
+    expect(model.callCount).toBe(1);
+    expect(agent.messages.filter((m) => m.role === 'user' && m.content.some((b) => 'text' in b))).toHaveLength(1); // no re-ask appended
+  });
+});
