@@ -102,7 +102,7 @@ async function fuzz(): Promise<void> {
   const secs = ((performance.now() - started) / 1000).toFixed(0);
   const cases = [...perCategory.values()].reduce((n, r) => n + r.cases, 0);
   console.log(`fuzz: ${trials} trials (${range}), ${cases} cases, ${trials - bad} trials clean, ${bad} broken, ${secs} s`);
-  for (const [category, row] of perCategory) console.log(`  ${category.padEnd(14)} ${row.cases} cases: ${row.rejected} rejected with a named skein error, ${row.accepted} accepted, ${row.broken} broken`);
+  for (const [category, row] of perCategory) console.log(`  ${category.padEnd(14)} ${row.cases} cases: ${row.rejected} rejected (a named skein error, or an error tool result for tool inputs), ${row.accepted} accepted, ${row.broken} broken`);
 }
 
 async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Promise<void> {

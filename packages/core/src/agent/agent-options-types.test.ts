@@ -25,6 +25,9 @@ describe('new Agent with options of wrong types', () => {
     ['systemPrompt', 5, /Agent option systemPrompt must be a string/],
     ['recordDirectToolCall', 'no', /Agent option recordDirectToolCall must be true or false/],
     ['id', 5, /Agent id 5 is invalid/],
+    ['state', 5, /Agent option state must be an object of JSON values \(got 5\)/],
+    ['state', [1], /Agent option state must be an object/],
+    ['retryStrategy', { jitter: 'yes' }, /retryStrategy.jitter must be a boolean \(got "yes"\)/],
   ])('%s = %j is a ConfigurationError naming the option', (key, value, message) => {
     const build = (): Agent => new Agent({ model, [key]: value } as unknown as AgentOptions);
     expect(build).toThrow(ConfigurationError);

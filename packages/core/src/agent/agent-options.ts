@@ -107,6 +107,7 @@ function checkShapes(options: AgentOptions): void {
   if (o['name'] !== undefined && (typeof o['name'] !== 'string' || o['name'] === '')) wrong('name', 'a non-empty string');
   if (o['recordDirectToolCall'] !== undefined && typeof o['recordDirectToolCall'] !== 'boolean') wrong('recordDirectToolCall', 'true or false');
   if (o['messages'] !== undefined && !Array.isArray(o['messages'])) wrong('messages', 'an array of messages ({ role, content })');
+  if (o['state'] !== undefined && (!isObject(o['state']) || Array.isArray(o['state']))) wrong('state', 'an object of JSON values');
   if (o['callbackHandler'] !== undefined && typeof o['callbackHandler'] !== 'function') wrong('callbackHandler', 'a function (event) => void');
   const retry = o['retryStrategy'];
   if (retry !== undefined && retry !== null && (!isObject(retry) || ('nextDelay' in retry && typeof retry['nextDelay'] !== 'function'))) {
