@@ -5,7 +5,7 @@
  * worker that dies mid-message is replaced by a retry that replays what finished and goes on.
  */
 import * as restate from '@restatedev/restate-sdk';
-import type { Agent, JsonObject, Message, StopReason, Usage } from '@skein/core';
+import { addUsage, emptyUsage, type Agent, type JsonObject, type Message, type StopReason, type Usage } from '@skein/core';
 import type { PendingReply, RespondInput } from './answers.js';
 import { runInScope } from './durable-scope.js';
 import { objectPendingOf, objectRespondTo, waitForObjectAnswers } from './object-waits.js';
@@ -52,13 +52,16 @@ export function restateAgent<N extends string>(name: N, build: () => Agent | Pro
         if (messages) agent.messages = messages;
         if (state) agent.state.replace(state);
         let result = await runInScope(ctx, () => agent.invoke(prompt));
+        const usage = emptyUsage();
+        addUsage(usage, result.metrics.usage);
         while (result.stopReason === 'interrupt' && result.interrupts.length > 0) {
           const answers = await waitForObjectAnswers(ctx, result.interrupts);
           result = await runInScope(ctx, () => agent.invoke(answers));
+          addUsage(usage, result.metrics.usage);
         }
         ctx.set('messages', agent.messages);
         ctx.set('state', agent.state.get());
-        return { text: String(result), stopReason: result.stopReason, usage: result.metrics.usage, messageCount: agent.messages.length };
+        return { text: String(result), stopReason: result.stopReason, usage, messageCount: agent.messages.length };
       },
       /** What the conversation's current message waits for (empty when nothing). */
       pending: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<PendingReply> => objectPendingOf(ctx)),

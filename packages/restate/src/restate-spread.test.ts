@@ -18,8 +18,9 @@ let dir = '';
 const workers: WorkerProcess[] = [];
 const traces: string[] = [];
 
-const modelsIn = async (file: string): Promise<string[]> =>
-  (await readFile(file, 'utf8').catch(() => '')).split('\n').filter((l) => l.startsWith('model ')).map((l) => l.split(' ')[1] ?? '');
+const linesOf = async (file: string): Promise<string[]> => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+const modelsIn = async (file: string): Promise<string[]> => (await linesOf(file)).filter((l) => l.startsWith('model ')).map((l) => l.split(' ')[1] ?? '');
+const count = (all: string[], prefix: string): number => all.filter((l) => l.startsWith(prefix)).length;
 const shape = (t: NodeTransition): unknown => ({ from: t.from, to: t.to, kind: t.kind });
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ beforeAll(async () => {
   for (const name of ['a', 'b']) {
     const trace = join(dir, `${name}.log`);
     traces.push(trace);
-    workers.push(await startWorker(await freePort(), { SKEIN_TRACE_FILE: trace }));
+    workers.push(await startWorker(await freePort(), { SKEIN_TRACE_FILE: trace, SKEIN_TOOL_DELAY_MS: '300' }));
   }
   proxy = await startRoundRobinProxy(workers.map((w) => `http://127.0.0.1:${w.port}`));
   await server.register(proxy.url);
@@ -62,5 +63,29 @@ describe('two workers sharing the parallel branches of a fan-out', () => {
     const [spread, inline] = await Promise.all([server.call<RunReply>('desk/spread-2/run', 'Order 7'), server.call<RunReply>('deskInline/inline-2/run', 'Order 7')]);
     expect(spread.texts).toEqual(inline.texts);
     expect(spread.transitions.map(shape)).toEqual(inline.transitions.map(shape));
+  }, 60_000);
+
+  it('finishes a run whose node was running on a worker killed with SIGKILL, on the other worker, without repeating finished steps', async () => {
+    const task = 'Order 9 was charged twice';
+    const seen = await Promise.all(traces.map(async (t) => (await linesOf(t)).length));
+    const fresh = async (): Promise<string[][]> => Promise.all(traces.map(async (t, k) => (await linesOf(t)).slice(seen[k])));
+    const run = server.call<RunReply>('desk/failover-1/run', task);
+    let victim = -1;
+    for (let i = 0; i < 400 && victim < 0; i++) {
+      victim = (await fresh()).findIndex((lines) => lines.some((l) => l.startsWith('start ')));
+      if (victim < 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(victim, 'no tool started').toBeGreaterThanOrEqual(0);
+    await workers[victim]?.kill();
+    const reply = await run;
+    const local = await buildDeskGraph().invoke(task);
+    expect(reply.status).toBe('completed');
+    expect(reply.texts).toEqual(Object.fromEntries(Object.entries(local.results).map(([id, r]) => [id, r.text])));
+    const after = (await fresh()).flat();
+    // The killed attempt ended no tool; each tool ended once, and finished model calls were not repeated.
+    expect(count(after, 'end lookup_order'), after.join('\n')).toBe(1);
+    expect(count(after, 'end check_invoice'), after.join('\n')).toBe(1);
+    expect(count(after, 'model triage'), after.join('\n')).toBe(1);
+    expect(count(after, 'model summary'), after.join('\n')).toBe(1);
   }, 60_000);
 });

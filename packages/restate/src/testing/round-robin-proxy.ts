@@ -2,8 +2,10 @@
  * A tiny HTTP/2 (cleartext) load balancer for loopback: Restate talks HTTP/2 to a deployment, and
  * one deployment has one URL, so to spread invocations over several worker processes on one
  * machine register this proxy's URL. Each HTTP/2 stream (one invocation attempt, or a discovery
- * request) goes to the next worker in turn; bodies stream both ways. For tests and benchmarks: in
- * production put any HTTP/2-capable load balancer (Envoy, nginx `grpc_pass`, a cloud LB) there.
+ * request) goes to the next worker in turn; bodies stream both ways. A worker that refused or
+ * dropped a connection is skipped for a second (a load balancer's health check, crudely), so
+ * Restate's retries land on the workers that are up. For tests and benchmarks: in production put
+ * any HTTP/2-capable load balancer (Envoy, nginx `grpc_pass`, a cloud LB) there.
  */
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -25,11 +27,28 @@ export async function startRoundRobinProxy(workers: readonly string[]): Promise<
   const sessions = new Map<string, http2.ClientHttp2Session>();
   const counts = workers.map(() => 0);
   let next = 0;
+  let closing = false;
+  const downUntil = new Map<string, number>();
+  const markDown = (url: string): void => void downUntil.set(url, Date.now() + 1_000);
+  /** The next worker in turn that is not marked down (any, when all are). */
+  const pick = (): number => {
+    for (let tried = 0; tried < workers.length; tried++) {
+      const at = next++ % workers.length;
+      if ((downUntil.get(workers[at] as string) ?? 0) <= Date.now()) return at;
+    }
+    return next++ % workers.length;
+  };
   const sessionFor = (url: string): http2.ClientHttp2Session => {
     const open = sessions.get(url);
     if (open && !open.closed && !open.destroyed) return open;
     const session = http2.connect(url);
-    session.on('error', () => sessions.delete(url)); // a worker died: the streams on it fail, Restate retries them
+    // A worker died (reset, refused): the streams on it fail and Restate retries them, here on another worker.
+    const lost = (): void => {
+      if (sessions.get(url) === session) sessions.delete(url);
+      if (!closing) markDown(url);
+    };
+    session.on('error', lost);
+    session.on('close', lost);
     sessions.set(url, session);
     return session;
   };
@@ -41,14 +60,16 @@ export async function startRoundRobinProxy(workers: readonly string[]): Promise<
     session.on('close', () => accepted.delete(session));
   });
   server.on('stream', (stream, headers) => {
-    const at = next++ % workers.length;
+    const at = pick();
+    const url = workers[at] as string;
     counts[at] = (counts[at] ?? 0) + 1;
     const forward: http2.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(headers)) if (!name.startsWith(':') || name === ':method' || name === ':path') forward[name] = value;
     let upstream: http2.ClientHttp2Stream;
     try {
-      upstream = sessionFor(workers[at] as string).request(forward);
+      upstream = sessionFor(url).request(forward);
     } catch {
+      markDown(url);
       stream.close(NGHTTP2_INTERNAL_ERROR);
       return;
     }
@@ -67,6 +88,7 @@ export async function startRoundRobinProxy(workers: readonly string[]): Promise<
     url: `http://127.0.0.1:${port}`,
     counts,
     close: async () => {
+      closing = true;
       for (const session of [...sessions.values(), ...accepted]) session.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
