@@ -89,13 +89,13 @@ export function restateOrchestrator<N extends string>(name: N, build: () => Mult
         clearPending(ctx);
         return replyOf(result);
       }),
-      /** What the run waits for: the unanswered interrupts of its current pause (empty when none). */
       /** Runs one agent node of a run (called by the run itself when nodes are spread; not for clients). */
       node: restate.handlers.workflow.shared({ ingressPrivate: true }, async (ctx: restate.WorkflowSharedContext, request: NodeRequest): Promise<NodeReply> => {
         const root = await build();
         prepareTree(root);
         return runNodeHere(ctx, root, request);
       }),
+      /** What the run waits for: the unanswered interrupts of its current pause (empty when none). */
       pending: restate.handlers.workflow.shared(async (ctx: restate.WorkflowSharedContext): Promise<PendingReply> => pendingOf(ctx)),
       /** Answers interrupts of the current pause; the run goes on once all are answered. Returns what still waits. */
       respond: restate.handlers.workflow.shared(async (ctx: restate.WorkflowSharedContext, input: RespondInput): Promise<PendingReply> => respondTo(ctx, input)),

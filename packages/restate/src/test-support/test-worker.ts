@@ -22,12 +22,16 @@ const graphInline = restateGraph('deskInline', buildDeskGraph, { spreadNodes: 'n
 
 // issue_refund waits for a person's approval (needsApproval) before it runs.
 const refundAgent = (name: string): Agent => new Agent({ name, model: model(name, ['lookup_order', 'issue_refund']), tools: [countedTool('lookup_order'), countedTool('issue_refund', true)] });
-const refunds = restateGraph('refunds', () =>
-  new GraphBuilder()
-    .addNode(new Agent({ name: 'triage', model: model('triage', []) }), 'triage')
-    .addNode(refundAgent('billing'), 'billing')
-    .addEdge('triage', 'billing')
-    .build(),
+// Every node a call ('all'), so the paused turn travels to the node's worker and back on resume.
+const refunds = restateGraph(
+  'refunds',
+  () =>
+    new GraphBuilder()
+      .addNode(new Agent({ name: 'triage', model: model('triage', []) }), 'triage')
+      .addNode(refundAgent('billing'), 'billing')
+      .addEdge('triage', 'billing')
+      .build(),
+  { spreadNodes: 'all' },
 );
 const refundDesk = restateAgent('refundDesk', () => refundAgent('refundDesk'));
 
