@@ -181,7 +181,7 @@ export class Graph implements MultiAgentBase {
         await this.hooks.invoke(new MultiAgentInitializedEvent(this));
       }
       await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
-      budget = OrchestratorBudget.open(options.budget, invocationState, this, 'graph', resumed?.budgetSpent);
+      budget = OrchestratorBudget.open(options.budget, invocationState, options.invocationState === undefined, this, 'graph', resumed?.budgetSpent);
       const host: RunHost = { config: this.#config, graph: this, hooks: this.hooks, session, initial: this.#initial, budget };
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);

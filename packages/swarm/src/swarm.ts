@@ -234,7 +234,7 @@ export class Swarm implements MultiAgentBase {
       state = await this.#startFresh(task);
       yield* this.#commit(state);
     }
-    const budget = (this.#budget = OrchestratorBudget.open(options.budget, invocationState, this, 'swarm', state.budget));
+    const budget = (this.#budget = OrchestratorBudget.open(options.budget, invocationState, options.invocationState === undefined, this, 'swarm', state.budget));
     const started = performance.now();
     const before = state.elapsedMs;
     const clock: Clock = { elapsed: () => before + (performance.now() - started) };

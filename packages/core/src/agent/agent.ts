@@ -290,7 +290,7 @@ export class Agent {
       budget: undefined,
     };
     const budgetScope: OpenScope | undefined =
-      options.budget !== undefined || options.invocationState !== undefined ? openBudgetScope(options.budget, inv.invocationState, this.name, 'agent') : undefined;
+      options.budget !== undefined || options.invocationState !== undefined ? openBudgetScope(options.budget, inv.invocationState, this.name, 'agent', options.invocationState === undefined) : undefined;
     if (budgetScope) inv.budget = new LoopBudget(budgetScope.scope);
     const started = performance.now();
     const handler = this.#callbackHandler;

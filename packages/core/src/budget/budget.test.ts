@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent, BudgetWarningEvent, ConfigurationError, RunBudget, tool, toolUsesOf, toolResultsOf, type AgentStreamEvent, type BudgetLimit, type Message,
+  Agent, BudgetWarningEvent, ConfigurationError, RunBudget, tool, toolBudgetScope, toolUsesOf, toolResultsOf, type AgentStreamEvent, type BudgetLimit, type Message,
 } from '../index.js';
 import { ScriptedModel, type ScriptedTurn } from '../testing/index.js';
 
@@ -177,7 +177,7 @@ describe('limits given to an invocation inside a run tree that has a budget', ()
     });
     const outer = new Agent({ name: 'outer', model: new ScriptedModel([{ toolUses: [{ name: 'research', input: { q: 'x' } }] }, 'ok']), tools: [research] });
     const budget = new RunBudget({ modelCalls: 100 });
-    const result = await outer.invoke('go', { budget, invocationState: {} });
+    const result = await outer.invoke('go', { budget });
     const answer = toolResultsOf(outer.messages[2] as Message)[0];
     expect(JSON.stringify(answer?.content)).toContain('budget_exceeded after 3 calls'); // the inner limit applied
     expect(result.stopReason).toBe('end_turn');
@@ -209,5 +209,34 @@ describe('structured output under a budget', () => {
     await expect(agent.structuredOutput(Person, 'who?', { budget: { modelCalls: 1 } })).rejects.toThrow(/No Person: the run stopped before the model answered because the run's modelCalls budget of 1 is spent/);
     expect(model.callCount).toBe(1);
     expect(agent.messages.filter((m) => m.role === 'user' && m.content.some((b) => 'text' in b))).toHaveLength(1); // no re-ask appended
+  });
+});
+
+describe('invocation state the caller owns', () => {
+  it('is never marked: an unrelated run sharing the object does not draw from another run\'s budget', async () => {
+    const shared = { tenant: 'acme' };
+    const slow = new Agent({ model: new ScriptedModel(toolTurns(3, { delayMs: 10 })), tools: [echo] });
+    const other = new Agent({ model: new ScriptedModel(toolTurns(3, { delayMs: 10 })), tools: [echo] });
+    const [limited, free] = await Promise.all([
+      slow.invoke('go', { budget: { modelCalls: 1 }, invocationState: shared }),
+      other.invoke('go', { invocationState: shared }),
+    ]);
+    expect(limited.stopReason).toBe('budget_exceeded');
+    expect(free.stopReason).toBe('end_turn');
+    expect(free.usage).toBeUndefined();
+  });
+
+  it('leaves a tool of yours to pass the budget on with toolBudgetScope(context)', async () => {
+    const inner = new Agent({ name: 'inner', model: new ScriptedModel(['inner answer']) });
+    const ask = tool({
+      name: 'ask',
+      description: 'asks the inner agent',
+      inputSchema: z.object({ q: z.string() }),
+      callback: async ({ q }, context) => String(await inner.invoke(q, { invocationState: context.invocationState, budget: toolBudgetScope(context) })),
+    });
+    const outer = new Agent({ name: 'outer', model: new ScriptedModel([{ toolUses: [{ name: 'ask', input: { q: 'x' } }] }, 'ok']), tools: [ask] });
+    const result = await outer.invoke('go', { budget: { modelCalls: 10 }, invocationState: { tenant: 'acme' } });
+    expect(result.usage?.spend.modelCalls).toBe(3);
+    expect(result.usage?.children[0]).toMatchObject({ name: 'ask', kind: 'tool', children: [{ name: 'inner', kind: 'agent', spend: { modelCalls: 1 } }] });
   });
 });

@@ -1,7 +1,10 @@
 /**
- * How an invocation finds its budget: its own `budget` option, else the budget of the run tree it
- * belongs to (found through its invocation state, which orchestrators and agents-as-tools pass
- * down unchanged). No budget anywhere: `undefined`, and the loop does no budget work at all.
+ * How an invocation finds its budget: its own `budget` option (orchestrators and agents-as-tools
+ * pass their nodes a scope explicitly), else the budget of the run tree it belongs to, found
+ * through its invocation state when skein made that object for the tree's root (a tool that
+ * invokes an agent with `context.invocationState` then stays in the tree). An invocation state the
+ * caller owns is never marked: callers may share one object between unrelated runs. No budget
+ * anywhere: `undefined`, and the loop does no budget work at all.
  */
 import { BudgetScope } from './budget-scope.js';
 import type { Budget, UsageKind } from './budget-types.js';
@@ -29,10 +32,10 @@ const NOTHING = (): void => undefined;
 /**
  * The budget scope of an invocation named `name`: below the scope it was given, below the shared
  * budget it was given (or at the root of a new one made from limits), or below the run tree's
- * budget its invocation state carries. A new tree's root is registered on `invocationState` so that
- * everything nested finds it.
+ * budget its invocation state carries. A new tree's root is registered on `invocationState` when
+ * skein made that object (`owned`), so that what a tool invokes with it finds the tree.
  */
-export function openBudgetScope(option: BudgetOption | undefined, invocationState: object, name: string, kind: UsageKind): OpenScope | undefined {
+export function openBudgetScope(option: BudgetOption | undefined, invocationState: object, name: string, kind: UsageKind, owned = false): OpenScope | undefined {
   if (option === undefined) {
     const tree = byInvocationState.get(invocationState);
     return tree ? { scope: tree.child(name, kind), fresh: false, close: NOTHING } : undefined;
@@ -41,7 +44,8 @@ export function openBudgetScope(option: BudgetOption | undefined, invocationStat
   const previous = byInvocationState.get(invocationState);
   // Limits given inside a run tree that has a budget: a budget of their own that also draws from the tree's.
   const scope = option instanceof RunBudget ? option.root.child(name, kind) : new RunBudget(option, { name, kind }, previous?.child(name, kind)).root;
-  if (previous) return { scope, fresh: !(option instanceof RunBudget), close: NOTHING }; // the tree's own budget stays the one found through it
+  // Nested in a tree, the tree's own budget stays the one found through it; a caller's object is never marked.
+  if (previous || !owned) return { scope, fresh: !(option instanceof RunBudget), close: NOTHING };
   byInvocationState.set(invocationState, scope);
   return {
     scope,

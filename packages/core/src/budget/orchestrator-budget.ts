@@ -24,17 +24,18 @@ export class OrchestratorBudget {
 
   /**
    * The run's budget: from `option`, else the enclosing run tree's (through `invocationState`), else
-   * `undefined`. A run resumed from a session with a budget made from limits first adds what the
+   * `undefined`. `owned`: the orchestrator made `invocationState` (the caller gave none). A run resumed from a session with a budget made from limits first adds what the
    * stored run had spent (`stored`), so the limits cover the whole run.
    */
   static open(
     option: BudgetOption | undefined,
     invocationState: InvocationState,
+    owned: boolean,
     orchestrator: MultiAgentBase,
     kind: 'graph' | 'swarm',
     stored: Partial<BudgetSpend> | undefined,
   ): OrchestratorBudget | undefined {
-    const opened = openBudgetScope(option, invocationState, orchestrator.id, kind);
+    const opened = openBudgetScope(option, invocationState, orchestrator.id, kind, owned);
     if (!opened) return undefined;
     if (opened.fresh && stored) opened.scope.budget.restore(stored);
     return new OrchestratorBudget(opened, orchestrator);
