@@ -8,19 +8,21 @@
 import { ID_CASES, idCase } from './fuzz-ids.js';
 import { MESSAGE_CASES, messageCase } from './fuzz-messages.js';
 import { OPTION_CASES, optionCase } from './fuzz-options.js';
+import { ORCHESTRATOR_FILE_CASES, orchestratorFileCase } from './fuzz-orchestrator-files.js';
 import { SESSION_FILE_CASES, sessionFileCase } from './fuzz-session-files.js';
 import type { FuzzCaseReport } from './fuzz-support.js';
 import { TOOL_INPUT_CASES, toolInputCase } from './fuzz-tool-inputs.js';
 import { seededRandom } from './seeded.js';
 
 /** The categories, in report order. */
-export const FUZZ_CATEGORIES = ['session files', 'ids', 'messages', 'tool inputs', 'options'] as const;
+export const FUZZ_CATEGORIES = ['session files', 'orchestrator files', 'ids', 'messages', 'tool inputs', 'options'] as const;
 /** A category of the fuzz. */
 export type FuzzCategory = (typeof FUZZ_CATEGORIES)[number];
 
 /** How many distinct cases each category has (seed `n` runs case `n % count`). */
 export const FUZZ_CASE_COUNTS: Readonly<Record<FuzzCategory, number>> = {
   'session files': SESSION_FILE_CASES,
+  'orchestrator files': ORCHESTRATOR_FILE_CASES,
   ids: ID_CASES,
   messages: MESSAGE_CASES,
   'tool inputs': TOOL_INPUT_CASES,
@@ -39,6 +41,8 @@ export function fuzzCase(category: FuzzCategory, seed: number): Promise<FuzzCase
   switch (category) {
     case 'session files':
       return sessionFileCase(seed, seededRandom(seed * 7919 + 3));
+    case 'orchestrator files':
+      return orchestratorFileCase(seed, seededRandom(seed * 7919 + 3));
     case 'ids':
       return idCase(seed);
     case 'messages':

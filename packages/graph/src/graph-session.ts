@@ -1,6 +1,10 @@
-import { Agent, isUnfinished, restoreInterruptState, type Interrupt, type JsonObject, type MultiAgentSession, type NewTransition, type NodeTransition, type SessionManager } from '@skein/core';
+import {
+  Agent, SessionCorruptError, isUnfinished, restoreInterruptState, type Interrupt, type JsonObject, type MultiAgentSession, type MultiAgentSnapshot, type NewTransition,
+  type NodeTransition, type SessionManager,
+} from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
 import { restoreRunState, type RunState } from './run-state.js';
+import { storedRunProblem } from './stored-run-check.js';
 
 /**
  * A graph's handle on its session. Writes are serialized (nodes finish concurrently, the
@@ -32,7 +36,7 @@ export class GraphSession {
    * is a run paused for answers when the caller does not bring answers (`answering: false`).
    */
   async resume(options: { answering: boolean }): Promise<RunState | undefined> {
-    const snapshot = await this.#session.load();
+    const snapshot = await this.#load();
     const status = snapshot?.state['status'];
     const paused = snapshot?.state['paused'];
     // A run that ended paused, invoked with a task instead of answers, is left for the new task. (One
@@ -68,7 +72,7 @@ export class GraphSession {
 
   /** The stored run when it finished (`completed` or `failed`), else `undefined`; appends the last transitions a crash cut (the only write). */
   async finished(): Promise<RunState | undefined> {
-    const snapshot = await this.#session.load();
+    const snapshot = await this.#load();
     const status = snapshot?.state['status'];
     if (!snapshot || (status !== 'completed' && status !== 'failed')) return undefined;
     // A writer killed after committing the end of the run may not have appended its last transitions.
@@ -77,12 +81,24 @@ export class GraphSession {
 
   /** The interrupts a stored run paused for (none when it is not paused); reads only. */
   async pausedFor(): Promise<Interrupt[]> {
-    const snapshot = await this.#session.load();
+    const snapshot = await this.#load();
     const paused = snapshot?.state['paused'];
     // `executing` with paused nodes: a crash came before the end of the run that paused was stored.
     const status = snapshot?.state['status'];
     if ((status !== 'interrupted' && status !== 'executing') || typeof paused !== 'object' || paused === null) return [];
     return Object.values(paused as unknown as Record<string, { interrupts: Interrupt[] }>).flatMap((p) => p.interrupts);
+  }
+
+  /** Loads the stored run, refusing one that is not valid before anything acts on it (found by the bad-input fuzz). */
+  async #load(): Promise<MultiAgentSnapshot | undefined> {
+    const snapshot = await this.#session.load();
+    const problem = snapshot && storedRunProblem(snapshot, new Set(this.#config.nodes.keys()));
+    if (problem) {
+      throw new SessionCorruptError(
+        `The stored run of graph ${this.#config.id} in session ${this.#session.sessionId} is not valid: ${problem}. Fix it or delete that run (its orchestrator state); nothing was changed.`,
+      );
+    }
+    return snapshot;
   }
 
   /** Stores a node agent's current history and state from scratch (after `resetOnRevisit`). */

@@ -134,7 +134,7 @@ export class AgentPersistence {
     const offset = agent.conversationManager.removedMessageCount;
     let rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
     await this.#checkStored(rows, offset);
-    const waiting = storedPending(stored);
+    const waiting = storedPending(stored, `Agent ${this.storeId} of session ${this.#sessionId}`);
     if (waiting) rows = await this.#restorePending(agent, waiting, rows);
     this.#nextId = offset + rows.length;
     this.#latest = rows[rows.length - 1];
@@ -221,11 +221,18 @@ export class AgentPersistence {
 }
 
 /** The turn waiting for answers that a stored agent record holds, if any. */
-function storedPending(stored: SessionAgent): { turn: PendingTurn; from: number } | undefined {
+function storedPending(stored: SessionAgent, where: string): { turn: PendingTurn; from: number } | undefined {
   const state = stored._internal_state?.['interrupt_state'];
   const turn = pendingTurnFromJson(state);
   const from = (state as { stored_from?: unknown } | undefined)?.stored_from;
-  return turn && typeof from === 'number' ? { turn, from } : undefined;
+  if (turn && typeof from === 'number') return { turn, from };
+  // skein always writes stored_from with a waiting turn; without it (Strands' own interrupt_state) there is none.
+  if (typeof state === 'object' && state !== null && 'stored_from' in state) {
+    throw new SessionCorruptError(
+      `${where} holds a turn waiting for answers (_internal_state.interrupt_state) that is not valid; fix or remove it (the answers it waits for are lost then). Nothing was changed.`,
+    );
+  }
+  return undefined;
 }
 
 function sameMessage(a: Message, b: Message): boolean {

@@ -56,4 +56,17 @@ describe('restoring stored data that is not valid', () => {
     expect(ConfigurationError.is(error)).toBe(true);
     expect((error as Error).message).toMatch(/written with a SlidingWindowConversationManager but this agent uses a SummarizingConversationManager/);
   });
+
+  it('refuses a waiting turn skein stored that is no longer valid, and ignores Strands\' own interrupt_state', async () => {
+    const repository = await stored();
+    const record = (await repository.readAgent('s', 'default'))!;
+    await repository.updateAgent('s', { ...record, _internal_state: { interrupt_state: { interrupts: 5, stored_from: 2 } } });
+    const error = await agentOn(repository).invoke('next').catch((e: unknown) => e);
+    expect(SessionCorruptError.is(error)).toBe(true);
+    expect((error as Error).message).toMatch(/Agent default of session s holds a turn waiting for answers \(_internal_state.interrupt_state\) that is not valid/);
+    expect(await ids(repository)).toEqual([0, 1]);
+    await repository.updateAgent('s', { ...record, _internal_state: { interrupt_state: { activated: false, interrupts: {}, context: {} } } });
+    await agentOn(repository).invoke('next');
+    expect(await ids(repository)).toEqual([0, 1, 2, 3]);
+  });
 });
