@@ -12,7 +12,7 @@ export type RequestState = Record<string, unknown>;
  * - `textDelta` / `reasoningDelta`: a chunk of text or reasoning
  * - `toolStart` / `toolResult`: a tool begins / has its result
  * - `messageAdded`: a message was appended to the history
- * - `modelRetry`: a throttled model call is retried after `delayMs`
+ * - `modelRetry`: a throttled or transiently failed model call is retried after `delayMs`
  * - `interrupt`: the invocation pauses until these interrupts are answered
  * - `budgetWarning`: a run-tree budget limit crossed its warning threshold
  */
@@ -23,7 +23,7 @@ export type AgentStreamEvent =
   | { type: 'toolStart'; toolUse: ToolUse }
   | { type: 'toolResult'; toolResult: ToolResult }
   | { type: 'messageAdded'; message: Message }
-  /** A model call failed and is tried again after `delayMs`; `discardedPartialAnswer`: text it had streamed is thrown away. */
+  /** A model call failed and is tried again after `delayMs`; `discardedPartialAnswer`: what it had streamed (text, reasoning or tool input) is thrown away. */
   | { type: 'modelRetry'; attempt: number; delayMs: number; error: unknown; discardedPartialAnswer: boolean }
   | { type: 'interrupt'; interrupts: Interrupt[] }
   /** A budget limit crossed its warning threshold (once per limit per budget). */

@@ -82,6 +82,15 @@ export class BudgetScope {
     return this.budget.settle(reservation, this, usage ? modelSpend(usage, reservation.price) : undefined);
   }
 
+  /**
+   * Before a failed model call is retried after `delayMs`: the failed attempt is counted as a model
+   * call; refused when `modelCalls` is then reached or the wait would reach `wallMs`.
+   */
+  retryModelCall(delayMs: number): Taken {
+    const warnings = this.budget.record(this, { ...emptySpend(), modelCalls: 1 });
+    return { exceeded: this.budget.reachedByRetry(delayMs), warnings };
+  }
+
   /** Before a tool runs: refused when the `toolCalls` limit is reached, else counted. */
   takeToolCall(): Taken {
     const exceeded = this.budget.reached(['toolCalls']);

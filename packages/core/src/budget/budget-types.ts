@@ -37,11 +37,11 @@ export interface Budget {
   costUsd?: number;
   /** Tool calls (an agent used as a tool counts as one, and its own calls count too). */
   toolCalls?: number;
-  /** Model calls (a call retried after throttling counts once). */
+  /** Model calls (every attempt counts: a call retried after a throttle or a transient fault counts once per attempt). */
   modelCalls?: number;
   /** Node executions of every orchestrator in the tree. */
   nodeExecutions?: number;
-  /** Wall-clock time of the run, in ms (checked at safe points; it never aborts a call in flight). */
+  /** Wall-clock time of the run, in ms (checked at safe points and before a retry's wait; it never aborts a call in flight). */
   wallMs?: number;
   /** Prices by model id, for `costUsd` and for the cost in the usage tree. */
   prices?: PriceTable;

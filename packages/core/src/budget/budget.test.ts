@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent, BudgetWarningEvent, ConfigurationError, RunBudget, tool, toolBudgetScope, toolUsesOf, toolResultsOf, type AgentStreamEvent, type BudgetLimit, type Message,
+  Agent, BudgetWarningEvent, ConfigurationError, ModelThrottledError, ModelTransientError, RunBudget, tool, toolBudgetScope, toolUsesOf, toolResultsOf, type AgentStreamEvent, type BudgetLimit, type Message,
 } from '../index.js';
 import { ScriptedModel, type ScriptedTurn } from '../testing/index.js';
 
@@ -238,5 +238,33 @@ describe('invocation state the caller owns', () => {
     const result = await outer.invoke('go', { budget: { modelCalls: 10 }, invocationState: { tenant: 'acme' } });
     expect(result.usage?.spend.modelCalls).toBe(3);
     expect(result.usage?.children[0]).toMatchObject({ name: 'ask', kind: 'tool', children: [{ name: 'inner', kind: 'agent', spend: { modelCalls: 1 } }] });
+  });
+});
+
+describe('budget and retried model calls', () => {
+  const fast = { transientInitialDelayMs: 1, initialDelayMs: 1, maxDelayMs: 2 };
+  const reset = (): ScriptedTurn => ({ error: new ModelTransientError('connection reset') });
+
+  it('counts every attempt as a model call: a retry past modelCalls is not made', async () => {
+    const model = new ScriptedModel([reset(), reset(), 'answer']);
+    const agent = new Agent({ model, retryStrategy: fast });
+    const stopped = await agent.invoke('go', { budget: { modelCalls: 2 } });
+    expect(stopped.stopReason).toBe('budget_exceeded');
+    expect(stopped.budgetExceeded).toEqual({ limit: 'modelCalls', max: 2, spent: 2 });
+    expect(model.callCount).toBe(2);
+    expect(agent.messages.every((m) => m.role === 'user')).toBe(true); // nothing of the failed attempts
+    const enough = new Agent({ model: new ScriptedModel([reset(), reset(), 'answer']), retryStrategy: fast });
+    const done = await enough.invoke('go', { budget: { modelCalls: 3 } });
+    expect(String(done)).toBe('answer');
+    expect(done.usage?.spend.modelCalls).toBe(3);
+  });
+
+  it("does not wait out a server's retry-after that would pass wallMs", async () => {
+    const model = new ScriptedModel([{ error: new ModelThrottledError('slow down', { retryAfterMs: 30_000 }) }, 'answer']);
+    const agent = new Agent({ model });
+    const result = await agent.invoke('go', { budget: { wallMs: 5_000 } });
+    expect(result.stopReason).toBe('budget_exceeded');
+    expect(result.budgetExceeded?.limit).toBe('wallMs');
+    expect(model.callCount).toBe(1);
   });
 });

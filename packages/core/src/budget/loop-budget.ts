@@ -1,5 +1,6 @@
 import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { Invocation, LoopHost } from '../loop/loop-host.js';
+import type { RetryGate } from '../loop/model-call.js';
 import type { ModelTurn } from '../loop/stream-accumulator.js';
 import type { ToolResult, ToolUse } from '../types/messages.js';
 import { errorToolResult } from '../types/messages.js';
@@ -25,19 +26,26 @@ export class LoopBudget {
 
   /**
    * Runs one model call inside a reservation that settles to the call's real usage. Returns the
-   * limit instead when one is reached before the call (nothing is called), `undefined` when cancelled.
+   * limit instead when one is reached before the call (nothing is called) or before a retry (each
+   * failed attempt counts as a model call, and a retry whose wait would pass `wallMs` is not made),
+   * `undefined` when cancelled.
    */
   async *modelCall(
     host: LoopHost,
     inv: Invocation,
-    call: () => AsyncGenerator<AgentStreamEvent, ModelTurn | undefined>,
+    call: (retryGate: RetryGate) => AsyncGenerator<AgentStreamEvent, ModelTurn | BudgetExceeded | undefined>,
   ): AsyncGenerator<AgentStreamEvent, ModelTurn | BudgetExceeded | undefined> {
     const held = await this.scope.reserveModelCall(host.model, inv.signal);
     if (!held || !('amount' in held)) return held;
     const u = inv.metrics.usage;
     const before = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, totalTokens: u.totalTokens, read: u.cacheReadInputTokens, write: u.cacheWriteInputTokens };
+    const retryGate: RetryGate = (delayMs) => {
+      const taken = this.scope.retryModelCall(delayMs);
+      this.#warnings.push(...taken.warnings);
+      return taken.exceeded;
+    };
     try {
-      return yield* call();
+      return yield* call(retryGate);
     } finally {
       const spent = {
         inputTokens: u.inputTokens - before.inputTokens,

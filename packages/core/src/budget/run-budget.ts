@@ -80,6 +80,16 @@ export class RunBudget {
     return reachedLimit(this.limits, which, this.spent, withReserved ? this.#reserved : undefined) ?? this.#outer?.budget.reached(which, withReserved);
   }
 
+  /** @internal The `modelCalls` limit reached, or the `wallMs` limit a wait of `delayMs` would reach (here or in the enclosing budget). */
+  reachedByRetry(delayMs: number): BudgetExceeded | undefined {
+    const spent = this.spent;
+    return (
+      reachedLimit(this.limits, ['modelCalls'], spent) ??
+      reachedLimit(this.limits, ['wallMs'], spent, { ...emptySpend(), wallMs: delayMs }) ??
+      this.#outer?.budget.reachedByRetry(delayMs)
+    );
+  }
+
   /** @internal True while some call holds a reservation (here or in the enclosing budget). */
   get inFlight(): boolean {
     return this.#reserved.modelCalls > 0 || this.#outer?.budget.inFlight === true;

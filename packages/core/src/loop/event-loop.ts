@@ -42,7 +42,7 @@ export async function* runEventLoop(host: LoopHost, inv: Invocation): AsyncGener
   for (;;) {
     if (inv.signal.aborted) return { stopReason: 'cancelled', message: last, handoff: undefined };
     const offered = await offeredTools(host, inv);
-    const turn = inv.budget ? yield* inv.budget.modelCall(host, inv, () => callModel(host, inv, offered)) : yield* callModel(host, inv, offered);
+    const turn = inv.budget ? yield* inv.budget.modelCall(host, inv, (gate) => callModel(host, inv, offered, gate)) : yield* callModel(host, inv, offered);
     if (inv.budget) yield* inv.budget.flush(host);
     if (!turn) return { stopReason: 'cancelled', message: last, handoff: undefined };
     if ('limit' in turn) return { stopReason: 'budget_exceeded', message: last, handoff: undefined, budgetExceeded: turn };

@@ -1,4 +1,5 @@
 import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { BudgetExceeded } from '../budget/budget-types.js';
 import { ContextWindowOverflowError } from '../errors/model-errors.js';
 import type { HandoffContext, Handoff } from '../handoffs/handoff.js';
 import { AfterModelCallEvent, BeforeModelCallEvent } from '../hooks/events.js';
@@ -41,11 +42,20 @@ export async function offeredTools(host: LoopHost, inv: Invocation): Promise<Off
   return { specs, handoffs, extras };
 }
 
+/** Asked before a failed attempt is retried after `delayMs`: the budget limit that stops the retry, if any. */
+export type RetryGate = (delayMs: number) => BudgetExceeded | undefined;
+
 /**
- * Calls the model once, with retries: throttling per the retry strategy, context overflow through
- * the conversation manager, and `AfterModelCallEvent.retry`. Returns `undefined` when cancelled.
+ * Calls the model once, with retries: throttling and transient faults per the retry strategy,
+ * context overflow through the conversation manager, and `AfterModelCallEvent.retry`. Returns
+ * `undefined` when cancelled, and the limit when `retryGate` (a run-tree budget) refuses a retry.
  */
-export async function* callModel(host: LoopHost, inv: Invocation, offered: OfferedTools): AsyncGenerator<AgentStreamEvent, ModelTurn | undefined> {
+export async function* callModel(
+  host: LoopHost,
+  inv: Invocation,
+  offered: OfferedTools,
+  retryGate?: RetryGate,
+): AsyncGenerator<AgentStreamEvent, ModelTurn | BudgetExceeded | undefined> {
   const { hooks, agent } = host;
   let attempt = 0;
   for (;;) {
@@ -67,7 +77,7 @@ export async function* callModel(host: LoopHost, inv: Invocation, offered: Offer
           turn = step.value;
           break;
         }
-        if (step.value.type === 'textDelta' || step.value.type === 'reasoningDelta') streamed = true;
+        if (!streamed && step.value.type === 'modelStreamEvent' && 'contentBlockDelta' in step.value.event) streamed = true; // text, reasoning or tool input
         yield step.value;
       }
     } catch (e) {
@@ -84,6 +94,8 @@ export async function* callModel(host: LoopHost, inv: Invocation, offered: Offer
     if (inv.signal.aborted) return undefined;
     const delay = host.retryStrategy?.nextDelay(error, attempt);
     if (delay !== undefined) {
+      const over = retryGate?.(delay);
+      if (over) return over;
       // A partial answer already streamed is discarded: consumers are told, the history never sees it.
       yield { type: 'modelRetry', attempt, delayMs: delay, error, discardedPartialAnswer: streamed };
       try {

@@ -57,6 +57,18 @@ describe('retries of throttled model calls', () => {
     expect(step.value.metrics.usage.inputTokens).toBe(20);
   });
 
+  it('says a partial answer was discarded when the cut attempt had streamed only tool input', async () => {
+    const ran: string[] = [];
+    const lookup = tool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => void ran.push(id) });
+    const model = new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { id: 'cut' } }], cutAfterEvents: 3 }, { toolUses: [{ name: 'lookup', input: { id: 'ok' } }] }, 'Done.'], { chunkSize: 4 });
+    const agent = new Agent({ model, tools: [lookup], retryStrategy: { transientInitialDelayMs: 1, initialDelayMs: 1, maxDelayMs: 2 } });
+    const retries: AgentStreamEvent[] = [];
+    agent.on('modelRetry', (e) => void retries.push(e));
+    await agent.invoke('q');
+    expect(retries).toMatchObject([{ attempt: 1, discardedPartialAnswer: true }]);
+    expect(ran).toEqual(['ok']);
+  });
+
   it('retries in the loop and reports each retry as an event', async () => {
     const model = new ScriptedModel([throttled(), throttled(3), 'finally']);
     const agent = new Agent({ model, retryStrategy: { initialDelayMs: 1, maxDelayMs: 4 } });
