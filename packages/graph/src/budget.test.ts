@@ -89,3 +89,16 @@ describe('a budget on a graph', () => {
     expect(result.usage).toBeUndefined();
   });
 });
+
+describe('setMaxNodeExecutions with a budget', () => {
+  it('holds for a fan-out whose branches all start in one tick (the count is checked again after the budget is asked)', async () => {
+    const { workers } = fanOut(4, 0);
+    const builder = new GraphBuilder().addNode(workers[0]!.agent);
+    for (const w of workers.slice(1)) builder.addNode(w.agent).addEdge('start', w.agent.name);
+    const result = await builder.setMaxNodeExecutions(3).build().invoke('go', { budget: { totalTokens: 1_000_000 } });
+    expect(result.status).toBe('failed');
+    expect(result.failureReason).toMatch(/Reached the limit of 3 node executions/);
+    expect(result.executionCount).toBeLessThanOrEqual(3);
+    expect(workers.filter((w) => w.model.callCount > 0).length).toBeLessThanOrEqual(3); // a fourth node never started
+  });
+});

@@ -116,22 +116,27 @@ export class GraphRun {
     }
   }
 
+  /** Halts the run when `setMaxNodeExecutions` leaves no room for `nodeId` (checked again after every await before the count is taken). */
+  #atExecutionLimit(nodeId: string): boolean {
+    const max = this.#host.config.maxNodeExecutions;
+    if (max === undefined || this.#state.executionCount < max) return false;
+    this.halt('failed', `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`);
+    return true;
+  }
+
   async #execute(nodeId: string): Promise<void> {
     this.#queued.delete(nodeId);
     const state = this.#state;
     let at = state.waiting.findIndex((a) => a.nodeId === nodeId);
     if (this.#stop || this.#pausing || this.#budgetStop || at < 0) return;
     const { config, hooks, graph } = this.#host;
-    const max = config.maxNodeExecutions;
-    if (max !== undefined && state.executionCount >= max) {
-      return this.halt('failed', `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`);
-    }
+    if (this.#atExecutionLimit(nodeId)) return;
     let budget: BudgetScope | undefined;
     if (this.#host.budget) {
       budget = await this.#host.budget.startNode(nodeId, hooks, this.#emit);
       if (!budget) return void (this.#budgetStop ??= this.#host.budget.exceeded); // the node stays waiting: a resume runs it
-      at = state.waiting.findIndex((a) => a.nodeId === nodeId); // others may have settled meanwhile
-      if (this.#stop || this.#pausing || at < 0) return;
+      at = state.waiting.findIndex((a) => a.nodeId === nodeId); // others may have settled or started meanwhile
+      if (this.#stop || this.#pausing || at < 0 || this.#atExecutionLimit(nodeId)) return;
     }
     const activation = state.waiting[at] as Activation;
     const target = config.nodes.get(nodeId)?.target;

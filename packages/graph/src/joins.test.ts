@@ -1,5 +1,7 @@
-import { RepositorySessionManager } from '@skein/core';
+import { Agent, InMemorySessionRepository, RepositorySessionManager, tool, type JsonObject, type ModelRequest } from '@skein/core';
+import { ScriptedModel } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { GraphBuilder, type Graph, type GraphState } from './index.js';
 import { DyingRepository, fastAgent, seeded, type Latency } from './testing-models.test-helpers.js';
 
@@ -130,5 +132,37 @@ describe('a join across a crash', () => {
     expect(resumed.executionOrder).toEqual(['a', 'b', 'c']);
     expect(resumed.results['c']?.executionCount).toBe(1);
     expect(resumed.results['a']?.executionCount).toBe(1);
+  });
+});
+
+describe('a join that lost an arrival', () => {
+  // The lost update of the original bug, recreated in a stored run: a completed, and its arrival at
+  // the join is gone from the stored progress while b waits for an approval.
+  const refund = tool({ name: 'refund', description: 'Refunds.', inputSchema: z.object({ amount: z.number() }), needsApproval: true, callback: () => 'refunded' });
+  const refundTurn = (request: ModelRequest): string | { toolUses: { name: string; input: JsonObject }[] } =>
+    request.messages.at(-1)?.content.some((b) => 'toolResult' in b) ? 'Refunded.' : { toolUses: [{ name: 'refund', input: { amount: 80 } }] };
+  const graph = (repository: InMemorySessionRepository): Graph =>
+    new GraphBuilder()
+      .addNode(new Agent({ name: 'a', model: new ScriptedModel(['a done'], { loop: true }) }), 'a')
+      .addNode(new Agent({ name: 'b', model: new ScriptedModel([refundTurn], { loop: true }), tools: [refund] }), 'b')
+      .addNode(new Agent({ name: 'c', model: new ScriptedModel(['c done'], { loop: true }) }), 'c')
+      .addEdge(['a', 'b'], 'c')
+      .setEntryPoint('a')
+      .setEntryPoint('b')
+      .setSessionManager(new RepositorySessionManager({ sessionId: 's', repository }))
+      .build();
+
+  it('fails the run naming the join instead of saying completed, even when the lost source finished first', async () => {
+    const repository = new InMemorySessionRepository();
+    const paused = await graph(repository).invoke('go');
+    expect(paused.status).toBe('interrupted');
+    const stored = (await repository.readMultiAgent('s', 'graph'))!;
+    expect(Object.values(stored.state['joins'] as JsonObject)).toEqual([['a']]);
+    await repository.updateMultiAgent('s', { ...stored, state: { ...stored.state, joins: {} } });
+    const interruptId = paused.interrupts![0]!.id;
+    const result = await graph(repository).invoke([{ interruptResponse: { interruptId, response: { approved: true } } }]);
+    expect(result.status).toBe('failed');
+    expect(result.failureReason).toMatch(/join of a, b -> c \(a completed but its arrival was not recorded\)/);
+    expect(result.executionOrder).not.toContain('c');
   });
 });

@@ -106,11 +106,12 @@ export async function checkConditions(candidates: readonly FiredEdge[], state: G
 }
 
 /**
- * Joins that still wait for a source that completed after the join's first arrival: an arrival was
- * lost, and a run that ended like this must not say `completed`. A source that never ran, failed, or
- * last completed before the arrivals began (its arrival was used by an earlier firing) was routed
- * around, and the join's partial progress is expected. `places` are each node's positions in the
- * execution order.
+ * Joins that still wait for a source whose completion was never used: an arrival was lost, and a
+ * run that ended like this must not say `completed`. A join without a condition whose target never
+ * ran never fired, so every source that completed should have arrived. Otherwise (it fired before,
+ * or a false condition may have used a firing) a source counts as lost when it completed after the
+ * join's first pending arrival. A source that never ran or failed was routed around, and the join's
+ * partial progress is expected. `places` are each node's positions in the execution order.
  */
 export function strandedJoins(
   edges: readonly GraphEdge[],
@@ -122,9 +123,10 @@ export function strandedJoins(
   for (const [index, arrived] of joins) {
     const edge = edges.find((e) => e.index === index);
     if (!edge || arrived.length === 0) continue;
+    const neverFired = !edge.condition && places[edge.to] === undefined;
     const firstArrival = Math.min(...arrived.map((a) => lastPlace(places, a)));
     for (const missing of edge.from.filter((f) => !arrived.includes(f))) {
-      if (results[missing]?.status === 'completed' && lastPlace(places, missing) > firstArrival) {
+      if (results[missing]?.status === 'completed' && (neverFired || lastPlace(places, missing) > firstArrival)) {
         stranded.push(`join of ${edge.from.join(', ')} -> ${edge.to} (${missing} completed but its arrival was not recorded)`);
       }
     }
