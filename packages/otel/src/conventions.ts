@@ -61,6 +61,11 @@ export const ATTR = {
   transitionTo: 'skein.transition.to',
   transitionKind: 'skein.transition.kind',
   transitionReason: 'skein.transition.reason',
+  handoffHistoryBefore: 'skein.handoff.history_before',
+  handoffHistoryAfter: 'skein.handoff.history_after',
+  handoffSharedContextKeys: 'skein.handoff.shared_context_keys',
+  handoffAlsoRan: 'skein.handoff.also_ran',
+  handoffRefused: 'skein.handoff.refused',
   interruptIds: 'skein.interrupt.ids',
   interruptNames: 'skein.interrupt.names',
 } as const;

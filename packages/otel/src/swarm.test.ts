@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '@skein/core';
+import { z } from 'zod';
+import { Agent, tool } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { Swarm } from '@skein/swarm';
 import { instrument } from './index.js';
@@ -25,5 +26,27 @@ describe('an instrumented swarm', () => {
     expect(handoffs).toEqual(['triage->billing']);
     const metrics = await h.metrics();
     expect(total(metrics.get('skein.node.executions'), { 'gen_ai.workflow.name': 'desk' })).toBe(2);
+  });
+
+  it('says on the handoff event what the receiver got: history sizes before and after the filter, shared keys, what else the turn did', async () => {
+    const h = harness();
+    const triage = new Agent({
+      name: 'triage',
+      model: new ScriptedModel([{ toolUses: [{ name: 'lookup', input: {} }, { name: 'transfer_to_billing', input: { message: 'charged twice', context: { orderId: '42' } } }, { name: 'transfer_to_refund', input: {} }] }]),
+      tools: [tool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({}), callback: () => 'order 42' })],
+    });
+    const billing = new Agent({ name: 'billing', model: new ScriptedModel(['Refunded.']) });
+    const refund = new Agent({ name: 'refund', model: new ScriptedModel(['never']) });
+    const swarm = new Swarm({ id: 'desk', nodes: [triage, billing, refund] });
+    instrument(swarm, { tracerProvider: h.tracerProvider, meterProvider: h.meterProvider });
+    expect((await swarm.invoke('charged twice')).status).toBe('completed');
+    const event = only(h.spans(), 'invoke_workflow desk').events.find((e) => e.name === 'skein.handoff');
+    expect(event?.attributes).toMatchObject({
+      'skein.handoff.history_before': 3,
+      'skein.handoff.history_after': 3,
+      'skein.handoff.shared_context_keys': ['triage.orderId'],
+      'skein.handoff.also_ran': ['lookup'],
+      'skein.handoff.refused': ['transfer_to_refund'],
+    });
   });
 });

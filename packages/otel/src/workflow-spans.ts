@@ -1,7 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import {
   AfterMultiAgentInvocationEvent, AfterNodeCallEvent, BeforeMultiAgentInvocationEvent, BeforeNodeCallEvent,
-  type MultiAgentResult, type NodeTransition,
+  type JsonObject, type MultiAgentResult, type NodeTransition,
 } from '@skein/core';
 import { ATTR, EVENT, OPERATION } from './conventions.js';
 import { errorMessage, errorType } from './errors.js';
@@ -93,6 +93,7 @@ export function instrumentWorkflow(o: Orchestrator, t: Telemetry, options: Workf
     const attributes: Attributes = { [ATTR.transitionSeq]: tr.seq, [ATTR.transitionKind]: tr.kind, [ATTR.transitionReason]: tr.reason };
     if (tr.from !== null) attributes[ATTR.transitionFrom] = tr.from;
     if (tr.to !== null) attributes[ATTR.transitionTo] = tr.to;
+    if (tr.kind === 'handoff' && tr.details) addHandoffDetails(attributes, tr.details);
     span.addEvent(name, attributes);
   };
 
@@ -173,4 +174,16 @@ export function instrumentWorkflow(o: Orchestrator, t: Telemetry, options: Workf
     for (const remove of removers) remove();
     o.off('transition', onTransition);
   };
+}
+
+/** What the receiver of a handoff got (the transition's `details`: counts and keys, never contents) as event attributes. */
+function addHandoffDetails(attributes: Attributes, details: JsonObject): void {
+  const { historyBefore, historyAfter, sharedContextKeys, alsoRan, refused } = details;
+  if (typeof historyBefore === 'number') attributes[ATTR.handoffHistoryBefore] = historyBefore;
+  if (typeof historyAfter === 'number') attributes[ATTR.handoffHistoryAfter] = historyAfter;
+  if (typeof sharedContextKeys === 'object' && sharedContextKeys !== null && !Array.isArray(sharedContextKeys)) {
+    attributes[ATTR.handoffSharedContextKeys] = Object.entries(sharedContextKeys).flatMap(([node, keys]) => (Array.isArray(keys) ? keys.map((k) => `${node}.${String(k)}`) : []));
+  }
+  if (Array.isArray(alsoRan)) attributes[ATTR.handoffAlsoRan] = alsoRan.map(String);
+  if (Array.isArray(refused)) attributes[ATTR.handoffRefused] = refused.map(String);
 }
