@@ -194,6 +194,23 @@ describe('FileSessionRepository: one writer per session', () => {
     await repo().createMessage('s1', 'a1', row(2));
   });
 
+  it('removes the .break file of a recoverer killed after it removed the stale lock, and keeps a live one', async () => {
+    await (await seeded(1)).close();
+    const breaker = path.join(dir, 'session_s1/.skein.lock.break');
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const base = { host: os.hostname(), process_started_at: at, acquired_at: at, token: 'recoverer' };
+    await fs.writeFile(breaker, JSON.stringify({ ...base, pid: Number(dead.stdout) }));
+    const r = repo();
+    await r.createMessage('s1', 'a1', row(1));
+    await expect(fs.stat(breaker)).rejects.toThrow(/ENOENT/);
+    await r.close();
+    await fs.writeFile(breaker, JSON.stringify({ ...base, pid: process.ppid })); // alive: it may be recovering right now
+    const again = repo();
+    await again.createMessage('s1', 'a1', row(2));
+    expect((await fs.stat(breaker)).isFile()).toBe(true);
+    await again.close();
+  });
+
   it("removes the lock's temp file of a process killed before it took the lock", async () => {
     await (await seeded(1)).close();
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });

@@ -101,6 +101,7 @@ export class SessionLock {
           exitHookInstalled = true;
           process.once('exit', releaseAllSync);
         }
+        await this.#removeDeadBreaker();
         return recovered;
       } catch (error) {
         if (errnoCode(error) !== 'EEXIST') throw error;
@@ -144,6 +145,16 @@ export class SessionLock {
       token: this.#token,
       ...(proc === undefined ? {} : { proc_start: proc }),
     };
+  }
+
+  /**
+   * Removes a `.break` file whose recoverer died on this host (killed after it removed the stale
+   * lock, before it removed its `.break`): nothing else would, as the lock is free from then on.
+   */
+  async #removeDeadBreaker(): Promise<void> {
+    const breaker = `${this.file}.break`;
+    const other = await readLock(breaker).catch(() => undefined);
+    if (other && other.host === os.hostname() && other.pid !== process.pid && !pidAlive(other.pid)) await fs.unlink(breaker).catch(() => undefined);
   }
 
   /** Removes the stale lock under the `.break` file; true if this call removed it. */
