@@ -23,10 +23,12 @@ export interface LeaseDoc {
 
 /** Lease timing (ms). */
 export interface LeaseTiming {
-  /** How long a lease lasts without renewal. Default 60,000. */
+  /**
+   * How long a lease lasts without renewal. Default 60,000. A writer renews it before a write once
+   * half of it is gone, so every write starts with at least half the lease left (the margin for
+   * clock skew and slow requests).
+   */
   ttlMs: number;
-  /** A writer stops writing this long before its lease expires (clock skew, slow requests). Default 10,000. */
-  marginMs: number;
 }
 
 /** Lease owners held by live leases of this process (a lease of this pid not among them is left over). */
@@ -73,11 +75,6 @@ export class SessionLease {
     if (this.#held && now < this.#expiresAt - this.#timing.ttlMs / 2) return Promise.resolve();
     this.#pending ??= this.#refresh(now).finally(() => (this.#pending = undefined));
     return this.#pending;
-  }
-
-  /** True while this writer may write (it holds the lease and the margin is not reached). */
-  get valid(): boolean {
-    return this.#held && Date.now() < this.#expiresAt - this.#timing.marginMs;
   }
 
   async #refresh(now: number): Promise<void> {

@@ -77,7 +77,7 @@ export class S3SessionRepository implements SessionRepository {
     let lease = this.#leases.get(sessionId);
     if (!lease) {
       const key = this.#keys.lease(sessionId);
-      lease = new SessionLease(this.#store, key, this.#url(key), { ttlMs: this.#leaseTtlMs, marginMs: Math.min(10_000, this.#leaseTtlMs / 4) }, this.#takeover);
+      lease = new SessionLease(this.#store, key, this.#url(key), { ttlMs: this.#leaseTtlMs }, this.#takeover);
       this.#leases.set(sessionId, lease);
     }
     await lease.ensure();
