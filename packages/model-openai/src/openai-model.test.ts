@@ -179,6 +179,7 @@ describe('OpenAIModel errors', () => {
     for (let i = 0; i < 2; i++) {
       const { error, events } = await failure();
       expect(ModelTransientError.is(error)).toBe(true);
+      expect(events.some((e) => 'contentBlockDelta' in e)).toBe(true); // the cut came after partial text
       expect(events.some((e) => 'messageStop' in e)).toBe(false);
     }
   });

@@ -93,7 +93,10 @@ export class OpenAITestServer {
     const bytes = Buffer.from(responses ? encodeResponseEvents(chunks) : encodeChunks(chunks, limit === undefined));
     const size = reply.splitBytes ?? bytes.length;
     for (let i = 0; i < bytes.length; i += size) {
-      res.write(bytes.subarray(i, i + size));
+      const piece = bytes.subarray(i, i + size);
+      // Before a cut, each piece is flushed to the socket first, so the client gets everything sent before the reset.
+      if (reply.cutAfter !== undefined) await new Promise<void>((resolve) => res.write(piece, () => resolve()));
+      else res.write(piece);
       if (reply.splitBytes) await new Promise((resolve) => setImmediate(resolve));
     }
     if (reply.cutAfter !== undefined) return void req.socket.destroy();
