@@ -13,26 +13,31 @@ describe('crash windows', () => {
   it('a node waiting for its BeforeNodeCall hook is stored as running, so a crash then does not lose it', async () => {
     const repository = new DyingRepository();
     let auditHookRunning = false;
-    const graph = (slowHook: boolean): Graph => {
+    let release = (): void => undefined;
+    const refundStored = new Promise<void>((resolve) => (release = resolve));
+    const graph = (holdHook: boolean): Graph => {
       const b = new GraphBuilder().setId('g').setSessionManager(session(repository));
       for (const id of ['triage', 'refund', 'audit', 'report']) b.addNode(fastAgent(id, 'zero'), id);
       const g = b.addEdge('triage', 'refund').addEdge('triage', 'audit').addEdge(['refund', 'audit'], 'report').build();
-      if (slowHook) {
+      if (holdHook) {
         g.hooks.addCallback(BeforeNodeCallEvent, async (e) => {
           if (e.nodeId !== 'audit') return;
           auditHookRunning = true;
-          await new Promise((resolve) => setTimeout(resolve, 30));
+          await refundStored; // held open until a sibling's state document is written meanwhile
           auditHookRunning = false;
         });
       }
       return g;
     };
-    // refund starts while audit's hook runs.
-    // The state document refund writes then is stored; the process dies at the next write.
+    // refund runs while audit's hook is held open. The state document written then is stored (and
+    // releases the hook); the process dies at the next write.
     let stored = false;
     repository.dieAt = (w) => {
       if (stored) return true;
-      if (w.kind === 'state' && auditHookRunning) stored = true;
+      if (w.kind === 'state' && auditHookRunning) {
+        stored = true;
+        release();
+      }
       return false;
     };
     await expect(graph(true).invoke('go')).rejects.toThrow('the process died');
