@@ -48,11 +48,22 @@ export async function writeScript(dir: string, lines: string[]): Promise<string>
 /** The desk's replies, in order. */
 export const replies = (stdout: string): string[] => [...stdout.matchAll(/^desk> (.*)$/gm)].map((m) => m[1] ?? '');
 
-/** The transitions an orchestrator stored, as `from>to:kind`. */
+/** The transitions an orchestrator stored, as `from>to:kind` (a join as `*>to:join`: which source arrives last is a race). */
 export async function storedTransitions(dir: string, sessionId: string, multiAgentId: string): Promise<string[]> {
-  const repository = new FileSessionRepository({ storageDir: join(dir, 'sessions') });
-  const transitions: NodeTransition[] = await repository.readTransitions(sessionId, multiAgentId);
-  return transitions.map((t) => `${t.from ?? ''}>${t.to ?? ''}:${t.kind}`);
+  return (await readTransitions(dir, sessionId, multiAgentId)).map((t) => `${t.kind === 'join' ? '*' : (t.from ?? '')}>${t.to ?? ''}:${t.kind}`);
+}
+
+/** The stored transitions themselves (with their `details`). */
+export function readTransitions(dir: string, sessionId: string, multiAgentId: string): Promise<NodeTransition[]> {
+  return new FileSessionRepository({ storageDir: join(dir, 'sessions') }).readTransitions(sessionId, multiAgentId);
+}
+
+/** An agent's stored conversation, as one line per message: `role: text | toolUse name | toolResult status`. */
+export async function storedConversation(dir: string, sessionId: string, agentId: string): Promise<string[]> {
+  const rows = await new FileSessionRepository({ storageDir: join(dir, 'sessions') }).listMessages(sessionId, agentId);
+  return rows.map(({ message }) =>
+    `${message.role}: ${message.content.map((b) => ('text' in b ? b.text : 'toolUse' in b ? `toolUse ${b.toolUse.name}` : 'toolResult' in b ? `toolResult ${b.toolResult.status}` : '?')).join(' | ')}`,
+  );
 }
 
 export async function refundsMade(dir: string): Promise<{ orderId: string; amountEur: number }[]> {

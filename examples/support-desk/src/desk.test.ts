@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { refundsMade, replies, runDesk, storedTransitions, writeScript } from './desk-run.test-helpers.js';
+import { readTransitions, refundsMade, replies, runDesk, storedConversation, storedTransitions, writeScript } from './desk-run.test-helpers.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -12,12 +12,23 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const CONVERSATION = ['I was charged twice for order 42', 'Please refund order 7', 'thanks!'];
+const CONVERSATION = ['Please refund order 7', 'thanks!', 'I was charged twice for order 42'];
 const ANSWERS = [
-  /^I reversed the duplicate charge on invoice INV-42; you are now charged 80 EUR once\./,
   /^I refunded 12 EUR for order 7;/,
   /^I can help with charges, invoices and refunds/,
+  /^I reversed the duplicate charge on invoice INV-42; you are now charged 80 EUR once\./,
 ];
+
+/** The path each shape stores for a message (one run per message: the session holds the last run's transitions). */
+const BILLING_PATH = {
+  graph: ['>triage:start', 'triage>billing:edge', 'triage>notes:edge', '*>summary:join', 'summary>:complete'],
+  swarm: ['>triage:start', 'triage>billing:handoff', 'billing>:complete'],
+};
+const APPROVED_REFUND_PATH = {
+  graph: ['>triage:start', 'triage>refund:edge', 'triage>notes:edge', 'refund>:interrupt', '>refund:resume', '*>summary:join', 'summary>:complete'],
+  swarm: ['>triage:start', 'triage>refund:handoff', 'refund>:interrupt', '>refund:resume', 'refund>:complete'],
+};
+const ID = { graph: 'desk-graph', swarm: 'desk-swarm' } as const;
 
 describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) => {
   it('routes billing and refund messages, uses the tools, answers', async () => {
@@ -28,6 +39,21 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     expect(answers).toHaveLength(3);
     answers.forEach((answer, i) => expect(answer).toMatch(ANSWERS[i] as RegExp));
     expect(await refundsMade(dir)).toEqual([{ orderId: '7', amountEur: 12 }]);
+    const session = `customer-1-${shape}`;
+    if (shape === 'agent') {
+      // The conversation as stored: every customer line once, each tool call with its result, the last answer.
+      const stored = await storedConversation(dir, session, 'default');
+      expect(stored.filter((l) => l.includes('toolUse')).length).toBe(stored.filter((l) => l.includes('toolResult')).length);
+      expect(stored.at(-1)).toMatch(/^assistant: I reversed the duplicate charge on invoice INV-42/);
+      expect(stored.filter((l) => l.startsWith('user: ') && !l.includes('toolResult'))).toEqual(CONVERSATION.map((line) => `user: ${line}`));
+    } else {
+      expect(await storedTransitions(dir, session, ID[shape])).toEqual(BILLING_PATH[shape]);
+    }
+    if (shape === 'swarm') {
+      // triage shared the order id with billing (the swarm's shared context), and left a message.
+      const [handoff] = (await readTransitions(dir, session, ID.swarm)).filter((t) => t.kind === 'handoff');
+      expect(handoff?.details).toMatchObject({ sharedContextKeys: { triage: ['orderId'] }, message: expect.stringContaining('order 42') });
+    }
   });
 
   it('finishes a message after a crash mid-tool, without paying twice', async () => {
@@ -43,9 +69,11 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     expect(replies(resumed.stdout)).toEqual([expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
     expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]);
     if (shape !== 'agent') {
-      const id = shape === 'graph' ? 'desk-graph' : 'desk-swarm';
-      const kinds = (await storedTransitions(dir, `customer-1-${shape}`, id)).map((t) => t.split(':')[1]);
-      expect(kinds).toContain('resume');
+      const stored = await storedTransitions(dir, `customer-1-${shape}`, ID[shape]);
+      expect(stored[0]).toBe('>triage:start');
+      expect(stored).toContain('>refund:resume'); // resumed at the node the kill cut
+      expect(stored.at(-1)).toBe(shape === 'graph' ? 'summary>:complete' : 'refund>:complete');
+      expect(new Set(stored).size).toBe(stored.length); // nothing doubled
     }
   });
 
@@ -59,11 +87,7 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     expect(approved.stdout).toMatch(/\[approval\] \S*refund asks to issue_refund \{"orderId":"108","amountEur":60/);
     expect(replies(approved.stdout)).toEqual([expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
     expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]);
-    if (shape !== 'agent') {
-      const id = shape === 'graph' ? 'desk-graph' : 'desk-swarm';
-      const kinds = (await storedTransitions(dir, `customer-1-${shape}`, id)).map((t) => t.split(':')[1]);
-      expect(kinds).toEqual(expect.arrayContaining(['interrupt', 'resume']));
-    }
+    if (shape !== 'agent') expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
   });
 
   it('tells the customer when the refund is denied, and pays nothing', async () => {
@@ -71,5 +95,7 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     const denied = await runDesk(['--shape', shape, '--dir', dir, '--script', script, '--no']);
     expect(replies(denied.stdout)).toEqual([expect.stringMatching(/The refund was not made: The user denied issue_refund: denied by the operator/)]);
     expect(await refundsMade(dir)).toEqual([]);
+    // The denial is an answer like a yes: the run paused, resumed with it, and the refund node told the customer.
+    if (shape !== 'agent') expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
   });
 });

@@ -27,6 +27,18 @@ function customerLines(messages: readonly Message[]): string[] {
 }
 const lastCustomerLine = (messages: readonly Message[]): string => customerLines(messages).at(-1) ?? '';
 
+/** The order id an earlier agent shared in a swarm transfer (`Shared context (by agent): {...}` of the transfer note). */
+export function sharedOrderId(messages: readonly Message[]): string | undefined {
+  for (const m of [...messages].reverse()) {
+    const json = /^Shared context \(by agent\): (.*)$/m.exec(textOf(m))?.[1];
+    if (!json) continue;
+    const byAgent = JSON.parse(json) as Record<string, Record<string, unknown>>;
+    const id = Object.values(byAgent).map((facts) => facts['orderId']).find((v) => typeof v === 'string');
+    if (typeof id === 'string') return id;
+  }
+  return undefined;
+}
+
 /** The newest order number the customer mentioned ("order 42", "#42"). */
 export function orderIdIn(messages: readonly Message[]): string | undefined {
   for (const line of customerLines(messages).reverse()) {
@@ -83,7 +95,12 @@ function triage(request: ModelRequest): ScriptedTurn {
   if (again) return { text: 'That was cut off; asking again.', toolUses: [{ name: again.name, input: again.input }] };
   if (outcomes.length > 0) return outcomes.map((o) => o.text).join('\n');
   const transfer = offered.find((n) => n.startsWith('transfer_to_') && n.includes(topic));
-  if (transfer) return { text: `Let me pass you to our ${topic} team.`, toolUses: [{ name: transfer, input: {} }] };
+  if (transfer) {
+    // The transfer leaves a message and shares the order id with every later agent (the swarm's shared context).
+    const orderId = orderIdIn(request.messages);
+    const input = { message: `The customer asks about ${topic}: "${lastCustomerLine(request.messages)}"`, ...(orderId ? { context: { orderId } } : {}) };
+    return { text: `Let me pass you to our ${topic} team.`, toolUses: [{ name: transfer, input }] };
+  }
   if (offered.includes(topic)) return { toolUses: [{ name: topic, input: { input: lastCustomerLine(request.messages) } }] };
   const routing = offered.length === 0; // a graph's triage routes by its text
   if (topic === 'other') return `${routing ? 'ROUTE: other. ' : ''}I can help with charges, invoices and refunds: what happened, and which order is it?`;
@@ -102,7 +119,7 @@ function billing(request: ModelRequest): ScriptedTurn {
   if (outcome?.name === 'reverse_duplicate_charge') {
     return `I reversed the duplicate charge on invoice ${String(field(outcome.value, 'id'))}; you are now charged ${String(field(outcome.value, 'amountEur'))} EUR once.`;
   }
-  const orderId = orderIdIn(request.messages);
+  const orderId = orderIdIn(request.messages) ?? sharedOrderId(request.messages);
   if (!orderId) return 'Which order number is it about?';
   return { toolUses: [{ name: 'lookup_order', input: { orderId } }] };
 }
@@ -118,7 +135,7 @@ function refund(request: ModelRequest): ScriptedTurn {
   if (outcome?.name === 'issue_refund') {
     return `I refunded ${String(field(outcome.value, 'amountEur'))} EUR for order ${String(field(outcome.value, 'orderId'))}; it reaches your card in 3 to 5 days.`;
   }
-  const orderId = orderIdIn(request.messages);
+  const orderId = orderIdIn(request.messages) ?? sharedOrderId(request.messages);
   if (!orderId) return 'Which order should I refund?';
   return { toolUses: [{ name: 'lookup_order', input: { orderId } }] };
 }

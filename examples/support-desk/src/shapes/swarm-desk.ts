@@ -1,8 +1,10 @@
 /**
  * The desk as a Swarm: triage hands the customer over with `transfer_to_billing` (the history
- * nested into one summary message) or `transfer_to_refund` (tool calls removed); the specialists
- * share context. The swarm's session makes a crashed run resume at the node that was running.
+ * nested into one summary message) or `transfer_to_refund` (tool calls removed), leaving a message
+ * and sharing the order id (the swarm's shared context, which every later agent sees in its
+ * transfer note). The swarm's session makes a crashed run resume at the node that was running.
  */
+import { z } from 'zod';
 import { Agent, type Prompt } from '@skein/core';
 import { handoff, nestHandoffHistory, promptWithHandoffInstructions, removeAllTools } from '@skein/handoffs';
 import { Swarm } from '@skein/swarm';
@@ -11,6 +13,12 @@ import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
 import { deskAgents } from './desk-agents.js';
 import { reportOrchestratorEvent } from './progress.js';
 
+/** What a transfer carries: a message for the specialist and facts every later agent sees (the swarm reads `message` and `context`). */
+const DeskTransfer = z.object({
+  message: z.string().optional().describe('What the specialist should know: the request in your words.'),
+  context: z.object({ orderId: z.string().optional().describe('The order the customer is asking about.') }).optional(),
+});
+
 export function buildDeskSwarm(parts: DeskParts): Swarm {
   const agents = deskAgents(parts);
   const triage = new Agent({
@@ -18,8 +26,8 @@ export function buildDeskSwarm(parts: DeskParts): Swarm {
     model: parts.modelFor('triage'),
     systemPrompt: promptWithHandoffInstructions(TRIAGE_PROMPT),
     handoffs: [
-      handoff(agents.billing, { inputFilter: (data) => nestHandoffHistory(data) }),
-      handoff(agents.refund, { inputFilter: removeAllTools }),
+      handoff(agents.billing, { inputType: DeskTransfer, inputFilter: (data) => nestHandoffHistory(data) }),
+      handoff(agents.refund, { inputType: DeskTransfer, inputFilter: removeAllTools }),
     ],
   });
   return new Swarm({
