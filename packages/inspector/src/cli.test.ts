@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
 import { captureIo } from './testing/capture-io.js';
@@ -152,6 +153,17 @@ describe('skein export', () => {
     expect(html).toContain('The duplicate charge on order 42 is reversed.');
     await rm(file);
   });
+
+  it('draws every member of a swarm, and the handoffs taken as its edges', async () => {
+    const file = join(dir, '..', `skein-export-swarm-${Date.now()}.html`);
+    expect((await cli('export', dir, 'swarm-desk', '-o', file)).code).toBe(0);
+    const json = /<script type="application\/json" id="skein-data">([\s\S]*?)<\/script>/.exec(await readFile(file, 'utf8'))?.[1] ?? '';
+    const data = JSON.parse(json) as { runs: { run: { shape: { nodes: string[]; edges: { from: string; to: string }[] } } }[] };
+    const shape = data.runs[0]?.run.shape;
+    expect(shape?.nodes).toEqual(['triage', 'billing', 'refund']); // refund never ran
+    expect(shape?.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['triage->billing']);
+    await rm(file);
+  });
 });
 
 describe('usage', () => {
@@ -172,6 +184,19 @@ describe('usage', () => {
     expect(out).toBe('graph TD\n  a --> b\n');
     expect((await cli('graph', mod, 'missing')).err).toContain('has no export "missing"');
     await rm(mod);
+  });
+
+  it("prints a real Graph's and Swarm's Mermaid from a module", async () => {
+    const mod = fileURLToPath(new URL('./testing/drawable-shapes.ts', import.meta.url));
+    const graph = await cli('graph', mod, 'graph');
+    expect(graph.code).toBe(0);
+    expect(graph.out).toContain('flowchart TD');
+    expect(graph.out).toMatch(/n1 & n2 -->\|join\| n3/);
+    const swarm = await cli('graph', mod, 'swarm');
+    // triage declares its handoff to billing; billing declares none, so it is offered one to every other member.
+    expect(swarm.out).toBe(
+      ['flowchart LR', '  n0["triage"]', '  n1["billing"]', '  n0 -->|transfer_to_billing| n1', '  n1 -->|transfer_to_triage| n0', '  classDef entry stroke-width:3px', '  class n0 entry', ''].join('\n'),
+    );
   });
 });
 

@@ -76,6 +76,24 @@ export class SwarmMembers {
     return this.#handoffs.get(id) ?? [];
   }
 
+  /**
+   * The members as a Mermaid flowchart: a box per member (the entry point highlighted) and an arrow
+   * per handoff it is offered, labelled with the transfer tool's name.
+   */
+  toMermaid(entry: string): string {
+    const ref = new Map(this.ids.map((id, i) => [id, `n${i}`]));
+    const label = (text: string): string => text.replace(/["|]/g, (c) => (c === '"' ? '#quot;' : '#124;'));
+    const lines = ['flowchart LR', ...this.ids.map((id) => `  ${ref.get(id)}["${label(id)}"]`)];
+    for (const id of this.ids) {
+      for (const h of this.handoffs(id)) {
+        const to = this.idOf(h.agent);
+        if (to !== undefined) lines.push(`  ${ref.get(id)} -->|${label(h.toolName)}| ${ref.get(to)}`);
+      }
+    }
+    lines.push('  classDef entry stroke-width:3px', `  class ${ref.get(entry)} entry`);
+    return lines.join('\n');
+  }
+
   /** Every agent reachable from `entry` through declared handoffs, `entry` first. */
   static reachable(entry: Agent): Agent[] {
     const seen = new Set<Agent>([entry]);

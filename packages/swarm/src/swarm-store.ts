@@ -21,6 +21,8 @@ export interface StoredRun {
 export class SwarmStore {
   readonly #manager: SessionManager | undefined;
   readonly #id: string;
+  /** The member ids, stored with every state document so readers (the inspector) can draw every member, not only those that ran. */
+  readonly #members: readonly string[];
   #session: MultiAgentSession | undefined;
   #stored = false;
   #staged: NewTransition[] = [];
@@ -28,9 +30,10 @@ export class SwarmStore {
   #committed = 0;
   transitions: NodeTransition[] = [];
 
-  constructor(manager: SessionManager | undefined, id: string) {
+  constructor(manager: SessionManager | undefined, id: string, members: readonly string[]) {
     this.#manager = manager;
     this.#id = id;
+    this.#members = members;
   }
 
   /** True when runs are persisted. */
@@ -116,7 +119,7 @@ export class SwarmStore {
     }
     const committed = this.#committed + staged.length;
     const tail: JsonObject[] = staged.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason, ...(t.details ? { details: t.details } : {}) }));
-    await this.#session.saveState({ ...encodeState(state), transitionCount: committed, lastTransitions: tail });
+    await this.#session.saveState({ ...encodeState(state), members: [...this.#members], transitionCount: committed, lastTransitions: tail });
     this.#stored = true;
     this.#committed = committed;
     const stored: NodeTransition[] = [];

@@ -101,7 +101,7 @@ export class Swarm implements MultiAgentBase {
       nestHandoffHistory: options.nestHandoffHistory,
       handoffHistoryMapper: options.handoffHistoryMapper,
     };
-    this.#store = new SwarmStore(options.sessionManager as SessionManager | undefined, this.id);
+    this.#store = new SwarmStore(options.sessionManager as SessionManager | undefined, this.id, this.#members.ids);
     for (const id of this.#members.ids) this.#initialStates.set(id, this.#members.agent(id).state.get());
     for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
   }
@@ -119,10 +119,12 @@ export class Swarm implements MultiAgentBase {
   /** Runs the swarm on `task` (or resumes an unfinished run) and resolves with the result. */
   async invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<SwarmResult> {
     const gen = this.stream(task, options);
-    for (;;) {
-      const step = await gen.next();
-      if (step.done) return step.value;
-    }
+    for (let step = await gen.next(); ; step = await gen.next()) if (step.done) return step.value;
+  }
+
+  /** The swarm as a Mermaid flowchart: a box per member (the entry point highlighted), an arrow per handoff it is offered (`skein graph` prints it). */
+  toMermaid(): string {
+    return this.#members.toMermaid(this.#entry);
   }
 
   /** Runs the swarm, yielding node and transition events; the generator returns the result. */

@@ -97,7 +97,8 @@ export async function writeFixtureSessions(dir: string): Promise<void> {
 
   const triage = agent('triage', [{ text: 'Billing will help.', toolUses: [{ name: 'transfer_to_billing', input: { message: 'Charged twice for order 42' } }] }]);
   const billing = agent('billing', [{ toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] }, 'Reversed the duplicate charge.']);
-  await new Swarm({ id: 'desk', nodes: [triage, billing], nestHandoffHistory: true, sessionManager: fsm('swarm-desk') }).invoke('I was charged twice');
+  const refund = agent('refund', ['never asked']); // a member no turn reaches: the page still draws it
+  await new Swarm({ id: 'desk', nodes: [triage, billing, refund], nestHandoffHistory: true, sessionManager: fsm('swarm-desk') }).invoke('I was charged twice');
 
   const solo = new Agent({ name: 'solo', model: new ScriptedModel([{ toolUses: [{ name: 'lookup_order', input: { orderId: '7' } }] }, 'Order 7 is 80 EUR.']), tools: [lookup], sessionManager: fsm('agent-solo') });
   await solo.invoke('How much was order 7?');

@@ -88,7 +88,7 @@ export function nodeResults(run: OrchestratorView): Record<string, NodeResultVie
   return out;
 }
 
-/** The stored graph shape, or the nodes and edges the transitions show. */
+/** The stored graph shape, or the nodes (a swarm's stored members, and every node that ran) and the edges the transitions show. */
 function shapeOf(run: OrchestratorView, transitions: NodeTransition[]): GraphShape {
   const stored = obj(run.state['shape']);
   if (stored && Array.isArray(stored['nodes']) && Array.isArray(stored['edges'])) {
@@ -101,7 +101,9 @@ function shapeOf(run: OrchestratorView, transitions: NodeTransition[]): GraphSha
       entryPoints: Array.isArray(stored['entryPoints']) ? stored['entryPoints'].filter((n): n is string => typeof n === 'string') : [],
     };
   }
-  const nodes = new Set<string>(Object.keys(nodeResults(run)));
+  // A swarm stores its members: every agent is drawn, the handoffs taken are the edges.
+  const members = Array.isArray(run.state['members']) ? run.state['members'].filter((n): n is string => typeof n === 'string') : [];
+  const nodes = new Set<string>([...members, ...Object.keys(nodeResults(run))]);
   const edges = new Map<string, { from: string; to: string; conditional: boolean }>();
   const entryPoints = new Set<string>();
   for (const t of transitions) {
