@@ -51,7 +51,7 @@ describe('skein sessions', () => {
 
   it('prints JSON for scripts', async () => {
     const list = JSON.parse((await cli('sessions', dir, '--json')).out) as { id: string; orchestrators: { status: string }[] }[];
-    expect(list.map((s) => s.id).sort()).toEqual(['agent-solo', 'graph-approved', 'graph-done', 'graph-resumed', 'graph-waiting', 'swarm-desk']);
+    expect(list.map((s) => s.id).sort()).toEqual(['agent-solo', 'graph-approved', 'graph-done', 'graph-killed', 'graph-resumed', 'graph-waiting', 'swarm-desk']);
     expect(list.find((s) => s.id === 'graph-done')?.orchestrators[0]?.status).toBe('completed');
   });
 
@@ -71,6 +71,15 @@ describe('skein show', () => {
     expect(out).toMatch(/billing {2}completed .*30 tokens .*edge from triage: triage -> billing \(condition isBilling held\)/);
     expect(out).toMatch(/summary {2}completed .*join from billing/);
     expect(out).not.toContain('refund  ');
+  });
+
+  it('shows a run SIGKILLed in another process: the node the kill cut, the resume, each node once', async () => {
+    const { out } = await cli('show', dir, 'graph-killed');
+    expect(out).toMatch(/graph support {2}completed/);
+    expect(out).toMatch(/billing {2}stopped/);
+    expect(out).toMatch(/resume {2}resumed from the session/);
+    expect(out).toMatch(/billing {2}completed .* resume: /);
+    expect(out.match(/ triage {2}completed/g)).toHaveLength(1); // triage finished before the kill and never ran again
   });
 
   it('shows a crashed run, its stopped node and the resume', async () => {

@@ -78,6 +78,9 @@ describe('exported page', () => {
     expect(watch.errors).toEqual([]);
     expect(drawn.conversations.some((c) => c.startsWith('desk turn 1: billing'))).toBe(true);
     expect(drawn.conversations).toContain('<img src=x onerror="window.__pwned=1"> (0 messages)');
+    // The handoff says what billing received after the nested-history filter, and every member is drawn.
+    expect(await browser.evaluate<string>(page, `document.querySelector('ol.transitions li.kind-handoff .received')?.textContent ?? ''`)).toBe(' (received 1 of 3 messages)');
+    expect(drawn.nodes.map((n) => n.split(':')[0])).toEqual(['triage', 'billing', 'refund']);
     expect(await browser.evaluate<unknown>(page, 'window.__pwned ?? null')).toBeNull();
     watch.stop();
   }, 60_000);

@@ -97,13 +97,16 @@ export const PAGE_CLIENT = String.raw`
     return table;
   }
 
-  function events(run) {
+  function events(entry) {
+    var run = entry.run;
     var list = el('ol', 'transitions');
     run.transitions.forEach(function (t) {
       var li = el('li', 'kind-' + t.kind);
       li.appendChild(el('span', 'kind', t.kind));
       li.appendChild(el('span', '', ' ' + (t.from || '·') + ' → ' + (t.to || '·') + '  '));
       li.appendChild(el('span', 'reason', t.reason));
+      // What the receiver of a handoff got after its input filter.
+      if (entry.received && entry.received[t.seq]) li.appendChild(el('span', 'received', ' ' + entry.received[t.seq]));
       list.appendChild(li);
     });
     run.waiting.forEach(function (w) { list.appendChild(el('li', 'waiting', 'waiting for an answer: ' + w.reason)); });
@@ -149,7 +152,7 @@ export const PAGE_CLIENT = String.raw`
       s.appendChild(el('h3', '', 'Nodes'));
       s.appendChild(nodeTable(run));
       s.appendChild(el('h3', '', 'Transitions'));
-      s.appendChild(events(run));
+      s.appendChild(events(entry));
       parts.push(s);
     });
     if (data.conversations.length > 0) {

@@ -3,6 +3,7 @@ import { blockText } from '../view/message-text.js';
 import { runView, type RunView } from '../view/run-view.js';
 import type { MessageView, Problem, SessionView } from '../view/session-view.js';
 import { layoutGraph, type GraphLayout } from './graph-layout.js';
+import { handoffReceived } from './handoff-received.js';
 
 /** A message as the page shows it: one line per block, and the full text behind a click. */
 export interface PageMessage {
@@ -25,7 +26,8 @@ export interface PageConversation {
 /** Everything the page draws, embedded as JSON (export) or fetched live (serve). */
 export interface PageData {
   session: { id: string; type: string; updatedAt: string | undefined };
-  runs: { run: RunView; layout: GraphLayout }[];
+  /** `received`: what each handoff's receiver got, by transition seq (`received 1 of 3 messages; shared triage.orderId`). */
+  runs: { run: RunView; layout: GraphLayout; received: Record<number, string> }[];
   conversations: PageConversation[];
   problems: Problem[];
   generatedAt: string;
@@ -69,7 +71,8 @@ function nodeOf(agentId: string, session: SessionView): string | undefined {
 export function pageData(session: SessionView, now = new Date()): PageData {
   const runs = session.orchestrators.map((o) => {
     const run = runView(o);
-    return { run, layout: layoutGraph(run.shape) };
+    const received = Object.fromEntries(run.transitions.flatMap((t) => (t.kind === 'handoff' && handoffReceived(t) ? [[t.seq, handoffReceived(t)]] : [])));
+    return { run, layout: layoutGraph(run.shape), received };
   });
   const agents: PageConversation[] = session.agents.map((a) => ({ title: `agent ${a.id}`, nodeId: nodeOf(a.id, session), messages: a.messages.map(pageMessage) }));
   const problems = [...session.problems, ...session.agents.flatMap((a) => a.problems), ...session.orchestrators.flatMap((o) => o.problems)];

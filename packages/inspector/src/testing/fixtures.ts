@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Agent, BeforeNodeCallEvent, tool } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder, type GraphState } from '@skein/graph';
@@ -64,8 +66,25 @@ export function supportGraph(sessionManager: SessionManager, options: { hangBill
     .build();
 }
 
+/** Runs `crash-worker.ts` on `dir` and SIGKILLs it as soon as billing has started. */
+function killedWhileBillingRuns(dir: string): Promise<void> {
+  const worker = fileURLToPath(new URL('./crash-worker.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', worker, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('RUNNING billing')) child.kill('SIGKILL');
+    });
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the crash worker was not killed:\n${out}`))));
+  });
+}
+
 /**
- * Writes, under `dir`: a completed graph run, a crashed-then-resumed one, one waiting for an approval,
+ * Writes, under `dir`: a completed graph run, one stopped inside a node and resumed, one SIGKILLed in
+ * another process and resumed, one waiting for an approval,
  * one approved and resumed in a new graph, a swarm with nested history, a lone agent.
  */
 export async function writeFixtureSessions(dir: string): Promise<void> {
@@ -85,6 +104,10 @@ export async function writeFixtureSessions(dir: string): Promise<void> {
   await running.catch(() => undefined);
   await crashed.close();
   await supportGraph(fsm('graph-resumed')).invoke('I was charged twice for order 42');
+
+  // Killed with SIGKILL in another process while billing runs, then resumed here from the session.
+  await killedWhileBillingRuns(dir);
+  await supportGraph(fsm('graph-killed')).invoke('I was charged twice for order 42');
 
   const waiting = fsm('graph-waiting');
   await approvalGraph(waiting).invoke('Refund order 7, 80 EUR');
