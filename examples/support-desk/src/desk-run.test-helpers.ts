@@ -7,7 +7,7 @@ import type { NodeTransition } from '@skein/core';
 import { FileSessionRepository } from '@skein/session-file';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+const entries = { main: fileURLToPath(new URL('./main.ts', import.meta.url)), restate: fileURLToPath(new URL('./restate-desk.ts', import.meta.url)) };
 const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
 export interface DeskRun {
@@ -16,10 +16,10 @@ export interface DeskRun {
   signal: NodeJS.Signals | null;
 }
 
-/** Runs `main.ts` with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. */
-export function runDesk(args: string[], options: { killWhen?: RegExp; env?: Record<string, string> } = {}): Promise<DeskRun> {
+/** Runs `main.ts` (or `restate-desk.ts`, `npm run desk:restate`) with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. */
+export function runDesk(args: string[], options: { killWhen?: RegExp; env?: Record<string, string>; entry?: keyof typeof entries } = {}): Promise<DeskRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, main, ...args], {
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, entries[options.entry ?? 'main'], ...args], {
       cwd: root,
       env: { ...process.env, ANTHROPIC_API_KEY: '', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -99,3 +99,31 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     if (shape !== 'agent') expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
   });
 });
+
+describe('the desk on Restate (npm run desk:restate)', () => {
+  // restate-server from the npm registry (the @skein/restate tests install it into a cache), the desk
+  // graph as a workflow and the one-agent desk as a virtual object, messages through the ingress.
+  it('routes billing, waits inside Restate for the refund approval, and pays once', async () => {
+    const script = await writeScript(dir, ['I was charged twice for order 42', 'Please refund order 108, 60 EUR']);
+    const run = await runDesk(['--dir', dir, '--script', script], { entry: 'restate' });
+    const graphReplies = [...run.stdout.matchAll(/^desk \(graph\)> (.*)$/gm)].map((m) => m[1]);
+    const agentReplies = [...run.stdout.matchAll(/^desk \(agent\)> (.*)$/gm)].map((m) => m[1]);
+    expect(graphReplies).toEqual([expect.stringMatching(/^I reversed the duplicate charge on invoice INV-42/), expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
+    const swarmReplies = [...run.stdout.matchAll(/^desk \(swarm\)> (.*)$/gm)].map((m) => m[1]);
+    // The swarm and the one-agent desk handle each message after the graph, on the same shop data: the duplicate is already reversed.
+    expect(swarmReplies).toEqual([expect.stringMatching(/^Invoice INV-42 shows one charge of 80 EUR/), expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
+    expect(agentReplies).toEqual([expect.stringMatching(/^Invoice INV-42 shows one charge of 80 EUR, so there is no duplicate to reverse/), expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
+    // The graph run paused at refund (refund->) and resumed there (->refund) with the approval.
+    expect(run.stdout).toContain('[graph completed] ->triage triage->refund triage->notes refund-> ->refund refund->summary summary->');
+    expect(run.stdout).toContain('[swarm completed] ->triage triage->refund refund-> ->refund refund->');
+    expect(run.stdout.match(/\[approval\] \S*refund asks to issue_refund/g)).toHaveLength(3);
+    expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]); // idempotent by order and amount
+  }, 180_000);
+
+  it('tells the customer when the approval is denied (--no)', async () => {
+    const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
+    const run = await runDesk(['--dir', dir, '--script', script, '--no'], { entry: 'restate' });
+    expect(run.stdout).toMatch(/^desk \(graph\)> The refund was not made: The user denied issue_refund: denied by the operator/m);
+    expect(await refundsMade(dir)).toEqual([]);
+  }, 180_000);
+});

@@ -1,7 +1,7 @@
 /**
  * The support desk on Restate, in one command (`npm run desk:restate`): starts Restate's server
- * (installed into a cache on first use), serves the desk graph as a workflow and the one-agent desk
- * as a virtual object from this process, and sends the customer's messages through Restate's ingress.
+ * (installed into a cache on first use), serves the desk graph and swarm as workflows and the
+ * one-agent desk as a virtual object from this process, and sends the customer's messages through Restate's ingress.
  * A worker that died mid-message would be replaced by a retry that replays finished model and tool
  * calls; see packages/restate/README.md. A refund over the approval limit makes the run wait inside
  * Restate: this script reads what it waits for (`pending`) and answers through `respond` (approve by
@@ -11,12 +11,13 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as restate from '@restatedev/restate-sdk';
-import { restateAgent, restateGraph, type AgentReply, type PendingReply, type RunReply } from '@skein/restate';
+import { restateAgent, restateGraph, restateSwarm, type AgentReply, type PendingReply, type RunReply } from '@skein/restate';
 import { RestateServer } from '@skein/restate/testing';
 import { pickDeskModels } from './desk-models.js';
 import { DeskStore } from './desk-store.js';
 import { buildDeskAgent } from './shapes/agent-desk.js';
 import { buildDeskGraph } from './shapes/graph-desk.js';
+import { buildDeskSwarm } from './shapes/swarm-desk.js';
 
 const { values } = parseArgs({ options: { script: { type: 'string' }, dir: { type: 'string', default: '.desk-restate' }, no: { type: 'boolean', default: false } } });
 const cwd = process.env['INIT_CWD'] ?? process.cwd();
@@ -32,7 +33,7 @@ const parts = { store: new DeskStore(dir), modelFor: models.modelFor, sessionMan
 
 console.log('[restate] starting restate-server (first run installs @restatedev/restate-server into ~/.cache/skein)');
 const server = await RestateServer.start();
-const port = await restate.serve({ port: 0, services: [restateGraph('desk', () => buildDeskGraph(parts)), restateAgent('deskAgent', () => buildDeskAgent(parts))] });
+const port = await restate.serve({ port: 0, services: [restateGraph('desk', () => buildDeskGraph(parts)), restateSwarm('deskSwarm', () => buildDeskSwarm(parts)), restateAgent('deskAgent', () => buildDeskAgent(parts))] });
 await server.register(`http://127.0.0.1:${port}`);
 console.log(`[restate] ingress ${server.ingressUrl}, worker on :${port}`);
 
@@ -60,6 +61,10 @@ try {
     const graph = await answered<RunReply>(`desk/${runId}-${i}/run`, message);
     console.log(`  [graph ${graph.status}] ${graph.transitions.map((t) => `${t.from ?? ''}->${t.to ?? ''}`).join(' ')}`);
     console.log(`desk (graph)> ${graph.texts['summary'] ?? graph.texts['triage'] ?? ''}`);
+    const swarm = await answered<RunReply>(`deskSwarm/${runId}-${i}/run`, message);
+    const last = swarm.transitions.filter((t) => t.from !== null).at(-1)?.from ?? 'triage';
+    console.log(`  [swarm ${swarm.status}] ${swarm.transitions.map((t) => `${t.from ?? ''}->${t.to ?? ''}`).join(' ')}`);
+    console.log(`desk (swarm)> ${swarm.texts[last] ?? ''}`);
     const agent = await answered<AgentReply>(`deskAgent/${runId}/send`, message);
     console.log(`desk (agent)> ${agent.text}`);
   }

@@ -11,6 +11,8 @@ import { GraphBuilder, type Graph } from '@skein/graph';
 
 const traceFile = process.env['SKEIN_TRACE_FILE'] ?? '/dev/null';
 const toolDelayMs = Number(process.env['SKEIN_TOOL_DELAY_MS'] ?? 0);
+/** Per-tool waits that override SKEIN_TOOL_DELAY_MS: `{"lookup_order": 50}`. */
+const toolDelays = JSON.parse(process.env['SKEIN_TOOL_DELAYS_MS'] ?? '{}') as Record<string, number>;
 export const trace = (line: string): void => appendFileSync(traceFile, `${line}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,7 +52,7 @@ export const countedTool = (name: string, needsApproval = false) =>
     inputSchema: z.object({ orderId: z.string() }),
     callback: async ({ orderId }, context) => {
       trace(`start ${name} ${context.toolUse.toolUseId}`);
-      await sleep(toolDelayMs);
+      await sleep(toolDelays[name] ?? toolDelayMs);
       trace(`end ${name} ${context.toolUse.toolUseId}`);
       return `${name} done for order ${orderId}`;
     },
