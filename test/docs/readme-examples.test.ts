@@ -7,6 +7,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicTestServer, answerEvents } from '@skein/model-anthropic/testing';
 import { chatChunks, OpenAITestServer } from '@skein/model-openai/testing';
+import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
+import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { RestateServer } from '@skein/restate/testing';
 import { BedrockWireServer, textFrames, toolUseFrames } from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
 import { writeFixtureSessions } from '../../packages/inspector/src/testing/fixtures.js';
 import { exampleModule, smallestExample } from './readme-example.js';
@@ -29,6 +34,8 @@ interface Example {
   setup?: () => Promise<{ env?: Record<string, string>; cwd?: string }>;
   /** What the run prints. */
   prints: RegExp;
+  /** Checks what the run left behind (objects it stored). */
+  check?: () => Promise<void>;
   /** Why the example is only type-checked. */
   typeCheckOnly?: string;
 }
@@ -37,6 +44,7 @@ const scripted = (answers: string): string =>
   `import { ScriptedModel as ReaderModel } from '@skein/core/testing';\nconst model = new ReaderModel(${answers}, { loop: true });`;
 
 let anthropic: AnthropicTestServer;
+let rgw: RgwServer | undefined;
 let openai: OpenAITestServer;
 let bedrock: BedrockWireServer;
 let work = '';
@@ -129,15 +137,33 @@ const examples: Example[] = [
     prints: /^4 Horse racing\.$/,
   },
   {
+    // Against the radosgw the S3 tests use: AWS_ENDPOINT_URL_S3 at an IP address makes the SDK use
+    // path-style URLs, so the README's bucket and options work as written.
     readme: 'packages/session-s3/README.md',
     prelude: scripted(`['Noted.']`),
+    setup: async () => {
+      rgw ??= await startRgwServer();
+      await rgw.client().send(new CreateBucketCommand({ Bucket: 'my-agent-sessions' }));
+      const { accessKeyId, secretAccessKey } = rgw.credentials;
+      return {
+        env: { AWS_ENDPOINT_URL_S3: rgw.endpoint, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED', AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED' },
+      };
+    },
     prints: /^$/,
-    typeCheckOnly: 'its bucket is reached by virtual-hosted-style URL, which a loopback S3 server cannot answer; the package tests run the same calls against radosgw',
+    check: async () => {
+      const listed = await rgw!.client().send(new ListObjectsV2Command({ Bucket: 'my-agent-sessions' }));
+      expect((listed.Contents ?? []).map((o) => o.Key).sort()).toEqual([
+        'test/session_user-123/agents/agent_default/agent.json',
+        'test/session_user-123/agents/agent_default/messages/message_0.json',
+        'test/session_user-123/agents/agent_default/messages/message_1.json',
+        'test/session_user-123/session.json',
+      ]);
+    },
   },
   {
     readme: 'packages/restate/README.md',
     prints: /^$/,
-    typeCheckOnly: 'it serves a Restate endpoint that waits for a restate-server; the package tests run the same wrappers against restate-server',
+    typeCheckOnly: 'it serves until stopped: the test below runs it against a restate-server and calls it through the ingress',
   },
   {
     readme: 'packages/swarm/README.md',
@@ -162,6 +188,7 @@ afterAll(async () => {
   await anthropic?.close();
   await openai?.close();
   await bedrock?.close();
+  await rgw?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -192,5 +219,35 @@ describe('README smallest examples', () => {
       timeout: 60_000,
     });
     expect(stdout.trim()).toMatch(example.prints);
-  }, 90_000);
+    await example.check?.();
+  }, 180_000);
 });
+
+describe('the @skein/restate README example', () => {
+  // It serves its worker on 9080 and registers it with the admin API on localhost:9070, as a local
+  // `npx restate-server` listens: a proxy on 9070 forwards to a restate-server on random ports.
+  it('serves, registers itself, and answers a conversation through the ingress', async () => {
+    const server = await RestateServer.start();
+    const admin = new URL(server.adminUrl);
+    const proxy = net.createServer((socket) => socket.pipe(net.connect(Number(admin.port), admin.hostname)).pipe(socket));
+    await new Promise<void>((resolve) => proxy.listen(9070, resolve));
+    anthropic.enqueue({ events: answerEvents({ blocks: [{ text: ['Order 42 was charged twice; ', 'I can refund one charge.'] }] }) });
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsxLoader, fileOf('packages/restate/README.md')], { cwd: work, env: { ...process.env, ...anthropicEnv() }, stdio: 'ignore' });
+    try {
+      let registered = false;
+      for (let i = 0; i < 300 && !registered; i++) {
+        const listed = (await (await fetch(`${server.adminUrl}/deployments`)).json()) as { deployments?: unknown[] };
+        registered = (listed.deployments ?? []).length > 0;
+        if (!registered) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(registered).toBe(true);
+      const reply = await server.call<{ text: string; messageCount: number }>('support/customer-1/send', 'What happened to order 42?');
+      expect(reply).toMatchObject({ text: 'Order 42 was charged twice; I can refund one charge.', messageCount: 2 });
+    } finally {
+      child.kill('SIGKILL');
+      proxy.close();
+      await server.stop();
+    }
+  }, 240_000);
+});
+
