@@ -12,22 +12,11 @@ import { Agent, tool, type ModelRequest } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
-import { attempt, changes, describeError, errorProblems, ignoreUpdatedAt, outsideChanges, sandbox, snapshot, type FuzzCaseReport, type Sandbox } from './fuzz-support.js';
-
-type Json = Record<string, unknown>;
-interface Mutation {
-  name: string;
-  names: RegExp;
-  apply(s: Sandbox, random: () => number): Promise<void>;
-}
+import { attempt, changes, describeError, edit, errorProblems, ignoreUpdatedAt, outsideChanges, sandbox, snapshot, type FuzzCaseReport, type Json, type Mutation, type Sandbox } from './fuzz-support.js';
 
 const GRAPH = 'session_s1/multi_agents/multi_agent_graph';
 const REFUND = 'session_s1/agents/agent_graph.refund';
 
-async function edit(s: Sandbox, rel: string, change: (doc: Json) => unknown): Promise<void> {
-  const file = path.join(s.root, rel);
-  await fs.writeFile(file, JSON.stringify(change(JSON.parse(await fs.readFile(file, 'utf8')) as Json), null, 2));
-}
 const inState = (label: string, change: (state: Json) => void): Mutation => ({
   name: `multi_agent.json: ${label}`,
   names: /multi_agent\.json|stored run of graph/i,

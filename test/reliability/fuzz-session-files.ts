@@ -11,15 +11,7 @@ import { z } from 'zod';
 import { Agent, tool, type Message } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { FileSessionManager, FileSessionRepository } from '@skein/session-file';
-import { attempt, changes, describeError, errorProblems, ignoreUpdatedAt, outsideChanges, sandbox, snapshot, type FuzzCaseReport, type Sandbox } from './fuzz-support.js';
-
-type Json = Record<string, unknown>;
-/** A mutation of the stored session; `names` is what a rejection's message must name. */
-interface Mutation {
-  name: string;
-  names: RegExp;
-  apply(s: Sandbox, random: () => number): Promise<void>;
-}
+import { attempt, changes, describeError, edit, errorProblems, ignoreUpdatedAt, outsideChanges, sandbox, snapshot, type FuzzCaseReport, type Json, type Mutation, type Sandbox } from './fuzz-support.js';
 
 const SESSION = 'session_s1';
 const AGENT = `${SESSION}/agents/agent_a1`;
@@ -29,12 +21,6 @@ const fileOf = (name: string): string => (name === 'session.json' ? `${SESSION}/
 const re = (name: string): RegExp => new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 const lookup = tool({ name: 'lookup', description: 'Looks an order up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => `order ${id}: 80 EUR` });
-
-async function edit(s: Sandbox, rel: string, change: (doc: Json) => unknown): Promise<void> {
-  const file = path.join(s.root, rel);
-  const doc = JSON.parse(await fs.readFile(file, 'utf8')) as Json;
-  await fs.writeFile(file, JSON.stringify(change(doc), null, 2));
-}
 
 const field = (rel: string, label: string, change: (doc: Json) => unknown): Mutation => ({
   name: `${label} in ${path.basename(rel)}`,

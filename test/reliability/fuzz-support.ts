@@ -28,6 +28,22 @@ export interface Sandbox {
   remove(): Promise<void>;
 }
 
+/** A stored JSON document, as the fuzz edits it. */
+export type Json = Record<string, unknown>;
+
+/** A mutation of a stored session; `names` is what a rejection's message must name. */
+export interface Mutation {
+  name: string;
+  names: RegExp;
+  apply(s: Sandbox, random: () => number): Promise<void>;
+}
+
+/** Rewrites the JSON file `rel` (under the sandbox's root) with `change` applied. */
+export async function edit(s: Sandbox, rel: string, change: (doc: Json) => unknown): Promise<void> {
+  const file = path.join(s.root, rel);
+  await fs.writeFile(file, JSON.stringify(change(JSON.parse(await fs.readFile(file, 'utf8')) as Json), null, 2));
+}
+
 /** Makes a sandbox; `outside/` holds one file so a write through a link there shows. */
 export async function sandbox(): Promise<Sandbox> {
   const parent = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-fuzz-'));
