@@ -395,8 +395,5 @@ function toHandoff(target: Agent | Handoff): Handoff {
 }
 
 async function drain<R>(gen: AsyncGenerator<unknown, R>): Promise<R> {
-  for (;;) {
-    const step = await gen.next();
-    if (step.done) return step.value;
-  }
+  for (let step = await gen.next(); ; step = await gen.next()) if (step.done) return step.value;
 }
