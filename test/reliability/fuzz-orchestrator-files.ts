@@ -12,7 +12,7 @@ import { Agent, tool, type ModelRequest } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
-import { attempt, changes, describeError, edit, errorProblems, ignoreUpdatedAt, outsideChanges, sandbox, snapshot, type FuzzCaseReport, type Json, type Mutation, type Sandbox } from './fuzz-support.js';
+import { attempt, describeError, edit, ignoreUpdatedAt, outsideChanges, rejectionProblems, sandbox, snapshot, type FuzzCaseReport, type Json, type Mutation, type Sandbox } from './fuzz-support.js';
 
 const GRAPH = 'session_s1/multi_agents/multi_agent_graph';
 const REFUND = 'session_s1/agents/agent_graph.refund';
@@ -135,8 +135,7 @@ export async function orchestratorFileCase(seed: number, random: () => number): 
     if (failure !== undefined) {
       outcome = 'rejected';
       error = describeError(failure);
-      violations.push(...errorProblems(failure, { names: mutation.names }));
-      violations.push(...changes(before, after).map((c) => `a rejected resume changed the store: ${c}`));
+      violations.push(...rejectionProblems(failure, mutation.names, before, after, 'resume'));
     } else if (status !== 'completed') {
       error = `resumed to status ${status}${reason ? ` (${reason})` : ''}`;
     }

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { Agent, tool, type Message } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { FileSessionManager, FileSessionRepository } from '@skein/session-file';
-import { attempt, changes, describeError, edit, errorProblems, ignoreUpdatedAt, outsideChanges, sandbox, snapshot, type FuzzCaseReport, type Json, type Mutation, type Sandbox } from './fuzz-support.js';
+import { attempt, describeError, edit, ignoreUpdatedAt, outsideChanges, rejectionProblems, sandbox, snapshot, type FuzzCaseReport, type Json, type Mutation, type Sandbox } from './fuzz-support.js';
 
 const SESSION = 'session_s1';
 const AGENT = `${SESSION}/agents/agent_a1`;
@@ -158,8 +158,7 @@ export async function sessionFileCase(seed: number, random: () => number): Promi
     if (failure !== undefined) {
       outcome = 'rejected';
       error = describeError(failure);
-      violations.push(...errorProblems(failure, { names: mutation.names }));
-      violations.push(...changes(before, after).map((c) => `a rejected restore changed the store: ${c}`));
+      violations.push(...rejectionProblems(failure, mutation.names, before, after, 'restore'));
     } else {
       const bad = orphans(agent.messages);
       if (bad.length > 0) violations.push(`restored history has a toolUse without its toolResult: ${bad.join(', ')}`);

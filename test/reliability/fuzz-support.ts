@@ -144,3 +144,8 @@ export async function attempt(op: () => unknown, ms = 10_000): Promise<unknown> 
     clearTimeout(timer);
   }
 }
+
+/** What a rejected operation did wrong: an error that is not a named skein error, or a store it changed (`what`: the operation, for the message). */
+export function rejectionProblems(failure: unknown, names: RegExp, before: Map<string, string>, after: Map<string, string>, what: string): string[] {
+  return [...errorProblems(failure, { names }), ...changes(before, after).map((c) => `a rejected ${what} changed the store: ${c}`)];
+}
