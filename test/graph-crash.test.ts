@@ -40,7 +40,7 @@ const starts = async (log: string): Promise<{ node: string; pid: string }[]> =>
     return { node, pid };
   });
 
-async function crashAndResume(mode: 'between' | 'during', target: string): Promise<string[]> {
+async function crashAndResume(mode: 'between' | 'during' | 'uncommitted', target: string, check?: (repo: FileSessionRepository) => Promise<void>): Promise<string[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'skein-graph-'));
   dirs.push(dir);
   const log = path.join(dir, 'starts.log');
@@ -49,9 +49,12 @@ async function crashAndResume(mode: 'between' | 'during', target: string): Promi
 
   // what the session says had completed when the process died
   const repo = new FileSessionRepository({ storageDir: dir });
-  const state = (await repo.readMultiAgent('crash', 'crashy'))?.state as { status: string; running: Record<string, unknown> };
+  const state = (await repo.readMultiAgent('crash', 'crashy'))?.state as { status: string; running: Record<string, unknown>; orderLength: number };
   const entries = await repo.readNodeEntries('crash', 'crashy');
-  const completedBefore = Object.keys(entries).filter((id) => !(id in state.running));
+  // Completed: its entry has a place in the committed execution order (an entry written past it is an uncommitted step's).
+  const committed = (id: string): boolean => (entries[id] as { order: number[] }).order.some((at) => at < state.orderLength);
+  const completedBefore = Object.keys(entries).filter((id) => !(id in state.running) && committed(id));
+  await check?.(repo);
   await repo.close();
   expect(state.status).toBe('executing');
   const firstPid = (await starts(log))[0]?.pid;
@@ -66,6 +69,9 @@ async function crashAndResume(mode: 'between' | 'during', target: string): Promi
   for (const id of completedBefore) expect(all.filter((s) => s.node === id)).toHaveLength(1); // completed: ran exactly once
   for (const id of NODES) expect(all.filter((s) => s.node === id && s.pid !== firstPid)).toHaveLength(completedBefore.includes(id) ? 0 : 1);
   for (const id of NODES) expect(result.messages[id]).toEqual(['user', 'assistant']); // re-run nodes restored to their pre-node history
+  const after = new FileSessionRepository({ storageDir: dir });
+  for (const id of NODES) expect((await after.listMessages('crash', `crashy.${id}`)).map((row) => row.message.role), `stored history of ${id}`).toEqual(['user', 'assistant']);
+  await after.close();
   expect(result.kinds).toContain('resume');
   return completedBefore;
 }
@@ -75,6 +81,18 @@ describe('graph crash and resume (FileSessionManager, SIGKILL)', () => {
     const completedBefore = await crashAndResume('between', 'b');
     expect(completedBefore).toEqual(expect.arrayContaining(['a', 'b']));
     expect(completedBefore).not.toContain('c');
+  }, 60_000);
+
+  it('killed after the concurrent writes of a step, before its commit point: the step is not done, and runs again exactly once', async () => {
+    const completedBefore = await crashAndResume('uncommitted', 'b', async (repo) => {
+      // The step's writes were stored: b's node entry, and its agent's messages and state.
+      expect(Object.keys(await repo.readNodeEntries('crash', 'crashy'))).toContain('b');
+      expect((await repo.listMessages('crash', 'crashy.b')).map((row) => row.message.role)).toEqual(['user', 'assistant']);
+      const transitions = await repo.readTransitions('crash', 'crashy');
+      expect(transitions.map((t) => `${t.from}>${t.to}`)).not.toContain('b>c');
+    });
+    expect(completedBefore).toContain('a');
+    expect(completedBefore).not.toContain('b');
   }, 60_000);
 
   it('killed during a node: that node re-runs from its start, completed nodes do not', async () => {

@@ -195,8 +195,8 @@ describe('swarm resume replays the committed turns', () => {
       // Always begins with start; each committed step once; the resume after the cut.
       expect(kinds[0], `cut at transition ${cut}`).toBe('start');
       expect(kinds.filter((k) => k !== 'resume'), `cut at transition ${cut}`).toEqual(['start', 'handoff', 'handoff', 'complete']);
-      // Cut at the start transition, the task was not stored yet: the run starts afresh, no resume.
-      expect(kinds.filter((k) => k === 'resume'), `cut at transition ${cut}`).toHaveLength(cut === 1 ? 0 : 1);
+      // The task is stored with the first state document, before its start transition: every cut resumes.
+      expect(kinds.filter((k) => k === 'resume'), `cut at transition ${cut}`).toHaveLength(1);
     }
   });
 

@@ -77,7 +77,8 @@ export { InMemorySessionRepository } from './session/in-memory-session-repositor
 export { RepositorySessionManager } from './session/repository-session-manager.js';
 export type { RepositorySessionManagerOptions } from './session/repository-session-manager.js';
 export { MultiAgentSession } from './session/multi-agent-session.js';
-export type { MultiAgentSnapshot, NewTransition } from './session/multi-agent-session.js';
+export type { AttachOptions, MultiAgentSnapshot, NewTransition, StepWrite } from './session/multi-agent-session.js';
+export type { AgentCheckpoint } from './session/agent-persistence.js';
 
 // Run-tree budgets
 export {

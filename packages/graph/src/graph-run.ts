@@ -11,7 +11,7 @@ import { graphResult } from './graph-result.js';
 import { buildNodeInput } from './node-input.js';
 import { answerPrompt, beforeNodeAsk, pauseTransition, pendingInterrupts } from './pause.js';
 import { runNode } from './run-node.js';
-import { nodeEntry, stateDocument, type PauseStage, type RunState } from './run-state.js';
+import { nodeEntry, stateDocument, type InFlight, type PauseStage, type RunState } from './run-state.js';
 import { addActivation, arriveAt, checkConditions, describeEdge, outgoingEdges, strandedJoins, type Activation, type FiredEdge } from './schedule.js';
 
 /** Nodes, edges (one per source; `join` when the edge waits for several) and entry points, as JSON. */
@@ -144,7 +144,7 @@ export class GraphRun {
     // Out of `waiting` and into `running` (with its count) in one synchronous step: every state
     // document written from now on, by this node or a sibling, has the node in one of the two.
     state.waiting = state.waiting.filter((_, i) => i !== at);
-    state.running[nodeId] = { sources: [...activation.sources], messages: agent?.messages.length, state: agent?.state.get(), interruptState: agent && interruptStateOf(agent) };
+    state.running[nodeId] = this.#inFlight(activation, agent);
     const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
     state.executionCount++;
     const answers = state.answers[nodeId];
@@ -162,11 +162,13 @@ export class GraphRun {
       state.executionCount--;
       return this.#settle(activation, { nodeId, status: 'failed', text: '', error: reason, usage: emptyUsage(), executionTimeMs: 0, executionCount: count - 1 }, false);
     }
+    // Nothing is written when a node starts: the last state document has it waiting (or running), with
+    // where its agent stood. A reset agent is the exception: its new start point is written first.
     if (count > 1 && config.resetOnRevisit && agent) {
       await this.#resetAgent(nodeId, agent);
-      state.running[nodeId] = { sources: [...activation.sources], messages: agent.messages.length, state: agent.state.get() };
+      state.running[nodeId] = { ...this.#inFlight(activation, agent), interruptState: undefined };
+      await this.#write({});
     }
-    await this.#write({});
     this.#emit?.({ type: 'nodeStart', nodeId });
     const result = await runNode({
       node: config.nodes.get(nodeId) as NonNullable<ReturnType<GraphConfig['nodes']['get']>>,
@@ -185,7 +187,7 @@ export class GraphRun {
       this.#budgetStop ??= result.budgetExceeded;
       if (result.budgetExceeded) this.#host.budget?.nodeStopped(result.result);
       state.results[nodeId] = result;
-      await this.#write({});
+      await this.#write({ agent });
       this.#emit?.({ type: 'nodeStop', nodeId, result });
       return;
     }
@@ -208,7 +210,8 @@ export class GraphRun {
     state.paused[nodeId] = { sources: [...activation.sources], stage, interrupts };
     if (result) state.results[nodeId] = result;
     this.#pausing = true;
-    const stored = await this.#write({ transitions: [pauseTransition(nodeId, stage, interrupts)] });
+    const target = this.#host.config.nodes.get(nodeId)?.target;
+    const stored = await this.#write({ transitions: [pauseTransition(nodeId, stage, interrupts)], agent: target instanceof Agent ? target : undefined });
     if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
     this.#publish(stored);
     if (result) await this.#host.hooks.invoke(new AfterNodeCallEvent(this.#host.graph, { nodeId, invocationState: this.#invocationState, result }));
@@ -241,7 +244,8 @@ export class GraphRun {
       else transitions.push({ from: nodeId, to: null, kind: 'fail', reason: result.error ?? 'failed' });
       if (!config.continueOnFailure) this.halt('failed', `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`);
     }
-    const stored = await this.#write({ node: { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) }, transitions });
+    const target = config.nodes.get(nodeId)?.target;
+    const stored = await this.#write({ node: { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) }, transitions, agent: target instanceof Agent ? target : undefined });
     this.#emit?.({ type: 'nodeStop', nodeId, result });
     this.#publish(stored);
     await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, result }));
@@ -256,6 +260,23 @@ export class GraphRun {
     agent.state.replace(initial.state);
     agent.conversationManager.restoreFromSession(initial.conversation);
     await this.#host.session?.resetAgent(agent);
+  }
+
+  /** A node moving to `running`: its sources and, for an agent, what it looked like and where its stored history stood. */
+  #inFlight(activation: Activation, agent: Agent | undefined): InFlight {
+    if (!agent) return { sources: [...activation.sources], messages: undefined, state: undefined };
+    const checkpoint = this.#host.session?.checkpointOf(agent);
+    return { sources: [...activation.sources], messages: agent.messages.length, state: agent.state.get(), interruptState: interruptStateOf(agent), ...(checkpoint ? { checkpoint } : {}) };
+  }
+
+  /** Where the agents of the waiting nodes stand now (stored with them; see `stateDocument`). */
+  #startPoints(): Map<string, InFlight> {
+    const points = new Map<string, InFlight>();
+    for (const a of this.#state.waiting) {
+      const target = this.#host.config.nodes.get(a.nodeId)?.target;
+      if (target instanceof Agent && !points.has(a.nodeId)) points.set(a.nodeId, this.#inFlight(a, target));
+    }
+    return points;
   }
 
   #stopStatus(): Status | undefined {
@@ -293,6 +314,7 @@ export class GraphRun {
       const end: NewTransition = { from: last, to: null, kind: status === 'completed' ? 'complete' : status === 'budgetExceeded' ? 'budget' : 'fail', reason: reason ?? 'every reachable node ran' };
       await this.#guard(async () => this.#publish(await this.#write({ transitions: [end] })));
     } else if (!this.#fatal) await this.#guard(async () => void (await this.#write({})));
+    if (!this.#fatal && this.#host.session) await this.#guard(() => (this.#host.session as GraphSession).settle());
     if (this.#fatal) throw this.#fatal.error;
     const result = graphResult(state, status, reason, this.#host.config.nodes.size, this.elapsedMs(), status === 'interrupted' ? waitsFor : []);
     if (this.#host.budget) Object.assign(result, this.#host.budget.report());
@@ -306,14 +328,14 @@ export class GraphRun {
   }
 
   /** Persists the current state (taken now, synchronously) with an optional node entry and transitions; returns the stored transitions. */
-  async #write(w: { node?: { id: string; entry: JsonObject }; transitions?: NewTransition[]; first?: boolean }): Promise<NodeTransition[]> {
+  async #write(w: { node?: { id: string; entry: JsonObject }; agent?: Agent | undefined; transitions?: NewTransition[]; first?: boolean }): Promise<NodeTransition[]> {
     const session = this.#host.session;
     const transitions = w.transitions ?? [];
     if (!session) return transitions.map((t) => ({ seq: -1, ...t, at: nowIso() }));
     const budget = this.#host.budget;
-    const doc = { ...stateDocument(this.#state, this.elapsedMs()), shape: this.#shape, ...(budget ? { budget: { ...budget.spent() } } : {}) };
+    const doc = { ...stateDocument(this.#state, this.elapsedMs(), this.#startPoints()), shape: this.#shape, ...(budget ? { budget: { ...budget.spent() } } : {}) };
     if (w.first) return session.start(doc, transitions);
-    return session.save({ ...(w.node ? { node: w.node } : {}), transitions, state: doc });
+    return session.save({ ...(w.node ? { node: w.node } : {}), agent: w.agent, transitions, state: doc });
   }
 
   #publish(transitions: NodeTransition[]): void {

@@ -1,5 +1,5 @@
 import {
-  Agent, SessionCorruptError, isUnfinished, restoreInterruptState, type Interrupt, type JsonObject, type MultiAgentSession, type MultiAgentSnapshot, type NewTransition,
+  Agent, SessionCorruptError, type AgentCheckpoint, isUnfinished, restoreInterruptState, type Interrupt, type JsonObject, type MultiAgentSession, type MultiAgentSnapshot, type NewTransition,
   type NodeTransition, type SessionManager,
 } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
@@ -45,22 +45,26 @@ export class GraphSession {
     if (!snapshot || !isUnfinished(status) || abandoned) {
       if (snapshot) await this.#session.clear();
       this.#transitionCount = 0;
-      if (!this.#attached) await this.#attachAgents();
+      if (!this.#attached) await this.#attachAgents(new Map());
       return undefined;
     }
-    await this.#attachAgents();
+    await this.#attachAgents(checkpointsOf(snapshot.state));
     const transitions = await this.#repairHistory(snapshot.state, snapshot.transitions);
     this.#transitionCount = transitions.length;
     const state = restoreRunState(snapshot.state, snapshot.nodes, transitions);
     const rerun = Object.entries(state.running);
-    for (const [nodeId, inFlight] of rerun) {
+    for (const [nodeId, at] of [...rerun, ...Object.entries(state.startPoints ?? {})]) {
       const target = this.#config.nodes.get(nodeId)?.target;
-      if (target instanceof Agent && inFlight.messages !== undefined) {
-        target.messages = target.messages.slice(0, inFlight.messages);
-        if (inFlight.state) target.state.replace(inFlight.state);
-        restoreInterruptState(target, inFlight.interruptState);
-        await this.#session.resetAgent(target);
-      }
+      if (!(target instanceof Agent) || at.messages === undefined) continue;
+      // Back to where the agent stood when the node started (its step was not committed).
+      target.messages = target.messages.slice(0, at.messages);
+      if (at.state) target.state.replace(at.state);
+      restoreInterruptState(target, at.interruptState);
+      // With a checkpoint, `#attachAgents` already removed what was stored after it; older runs rewrite the history.
+      if (!at.checkpoint) await this.#session.resetAgent(target);
+    }
+    delete state.startPoints;
+    for (const [nodeId] of rerun) {
       state.counts[nodeId] = Math.max(0, (state.counts[nodeId] ?? 1) - 1);
       state.executionCount = Math.max(0, state.executionCount - 1);
     }
@@ -107,31 +111,43 @@ export class GraphSession {
   }
 
   /**
-   * Writes one step, in order: the node entry (if any), then the state document — the commit point,
-   * which names how many transitions are committed and carries this step's own — then the
-   * transitions. A crash before the state document leaves the step undone (the node re-runs and
-   * nothing of it is in the history); a crash after it leaves transitions to append, which `resume`
-   * appends from the state document: the history never doubles or loses a step's transitions.
+   * Writes one step (`MultiAgentSession.commitStep`): the node entry (if any), the deferred writes of
+   * `agent` (the node's agent: its messages and state) and the previous step's transitions in one round,
+   * then the state document — the commit point, which names how many transitions are committed and
+   * carries this step's own — and then, without waiting, this step's transitions. A crash before the
+   * state document leaves the step undone (the node re-runs from its checkpoint and nothing of it is in
+   * the history); a crash after it leaves transitions to append, which `resume` appends from the state
+   * document: the history never doubles or loses a step's transitions.
    */
-  save(write: { node?: { id: string; entry: JsonObject }; transitions?: NewTransition[]; state: JsonObject }): Promise<NodeTransition[]> {
-    return this.#enqueue(async () => {
-      if (write.node) await this.#session.saveNode(write.node.id, write.node.entry);
-      return this.#commit(write.state, write.transitions ?? []);
-    });
+  save(write: { node?: { id: string; entry: JsonObject }; agent?: Agent | undefined; transitions?: NewTransition[]; state: JsonObject }): Promise<NodeTransition[]> {
+    return this.#enqueue(() => this.#commit(write.state, write.transitions ?? [], write.node, write.agent));
   }
 
   /** The first write of a run: the state document (which creates the orchestrator), then its transitions. */
   start(state: JsonObject, transitions: NewTransition[]): Promise<NodeTransition[]> {
-    return this.#enqueue(() => this.#commit(state, transitions));
+    return this.#enqueue(() => this.#commit(state, transitions, undefined, undefined));
   }
 
-  async #commit(state: JsonObject, transitions: readonly NewTransition[]): Promise<NodeTransition[]> {
+  /** Waits until the last step's transitions are stored: call at the end of a run. */
+  settle(): Promise<void> {
+    return this.#enqueue(() => this.#session.settle());
+  }
+
+  /** Where a node agent's stored history stands now (committed with the node when it starts). */
+  checkpointOf(agent: Agent): AgentCheckpoint | undefined {
+    return this.#session.checkpointOf(agent);
+  }
+
+  async #commit(state: JsonObject, transitions: readonly NewTransition[], node: { id: string; entry: JsonObject } | undefined, agent: Agent | undefined): Promise<NodeTransition[]> {
     const committed = this.#transitionCount + transitions.length;
     const tail: JsonObject[] = transitions.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
-    await this.#session.saveState({ ...state, transitionCount: committed, lastTransitions: tail });
+    const stored = await this.#session.commitStep({
+      ...(node ? { nodes: [node] } : {}),
+      ...(agent ? { agents: [agent] } : {}),
+      state: { ...state, transitionCount: committed, lastTransitions: tail },
+      transitions,
+    });
     this.#transitionCount = committed;
-    const stored: NodeTransition[] = [];
-    for (const t of transitions) stored.push(await this.#session.appendTransition(t));
     return stored;
   }
 
@@ -146,10 +162,13 @@ export class GraphSession {
     return repaired;
   }
 
-  /** Restores each node agent from the session (or stores it there when new); later messages are stored as they come. */
-  async #attachAgents(): Promise<void> {
+  /**
+   * Restores each node agent from the session (or stores it there when new); later writes wait for
+   * the node's step. A node that was running goes back to the checkpoint committed when it started.
+   */
+  async #attachAgents(checkpoints: ReadonlyMap<string, AgentCheckpoint>): Promise<void> {
     for (const node of this.#config.nodes.values()) {
-      if (node.target instanceof Agent) await this.#session.attachAgent(node.target, node.id, { restore: true });
+      if (node.target instanceof Agent) await this.#session.attachAgent(node.target, node.id, { restore: true, checkpoint: checkpoints.get(node.id), deferWrites: true });
     }
     this.#attached = true;
   }
@@ -159,4 +178,12 @@ export class GraphSession {
     this.#chain = next.catch(() => undefined);
     return next;
   }
+}
+
+/** The checkpoints of the agents of the nodes a stored run has running or waiting (checked by `storedRunProblem`). */
+function checkpointsOf(state: JsonObject): Map<string, AgentCheckpoint> {
+  type At = { checkpoint?: AgentCheckpoint };
+  const running = Object.entries((state['running'] ?? {}) as unknown as Record<string, At>);
+  const waiting = ((state['waiting'] ?? []) as unknown as (At & { nodeId: string })[]).map((a) => [a.nodeId, a] as const);
+  return new Map([...waiting, ...running].flatMap(([id, f]) => (f.checkpoint ? [[id, f.checkpoint] as const] : [])));
 }

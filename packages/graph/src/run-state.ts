@@ -1,5 +1,5 @@
 import {
-  decodeBytes, emptyUsage, encodeBytes, type AccumulatedUsage, type BudgetSpend, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue, type MultiAgentTask,
+  type AgentCheckpoint, decodeBytes, emptyUsage, encodeBytes, type AccumulatedUsage, type BudgetSpend, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue, type MultiAgentTask,
   type NodeResult, type NodeTransition, type Status,
 } from '@skein/core';
 import type { Activation } from './schedule.js';
@@ -13,6 +13,8 @@ export interface InFlight {
   state: JsonObject | undefined;
   /** The agent's turn waiting for answers when the node started (a node resumed with answers). */
   interruptState?: JsonObject | undefined;
+  /** Where the agent's stored history stood when the node started (its writes wait for the node's step). */
+  checkpoint?: AgentCheckpoint | undefined;
 }
 
 /** Where a node waits for a person: before it runs (a BeforeNodeCallEvent hook asked) or inside it. */
@@ -45,6 +47,8 @@ export interface RunState {
   usage: AccumulatedUsage;
   waiting: Activation[];
   running: Record<string, InFlight>;
+  /** Read from a stored run: what the agents of its waiting nodes looked like at its last commit (a resume goes back there). */
+  startPoints?: Record<string, InFlight>;
   joins: Map<number, readonly string[]>;
   /** Failed nodes that an edge routed around. */
   handled: string[];
@@ -69,8 +73,30 @@ export function newRunState(task: MultiAgentTask, entryPoints: readonly string[]
   };
 }
 
-/** The session's state document: small, bounded by the size of the graph, not by the history. */
-export function stateDocument(state: RunState, elapsedMs: number): JsonObject {
+/** A node's sources and, for an agent node, what its agent looked like (see {@link InFlight}), as JSON. */
+function inFlightJson(f: InFlight): JsonObject {
+  return {
+    sources: [...f.sources],
+    ...(f.messages === undefined ? {} : { messages: f.messages }),
+    ...(f.state ? { state: f.state } : {}),
+    ...(f.interruptState ? { interruptState: encodeBytes(f.interruptState) as JsonObject } : {}),
+    ...(f.checkpoint ? { checkpoint: { nextMessageId: f.checkpoint.nextMessageId, conversation: f.checkpoint.conversation } } : {}),
+  };
+}
+
+function inFlightOf(f: StoredInFlight): InFlight {
+  return {
+    sources: [...f.sources], messages: f.messages, state: f.state, interruptState: f.interruptState && (decodeBytes(f.interruptState) as JsonObject),
+    ...(f.checkpoint ? { checkpoint: f.checkpoint } : {}),
+  };
+}
+
+/**
+ * The session's state document: small, bounded by the size of the graph, not by the history.
+ * `snapshots` are what the agents of waiting nodes look like now: a node's writes wait for its own
+ * step, so a resume brings its agent back to this point when that step was cut by a crash.
+ */
+export function stateDocument(state: RunState, elapsedMs: number, snapshots: ReadonlyMap<string, InFlight> = new Map()): JsonObject {
   return {
     version: 1,
     status: state.status,
@@ -78,18 +104,11 @@ export function stateDocument(state: RunState, elapsedMs: number): JsonObject {
     executionCount: state.executionCount,
     orderLength: state.executionOrder.length,
     usage: { ...state.usage },
-    waiting: state.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
-    running: Object.fromEntries(
-      Object.entries(state.running).map(([id, f]) => [
-        id,
-        {
-          sources: [...f.sources],
-          ...(f.messages === undefined ? {} : { messages: f.messages }),
-          ...(f.state ? { state: f.state } : {}),
-          ...(f.interruptState ? { interruptState: encodeBytes(f.interruptState) as JsonObject } : {}),
-        },
-      ]),
-    ),
+    waiting: state.waiting.map((a) => {
+      const at = snapshots.get(a.nodeId);
+      return at ? { nodeId: a.nodeId, ...inFlightJson({ ...at, sources: [...a.sources] }) } : { nodeId: a.nodeId, sources: [...a.sources] };
+    }),
+    running: Object.fromEntries(Object.entries(state.running).map(([id, f]) => [id, inFlightJson(f)])),
     joins: Object.fromEntries([...state.joins].map(([k, v]) => [String(k), [...v]])),
     handled: [...state.handled],
     ...(Object.keys(state.paused).length > 0 ? { paused: JSON.parse(JSON.stringify(state.paused)) as JsonObject } : {}),
@@ -136,12 +155,8 @@ export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObjec
     counts,
     usage: { ...emptyUsage(), ...d.usage },
     waiting: d.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
-    running: Object.fromEntries(
-      Object.entries(d.running).map(([id, f]) => [
-        id,
-        { sources: [...f.sources], messages: f.messages, state: f.state, interruptState: f.interruptState && (decodeBytes(f.interruptState) as JsonObject) },
-      ]),
-    ),
+    running: Object.fromEntries(Object.entries(d.running).map(([id, f]) => [id, inFlightOf(f)])),
+    startPoints: Object.fromEntries(d.waiting.flatMap((a) => (a.checkpoint ? [[a.nodeId, inFlightOf(a)] as const] : []))),
     joins: new Map(Object.entries(d.joins).map(([k, v]) => [Number(k), v])),
     handled: [...d.handled],
     paused: d.paused ?? {},
@@ -160,8 +175,8 @@ interface StoredState {
   /** Length of the execution order when this document was written (absent in documents of older versions). */
   orderLength?: number;
   usage: AccumulatedUsage;
-  waiting: { nodeId: string; sources: string[] }[];
-  running: Record<string, { sources: string[]; messages?: number; state?: JsonObject; interruptState?: JsonObject }>;
+  waiting: ({ nodeId: string } & StoredInFlight)[];
+  running: Record<string, StoredInFlight>;
   joins: Record<string, string[]>;
   handled: string[];
   paused?: Record<string, Paused>;
@@ -170,6 +185,14 @@ interface StoredState {
   failureReason?: string;
   /** What the run's budget had spent (runs with a budget). */
   budget?: Partial<BudgetSpend>;
+}
+
+interface StoredInFlight {
+  sources: string[];
+  messages?: number;
+  state?: JsonObject;
+  interruptState?: JsonObject;
+  checkpoint?: AgentCheckpoint;
 }
 
 interface StoredNode {

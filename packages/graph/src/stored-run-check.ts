@@ -8,9 +8,11 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const valuesAre = (v: unknown, ok: (x: unknown) => boolean): boolean => isObj(v) && Object.values(v).every(ok);
-const isActivation = (v: unknown): boolean => isObj(v) && typeof v['nodeId'] === 'string' && isStrings(v['sources']);
+const isCheckpoint = (v: unknown): boolean => isObj(v) && isCount(v['nextMessageId']) && isObj(v['conversation']);
 const isInFlight = (v: unknown): boolean =>
-  isObj(v) && isStrings(v['sources']) && (v['messages'] === undefined || isCount(v['messages'])) && (v['state'] === undefined || isObj(v['state']));
+  isObj(v) && isStrings(v['sources']) && (v['messages'] === undefined || isCount(v['messages'])) && (v['state'] === undefined || isObj(v['state'])) &&
+  (v['checkpoint'] === undefined || isCheckpoint(v['checkpoint']));
+const isActivation = (v: unknown): boolean => isObj(v) && typeof v['nodeId'] === 'string' && isInFlight(v);
 const isInterrupt = (v: unknown): boolean => isObj(v) && typeof v['id'] === 'string' && typeof v['name'] === 'string';
 const isPaused = (v: unknown): boolean =>
   isObj(v) && isStrings(v['sources']) && (v['stage'] === 'before' || v['stage'] === 'node') && Array.isArray(v['interrupts']) && v['interrupts'].every(isInterrupt);
@@ -22,8 +24,8 @@ const FIELDS: [field: string, ok: (v: unknown) => boolean, expected: string][] =
   ['task', isTask, 'the task (a string or content blocks)'],
   ['executionCount', isCount, 'a count'],
   ['usage', isObj, 'an object of token counts'],
-  ['waiting', (v) => Array.isArray(v) && v.every(isActivation), 'a list of { nodeId, sources }'],
-  ['running', (v) => valuesAre(v, isInFlight), 'an object of { sources, messages?, state? } by node id'],
+  ['waiting', (v) => Array.isArray(v) && v.every(isActivation), 'a list of { nodeId, sources, messages?, state?, checkpoint? }'],
+  ['running', (v) => valuesAre(v, isInFlight), 'an object of { sources, messages?, state?, checkpoint? } by node id'],
   ['joins', (v) => valuesAre(v, isStrings), 'an object of node id lists'],
   ['handled', isStrings, 'a list of node ids'],
   ['paused', (v) => v === undefined || valuesAre(v, isPaused), 'an object of { sources, stage, interrupts } by node id'],

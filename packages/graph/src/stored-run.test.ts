@@ -29,7 +29,7 @@ async function paused(): Promise<{ repository: InMemorySessionRepository; interr
 describe('resuming a stored graph run that is not valid', () => {
   it.each<[string, (state: JsonObject) => void, RegExp]>([
     ['an unknown status', (st) => (st['status'] = 'exploded'), /its status is "exploded", not one of/],
-    ['waiting a number', (st) => (st['waiting'] = 5), /its waiting is not a list of \{ nodeId, sources \}/],
+    ['waiting a number', (st) => (st['waiting'] = 5), /its waiting is not a list of \{ nodeId, sources, messages\?, state\?, checkpoint\? \}/],
     ['a pause without interrupts', (st) => ((st['paused'] as JsonObject)['refund'] = { sources: ['triage'], stage: 'node' }), /its paused is not an object/],
     ['a pause of a node the graph does not have', (st) => ((st['paused'] as JsonObject)['ghost'] = (st['paused'] as JsonObject)['refund']!), /names node\(s\) "ghost", which this graph does not have/],
     ['a version from the future', (st) => (st['version'] = 99), /version 99; this @skein\/graph reads version 1/],

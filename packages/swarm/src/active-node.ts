@@ -97,7 +97,7 @@ export async function* runActiveNode(
   const result = nodeResult(state, nodeId, outcome);
   addUsage(state.usage, result.usage);
   host.results[nodeId] = result;
-  await host.store.saveNode(host.members.key(nodeId), result);
+  host.store.saveNode(host.members.key(nodeId), result);
   await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
   yield { type: 'nodeStop', nodeId, result };
   return outcome;

@@ -26,6 +26,8 @@ export class SwarmStore {
   #session: MultiAgentSession | undefined;
   #stored = false;
   #staged: NewTransition[] = [];
+  /** Entries (the task, turns, node results) that the next `saveState` stores in its round, by entry id. */
+  #entries = new Map<string, JsonObject>();
   /** Transitions committed by the stored state so far. */
   #committed = 0;
   transitions: NodeTransition[] = [];
@@ -91,6 +93,7 @@ export class SwarmStore {
   async clear(): Promise<void> {
     this.transitions = [];
     this.#staged = [];
+    this.#entries.clear();
     this.#committed = 0;
     if (this.#session && this.#stored) await this.#session.clear();
     this.#stored = false;
@@ -102,11 +105,13 @@ export class SwarmStore {
   }
 
   /**
-   * Writes the small run state — the commit point of the turns written before it and of the staged
-   * transitions, which it names (how many are committed) and carries — then appends those
-   * transitions to the history. A crash before the state leaves the step undone (nothing of it in
-   * the history); a crash after it leaves transitions that `open` appends from the state: the history
-   * never doubles or loses a step. Resolves with the transitions appended.
+   * Writes one step (`MultiAgentSession.commitStep`): the entries staged since the last step (task,
+   * turn, node results) and the previous step's transitions in one round, then the small run state —
+   * the commit point of those entries and of the staged transitions, which it names (how many are
+   * committed) and carries — then, without waiting, those transitions. A crash before the state leaves
+   * the step undone (nothing of it in the history); a crash after it leaves transitions that `open`
+   * appends from the state: the history never doubles or loses a step. Resolves with the step's
+   * transitions, numbered.
    */
   async saveState(state: SwarmRunState): Promise<NodeTransition[]> {
     const staged = this.#staged;
@@ -119,13 +124,22 @@ export class SwarmStore {
     }
     const committed = this.#committed + staged.length;
     const tail: JsonObject[] = staged.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason, ...(t.details ? { details: t.details } : {}) }));
-    await this.#session.saveState({ ...encodeState(state), members: [...this.#members], transitionCount: committed, lastTransitions: tail });
+    const nodes = [...this.#entries].map(([id, entry]) => ({ id, entry }));
+    this.#entries.clear();
+    const stored = await this.#session.commitStep({
+      nodes,
+      state: { ...encodeState(state), members: [...this.#members], transitionCount: committed, lastTransitions: tail },
+      transitions: staged,
+    });
     this.#stored = true;
     this.#committed = committed;
-    const stored: NodeTransition[] = [];
-    for (const t of staged) stored.push(await this.#session.appendTransition(t));
     this.transitions.push(...stored);
     return stored;
+  }
+
+  /** Waits until the last step's transitions are stored: call at the end of a run. */
+  async settle(): Promise<void> {
+    await this.#session?.settle();
   }
 
   /** Appends the committed transitions a crash cut off (the state has them; the history does not). */
@@ -139,21 +153,20 @@ export class SwarmStore {
     return repaired;
   }
 
-  /** Stores the run's task, once per run (after the first `saveState`). */
-  async saveTask(inputHistory: readonly Message[]): Promise<void> {
-    await this.#session?.saveNode(TASK_ENTRY, encodeTask(inputHistory));
+  /** Stages the run's task, once per run, before its first `saveState`, which creates the run and then stores the task. */
+  saveTask(inputHistory: readonly Message[]): void {
+    if (this.#session) this.#entries.set(TASK_ENTRY, encodeTask(inputHistory));
   }
 
-  /** Stores one finished turn; it counts once a state with `turns > turn.seq` is saved. */
-  async saveTurn(turn: SwarmTurn): Promise<void> {
-    await this.#session?.saveNode(turnEntryId(turn.seq), encodeTurn(turn));
+  /** Stages one finished turn: the next `saveState` stores it and commits it (`turns > turn.seq`). */
+  saveTurn(turn: SwarmTurn): void {
+    if (this.#session) this.#entries.set(turnEntryId(turn.seq), encodeTurn(turn));
   }
 
-  /** Stores a node's latest result (without the in-process agent result object). */
-  async saveNode(key: string, result: NodeResult): Promise<void> {
+  /** Stages a node's latest result (without the in-process agent result object) for the next `saveState`. */
+  saveNode(key: string, result: NodeResult): void {
     if (!this.#session) return;
     const { result: _live, ...entry } = result;
-    await this.#session.saveNode(key, entry as unknown as JsonObject);
+    this.#entries.set(key, JSON.parse(JSON.stringify(entry)) as JsonObject);
   }
-
 }

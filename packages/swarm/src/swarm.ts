@@ -285,7 +285,7 @@ export class Swarm implements MultiAgentBase {
       state.pause = undefined;
       state.answers = undefined;
       if (!request) {
-        await this.#commitTurn(state, turn);
+        this.#commitTurn(state, turn);
         state.status = 'completed';
         state.pendingHandoff = undefined;
         this.#store.stage({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' });
@@ -298,7 +298,7 @@ export class Swarm implements MultiAgentBase {
         break;
       }
       // The turn entry first, then the transfer in memory, then the state that commits both.
-      await this.#commitTurn(state, { ...turn, handoff: plan.handoff });
+      this.#commitTurn(state, { ...turn, handoff: plan.handoff });
       this.#context = plan.run;
       const { toolName, toolUseId, input, to } = plan.handoff;
       state.pendingHandoff = { from: nodeId, to, toolName, toolUseId, input };
@@ -310,6 +310,7 @@ export class Swarm implements MultiAgentBase {
     }
     state.elapsedMs = clock.elapsed();
     yield* this.#commit(state);
+    await this.#store.settle();
     const result = this.#result(state);
     if (budget) Object.assign(result, budget.report());
     const asked = waitingFor(state);
@@ -329,11 +330,10 @@ export class Swarm implements MultiAgentBase {
     this.#context = { conversation: { inputHistory, items: [] }, sharedContext: {} };
     const state = freshState(this.#entry);
     this.#state = state;
-    // The state (which creates the run) carries the start transition; the task comes right after.
-    // A crash before the task leaves a run with no task and no turn, which the next invoke starts afresh.
+    // The state (which creates the run, carrying the start transition), then the task, both before the start is reported (a crash between: a fresh start).
     this.#store.stage({ from: null, to: state.current, kind: 'start', reason: 'the task' });
+    this.#store.saveTask(inputHistory);
     this.#startTransitions = await this.#store.saveState(state);
-    await this.#store.saveTask(inputHistory);
     return state;
   }
 
@@ -365,7 +365,7 @@ export class Swarm implements MultiAgentBase {
 
   /** Stores a finished turn and counts it (the next saved state commits it). */
   async #commitTurn(state: SwarmRunState, turn: SwarmTurn): Promise<void> {
-    await this.#store.saveTurn(turn);
+    this.#store.saveTurn(turn);
     state.turns = turn.seq + 1;
     this.#memberStates.set(turn.node, turn.state);
   }

@@ -11,6 +11,12 @@ import { pendingTurnOf, setPendingTurn } from '../interrupt/pending-access.js';
 import { pendingTurnFromJson, pendingTurnToJson, type PendingTurn } from '../interrupt/pending-turn.js';
 import type { JsonObject } from '../types/json.js';
 
+/** Where a member agent stood when an orchestrator committed a step: its next message id and its conversation-manager state. */
+export interface AgentCheckpoint {
+  nextMessageId: number;
+  conversation: JsonObject;
+}
+
 /**
  * Persists one agent under one id of a session: restores it, appends each new message, syncs its
  * state. Shared by the standalone session manager and orchestrator sessions. Every operation runs in
@@ -26,12 +32,23 @@ export class AgentPersistence {
   #createdAt: string | undefined;
   /** The pending turn already taken out of the stored history, and the message id it was stored at. */
   #detached: { turn: PendingTurn; from: number } | undefined;
+  /** Writes wait for `flush()` (an orchestrator's step) instead of going out as they come. */
+  readonly #deferred: boolean;
+  /** Deferred: messages added since the last flush, and the agent whose state the next flush stores. */
+  #buffer: Message[] = [];
+  #syncWanted: Agent | undefined;
 
-  constructor(repo: SessionRepository, sessionId: string, storeId: string) {
+  constructor(repo: SessionRepository, sessionId: string, storeId: string, options: { deferred?: boolean } = {}) {
     checkSessionId(storeId, 'agent id');
     this.#repo = repo;
     this.#sessionId = sessionId;
     this.storeId = storeId;
+    this.#deferred = options.deferred === true;
+  }
+
+  /** Where the next message will be stored: messages stored so far plus those waiting for `flush()`. */
+  get nextMessageId(): number {
+    return this.#nextId + this.#buffer.length;
   }
 
   /**
@@ -39,13 +56,42 @@ export class AgentPersistence {
    * removed ones), or stores `agent` as it is when nothing is stored. Broken tool pairs are repaired
    * in memory; a history that ended inside a tool call gets (and stores) an error result for it.
    */
-  restore(agent: Agent): Promise<void> {
-    return this.#queue.run(() => this.#restore(agent));
+  restore(agent: Agent, checkpoint?: AgentCheckpoint): Promise<void> {
+    return this.#queue.run(() => this.#restore(agent, checkpoint));
   }
 
-  /** Stores `message` as the next message of the agent. */
+  /** Where this agent stands now, for an orchestrator to commit and later `restore` to. */
+  checkpoint(agent: Agent): AgentCheckpoint {
+    return { nextMessageId: this.nextMessageId, conversation: agent.conversationManager.getState() };
+  }
+
+  /** Stores `message` as the next message of the agent (deferred: at the next `flush()`). */
   append(message: Message): Promise<void> {
+    if (this.#deferred) return void this.#buffer.push(message), Promise.resolve();
     return this.#queue.run(() => this.#append(message));
+  }
+
+  /**
+   * Deferred writes: stores the messages added since the last flush and, after an invocation, the
+   * agent's record, all at once (one round of writes). The agent must be idle (not mid-invocation).
+   * Concurrent message writes cut by a crash can leave a gap past the last committed message, so an
+   * orchestrator restores such an agent with the checkpoint it committed (`restore(agent, checkpoint)`).
+   */
+  flush(): Promise<void> {
+    const messages = this.#buffer;
+    const agent = this.#syncWanted;
+    this.#buffer = [];
+    this.#syncWanted = undefined;
+    if (messages.length === 0 && !agent) return Promise.resolve();
+    return this.#queue.run(async () => {
+      const rows = messages.map((message, i) => this.#row(message, this.#nextId + i));
+      const record = agent && !pendingTurnOf(agent) && !this.#detached ? this.#syncNow(agent) : undefined;
+      await Promise.all([...rows.map((row) => this.#repo.createMessage(this.#sessionId, this.storeId, row)), record]);
+      this.#nextId += rows.length;
+      this.#latest = rows[rows.length - 1] ?? this.#latest;
+      // A turn waiting for answers is written into the record before its message is removed: in order.
+      if (agent && !record) await this.#syncNow(agent);
+    });
   }
 
   /**
@@ -55,25 +101,28 @@ export class AgentPersistence {
    * completes, and the stored history never shows a toolUse without its toolResult for long.
    */
   sync(agent: Agent): Promise<void> {
-    return this.#queue.run(async () => {
-      this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
-      const pending = pendingTurnOf(agent);
-      if (!pending) {
-        this.#detached = undefined;
-        return this.#repo.updateAgent(this.#sessionId, this.#record(agent, this.#createdAt));
-      }
-      if (this.#detached?.turn !== pending) {
-        const storedAt = this.#latest?.message === pending.message ? this.#latest.message_id : this.#nextId;
-        this.#detached = { turn: pending, from: storedAt };
-      }
-      await this.#repo.updateAgent(this.#sessionId, this.#record(agent, this.#createdAt));
-      const { from } = this.#detached;
-      if (from < this.#nextId) {
-        await this.#repo.deleteMessages(this.#sessionId, this.storeId, from);
-        this.#nextId = from;
-        this.#latest = undefined;
-      }
-    });
+    if (this.#deferred) return void (this.#syncWanted = agent), Promise.resolve();
+    return this.#queue.run(() => this.#syncNow(agent));
+  }
+
+  async #syncNow(agent: Agent): Promise<void> {
+    this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
+    const pending = pendingTurnOf(agent);
+    if (!pending) {
+      this.#detached = undefined;
+      return this.#repo.updateAgent(this.#sessionId, this.#record(agent, this.#createdAt));
+    }
+    if (this.#detached?.turn !== pending) {
+      const storedAt = this.#latest?.message === pending.message ? this.#latest.message_id : this.#nextId;
+      this.#detached = { turn: pending, from: storedAt };
+    }
+    await this.#repo.updateAgent(this.#sessionId, this.#record(agent, this.#createdAt));
+    const { from } = this.#detached;
+    if (from < this.#nextId) {
+      await this.#repo.deleteMessages(this.#sessionId, this.storeId, from);
+      this.#nextId = from;
+      this.#latest = undefined;
+    }
   }
 
   #record(agent: Agent, createdAt: string): SessionAgent {
@@ -109,6 +158,8 @@ export class AgentPersistence {
    * itself is left out), so that the next restore, which skips that many ids, gets exactly this history.
    */
   reset(agent: Agent): Promise<void> {
+    this.#buffer = [];
+    this.#syncWanted = undefined;
     return this.#queue.run(async () => {
       const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
       if (!stored) return this.#create(agent);
@@ -124,13 +175,15 @@ export class AgentPersistence {
     });
   }
 
-  async #restore(agent: Agent): Promise<void> {
+  async #restore(agent: Agent, checkpoint: AgentCheckpoint | undefined): Promise<void> {
     const initial = agent.messages;
     const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
     if (!stored) return this.#create(agent);
     this.#createdAt = stored.created_at;
     agent.state.replace(stored.state ?? {});
-    const prefix = agent.conversationManager.restoreFromSession(stored.conversation_manager_state ?? {}) ?? [];
+    // Back to a committed checkpoint: what was written after it (maybe with gaps) never happened.
+    if (checkpoint) await this.#repo.deleteMessages(this.#sessionId, this.storeId, checkpoint.nextMessageId);
+    const prefix = agent.conversationManager.restoreFromSession((checkpoint ? checkpoint.conversation : stored.conversation_manager_state) ?? {}) ?? [];
     const offset = agent.conversationManager.removedMessageCount;
     let rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
     await this.#checkStored(rows, offset);
@@ -211,9 +264,13 @@ export class AgentPersistence {
     for (const message of agent.messages) await this.#append(message);
   }
 
-  async #append(message: Message): Promise<void> {
+  #row(message: Message, id: number): SessionMessage {
     const now = nowIso();
-    const row: SessionMessage = { message, message_id: this.#nextId, redact_message: null, created_at: now, updated_at: now };
+    return { message, message_id: id, redact_message: null, created_at: now, updated_at: now };
+  }
+
+  async #append(message: Message): Promise<void> {
+    const row = this.#row(message, this.#nextId);
     await this.#repo.createMessage(this.#sessionId, this.storeId, row);
     this.#nextId++;
     this.#latest = row;
