@@ -13,6 +13,9 @@
  * every earlier write of the step has finished, so writes issued together count as one round.
  * A step's time is the median interval between consecutive `nodeStart` events in the middle of one
  * run (start and end of the run excluded); best of BENCH_ROUNDS runs (default 3).
+ * Each shape runs twice: with models that answer at once (every write of a step is on the clock) and
+ * with models that answer after MODEL_DELAY_MS (as real models do: a write the step does not wait
+ * for, such as its trailing transition, overlaps the next node's model call).
  */
 import fs from 'node:fs/promises';
 import net from 'node:net';
@@ -31,6 +34,7 @@ import { table } from './measure.js';
 const STEPS = 12;
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const DELAY_MS = 30;
+const MODEL_DELAY_MS = 20;
 
 interface Call {
   name: string;
@@ -132,21 +136,21 @@ async function delayProxy(port: number, delayMs: number): Promise<{ port: number
 
 const scripted = (turn: ConstructorParameters<typeof ScriptedModel>[0][number]): ScriptedModel => new ScriptedModel([turn], { loop: true, record: false });
 
-function graphOf(sessionManager: SessionManager | undefined, id: string): { stream: (task: string) => AsyncIterable<{ type: string }> } {
+function graphOf(sessionManager: SessionManager | undefined, id: string, delayMs = 0): { stream: (task: string) => AsyncIterable<{ type: string }> } {
   const builder = new GraphBuilder().setId(id);
   if (sessionManager) builder.setSessionManager(sessionManager);
   for (let i = 0; i < STEPS; i++) {
-    builder.addNode(new Agent({ name: `n${i}`, model: scripted(`node ${i} did its part of the work`), retryStrategy: null }));
+    builder.addNode(new Agent({ name: `n${i}`, model: scripted({ text: `node ${i} did its part of the work`, delayMs }), retryStrategy: null }));
     if (i > 0) builder.addEdge(`n${i - 1}`, `n${i}`);
   }
   return builder.build();
 }
 
-function swarmOf(sessionManager: SessionManager | undefined, id: string): { stream: (task: string) => AsyncIterable<{ type: string }> } {
+function swarmOf(sessionManager: SessionManager | undefined, id: string, delayMs = 0): { stream: (task: string) => AsyncIterable<{ type: string }> } {
   const agents: Agent[] = [];
   for (let i = STEPS - 1; i >= 0; i--) {
     const next = agents[0];
-    const turn = next ? { text: `agent ${i} passes on`, toolUses: [{ name: `transfer_to_agent_${i + 1}`, input: {} }] } : { text: 'the last agent answers' };
+    const turn = next ? { text: `agent ${i} passes on`, toolUses: [{ name: `transfer_to_agent_${i + 1}`, input: {} }], delayMs } : { text: 'the last agent answers', delayMs };
     agents.unshift(new Agent({ model: scripted(turn), name: `agent_${i}`, retryStrategy: null, ...(next ? { handoffs: [next] } : {}) }));
   }
   return Swarm.fromAgent(agents[0] as Agent, { id, maxHandoffs: STEPS + 1, maxIterations: STEPS + 1, ...(sessionManager ? { sessionManager } : {}) });
@@ -253,7 +257,14 @@ function addRow(shape: string, store: string, result: StepResult, noSession: num
   rows.push([shape, store, result.ms, noSession, result.writes, result.rounds, result.bytes, floor, (result.ms / floor).toFixed(2), ((result.ms - noSession) / floor).toFixed(2)]);
   shapesSeen.set(`${shape} (${store})`, result.shape);
 }
-const shapes = { 'graph node': graphOf, 'swarm handoff': swarmOf } as const;
+type Build = (sessionManager: SessionManager | undefined, id: string) => { stream: (task: string) => AsyncIterable<{ type: string }> };
+const shapes: Record<string, Build> = {
+  'graph node': (sm, id) => graphOf(sm, id),
+  'swarm handoff': (sm, id) => swarmOf(sm, id),
+  [`graph node, model ${MODEL_DELAY_MS} ms`]: (sm, id) => graphOf(sm, id, MODEL_DELAY_MS),
+  [`swarm handoff, model ${MODEL_DELAY_MS} ms`]: (sm, id) => swarmOf(sm, id, MODEL_DELAY_MS),
+};
+const slug = (shape: string): string => shape.replace(/\W+/g, '-');
 
 // No session: the orchestration alone, to subtract.
 const bare: Record<string, number> = {};
@@ -270,8 +281,8 @@ try {
     const result = await best(shape, (r) => {
       const repository = new FileSessionRepository({ storageDir: root });
       repos.push(repository);
-      return make(new RepositorySessionManager({ sessionId: `${shape.replace(' ', '-')}-${r}`, repository: counted(repository, () => ref.log) }), 'bench');
-    }, ref, (bytes, sample) => fileFloor(floorDir, bytes, `${shape.replace(' ', '-')}-${sample}`));
+      return make(new RepositorySessionManager({ sessionId: `${slug(shape)}-${r}`, repository: counted(repository, () => ref.log) }), 'bench');
+    }, ref, (bytes, sample) => fileFloor(floorDir, bytes, `${slug(shape)}-${sample}`));
     for (const repo of repos) await repo.close();
     addRow(shape, 'file', result, bare[shape] as number);
   }
@@ -303,7 +314,7 @@ if (server) {
           const client = countingClient(config, () => ref.log);
           clients.push(client);
           const repository = new S3SessionRepository({ bucket, prefix: store.replace(/\W+/g, '-'), client });
-          return make(new RepositorySessionManager({ sessionId: `${shape.replace(' ', '-')}-${r}`, repository }), 'bench');
+          return make(new RepositorySessionManager({ sessionId: `${slug(shape)}-${r}`, repository }), 'bench');
         }, ref, (bytes, sample) => putFloor(floorClient, bucket, bytes, `${tag}-${sample}`));
         addRow(shape, store, result, bare[shape] as number);
       }
