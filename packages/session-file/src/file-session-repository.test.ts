@@ -211,6 +211,22 @@ describe('FileSessionRepository: one writer per session', () => {
     await again.close();
   });
 
+  it('after a recoverer killed between removing a stale lock and taking its own, removes the dead writers\' temp files everywhere', async () => {
+    await (await seeded(1)).close();
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const base = { host: os.hostname(), process_started_at: at, acquired_at: at, token: 'recoverer' };
+    // The lock is gone (the recoverer removed it) and the recoverer's .break file is left; the writer
+    // whose lock it removed had died in the middle of a write, deep in the session.
+    await fs.writeFile(path.join(dir, 'session_s1/.skein.lock.break'), JSON.stringify({ ...base, pid: Number(dead.stdout) }));
+    const torn = path.join(path.dirname(messageFile(0)), `.message_1.json.${dead.stdout}.0123456789ab.tmp`);
+    await fs.writeFile(torn, '');
+    const r = repo();
+    await r.createMessage('s1', 'a1', row(1));
+    await expect(fs.stat(torn)).rejects.toThrow(/ENOENT/);
+    await r.close();
+    expect((await fs.readdir(path.join(dir, 'session_s1'))).filter((n) => n.startsWith('.skein.lock'))).toEqual([]);
+  });
+
   it("removes the lock's temp file of a process killed before it took the lock", async () => {
     await (await seeded(1)).close();
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });

@@ -23,16 +23,17 @@ export async function numbered(dir: string, prefix: string, root: string): Promi
 
 /**
  * Removes the temp files that writers which died on this host left in the middle of a write (never
- * stored data): those of the stale lock's holder, and those of any other process that is gone — a
- * process killed while writing its lock file never held the lock, so no stale lock names it.
+ * stored data). After a recovery (a stale lock replaced, or a recoverer that died before it finished)
+ * it looks everywhere below and removes those of every process that is gone, the stale holder
+ * first among them; otherwise only here, for lock temp files: a process killed while writing its
+ * lock file never held the lock, so no stale lock names it.
  */
-async function removeTempFiles(dir: string, stalePid: number | undefined): Promise<void> {
+async function removeTempFiles(dir: string, recovery: { stalePid: number | undefined } | undefined): Promise<void> {
   const pattern = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
-  // A dead lock holder may have been writing anywhere below; anyone else only its lock file here.
-  const names = await fs.readdir(dir, { recursive: stalePid !== undefined }).catch(() => [] as string[]);
+  const names = await fs.readdir(dir, { recursive: recovery !== undefined }).catch(() => [] as string[]);
   const dead = names.filter((n) => {
     const pid = Number(pattern.exec(path.basename(n))?.[1]);
-    return Number.isInteger(pid) && pid !== process.pid && (pid === stalePid || !pidAlive(pid));
+    return Number.isInteger(pid) && pid !== process.pid && (pid === recovery?.stalePid || !pidAlive(pid));
   });
   await Promise.all(dead.map((n) => fs.unlink(path.join(dir, n)).catch(() => undefined)));
 }
@@ -67,9 +68,10 @@ export class SessionFiles {
         const dir = this.#paths.session(sessionId);
         await this.mkdir(dir);
         const lock = new SessionLock(this.#paths.lockFile(sessionId));
-        const stale = await lock.acquire(`Session ${sessionId} in ${this.#paths.root}`);
+        const recovery = await lock.acquire(`Session ${sessionId} in ${this.#paths.root}`);
         this.#locks.set(sessionId, lock);
-        await removeTempFiles(dir, stale?.host === os.hostname() ? stale.pid : undefined);
+        await removeTempFiles(dir, recovery && { stalePid: recovery.stale?.host === os.hostname() ? recovery.stale.pid : undefined });
+        await lock.endRecovery();
       })();
       this.#locking.set(sessionId, taking);
       taking.catch(() => this.#locking.delete(sessionId));

@@ -83,13 +83,21 @@ export class SessionLock {
   readonly file: string;
   readonly #token = randomBytes(8).toString('hex');
   #owned = false;
+  /** This process's `.break` file is in place: it broke a stale lock and has not ended the recovery. */
+  #breaking = false;
 
   constructor(file: string) {
     this.file = file;
   }
 
-  /** Takes the lock, or throws `SessionConflictError` naming the holder; returns the stale lock it replaced, if any. */
-  async acquire(what: string): Promise<LockInfo | undefined> {
+  /**
+   * Takes the lock, or throws `SessionConflictError` naming the holder. Returns what it found of a
+   * writer that died: `{ stale }` when it replaced a stale lock, `{}` when another recoverer died
+   * before it finished (its `.break` file was left), else `undefined`. After a recovery the caller
+   * cleans up after the dead writers, then calls `endRecovery()`: until then this process's `.break`
+   * file stays, so that a crash during the cleanup is seen by the next writer.
+   */
+  async acquire(what: string): Promise<{ stale?: LockInfo } | undefined> {
     if (this.#owned) return undefined;
     let recovered: LockInfo | undefined;
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -101,8 +109,8 @@ export class SessionLock {
           exitHookInstalled = true;
           process.once('exit', releaseAllSync);
         }
-        await this.#removeDeadBreaker();
-        return recovered;
+        const cut = await this.#removeDeadBreaker();
+        return recovered ? { stale: recovered } : cut ? {} : undefined;
       } catch (error) {
         if (errnoCode(error) !== 'EEXIST') throw error;
       }
@@ -118,6 +126,13 @@ export class SessionLock {
       if (await this.#breakStale(info, what)) recovered = info;
     }
     throw new SessionConflictError(`${what}: could not take the lock ${this.file}; another process keeps taking it. Retry later.`, { location: this.file });
+  }
+
+  /** Ends a recovery reported by `acquire`: removes this process's `.break` file. */
+  async endRecovery(): Promise<void> {
+    if (!this.#breaking) return;
+    this.#breaking = false;
+    await fs.unlink(`${this.file}.break`).catch(() => undefined);
   }
 
   /** Releases the lock if this instance holds it (and the file is still ours). */
@@ -151,10 +166,12 @@ export class SessionLock {
    * Removes a `.break` file whose recoverer died on this host (killed after it removed the stale
    * lock, before it removed its `.break`): nothing else would, as the lock is free from then on.
    */
-  async #removeDeadBreaker(): Promise<void> {
+  async #removeDeadBreaker(): Promise<boolean> {
     const breaker = `${this.file}.break`;
     const other = await readLock(breaker).catch(() => undefined);
-    if (other && other.host === os.hostname() && other.pid !== process.pid && !pidAlive(other.pid)) await fs.unlink(breaker).catch(() => undefined);
+    if (!other || other.host !== os.hostname() || other.pid === process.pid || pidAlive(other.pid)) return false;
+    await fs.unlink(breaker).catch(() => undefined);
+    return true;
   }
 
   /** Removes the stale lock under the `.break` file; true if this call removed it. */
@@ -173,13 +190,18 @@ export class SessionLock {
       await fs.unlink(breaker).catch(() => undefined); // its recoverer died too
       return false;
     }
+    // The `.break` file stays until the recovery ends (`endRecovery`), also when this process is killed
+    // before it takes the lock: the next writer then knows a recovery was cut and cleans up after it.
+    let broke = false;
     try {
       const now = await readLock(this.file);
       if (now?.token !== stale.token) return false;
       await fs.unlink(this.file);
+      broke = true;
+      this.#breaking = true;
       return true;
     } finally {
-      await fs.unlink(breaker).catch(() => undefined);
+      if (!broke) await fs.unlink(breaker).catch(() => undefined);
     }
   }
 }
