@@ -9,7 +9,7 @@ import { AfterInvocationEvent, AgentInitializedEvent, BeforeInvocationEvent, Mes
 import { HookRegistry } from '../hooks/hook-registry.js';
 import { runEventLoop, type LoopOutcome } from '../loop/event-loop.js';
 import type { Invocation, InvocationTools, LoopHost } from '../loop/loop-host.js';
-import { ExponentialBackoffRetry, type RetryStrategy } from '../loop/retry-strategy.js';
+import { defaultRetryStrategy, ExponentialBackoffRetry, type RetryStrategy } from '../loop/retry-strategy.js';
 import { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { Model } from '../model/model.js';
 import type { SessionManager } from '../session/session-manager.js';
@@ -202,17 +202,17 @@ export class Agent {
 
   /** Runs the agent loop on `prompt` and resolves with the result. */
   async invoke(prompt?: Prompt, options: InvokeOptions = {}): Promise<AgentResult> {
-    return drain(this.#run(prompt, options, undefined));
+    return drain(this.#run(prompt, options, undefined, false));
   }
 
   /** Runs the agent loop, yielding events as they happen; the generator returns the result. */
   stream(prompt?: Prompt, options: InvokeOptions = {}): AsyncGenerator<AgentStreamEvent, AgentResult> {
-    return this.#run(prompt, options, undefined);
+    return this.#run(prompt, options, undefined, true);
   }
 
   /** Asks the model for a value matching `schema` (forced tool call, one re-ask) and returns it, typed. */
   async structuredOutput<S extends z.ZodType>(schema: S, prompt?: Prompt, options: StructuredOutputOptions = {}): Promise<z.output<S>> {
-    return runStructuredOutput(schema, prompt, options, (p, extra) => drain(this.#run(p, options, extra)));
+    return runStructuredOutput(schema, prompt, options, (p, extra) => drain(this.#run(p, options, extra, false)));
   }
 
   /** Wraps this agent as a tool another agent can call. */
@@ -263,13 +263,16 @@ export class Agent {
     return [asked, await this.#append({ role: 'user', content: unansweredResults(turn).map((toolResult) => ({ toolResult })) })];
   }
 
-  async #append(message: Message): Promise<AgentStreamEvent> {
+  /** Appends `message`; a promise only when a MessageAddedEvent hook has to run (callers await either). */
+  #append(message: Message): AgentStreamEvent | Promise<AgentStreamEvent> {
     this.#messages.push(message);
-    if (this.hooks.has(MessageAddedEvent)) await this.hooks.invoke(new MessageAddedEvent(this, message));
-    return { type: 'messageAdded', message };
+    const event: AgentStreamEvent = { type: 'messageAdded', message };
+    if (!this.hooks.has(MessageAddedEvent)) return event;
+    return this.hooks.invoke(new MessageAddedEvent(this, message)).then(() => event);
   }
 
-  async *#run(prompt: Prompt | undefined, options: InvokeOptions, extra: InvocationTools | undefined): AsyncGenerator<AgentStreamEvent, AgentResult> {
+  /** `streamed`: the caller reads the events (`stream`), rather than only the result (`invoke`). */
+  async *#run(prompt: Prompt | undefined, options: InvokeOptions, extra: InvocationTools | undefined, streamed: boolean): AsyncGenerator<AgentStreamEvent, AgentResult> {
     if (this.#running) {
       throw new ConcurrencyError(`Agent ${this.name} is already running; wait for its invocation to finish (or use another Agent).`);
     }
@@ -279,6 +282,8 @@ export class Agent {
     const onAbort = (): void => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
+    const handler = this.#callbackHandler;
+    const listeners = this.#listeners;
     const inv: { -readonly [K in keyof Invocation]: Invocation[K] } = {
       signal: controller.signal,
       requestState: {},
@@ -288,13 +293,13 @@ export class Agent {
       handoffs: options.handoffs ? options.handoffs.map(toHandoff) : this.handoffs,
       resume: undefined,
       budget: undefined,
+      // Listeners added during the run go to a Listeners object made then, which this run never emits to.
+      unobserved: !streamed && !handler && !listeners,
     };
     const budgetScope: OpenScope | undefined =
       options.budget !== undefined || options.invocationState !== undefined ? openBudgetScope(options.budget, inv.invocationState, this.name, 'agent', options.invocationState === undefined) : undefined;
     if (budgetScope) inv.budget = new LoopBudget(budgetScope.scope);
     const started = performance.now();
-    const handler = this.#callbackHandler;
-    const listeners = this.#listeners;
     const emit =
       handler || listeners
         ? (e: AgentStreamEvent): AgentStreamEvent => {
@@ -382,13 +387,6 @@ export class Agent {
 }
 
 const NO_HANDOFFS: readonly (Agent | Handoff)[] = Object.freeze([]);
-
-let sharedRetry: RetryStrategy | undefined;
-/** The default retry strategy: stateless, so one instance serves every agent (made on first use). */
-function defaultRetryStrategy(): RetryStrategy {
-  sharedRetry ??= new ExponentialBackoffRetry();
-  return sharedRetry;
-}
 
 function toHandoff(target: Agent | Handoff): Handoff {
   return isHandoff(target) ? target : defaultHandoff(target);

@@ -55,6 +55,7 @@ export function createDirectToolCaller(
       handoffs: [],
       resume: undefined,
       budget: undefined,
+      unobserved: true,
     };
     const outcome = await runTool(host, inv, toolUse, tool, undefined);
     // A direct call has nobody to ask: a tool that needs an answer (or approval) does not run.

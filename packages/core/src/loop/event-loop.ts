@@ -27,58 +27,55 @@ export interface LoopOutcome {
  */
 export async function* runEventLoop(host: LoopHost, inv: Invocation): AsyncGenerator<AgentStreamEvent, LoopOutcome> {
   let last: Message = { role: 'assistant', content: [] };
-  if (inv.resume) {
-    // A turn paused for answers: its message rejoins the history, and only the waiting uses run.
-    const { turn } = inv.resume;
-    host.setPending(undefined);
-    last = turn.message;
-    yield await host.appendMessage(turn.message);
-    const offered = await offeredTools(host, inv);
-    const modelTurn = { message: turn.message, stopReason: 'tool_use' as const, invalidInputs: undefined };
-    const outcome = yield* executeTools(host, inv, modelTurn, toolUsesOf(turn.message), offered, turn.results);
-    const end = yield* afterTools(host, inv, turn.message, outcome);
-    if (end) return end;
-  }
+  let resume = inv.resume;
   for (;;) {
-    if (inv.signal.aborted) return { stopReason: 'cancelled', message: last, handoff: undefined };
-    const offered = await offeredTools(host, inv);
-    const turn = inv.budget ? yield* inv.budget.modelCall(host, inv, (gate) => callModel(host, inv, offered, gate)) : yield* callModel(host, inv, offered);
-    if (inv.budget) yield* inv.budget.flush(host);
-    if (!turn) return { stopReason: 'cancelled', message: last, handoff: undefined };
-    if ('limit' in turn) return { stopReason: 'budget_exceeded', message: last, handoff: undefined, budgetExceeded: turn };
-    inv.metrics.cycleCount++;
-    last = turn.message;
-    yield await host.appendMessage(turn.message);
-    const uses = toolUsesOf(turn.message);
-    if (uses.length === 0) {
-      const stopReason = turn.stopReason === 'tool_use' ? 'end_turn' : turn.stopReason;
-      return { stopReason, message: turn.message, handoff: undefined };
+    let message: Message;
+    let outcome: ToolsOutcome;
+    if (resume) {
+      // A turn paused for answers: its message rejoins the history, and only the waiting uses run.
+      const { turn } = resume;
+      resume = undefined;
+      host.setPending(undefined);
+      message = last = turn.message;
+      const added = await host.appendMessage(turn.message);
+      if (!inv.unobserved) yield added;
+      const offered = await offeredTools(host, inv);
+      const modelTurn = { message: turn.message, stopReason: 'tool_use' as const, invalidInputs: undefined };
+      outcome = yield* executeTools(host, inv, modelTurn, toolUsesOf(turn.message), offered, turn.results);
+    } else {
+      if (inv.signal.aborted) return { stopReason: 'cancelled', message: last, handoff: undefined };
+      const offered = await offeredTools(host, inv);
+      const turn = inv.budget ? yield* inv.budget.modelCall(host, inv, (gate) => callModel(host, inv, offered, gate)) : yield* callModel(host, inv, offered);
+      if (inv.budget) yield* inv.budget.flush(host);
+      if (!turn) return { stopReason: 'cancelled', message: last, handoff: undefined };
+      if ('limit' in turn) return { stopReason: 'budget_exceeded', message: last, handoff: undefined, budgetExceeded: turn };
+      inv.metrics.cycleCount++;
+      message = last = turn.message;
+      const added = await host.appendMessage(turn.message);
+      if (!inv.unobserved) yield added;
+      const uses = toolUsesOf(turn.message);
+      if (uses.length === 0) {
+        const stopReason = turn.stopReason === 'tool_use' ? 'end_turn' : turn.stopReason;
+        return { stopReason, message: turn.message, handoff: undefined };
+      }
+      outcome = yield* executeTools(host, inv, turn, uses, offered);
     }
-    const outcome = yield* executeTools(host, inv, turn, uses, offered);
-    const end = yield* afterTools(host, inv, turn.message, outcome);
-    if (end) return end;
+    // After the tools (written out here rather than in a generator of its own, which every cycle would pay for).
+    const { interrupts } = outcome;
+    if (interrupts.length > 0) {
+      // Some uses wait for a person: the turn leaves the history (no toolUse without its toolResult) and is kept as the agent's pending turn.
+      host.setPending({ message, results: outcome.results, interrupts });
+      yield { type: 'interrupt', interrupts };
+      return { stopReason: 'interrupt', message, handoff: undefined, interrupts };
+    }
+    const added = await host.appendMessage({ role: 'user', content: (outcome.results as ToolResult[]).map((toolResult) => ({ toolResult })) });
+    if (!inv.unobserved) yield added;
+    if (outcome.handoff) return { stopReason: 'handoff', message, handoff: outcome.handoff };
+    if (inv.signal.aborted) return { stopReason: 'cancelled', message, handoff: undefined };
+    if (inv.budget) {
+      yield* inv.budget.flush(host);
+      if (inv.budget.refused) return { stopReason: 'budget_exceeded', message, handoff: undefined, budgetExceeded: inv.budget.refused };
+    }
+    if (inv.extra?.shouldStop()) return { stopReason: 'end_turn', message, handoff: undefined };
   }
-}
-
-/**
- * Appends the results of a turn's tools and says whether the loop ends. When some tool uses wait
- * for a person, the turn leaves the history (no toolUse without its toolResult) and is kept as the
- * agent's pending turn instead.
- */
-async function* afterTools(host: LoopHost, inv: Invocation, message: Message, outcome: ToolsOutcome): AsyncGenerator<AgentStreamEvent, LoopOutcome | undefined> {
-  const { interrupts } = outcome;
-  if (interrupts.length > 0) {
-    host.setPending({ message, results: outcome.results, interrupts });
-    yield { type: 'interrupt', interrupts };
-    return { stopReason: 'interrupt', message, handoff: undefined, interrupts };
-  }
-  yield await host.appendMessage({ role: 'user', content: (outcome.results as ToolResult[]).map((toolResult) => ({ toolResult })) });
-  if (outcome.handoff) return { stopReason: 'handoff', message, handoff: outcome.handoff };
-  if (inv.signal.aborted) return { stopReason: 'cancelled', message, handoff: undefined };
-  if (inv.budget) {
-    yield* inv.budget.flush(host);
-    if (inv.budget.refused) return { stopReason: 'budget_exceeded', message, handoff: undefined, budgetExceeded: inv.budget.refused };
-  }
-  if (inv.extra?.shouldStop()) return { stopReason: 'end_turn', message, handoff: undefined };
-  return undefined;
 }

@@ -25,8 +25,8 @@ export interface LoopHost {
   readonly maxConcurrentTools: number;
   /** The live history (appended to in place, never copied per cycle). */
   messages(): Message[];
-  /** Appends a message, fires `MessageAddedEvent`, and returns the stream event to yield. */
-  appendMessage(message: Message): Promise<AgentStreamEvent>;
+  /** Appends a message, fires `MessageAddedEvent`, and returns the stream event to yield (await it: a promise when a hook runs). */
+  appendMessage(message: Message): AgentStreamEvent | Promise<AgentStreamEvent>;
   /** Keeps a turn that waits for answers out of the history (or clears it with `undefined`). */
   setPending(turn: PendingTurn | undefined): void;
 }
@@ -52,4 +52,10 @@ export interface Invocation {
   readonly resume: ResumeAnswers | undefined;
   /** The run-tree budget this invocation draws from (`undefined`: no budget, no budget work). */
   readonly budget: LoopBudget | undefined;
+  /**
+   * True when nobody can see this invocation's stream events (`invoke` with no callback handler and
+   * no listeners): the loop then skips yielding the per-cycle events (model stream, tools, messages),
+   * each of which would otherwise travel through every generator layer only to be dropped.
+   */
+  readonly unobserved: boolean;
 }

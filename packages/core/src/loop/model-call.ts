@@ -7,7 +7,7 @@ import type { ModelRequest, ToolSpec } from '../model/model.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import { sleep } from './retry-strategy.js';
-import { accumulateStream, type ModelTurn } from './stream-accumulator.js';
+import { StreamAccumulator, type ModelTurn } from './stream-accumulator.js';
 
 /** The tools the model was offered for one call: specs, plus the handoffs and extras by name. */
 export interface OfferedTools {
@@ -16,10 +16,18 @@ export interface OfferedTools {
   extras: Map<string, AgentTool> | undefined;
 }
 
-/** Evaluates `isEnabled` of each handoff (may be async) and builds the tool specs of this call. */
-export async function offeredTools(host: LoopHost, inv: Invocation): Promise<OfferedTools> {
+/**
+ * The tools offered to one model call: a promise only when handoffs or invocation tools are offered
+ * (`isEnabled` may be async), so the usual cycle does not pay for an async call.
+ */
+export function offeredTools(host: LoopHost, inv: Invocation): OfferedTools | Promise<OfferedTools> {
   const base = host.tools.specs();
   if (inv.handoffs.length === 0 && !inv.extra) return { specs: base, handoffs: undefined, extras: undefined };
+  return offeredWithExtras(host, inv, base);
+}
+
+/** Evaluates `isEnabled` of each handoff (may be async) and builds the tool specs of this call. */
+async function offeredWithExtras(host: LoopHost, inv: Invocation, base: readonly ToolSpec[]): Promise<OfferedTools> {
   const specs = [...base];
   let handoffs: Map<string, Handoff> | undefined;
   if (inv.handoffs.length > 0) {
@@ -71,15 +79,18 @@ export async function* callModel(
     let error: unknown;
     let streamed = false;
     try {
-      const stream = accumulateStream(host.model.stream(request), inv.metrics);
-      for (let step = await stream.next(); ; step = await stream.next()) {
-        if (step.done) {
-          turn = step.value;
-          break;
+      const answer = new StreamAccumulator();
+      for await (const event of host.model.stream(request)) {
+        if (!streamed && 'contentBlockDelta' in event) streamed = true; // text, reasoning or tool input
+        if (inv.unobserved) {
+          answer.add(event);
+          continue;
         }
-        if (!streamed && step.value.type === 'modelStreamEvent' && 'contentBlockDelta' in step.value.event) streamed = true; // text, reasoning or tool input
-        yield step.value;
+        yield { type: 'modelStreamEvent', event };
+        const delta = answer.add(event);
+        if (delta) yield delta;
       }
+      turn = answer.finish(inv.metrics);
     } catch (e) {
       error = e;
     }

@@ -90,3 +90,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+let sharedRetry: RetryStrategy | undefined;
+/** The default retry strategy: stateless, so one instance serves every agent (made on first use). */
+export function defaultRetryStrategy(): RetryStrategy {
+  sharedRetry ??= new ExponentialBackoffRetry();
+  return sharedRetry;
+}

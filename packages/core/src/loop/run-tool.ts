@@ -3,6 +3,7 @@ import { attachAnswers, InterruptRaised, type Interrupt } from '../interrupt/int
 import type { AgentTool, ToolContext } from '../tools/agent-tool.js';
 import type { JsonValue } from '../types/json.js';
 import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
+import { raceAbort } from './abort-race.js';
 import { askPerson, checkApproval } from './ask.js';
 import { attachToolScope } from '../budget/open-scope.js';
 import type { Invocation, LoopHost } from './loop-host.js';
@@ -15,17 +16,6 @@ export interface ToolPaused {
 /** The message of any thrown value. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Resolves with an error result when `signal` aborts, so an unresponsive tool cannot hold the loop. */
-function whenAborted(signal: AbortSignal, toolUse: ToolUse): { promise: Promise<ToolResult>; dispose: () => void } {
-  let onAbort: (() => void) | undefined;
-  const promise = new Promise<ToolResult>((resolve) => {
-    onAbort = () => resolve(errorToolResult(toolUse.toolUseId, `Tool ${toolUse.name} was cancelled before it finished.`));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return { promise, dispose: () => onAbort && signal.removeEventListener('abort', onAbort) };
 }
 
 /**
@@ -42,7 +32,7 @@ export async function runTool(
   invalidInput: string | undefined,
 ): Promise<ToolResult | ToolPaused> {
   const { hooks, agent } = host;
-  const interrupt = (name: string, reason?: JsonValue): JsonValue => askPerson(inv, agent.name, toolUse, name, reason);
+  const interrupt = interruptFor(inv, agent.name, toolUse);
   let selected = found;
   let cancel: boolean | string = false;
   if (hooks.has(BeforeToolCallEvent)) {
@@ -87,16 +77,18 @@ export async function runTool(
   } else if (inv.signal.aborted) {
     result = errorToolResult(id, `Tool ${toolUse.name} was not run: the invocation was cancelled.`);
   } else {
-    const abort = whenAborted(inv.signal, toolUse);
+    const tool = selected;
     try {
-      const raw = await Promise.race([selected.invoke(toolUse.input, context), abort.promise]);
+      const raw = await raceAbort(
+        inv.signal,
+        () => tool.invoke(toolUse.input, context),
+        () => errorToolResult(id, `Tool ${toolUse.name} was cancelled before it finished.`),
+      );
       result = normalizeResult(raw, toolUse);
     } catch (e) {
       if (e instanceof InterruptRaised) return paused(inv, e);
       error = e;
       result = errorToolResult(id, `Error: ${errorMessage(e)}`);
-    } finally {
-      abort.dispose();
     }
   }
   inv.metrics.recordTool(toolUse.name, result.status === 'success', performance.now() - started);
@@ -107,6 +99,15 @@ export async function runTool(
     result = after.result;
   }
   return result;
+}
+
+/**
+ * The `interrupt` of a tool use's context and BeforeToolCallEvent. Returned from here rather than
+ * assigned to a local: builds that keep function names (tsx, esbuild's keepNames) then do not add a
+ * defineProperty call to every tool call.
+ */
+function interruptFor(inv: Invocation, source: string, toolUse: ToolUse): (name: string, reason?: JsonValue) => JsonValue {
+  return (name, reason) => askPerson(inv, source, toolUse, name, reason);
 }
 
 /** A hook, approval or tool asked a person: the use pauses. Anything else thrown is a real failure. */

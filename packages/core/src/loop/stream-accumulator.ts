@@ -20,56 +20,67 @@ type BlockState =
   | { kind: 'reasoning'; text: string; signature: string | undefined; redacted: Uint8Array | undefined };
 
 /**
- * Consumes a model stream, yielding agent events as chunks arrive, and returns the assembled turn.
- * A stream that ends without `messageStop` is an error: the answer would be silently short.
+ * Assembles one model answer from its stream events, synchronously: the caller iterates the model's
+ * stream itself and yields the agent events, so each event crosses one async generator fewer on its
+ * way to the consumer than when this was a generator of its own.
  */
-export async function* accumulateStream(
-  stream: AsyncIterable<ModelStreamEvent>,
-  metrics: AgentMetrics,
-): AsyncGenerator<AgentStreamEvent, ModelTurn> {
-  const blocks: BlockState[] = [];
-  let stopReason: StopReason | undefined;
+export class StreamAccumulator {
+  readonly #blocks: BlockState[] = [];
+  #stopReason: StopReason | undefined;
   // Usage and latency count only when the answer completes: a failed attempt that is retried adds nothing.
-  const usage = emptyUsage();
-  let latencyMs = 0;
-  for await (const event of stream) {
-    yield { type: 'modelStreamEvent', event };
+  readonly #usage = emptyUsage();
+  #latencyMs = 0;
+
+  /** Takes one event; returns the `textDelta` or `reasoningDelta` event to yield after it, if any. */
+  add(event: ModelStreamEvent): AgentStreamEvent | undefined {
+    const blocks = this.#blocks;
     if ('contentBlockDelta' in event) {
       const { contentBlockIndex: index, delta } = event.contentBlockDelta;
       if ('text' in delta) {
         const block = (blocks[index] ??= { kind: 'text', text: '' });
         if (block.kind === 'text') block.text += delta.text;
-        yield { type: 'textDelta', data: delta.text };
-      } else if ('toolUse' in delta) {
+        return { type: 'textDelta', data: delta.text };
+      }
+      if ('toolUse' in delta) {
         const block = blocks[index];
         if (block?.kind !== 'toolUse') throw new ModelError(`The model sent tool input for block ${index} before its contentBlockStart.`);
         block.input += delta.toolUse.input;
-      } else {
-        const block = (blocks[index] ??= { kind: 'reasoning', text: '', signature: undefined, redacted: undefined });
-        if (block.kind !== 'reasoning') continue;
-        const r = delta.reasoningContent;
-        if ('text' in r) {
-          block.text += r.text;
-          yield { type: 'reasoningDelta', data: r.text };
-        } else if ('signature' in r) block.signature = (block.signature ?? '') + r.signature;
-        else block.redacted = r.redactedContent;
+        return undefined;
       }
+      const block = (blocks[index] ??= { kind: 'reasoning', text: '', signature: undefined, redacted: undefined });
+      if (block.kind !== 'reasoning') return undefined;
+      const r = delta.reasoningContent;
+      if ('text' in r) {
+        block.text += r.text;
+        return { type: 'reasoningDelta', data: r.text };
+      }
+      if ('signature' in r) block.signature = (block.signature ?? '') + r.signature;
+      else block.redacted = r.redactedContent;
     } else if ('contentBlockStart' in event) {
       const { contentBlockIndex, start } = event.contentBlockStart;
       blocks[contentBlockIndex] = { kind: 'toolUse', toolUseId: start.toolUse.toolUseId, name: start.toolUse.name, input: '' };
     } else if ('messageStop' in event) {
-      stopReason = event.messageStop.stopReason as StopReason;
+      this.#stopReason = event.messageStop.stopReason as StopReason;
     } else if ('metadata' in event) {
-      addUsage(usage, event.metadata.usage);
-      latencyMs += event.metadata.metrics?.latencyMs ?? 0;
+      addUsage(this.#usage, event.metadata.usage);
+      this.#latencyMs += event.metadata.metrics?.latencyMs ?? 0;
     }
+    return undefined;
   }
-  if (stopReason === undefined) {
-    throw new ModelTransientError('The model stream ended before messageStop: the answer is incomplete (was the connection cut?).');
+
+  /**
+   * The assembled turn, once the stream has ended; its usage and latency go into `metrics`. A stream
+   * that ended without `messageStop` is an error: the answer would be silently short.
+   */
+  finish(metrics: AgentMetrics): ModelTurn {
+    const stopReason = this.#stopReason;
+    if (stopReason === undefined) {
+      throw new ModelTransientError('The model stream ended before messageStop: the answer is incomplete (was the connection cut?).');
+    }
+    addUsage(metrics.usage, this.#usage);
+    metrics.modelLatencyMs += this.#latencyMs;
+    return finishTurn(this.#blocks, stopReason);
   }
-  addUsage(metrics.usage, usage);
-  metrics.modelLatencyMs += latencyMs;
-  return finishTurn(blocks, stopReason);
 }
 
 function finishTurn(blocks: BlockState[], stopReason: StopReason): ModelTurn {
@@ -110,11 +121,26 @@ const MAX_INPUT_DEPTH = 100;
 /** Whether `value` nests objects or arrays more than `max` levels deep (iterative: no stack to overflow). */
 function deeperThan(value: JsonValue, max: number): boolean {
   if (value === null || typeof value !== 'object') return false;
+  // The usual input is one object of scalars: answered without allocating a stack.
+  if (max >= 1 && !hasObjectChild(value)) return false;
   const stack: [JsonValue, number][] = [[value, 1]];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [v, depth] = next;
     if (depth > max) return true;
     for (const child of Object.values(v as object) as JsonValue[]) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Whether an object or array holds an object or array (inherited enumerable keys may only make this say yes needlessly). */
+function hasObjectChild(value: object): boolean {
+  if (Array.isArray(value)) {
+    for (const child of value as unknown[]) if (child !== null && typeof child === 'object') return true;
+    return false;
+  }
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object') return true;
   }
   return false;
 }

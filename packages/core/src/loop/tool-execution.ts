@@ -40,30 +40,20 @@ export async function* executeTools(
     else regular.push(i);
   }
   const asked: Interrupt[][] = [];
-  const run = (i: number): Promise<ToolResult | ToolPaused> => {
-    const use = uses[i] as ToolUse;
-    const refused = inv.budget?.tool(use);
-    if (refused) return Promise.resolve(refused);
-    const found = offered.extras?.get(use.name) ?? host.tools.get(use.name);
-    return runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
-  };
-  /** Keeps a use's result, or what it asked; returns the result to report. */
-  const record = (i: number, outcome: ToolResult | ToolPaused): ToolResult | undefined => {
-    if ('interrupts' in outcome) {
-      asked[i] = outcome.interrupts;
-      return undefined;
-    }
-    return (results[i] = outcome);
-  };
-
   if (host.toolExecutor === 'sequential' || regular.length <= 1) {
     for (const i of regular) {
-      yield { type: 'toolStart', toolUse: uses[i] as ToolUse };
-      const result = record(i, await run(i));
-      if (result) yield { type: 'toolResult', toolResult: result };
+      if (!inv.unobserved) yield { type: 'toolStart', toolUse: uses[i] as ToolUse };
+      const result = record(results, asked, i, await runUse(host, inv, turn, offered, uses[i] as ToolUse));
+      if (result && !inv.unobserved) yield { type: 'toolResult', toolResult: result };
     }
   } else {
-    yield* runConcurrently(host.maxConcurrentTools, regular, uses, run, record);
+    yield* runConcurrently(
+      host.maxConcurrentTools,
+      regular,
+      uses,
+      (i) => runUse(host, inv, turn, offered, uses[i] as ToolUse),
+      (i, outcome) => record(results, asked, i, outcome),
+    );
   }
   // Handoffs wait until no tool use waits for a person (they run when the turn resumes).
   const interrupts = asked.length > 0 ? asked.flat() : [];
@@ -85,6 +75,26 @@ export async function* executeTools(
     yield { type: 'toolResult', toolResult: result };
   }
   return { results, handoff, interrupts };
+}
+
+// Module functions rather than closures made per turn: builds that keep function names (tsx,
+// esbuild's keepNames) add a defineProperty call for every named closure they create.
+
+/** Runs one regular tool use: refused by the budget, or found among the offered tools and run. */
+function runUse(host: LoopHost, inv: Invocation, turn: ModelTurn, offered: OfferedTools, use: ToolUse): Promise<ToolResult | ToolPaused> {
+  const refused = inv.budget?.tool(use);
+  if (refused) return Promise.resolve(refused);
+  const found = offered.extras?.get(use.name) ?? host.tools.get(use.name);
+  return runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
+}
+
+/** Keeps a use's result, or what it asked; returns the result to report. */
+function record(results: (ToolResult | null)[], asked: Interrupt[][], i: number, outcome: ToolResult | ToolPaused): ToolResult | undefined {
+  if ('interrupts' in outcome) {
+    asked[i] = outcome.interrupts;
+    return undefined;
+  }
+  return (results[i] = outcome);
 }
 
 async function* runConcurrently(
