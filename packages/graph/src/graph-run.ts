@@ -51,8 +51,8 @@ export class GraphRun {
   readonly #invocationState: InvocationState;
   readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
   readonly #started = performance.now();
-  /** The graph's nodes and edges, stored with the state so tools can draw a run that has not finished. */
-  readonly #shape: JsonObject;
+  /** The graph's nodes and edges, stored with the state so tools can draw a run that has not finished (built on the first write: only a session needs it). */
+  #shape: JsonObject | undefined;
   #stop: { status: Status; reason: string } | undefined;
   #fatal: { error: unknown } | undefined;
   /** A node waits for a person: nothing new starts; running nodes finish. */
@@ -68,7 +68,6 @@ export class GraphRun {
     this.#queue = new PQueue({ concurrency: host.config.maxConcurrency });
     this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
     setMaxListeners(0, this.#controller.signal); // one listener per running node
-    this.#shape = graphShape(host.config);
     // A run resumed with nodes still paused (no answers yet) starts nothing new.
     this.#pausing = Object.keys(state.paused).length > 0;
   }
@@ -148,15 +147,19 @@ export class GraphRun {
     const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
     state.executionCount++;
     const answers = state.answers[nodeId];
-    let before: BeforeNodeCallEvent;
-    try {
-      before = await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, interrupt: beforeNodeAsk(graph.id, nodeId, answers) }));
-    } catch (error) {
-      if (!(error instanceof InterruptRaised)) throw error;
-      return this.#pause(activation, 'before', error.interrupts, undefined);
+    // Without a BeforeNodeCallEvent callback the event would come back unchanged: it is not built.
+    let cancelNode: boolean | string = false;
+    if (hooks.has(BeforeNodeCallEvent)) {
+      try {
+        const before = await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, interrupt: beforeNodeAsk(graph.id, nodeId, answers) }));
+        cancelNode = before.cancelNode;
+      } catch (error) {
+        if (!(error instanceof InterruptRaised)) throw error;
+        return this.#pause(activation, 'before', error.interrupts, undefined);
+      }
     }
-    if (before.cancelNode !== false) {
-      const reason = typeof before.cancelNode === 'string' ? before.cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`;
+    if (cancelNode !== false) {
+      const reason = typeof cancelNode === 'string' ? cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`;
       delete state.running[nodeId];
       state.counts[nodeId] = count - 1;
       state.executionCount--;
@@ -214,7 +217,7 @@ export class GraphRun {
     const stored = await this.#write({ transitions: [pauseTransition(nodeId, stage, interrupts)], agent: target instanceof Agent ? target : undefined });
     if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
     this.#publish(stored);
-    if (result) await this.#host.hooks.invoke(new AfterNodeCallEvent(this.#host.graph, { nodeId, invocationState: this.#invocationState, result }));
+    if (result && this.#host.hooks.has(AfterNodeCallEvent)) await this.#host.hooks.invoke(new AfterNodeCallEvent(this.#host.graph, { nodeId, invocationState: this.#invocationState, result }));
   }
 
   /** Records a finished (or cancelled) node, follows its edges, persists, then starts what became ready. */
@@ -245,10 +248,12 @@ export class GraphRun {
       if (!config.continueOnFailure) this.halt('failed', `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`);
     }
     const target = config.nodes.get(nodeId)?.target;
-    const stored = await this.#write({ node: { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) }, transitions, agent: target instanceof Agent ? target : undefined });
+    // The node entry is a JSON copy of the result: made only when a session stores it.
+    const node = this.#host.session ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) } : undefined;
+    const stored = await this.#write({ node, transitions, agent: target instanceof Agent ? target : undefined });
     this.#emit?.({ type: 'nodeStop', nodeId, result });
     this.#publish(stored);
-    await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, result }));
+    if (hooks.has(AfterNodeCallEvent)) await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, result }));
     for (const f of fired) this.#schedule(f.edge.to);
     if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
   }
@@ -264,7 +269,8 @@ export class GraphRun {
 
   /** A node moving to `running`: its sources and, for an agent, what it looked like and where its stored history stood. */
   #inFlight(activation: Activation, agent: Agent | undefined): InFlight {
-    if (!agent) return { sources: [...activation.sources], messages: undefined, state: undefined };
+    // Only state documents read the agent's snapshot: without a session there is none to write.
+    if (!agent || !this.#host.session) return { sources: [...activation.sources], messages: undefined, state: undefined };
     const checkpoint = this.#host.session?.checkpointOf(agent);
     return { sources: [...activation.sources], messages: agent.messages.length, state: agent.state.get(), interruptState: interruptStateOf(agent), ...(checkpoint ? { checkpoint } : {}) };
   }
@@ -328,12 +334,12 @@ export class GraphRun {
   }
 
   /** Persists the current state (taken now, synchronously) with an optional node entry and transitions; returns the stored transitions. */
-  async #write(w: { node?: { id: string; entry: JsonObject }; agent?: Agent | undefined; transitions?: NewTransition[]; first?: boolean }): Promise<NodeTransition[]> {
+  async #write(w: { node?: { id: string; entry: JsonObject } | undefined; agent?: Agent | undefined; transitions?: NewTransition[]; first?: boolean }): Promise<NodeTransition[]> {
     const session = this.#host.session;
     const transitions = w.transitions ?? [];
     if (!session) return transitions.map((t) => ({ seq: -1, ...t, at: nowIso() }));
     const budget = this.#host.budget;
-    const doc = { ...stateDocument(this.#state, this.elapsedMs(), this.#startPoints()), shape: this.#shape, ...(budget ? { budget: { ...budget.spent() } } : {}) };
+    const doc = { ...stateDocument(this.#state, this.elapsedMs(), this.#startPoints()), shape: (this.#shape ??= graphShape(this.#host.config)), ...(budget ? { budget: { ...budget.spent() } } : {}) };
     if (w.first) return session.start(doc, transitions);
     return session.save({ ...(w.node ? { node: w.node } : {}), agent: w.agent, transitions, state: doc });
   }

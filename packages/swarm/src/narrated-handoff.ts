@@ -13,6 +13,8 @@ const DOING = String.raw`(?:transferring|transferred|handing|handed|connecting|c
 const OBJECT = String.raw`(?:\s+(?:you|it|them|(?:this|that|the|your)(?:\s+(?:conversation|chat|call|case|request|question|ticket|issue))?))?`;
 const PARTICLE = String.raw`(?:\s+(?:over|on|off|back|along))?`;
 const TO = String.raw`\s+(?:to|with)\s+(?:the\s+|our\s+|a\s+)?`;
+/** The start of every `announced` pattern (see `patternsOf`): a first-person transfer verb or a "transferring" form. */
+const ANNOUNCING = new RegExp(String.raw`(?:\b${CUE}${VERB}|\b${DOING})\b`);
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -35,13 +37,40 @@ function namesOf(name: string): string[] {
  */
 export function narratedHandoff(text: string, offered: readonly Handoff[]): Handoff | undefined {
   const lower = text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
-  const byTool = offered.find((h) => new RegExp(String.raw`\b${escape(h.toolName.toLowerCase())}\b`).test(lower));
+  const byTool = offered.find((h) => patternsOf(h).byTool.test(lower));
   if (byTool) return byTool;
-  return offered.find((h) => {
-    const names = namesOf(h.agent.name).map(escape).join('|');
-    const announced = new RegExp(String.raw`(?:\b${CUE}${VERB}|\b${DOING})\b${OBJECT}${PARTICLE}${TO}(?:${names})\b`);
-    return announced.test(lower);
-  });
+  // Every `announced` pattern starts with this one: a text without it announces no transfer.
+  if (!ANNOUNCING.test(lower)) return undefined;
+  return offered.find((h) => patternsOf(h).announced.test(lower));
+}
+
+/** The patterns that find a handoff announced in a text, made from its tool name and its agent's name. */
+interface HandoffPatterns {
+  toolName: string;
+  agentName: string;
+  byTool: RegExp;
+  announced: RegExp;
+}
+
+/**
+ * Patterns by handoff: every final answer is checked against every offered handoff, and compiling
+ * the patterns costs far more than testing them. Rebuilt when a name changed; no `g` flag, so a
+ * pattern keeps no state between tests.
+ */
+const patternCache = new WeakMap<Handoff, HandoffPatterns>();
+
+function patternsOf(h: Handoff): HandoffPatterns {
+  const known = patternCache.get(h);
+  if (known && known.toolName === h.toolName && known.agentName === h.agent.name) return known;
+  const names = namesOf(h.agent.name).map(escape).join('|');
+  const made: HandoffPatterns = {
+    toolName: h.toolName,
+    agentName: h.agent.name,
+    byTool: new RegExp(String.raw`\b${escape(h.toolName.toLowerCase())}\b`),
+    announced: new RegExp(String.raw`(?:\b${CUE}${VERB}|\b${DOING})\b${OBJECT}${PARTICLE}${TO}(?:${names})\b`),
+  };
+  patternCache.set(h, made);
+  return made;
 }
 
 /** The user note that gives a member one more turn after it announced a transfer it did not make. */

@@ -3,6 +3,8 @@ import type { HandoffRunSettings } from '@skein/handoffs';
 import { applyTurn, type RunContext } from './apply-turn.js';
 import { startingMessages } from './handoff-note.js';
 import type { SwarmMembers } from './swarm-members.js';
+import { swarmResult, type SwarmResult } from './swarm-result.js';
+import type { SwarmStore } from './swarm-store.js';
 import type { SwarmConversation, SwarmTurn } from './swarm-turn.js';
 
 /** A member as it was at the end of its latest committed turn. */
@@ -53,4 +55,12 @@ export async function replayTurns(
     snapshots.set(node, { messages: [...startingMessages(before.inputHistory, before.items), ...turn.newItems], state: turn.state });
   }
   return { run, members: snapshots };
+}
+
+/** The result of the finished run stored in the session (`undefined`: none), its shared context rebuilt by replaying its turns (no model is called). */
+export async function replayedResult(store: SwarmStore, members: SwarmMembers, settings: HandoffRunSettings): Promise<SwarmResult | undefined> {
+  const stored = await store.finished(members);
+  if (!stored) return undefined;
+  const replayed = await replayTurns(stored.task, stored.turns, members, settings, {});
+  return swarmResult(stored.state, stored.results, stored.transitions, replayed.run.sharedContext);
 }

@@ -28,6 +28,11 @@ export interface NodeRun {
   prompt?: Prompt;
   /** The node's place in the run's budget (`undefined`: no budget). */
   budget?: BudgetScope | undefined;
+  /**
+   * True when nobody reads the agent's stream events (`invoke` without listeners): they are not
+   * yielded up through the swarm's generators, each of which would cost a resumption per event.
+   */
+  quiet?: boolean;
 }
 
 /**
@@ -61,7 +66,7 @@ export async function* runNode(run: NodeRun): AsyncGenerator<AgentStreamEvent, N
         break;
       }
       if (step.value.type === 'messageAdded') newItems.push(step.value.message);
-      yield step.value;
+      if (!run.quiet) yield step.value;
     }
   } catch (e) {
     error = `${run.nodeId} failed: ${e instanceof Error ? e.message : String(e)}`;

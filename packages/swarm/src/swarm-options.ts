@@ -1,5 +1,5 @@
 import { ConfigurationError, type Agent, type HandoffInputFilter, type HookProvider, type SessionManager } from '@skein/core';
-import type { HandoffHistoryMapper } from '@skein/handoffs';
+import type { HandoffHistoryMapper, HandoffRunSettings } from '@skein/handoffs';
 
 /** Options of `new Swarm({...})`. Only `nodes` is required. */
 export interface SwarmOptions {
@@ -106,6 +106,11 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
   }
   checkShapes(options);
   return resolved;
+}
+
+/** How the swarm's transfers shape the history they pass on (input filter, nested history). */
+export function handoffSettings(options: SwarmOptions): HandoffRunSettings {
+  return { inputFilter: options.handoffInputFilter, nestHandoffHistory: options.nestHandoffHistory, handoffHistoryMapper: options.handoffHistoryMapper };
 }
 
 /** Options a JavaScript caller can give of the wrong type, found here rather than inside a run. */

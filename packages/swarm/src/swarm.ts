@@ -1,7 +1,7 @@
 import {
   OrchestratorBudget, budgetStopOf, isUnfinished, type BudgetScope, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, ConfigurationError, HookRegistry, InterruptResponseError, Listeners,
   MultiAgentInitializedEvent, promptResponses, type ListenedType, type Listener, type NodeTransition, type Agent, type InvocationState, type JsonObject,
-  type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type Message, type MultiAgentTask, type NewTransition, type NodeResult,
+  type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type Message, type MultiAgentTask, type NodeResult,
   type SessionManager, type Interrupt,
 } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
@@ -10,9 +10,9 @@ import type { RunContext } from './apply-turn.js';
 import { beforeNodeLimit } from './limits.js';
 import { budgetTransition } from './budget-stop.js';
 import { pauseTransition, resumeWithAnswers, waitingFor } from './pause.js';
-import { replayTurns } from './replay.js';
+import { replayedResult, replayTurns } from './replay.js';
 import { SwarmMembers } from './swarm-members.js';
-import { resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
+import { handoffSettings, resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
 import { swarmResult, type SwarmResult } from './swarm-result.js';
 import { handoffEventOf, type SwarmEvent } from './swarm-event.js';
 export type { SwarmEvent } from './swarm-event.js';
@@ -96,11 +96,7 @@ export class Swarm implements MultiAgentBase {
       throw new ConfigurationError(`The Swarm's entryPoint must be one of its nodes (${this.#members.ids.join(', ')}).`);
     }
     this.#entry = entryId;
-    this.#settings = {
-      inputFilter: options.handoffInputFilter,
-      nestHandoffHistory: options.nestHandoffHistory,
-      handoffHistoryMapper: options.handoffHistoryMapper,
-    };
+    this.#settings = handoffSettings(options);
     this.#store = new SwarmStore(options.sessionManager as SessionManager | undefined, this.id, this.#members.ids);
     for (const id of this.#members.ids) this.#initialStates.set(id, this.#members.agent(id).state.get());
     for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
@@ -118,7 +114,8 @@ export class Swarm implements MultiAgentBase {
 
   /** Runs the swarm on `task` (or resumes an unfinished run) and resolves with the result. */
   async invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<SwarmResult> {
-    const gen = this.stream(task, options);
+    // Without listeners nobody reads the members' own events, so the run does not pass them up.
+    const gen = this.#stream(task, options, this.#listeners === undefined);
     for (let step = await gen.next(); ; step = await gen.next()) if (step.done) return step.value;
   }
 
@@ -128,13 +125,18 @@ export class Swarm implements MultiAgentBase {
   }
 
   /** Runs the swarm, yielding node and transition events; the generator returns the result. */
-  async *stream(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+  stream(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+    return this.#stream(task, options, false);
+  }
+
+  /** `quiet`: no `nodeStream` events (see `NodeRun.quiet`). */
+  async *#stream(task: MultiAgentTask, options: MultiAgentInvokeOptions, quiet: boolean): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
     if (this.#running) throw new ConcurrencyError(`Swarm ${this.id} is already running; wait for its run to finish.`);
     this.#running = true;
     try {
       const listeners = this.#listeners;
-      if (!listeners) return yield* this.#run(task, options);
-      const run = this.#run(task, options);
+      if (!listeners) return yield* this.#run(task, options, quiet);
+      const run = this.#run(task, options, quiet);
       for (let step = await run.next(); ; step = await run.next()) {
         if (step.done) return step.value;
         listeners.emit(step.value);
@@ -182,10 +184,7 @@ export class Swarm implements MultiAgentBase {
   async lastResult(): Promise<SwarmResult | undefined> {
     if (this.#lastResult) return this.#lastResult;
     if (this.#running) return undefined;
-    const stored = await this.#store.finished(this.#members);
-    if (!stored) return undefined;
-    const replayed = await replayTurns(stored.task, stored.turns, this.#members, this.#settings, {});
-    return swarmResult(stored.state, stored.results, stored.transitions, replayed.run.sharedContext);
+    return replayedResult(this.#store, this.#members, this.#settings);
   }
 
   /**
@@ -214,7 +213,7 @@ export class Swarm implements MultiAgentBase {
     return this.#ready;
   }
 
-  async *#run(task: MultiAgentTask, options: MultiAgentInvokeOptions): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+  async *#run(task: MultiAgentTask, options: MultiAgentInvokeOptions, quiet: boolean): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
     await this.#initialize();
     const invocationState: InvocationState = options.invocationState ?? {};
     let state = this.#state;
@@ -258,7 +257,7 @@ export class Swarm implements MultiAgentBase {
           break;
         }
       }
-      const outcome: ActiveOutcome = yield* runActiveNode({ ...this.#activeHost(clock), budget: nodeBudget }, state, invocationState, options.signal);
+      const outcome: ActiveOutcome = yield* runActiveNode(this.#activeHost(clock, nodeBudget, quiet), state, invocationState, options.signal);
       if (outcome.paused && state.pause) {
         state.status = 'interrupted';
         this.#store.stage(pauseTransition(state.pause));
@@ -370,18 +369,17 @@ export class Swarm implements MultiAgentBase {
     this.#memberStates.set(turn.node, turn.state);
   }
 
-  #activeHost(clock: Clock): Parameters<typeof runActiveNode>[0] {
+  #activeHost(clock: Clock, budget: BudgetScope | undefined, quiet: boolean): Parameters<typeof runActiveNode>[0] {
     return {
       swarm: this, hooks: this.hooks, members: this.#members, options: this.#options, store: this.#store, context: this.#context, results: this.#results,
-      elapsed: () => clock.elapsed(), initialState: (id) => this.#initial(id),
+      elapsed: () => clock.elapsed(), initialState: (id) => this.#initial(id), budget, quiet,
     };
   }
 
   async *#fail(state: SwarmRunState, reason: string, from: string): AsyncGenerator<MultiAgentStreamEvent, void> {
     state.status = 'failed';
     state.failureReason = reason;
-    const transition: NewTransition = { from, to: null, kind: 'fail', reason };
-    this.#store.stage(transition);
+    this.#store.stage({ from, to: null, kind: 'fail', reason });
     yield* this.#commit(state);
   }
 
