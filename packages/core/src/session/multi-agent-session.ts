@@ -119,12 +119,11 @@ export class MultiAgentSession {
       await this.#learn();
       const nodes = step.nodes ?? [];
       for (const node of nodes) checkSessionId(node.id, 'node id');
-      const flushes = (step.agents ?? []).map((agent) => () => this.#agents.get(agent)?.flush());
-      const puts = nodes.map((node) => () => this.#repo.putNodeEntry(this.sessionId, this.multiAgentId, node.id, node.entry));
-      const creating = !this.#exists;
-      await Promise.all([this.#drain(true), ...flushes.map((f) => f()), ...(creating ? [] : puts.map((f) => f()))]);
+      const putAll = (): Promise<void>[] => nodes.map((node) => this.#repo.putNodeEntry(this.sessionId, this.multiAgentId, node.id, node.entry));
+      const creating = !this.#exists; // node entries need the orchestrator: a first step puts them after its state document
+      await Promise.all([this.#drain(true), ...(step.agents ?? []).map((agent) => this.#agents.get(agent)?.flush()), ...(creating ? [] : putAll())]);
       await this.#writeState(step.state);
-      if (creating) await Promise.all(puts.map((f) => f()));
+      if (creating) await Promise.all(putAll());
       const stored = (step.transitions ?? []).map((t, i): NodeTransition => ({ seq: this.#seq + i, ...t, at: nowIso() }));
       this.#seq += stored.length;
       if (stored.length > 0) {
