@@ -48,12 +48,20 @@ if (mode === 'graph') {
 
 function run(mode: 'graph' | 'agent', limit: number): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', script, dir, mode, String(limit)], { cwd: repoRoot });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@skein/source', '--import', 'tsx', script, dir, mode, String(limit)],
+      { cwd: repoRoot },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>) : reject(new Error(`child exited ${code}: ${err}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>)
+        : reject(new Error(`child exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -69,17 +77,32 @@ afterAll(async () => {
 describe('resuming a budget stop in a new process', () => {
   it('a graph resumes at the node that was cut, counting what the stored run spent', async () => {
     const first = await run('graph', 3);
-    expect(first).toMatchObject({ status: 'budgetExceeded', budgetExceeded: { limit: 'modelCalls', max: 3, spent: 3 }, order: ['a'], calls: { a: 1, b: 2, c: 0 } });
+    expect(first).toMatchObject({
+      status: 'budgetExceeded',
+      budgetExceeded: { limit: 'modelCalls', max: 3, spent: 3 },
+      order: ['a'],
+      calls: { a: 1, b: 2, c: 0 },
+    });
     const again = await run('graph', 3); // not larger: stops before any node runs
     expect(again).toMatchObject({ status: 'budgetExceeded', order: ['a'], calls: { a: 0, b: 0, c: 0 } });
     const resumed = await run('graph', 10);
     // a is not run again; b runs again from its start (3 calls), then c: 3 + 4 = 7 calls in all.
-    expect(resumed).toMatchObject({ status: 'completed', order: ['a', 'b', 'c'], calls: { a: 0, b: 3, c: 1 }, spent: 7, text: 'c done' });
+    expect(resumed).toMatchObject({
+      status: 'completed',
+      order: ['a', 'b', 'c'],
+      calls: { a: 0, b: 3, c: 1 },
+      spent: 7,
+      text: 'c done',
+    });
   }, 60_000);
 
   it('an agent with a session continues from its stored history when invoked without a prompt', async () => {
     const first = await run('agent', 2);
-    expect(first).toMatchObject({ stopReason: 'budget_exceeded', budgetExceeded: { limit: 'modelCalls', max: 2 }, messages: 5 });
+    expect(first).toMatchObject({
+      stopReason: 'budget_exceeded',
+      budgetExceeded: { limit: 'modelCalls', max: 2 },
+      messages: 5,
+    });
     const resumed = await run('agent', 10);
     // The model sees the whole stored history (prompt, two tool turns) and nothing new from the caller.
     expect(resumed).toMatchObject({ stopReason: 'end_turn', text: 'agent done', seen: 5, messages: 8 });

@@ -10,20 +10,33 @@ import { describe, expect, it } from 'vitest';
 
 const prices = { small: { inputPerMTok: 1, outputPerMTok: 4 }, large: { inputPerMTok: 10, outputPerMTok: 40 } };
 
-function tree(expertTurns: ScriptedTurn[] = [{ text: 'Policy: refund duplicates.', usage: { inputTokens: 200, outputTokens: 100 } }]): {
+function tree(
+  expertTurns: ScriptedTurn[] = [
+    { text: 'Policy: refund duplicates.', usage: { inputTokens: 200, outputTokens: 100 } },
+  ],
+): {
   graph: ReturnType<GraphBuilder['build']>;
   models: ScriptedModel[];
   expert: ScriptedModel;
 } {
   const expert = new ScriptedModel(expertTurns, { modelId: 'large' });
   const intakeModel = new ScriptedModel(['Customer: charged twice.'], { modelId: 'small' });
-  const triageModel = new ScriptedModel([{ text: 'Billing.', toolUses: [{ name: 'transfer_to_billing', input: { message: 'duplicate' } }] }], { modelId: 'small' });
-  const billingModel = new ScriptedModel([{ toolUses: [{ name: 'policy_expert', input: { input: 'duplicate charge?' } }] }, 'Refunded.'], { modelId: 'small' });
+  const triageModel = new ScriptedModel(
+    [{ text: 'Billing.', toolUses: [{ name: 'transfer_to_billing', input: { message: 'duplicate' } }] }],
+    { modelId: 'small' },
+  );
+  const billingModel = new ScriptedModel(
+    [{ toolUses: [{ name: 'policy_expert', input: { input: 'duplicate charge?' } }] }, 'Refunded.'],
+    { modelId: 'small' },
+  );
   const reportModel = new ScriptedModel(['Report filed.'], { modelId: 'small' });
   const policy = new Agent({ name: 'policy_expert', description: 'Knows the refund policy.', model: expert });
   const swarm = new Swarm({
     id: 'desk',
-    nodes: [new Agent({ name: 'triage', model: triageModel }), new Agent({ name: 'billing', model: billingModel, tools: [policy.asTool()] })],
+    nodes: [
+      new Agent({ name: 'triage', model: triageModel }),
+      new Agent({ name: 'billing', model: billingModel, tools: [policy.asTool()] }),
+    ],
   });
   const graph = new GraphBuilder()
     .addNode(new Agent({ name: 'intake', model: intakeModel }))
@@ -62,7 +75,11 @@ describe('one budget across a graph, a nested swarm and an agent used as a tool'
     expect(expert).toMatchObject({ kind: 'agent', spend: { totalTokens: 300, modelCalls: 1 } });
     expect(find(usage, ['desk', 'desk', 'billing', 'billing'])?.spend.totalTokens).toBe(330);
     const rows = usage.children.map((c) => [c.name, c.spend.totalTokens]);
-    expect(rows).toEqual([['intake', 15], ['desk', 345], ['report', 15]]);
+    expect(rows).toEqual([
+      ['intake', 15],
+      ['desk', 345],
+      ['report', 15],
+    ]);
   });
 
   it('stops every level when the nested agent-as-tool spends the budget', async () => {

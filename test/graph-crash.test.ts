@@ -18,7 +18,10 @@ afterEach(async () => {
 /** Runs the child; with `killOnReady` it is killed with SIGKILL as soon as it prints "ready". */
 function runChild(args: string[], killOnReady: boolean): Promise<{ stdout: string; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', child, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', child, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (chunk: Buffer) => {
@@ -35,12 +38,20 @@ function runChild(args: string[], killOnReady: boolean): Promise<{ stdout: strin
 }
 
 const starts = async (log: string): Promise<{ node: string; pid: string }[]> =>
-  (await readFile(log, 'utf8')).trim().split('\n').filter(Boolean).map((line) => {
-    const [, node = '', pid = ''] = line.split(' ');
-    return { node, pid };
-  });
+  (await readFile(log, 'utf8'))
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [, node = '', pid = ''] = line.split(' ');
+      return { node, pid };
+    });
 
-async function crashAndResume(mode: 'between' | 'during' | 'uncommitted', target: string, check?: (repo: FileSessionRepository) => Promise<void>): Promise<string[]> {
+async function crashAndResume(
+  mode: 'between' | 'during' | 'uncommitted',
+  target: string,
+  check?: (repo: FileSessionRepository) => Promise<void>,
+): Promise<string[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'skein-graph-'));
   dirs.push(dir);
   const log = path.join(dir, 'starts.log');
@@ -49,10 +60,15 @@ async function crashAndResume(mode: 'between' | 'during' | 'uncommitted', target
 
   // what the session says had completed when the process died
   const repo = new FileSessionRepository({ storageDir: dir });
-  const state = (await repo.readMultiAgent('crash', 'crashy'))?.state as { status: string; running: Record<string, unknown>; orderLength: number };
+  const state = (await repo.readMultiAgent('crash', 'crashy'))?.state as {
+    status: string;
+    running: Record<string, unknown>;
+    orderLength: number;
+  };
   const entries = await repo.readNodeEntries('crash', 'crashy');
   // Completed: its entry has a place in the committed execution order (an entry written past it is an uncommitted step's).
-  const committed = (id: string): boolean => (entries[id] as { order: number[] }).order.some((at) => at < state.orderLength);
+  const committed = (id: string): boolean =>
+    (entries[id] as { order: number[] }).order.some((at) => at < state.orderLength);
   const completedBefore = Object.keys(entries).filter((id) => !(id in state.running) && committed(id));
   await check?.(repo);
   await repo.close();
@@ -61,16 +77,24 @@ async function crashAndResume(mode: 'between' | 'during' | 'uncommitted', target
 
   const resumed = await runChild([dir, log, 'none'], false);
   const result = JSON.parse(resumed.stdout.trim().split('\n').at(-1) ?? '{}') as {
-    status: string; executionOrder: string[]; kinds: string[]; messages: Record<string, string[]>;
+    status: string;
+    executionOrder: string[];
+    kinds: string[];
+    messages: Record<string, string[]>;
   };
   expect(result.status).toBe('completed');
   expect([...result.executionOrder].sort()).toEqual([...NODES].sort());
   const all = await starts(log);
   for (const id of completedBefore) expect(all.filter((s) => s.node === id)).toHaveLength(1); // completed: ran exactly once
-  for (const id of NODES) expect(all.filter((s) => s.node === id && s.pid !== firstPid)).toHaveLength(completedBefore.includes(id) ? 0 : 1);
+  for (const id of NODES)
+    expect(all.filter((s) => s.node === id && s.pid !== firstPid)).toHaveLength(completedBefore.includes(id) ? 0 : 1);
   for (const id of NODES) expect(result.messages[id]).toEqual(['user', 'assistant']); // re-run nodes restored to their pre-node history
   const after = new FileSessionRepository({ storageDir: dir });
-  for (const id of NODES) expect((await after.listMessages('crash', `crashy.${id}`)).map((row) => row.message.role), `stored history of ${id}`).toEqual(['user', 'assistant']);
+  for (const id of NODES)
+    expect(
+      (await after.listMessages('crash', `crashy.${id}`)).map((row) => row.message.role),
+      `stored history of ${id}`,
+    ).toEqual(['user', 'assistant']);
   await after.close();
   expect(result.kinds).toContain('resume');
   return completedBefore;
@@ -87,7 +111,10 @@ describe('graph crash and resume (FileSessionManager, SIGKILL)', () => {
     const completedBefore = await crashAndResume('uncommitted', 'b', async (repo) => {
       // The step's writes were stored: b's node entry, and its agent's messages and state.
       expect(Object.keys(await repo.readNodeEntries('crash', 'crashy'))).toContain('b');
-      expect((await repo.listMessages('crash', 'crashy.b')).map((row) => row.message.role)).toEqual(['user', 'assistant']);
+      expect((await repo.listMessages('crash', 'crashy.b')).map((row) => row.message.role)).toEqual([
+        'user',
+        'assistant',
+      ]);
       const transitions = await repo.readTransitions('crash', 'crashy');
       expect(transitions.map((t) => `${t.from}>${t.to}`)).not.toContain('b>c');
     });

@@ -1,13 +1,24 @@
 import { Agent, isValidStart, type Message } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import {
-  composeFilters, handoff, handoffInputMessages, mergeSameRole, nestHandoffHistory, removeAllTools, resolveInputFilter, type HandoffInputData,
+  composeFilters,
+  handoff,
+  handoffInputMessages,
+  mergeSameRole,
+  nestHandoffHistory,
+  removeAllTools,
+  resolveInputFilter,
+  type HandoffInputData,
 } from '@skein/handoffs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 /** A minimal hand-written runner: what any orchestrator does with core's `result.handoff`. */
-async function runWithHandoffs(entry: Agent, task: string, settings: Parameters<typeof resolveInputFilter>[1] = {}): Promise<{ path: string[]; last: Agent }> {
+async function runWithHandoffs(
+  entry: Agent,
+  task: string,
+  settings: Parameters<typeof resolveInputFilter>[1] = {},
+): Promise<{ path: string[]; last: Agent }> {
   const path = [entry.name];
   let agent = entry;
   let inputHistory: Message[] = [{ role: 'user', content: [{ text: task }] }];
@@ -17,13 +28,21 @@ async function runWithHandoffs(entry: Agent, task: string, settings: Parameters<
     const before = agent.messages.length;
     const result = await agent.invoke();
     if (!result.handoff) return { path, last: agent };
-    const data: HandoffInputData = { inputHistory, preHandoffItems: pre, newItems: agent.messages.slice(before), context: { agent, invocationState: {} } };
+    const data: HandoffInputData = {
+      inputHistory,
+      preHandoffItems: pre,
+      newItems: agent.messages.slice(before),
+      context: { agent, invocationState: {} },
+    };
     const filter = resolveInputFilter(result.handoff.handoff, settings);
     const shaped = filter ? await filter(data) : data;
     inputHistory = [...shaped.inputHistory];
     pre = [...shaped.preHandoffItems, ...shaped.newItems];
     agent = result.handoff.target;
-    agent.messages = mergeSameRole([...handoffInputMessages(shaped), { role: 'user', content: [{ text: `You are ${agent.name} now.` }] }]);
+    agent.messages = mergeSameRole([
+      ...handoffInputMessages(shaped),
+      { role: 'user', content: [{ text: `You are ${agent.name} now.` }] },
+    ]);
     path.push(agent.name);
   }
 }
@@ -39,9 +58,18 @@ describe('handoffs with a hand-written runner', () => {
     const billing = new Agent({
       model: billingModel,
       name: 'Billing agent',
-      handoffs: [handoff(refund, { inputType: z.object({ orderId: z.string() }), inputFilter: composeFilters(removeAllTools, nestHandoffHistory) })],
+      handoffs: [
+        handoff(refund, {
+          inputType: z.object({ orderId: z.string() }),
+          inputFilter: composeFilters(removeAllTools, nestHandoffHistory),
+        }),
+      ],
     });
-    const triage = new Agent({ model: new ScriptedModel([{ text: 'To billing.', toolUses: [{ name: 'transfer_to_billing_agent' }] }]), name: 'Triage agent', handoffs: [billing] });
+    const triage = new Agent({
+      model: new ScriptedModel([{ text: 'To billing.', toolUses: [{ name: 'transfer_to_billing_agent' }] }]),
+      name: 'Triage agent',
+      handoffs: [billing],
+    });
 
     const { path, last } = await runWithHandoffs(triage, 'charged twice', { nestHandoffHistory: false });
     expect(path).toEqual(['Triage agent', 'Billing agent', 'Refund agent']);

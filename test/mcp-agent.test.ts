@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, BeforeToolCallEvent, toolResultsOf, type Message, type ModelRequest, type ToolResult } from '@skein/core';
+import {
+  Agent,
+  BeforeToolCallEvent,
+  toolResultsOf,
+  type Message,
+  type ModelRequest,
+  type ToolResult,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { McpClient } from '@skein/mcp';
 import { startHttpTestServer, stdioTestServer, waitForExit, type HttpTestServer } from '@skein/mcp/testing';
@@ -12,8 +19,18 @@ let local: McpClient;
 let remote: McpClient;
 beforeEach(async () => {
   http = await startHttpTestServer();
-  local = new McpClient({ name: 'local', transport: { ...stdioTestServer(), stderr: 'ignore' }, prefix: 'local', timeoutMs: 2_000 });
-  remote = new McpClient({ name: 'remote', transport: { url: http.url }, prefix: 'remote', allowedTools: ['add', 'echo', 'slow', 'stats'] });
+  local = new McpClient({
+    name: 'local',
+    transport: { ...stdioTestServer(), stderr: 'ignore' },
+    prefix: 'local',
+    timeoutMs: 2_000,
+  });
+  remote = new McpClient({
+    name: 'remote',
+    transport: { url: http.url },
+    prefix: 'remote',
+    allowedTools: ['add', 'echo', 'slow', 'stats'],
+  });
 });
 afterEach(async () => {
   await Promise.all([local.close(), remote.close()]);
@@ -21,7 +38,8 @@ afterEach(async () => {
 });
 
 const results = (messages: Message[]): ToolResult[] => messages.flatMap(toolResultsOf);
-const texts = (r: ToolResult | undefined): string => (r?.content ?? []).map((c) => ('text' in c ? c.text : JSON.stringify(c))).join(' | ');
+const texts = (r: ToolResult | undefined): string =>
+  (r?.content ?? []).map((c) => ('text' in c ? c.text : JSON.stringify(c))).join(' | ');
 
 describe('an agent using MCP tools', () => {
   it('sends the MCP schemas to the model as they are, runs the calls, and feeds the results back', async () => {
@@ -43,11 +61,25 @@ describe('an agent using MCP tools', () => {
     const result = await agent.invoke('Add 2 and 40, echo hello, show a picture.');
     expect(String(result)).toBe('The sum is 42.');
     expect(seen?.toolSpecs?.map((s) => s.name)).toEqual([
-      'local_echo', 'local_add', 'local_picture', 'local_documents', 'local_fail', 'local_slow', 'local_hang', 'local_crash', 'local_stats', 'local_change_tools',
-      'remote_echo', 'remote_add', 'remote_slow', 'remote_stats',
+      'local_echo',
+      'local_add',
+      'local_picture',
+      'local_documents',
+      'local_fail',
+      'local_slow',
+      'local_hang',
+      'local_crash',
+      'local_stats',
+      'local_change_tools',
+      'remote_echo',
+      'remote_add',
+      'remote_slow',
+      'remote_stats',
     ]);
     expect(seen?.toolSpecs?.find((s) => s.name === 'remote_add')?.inputSchema.json).toMatchObject({
-      type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'],
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
     });
     const [add, echo, picture] = results(agent.messages);
     expect(add).toMatchObject({ status: 'success', content: [{ text: '2 + 40 = 42' }, { json: { sum: 42 } }] });
@@ -57,7 +89,12 @@ describe('an agent using MCP tools', () => {
 
   it('keeps going through a tool error, invalid input, a timeout and a crashed server', async () => {
     const model = new ScriptedModel([
-      { toolUses: [{ name: 'local_fail', input: { message: 'quota exceeded' } }, { name: 'remote_add', input: { a: 'x' } }] },
+      {
+        toolUses: [
+          { name: 'local_fail', input: { message: 'quota exceeded' } },
+          { name: 'remote_add', input: { a: 'x' } },
+        ],
+      },
       { toolUses: [{ name: 'local_hang', input: {} }] },
       { toolUses: [{ name: 'local_crash', input: {} }] },
       { toolUses: [{ name: 'local_echo', input: { text: 'recovered' } }] },
@@ -92,10 +129,16 @@ describe('an agent using MCP tools', () => {
     });
     const result = await agent.invoke('Wait a long time.', { signal: controller.signal });
     expect(result.stopReason).toBe('cancelled');
-    const after = new Agent({ model: new ScriptedModel([]), tools: await remote.listTools(), recordDirectToolCall: false });
+    const after = new Agent({
+      model: new ScriptedModel([]),
+      tools: await remote.listTools(),
+      recordDirectToolCall: false,
+    });
     let cancelled = 0;
     for (let i = 0; i < 100 && cancelled === 0; i++) {
-      const stats = (await after.tool.remote_stats?.({}))?.content.find((c) => 'json' in c) as { json: { cancelled: number } };
+      const stats = (await after.tool.remote_stats?.({}))?.content.find((c) => 'json' in c) as {
+        json: { cancelled: number };
+      };
       cancelled = stats.json.cancelled;
       if (cancelled === 0) await new Promise((r) => setTimeout(r, 20));
     }

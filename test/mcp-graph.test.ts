@@ -44,8 +44,12 @@ describe('a Graph whose nodes share one McpClient', () => {
     });
     const graph = new GraphBuilder()
       .setId('mcp-shared')
-      .addNode(planner).addNode(adder).addNode(waiter).addNode(reporter)
-      .addEdge('planner', 'adder').addEdge('planner', 'waiter')
+      .addNode(planner)
+      .addNode(adder)
+      .addNode(waiter)
+      .addNode(reporter)
+      .addEdge('planner', 'adder')
+      .addEdge('planner', 'waiter')
       .addEdge(['adder', 'waiter'], 'reporter')
       .build();
     const result = await graph.invoke('Add 20 and 22, and wait a bit.');
@@ -53,7 +57,10 @@ describe('a Graph whose nodes share one McpClient', () => {
     expect(result.executionOrder[0]).toBe('planner');
     expect(result.executionOrder.at(-1)).toBe('reporter');
     expect(result.results['reporter']?.text).toBe('Report written.');
-    expect(firstResult(adder)).toMatchObject({ status: 'success', content: [{ text: '20 + 22 = 42' }, { json: { sum: 42 } }] });
+    expect(firstResult(adder)).toMatchObject({
+      status: 'success',
+      content: [{ text: '20 + 22 = 42' }, { json: { sum: 42 } }],
+    });
     expect(firstResult(waiter)).toMatchObject({ status: 'success', content: [{ text: 'waited 200 ms' }] });
     // One process served all four nodes: the reporter read the same pid and three calls before its own.
     const stats = firstResult(reporter)?.content.find((c) => 'json' in c) as { json: { pid: number; calls: number } };

@@ -26,7 +26,10 @@ const weather = tool({
   },
 });
 
-type Body = { messages: { role: string; content: { type: string; [k: string]: unknown }[] }[]; tools?: { name: string }[] };
+type Body = {
+  messages: { role: string; content: { type: string; [k: string]: unknown }[] }[];
+  tools?: { name: string }[];
+};
 
 describe('Agent + AnthropicModel against the loopback server', () => {
   it('runs a full tool loop: thinking and tool call, tool result sent back, final answer', async () => {
@@ -43,7 +46,12 @@ describe('Agent + AnthropicModel against the loopback server', () => {
         }),
         chunkDelayMs: 1,
       },
-      { events: answerEvents({ blocks: [{ text: ['It is ', '21°C in Paris.'] }], usage: { input_tokens: 160, output_tokens: 12, cache_read_input_tokens: 80 } }) },
+      {
+        events: answerEvents({
+          blocks: [{ text: ['It is ', '21°C in Paris.'] }],
+          usage: { input_tokens: 160, output_tokens: 12, cache_read_input_tokens: 80 },
+        }),
+      },
     );
     const agent = new Agent({ model, tools: [weather], systemPrompt: 'Be brief.' });
     const texts: string[] = [];
@@ -60,7 +68,12 @@ describe('Agent + AnthropicModel against the loopback server', () => {
     expect(result.stopReason).toBe('end_turn');
     expect(texts).toEqual(['Checking', ' Paris.', 'It is ', '21°C in Paris.']);
     expect(calls).toEqual([{ city: 'Paris', unit: 'C' }]);
-    expect(result.metrics.usage).toMatchObject({ inputTokens: 260, outputTokens: 52, cacheReadInputTokens: 80, cacheWriteInputTokens: 80 });
+    expect(result.metrics.usage).toMatchObject({
+      inputTokens: 260,
+      outputTokens: 52,
+      cacheReadInputTokens: 80,
+      cacheWriteInputTokens: 80,
+    });
 
     expect(server.requests).toHaveLength(2);
     const first = server.body(0) as Body;
@@ -74,7 +87,11 @@ describe('Agent + AnthropicModel against the loopback server', () => {
       { type: 'tool_use', id: 'toolu_01', name: 'weather', input: { city: 'Paris', unit: 'C' } },
     ]);
     expect(second.messages[2]?.content).toEqual([
-      { type: 'tool_result', tool_use_id: 'toolu_01', content: [{ type: 'text', text: '{"city":"Paris","temperature":21,"unit":"C"}' }] },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_01',
+        content: [{ type: 'text', text: '{"city":"Paris","temperature":21,"unit":"C"}' }],
+      },
     ]);
   });
 
@@ -111,7 +128,9 @@ describe('Agent + AnthropicModel against the loopback server', () => {
 
   it('forces the structured-output tool with tool_choice and returns the typed value', async () => {
     server.enqueue({
-      events: answerEvents({ blocks: [{ toolUse: { id: 'toolu_so', name: 'Person', inputChunks: ['{"name":"Ada",', '"age":36}'] } }] }),
+      events: answerEvents({
+        blocks: [{ toolUse: { id: 'toolu_so', name: 'Person', inputChunks: ['{"name":"Ada",', '"age":36}'] } }],
+      }),
     });
     const agent = new Agent({ model });
     const Person = z.object({ name: z.string(), age: z.number() }).meta({ title: 'Person' });

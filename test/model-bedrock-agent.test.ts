@@ -2,7 +2,13 @@ import { Agent, tool, type AgentStreamEvent, type AgentResult } from '@skein/cor
 import { BedrockModel } from '@skein/model-bedrock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BedrockWireServer, textFrames, toolUseFrames, type WireFrame, type WireRequest } from '../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+import {
+  BedrockWireServer,
+  textFrames,
+  toolUseFrames,
+  type WireFrame,
+  type WireRequest,
+} from '../packages/model-bedrock/src/testing/bedrock-wire-server.js';
 
 let server: BedrockWireServer;
 let model: BedrockModel;
@@ -21,13 +27,19 @@ afterEach(async () => {
 const start: WireFrame = { event: 'messageStart', body: { role: 'assistant' } };
 const usage = (inputTokens: number, cacheReadInputTokens = 0): WireFrame => ({
   event: 'metadata',
-  body: { usage: { inputTokens, outputTokens: 5, totalTokens: inputTokens + 5, cacheReadInputTokens }, metrics: { latencyMs: 10 } },
+  body: {
+    usage: { inputTokens, outputTokens: 5, totalTokens: inputTokens + 5, cacheReadInputTokens },
+    metrics: { latencyMs: 10 },
+  },
 });
 
 interface Body {
   messages: { role: string; content: Record<string, unknown>[] }[];
   system?: unknown;
-  toolConfig?: { tools: { toolSpec: { name: string; inputSchema: { json: Record<string, unknown> } } }[]; toolChoice?: { tool: { name: string } } };
+  toolConfig?: {
+    tools: { toolSpec: { name: string; inputSchema: { json: Record<string, unknown> } } }[];
+    toolChoice?: { tool: { name: string } };
+  };
 }
 const bodyOf = (request: WireRequest | undefined): Body => request?.body as Body;
 
@@ -45,10 +57,29 @@ describe('Agent + BedrockModel against the loopback Bedrock server', () => {
     });
     server.reply(
       { status: 429, errorType: 'ThrottlingException', message: 'Too many requests, please wait before trying again.' },
-      { frames: [start, ...toolUseFrames(0, 'tooluse_w1', 'weather', ['{"ci', 'ty": "Par', 'is", "un', 'it": "C"}']), { event: 'messageStop', body: { stopReason: 'tool_use' } }, usage(100)] },
-      { frames: textFrames(['It is 21', ' °C in Paris.'], { inputTokens: 150, outputTokens: 8, totalTokens: 158, cacheReadInputTokens: 90 }) },
+      {
+        frames: [
+          start,
+          ...toolUseFrames(0, 'tooluse_w1', 'weather', ['{"ci', 'ty": "Par', 'is", "un', 'it": "C"}']),
+          { event: 'messageStop', body: { stopReason: 'tool_use' } },
+          usage(100),
+        ],
+      },
+      {
+        frames: textFrames(['It is 21', ' °C in Paris.'], {
+          inputTokens: 150,
+          outputTokens: 8,
+          totalTokens: 158,
+          cacheReadInputTokens: 90,
+        }),
+      },
     );
-    const agent = new Agent({ model, systemPrompt: 'You report weather.', tools: [weather], retryStrategy: { initialDelayMs: 1, maxDelayMs: 5 } });
+    const agent = new Agent({
+      model,
+      systemPrompt: 'You report weather.',
+      tools: [weather],
+      retryStrategy: { initialDelayMs: 1, maxDelayMs: 5 },
+    });
     const events: AgentStreamEvent[] = [];
     const stream = agent.stream('Weather in Paris?');
     let next = await stream.next();
@@ -62,19 +93,33 @@ describe('Agent + BedrockModel against the loopback Bedrock server', () => {
     expect(result.toString()).toBe('It is 21 °C in Paris.');
     expect(calls).toEqual([{ city: 'Paris', unit: 'C' }]);
     expect(events.filter((e) => e.type === 'modelRetry')).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'textDelta').map((e) => (e as { data: string }).data)).toEqual(['It is 21', ' °C in Paris.']);
+    expect(events.filter((e) => e.type === 'textDelta').map((e) => (e as { data: string }).data)).toEqual([
+      'It is 21',
+      ' °C in Paris.',
+    ]);
     expect(result.metrics.usage).toMatchObject({ inputTokens: 250, cacheReadInputTokens: 90 });
 
     expect(server.requests).toHaveLength(3);
     const first = bodyOf(server.requests[1]);
     expect(first.system).toEqual([{ text: 'You report weather.' }]);
     expect(first.toolConfig?.tools[0]?.toolSpec.name).toBe('weather');
-    expect(first.toolConfig?.tools[0]?.toolSpec.inputSchema.json).toMatchObject({ type: 'object', required: ['city', 'unit'] });
+    expect(first.toolConfig?.tools[0]?.toolSpec.inputSchema.json).toMatchObject({
+      type: 'object',
+      required: ['city', 'unit'],
+    });
     const last = bodyOf(server.requests[2]);
     expect(last.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(last.messages[1]?.content).toEqual([{ toolUse: { toolUseId: 'tooluse_w1', name: 'weather', input: { city: 'Paris', unit: 'C' } } }]);
+    expect(last.messages[1]?.content).toEqual([
+      { toolUse: { toolUseId: 'tooluse_w1', name: 'weather', input: { city: 'Paris', unit: 'C' } } },
+    ]);
     expect(last.messages[2]?.content).toEqual([
-      { toolResult: { toolUseId: 'tooluse_w1', status: 'success', content: [{ json: { city: 'Paris', temperature: 21, unit: 'C' } }] } },
+      {
+        toolResult: {
+          toolUseId: 'tooluse_w1',
+          status: 'success',
+          content: [{ json: { city: 'Paris', temperature: 21, unit: 'C' } }],
+        },
+      },
     ]);
     expect(agent.messages).toHaveLength(4);
   });
@@ -82,7 +127,14 @@ describe('Agent + BedrockModel against the loopback Bedrock server', () => {
   it('gets structured output through a forced tool choice', async () => {
     server.reply((request) => {
       const name = bodyOf(request).toolConfig?.toolChoice?.tool.name ?? 'missing';
-      return { frames: [start, ...toolUseFrames(0, 'tooluse_so', name, ['{"name": "Ada", ', '"age": 36}']), { event: 'messageStop', body: { stopReason: 'tool_use' } }, usage(20)] };
+      return {
+        frames: [
+          start,
+          ...toolUseFrames(0, 'tooluse_so', name, ['{"name": "Ada", ', '"age": 36}']),
+          { event: 'messageStop', body: { stopReason: 'tool_use' } },
+          usage(20),
+        ],
+      };
     });
     const agent = new Agent({ model, retryStrategy: null });
     const person = await agent.structuredOutput(z.object({ name: z.string(), age: z.number() }), 'Ada Lovelace, 36.');

@@ -2,7 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, ModelThrottledError, ModelTransientError, messageText, tool, type AgentStreamEvent } from '@skein/core';
 import { BedrockModel } from '@skein/model-bedrock';
-import { BedrockWireServer, textFrames, toolUseFrames, type WireFrame, type WireReply } from '../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+import {
+  BedrockWireServer,
+  textFrames,
+  toolUseFrames,
+  type WireFrame,
+  type WireReply,
+} from '../packages/model-bedrock/src/testing/bedrock-wire-server.js';
 
 // Transient faults of the ConverseStream wire, through the real SDK: retried by the agent loop, with
 // nothing of a failed attempt in the history or run as a tool.
@@ -11,7 +17,10 @@ let server: BedrockWireServer;
 let model: BedrockModel;
 beforeEach(async () => {
   server = await new BedrockWireServer().start();
-  model = new BedrockModel({ region: 'us-east-1', clientConfig: { endpoint: server.endpoint, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' } } });
+  model = new BedrockModel({
+    region: 'us-east-1',
+    clientConfig: { endpoint: server.endpoint, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' } },
+  });
 });
 afterEach(async () => {
   model.client.destroy();
@@ -19,19 +28,54 @@ afterEach(async () => {
 });
 
 const ran: string[] = [];
-const lookup = tool({ name: 'lookup', description: 'Looks an order up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => (ran.push(id), `order ${id}: 80 EUR`) });
-const agent = (maxAttempts = 4): Agent => new Agent({ model, tools: [lookup], retryStrategy: { maxAttempts, initialDelayMs: 1, transientInitialDelayMs: 1, maxDelayMs: 5, jitter: false } });
+const lookup = tool({
+  name: 'lookup',
+  description: 'Looks an order up.',
+  inputSchema: z.object({ id: z.string() }),
+  callback: ({ id }) => (ran.push(id), `order ${id}: 80 EUR`),
+});
+const agent = (maxAttempts = 4): Agent =>
+  new Agent({
+    model,
+    tools: [lookup],
+    retryStrategy: { maxAttempts, initialDelayMs: 1, transientInitialDelayMs: 1, maxDelayMs: 5, jitter: false },
+  });
 
 const start: WireFrame = { event: 'messageStart', body: { role: 'assistant' } };
-const toolCall = (id: string, toolUseId: string): WireFrame[] => [start, ...toolUseFrames(0, toolUseId, 'lookup', ['{"id":', `"${id}"}`]), { event: 'messageStop', body: { stopReason: 'tool_use' } }];
-const partial: WireFrame[] = [start, { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { text: 'FRAGMENT of a cut answer' } } }, ...toolUseFrames(1, 't-cut', 'lookup', ['{"id":', '"cut"}'])];
+const toolCall = (id: string, toolUseId: string): WireFrame[] => [
+  start,
+  ...toolUseFrames(0, toolUseId, 'lookup', ['{"id":', `"${id}"}`]),
+  { event: 'messageStop', body: { stopReason: 'tool_use' } },
+];
+const partial: WireFrame[] = [
+  start,
+  { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { text: 'FRAGMENT of a cut answer' } } },
+  ...toolUseFrames(1, 't-cut', 'lookup', ['{"id":', '"cut"}']),
+];
 
 const FAULTS: [string, WireReply][] = [
-  ['503 ServiceUnavailableException', { status: 503, errorType: 'ServiceUnavailableException', message: 'Service is unavailable.' }],
+  [
+    '503 ServiceUnavailableException',
+    { status: 503, errorType: 'ServiceUnavailableException', message: 'Service is unavailable.' },
+  ],
   ['500 InternalServerException', { status: 500, errorType: 'InternalServerException', message: 'Internal failure.' }],
-  ['429 ThrottlingException', { status: 429, errorType: 'ThrottlingException', message: 'Too many requests.', headers: { 'retry-after': '0' } }],
-  ['internalServerException mid-stream', { frames: [...partial, { exception: 'internalServerException', body: { message: 'Something broke' } }] }],
-  ['modelStreamErrorException mid-stream', { frames: [...partial, { exception: 'modelStreamErrorException', body: { message: 'The model failed', originalStatusCode: 500 } }] }],
+  [
+    '429 ThrottlingException',
+    { status: 429, errorType: 'ThrottlingException', message: 'Too many requests.', headers: { 'retry-after': '0' } },
+  ],
+  [
+    'internalServerException mid-stream',
+    { frames: [...partial, { exception: 'internalServerException', body: { message: 'Something broke' } }] },
+  ],
+  [
+    'modelStreamErrorException mid-stream',
+    {
+      frames: [
+        ...partial,
+        { exception: 'modelStreamErrorException', body: { message: 'The model failed', originalStatusCode: 500 } },
+      ],
+    },
+  ],
   ['a stream closed before messageStop', { frames: partial, end: 'close' }],
   ['a reset HTTP/2 stream', { frames: partial, end: 'reset' }],
 ];
@@ -53,9 +97,24 @@ describe('Agent + BedrockModel through transient faults', () => {
   });
 
   it('fails with the last fault once the attempts run out', async () => {
-    server.reply(...Array.from({ length: 3 }, (): WireReply => ({ status: 500, errorType: 'InternalServerException', message: 'Internal failure.' })));
+    server.reply(
+      ...Array.from(
+        { length: 3 },
+        (): WireReply => ({ status: 500, errorType: 'InternalServerException', message: 'Internal failure.' }),
+      ),
+    );
     await expect(agent(3).invoke('q')).rejects.toSatisfy((e) => ModelTransientError.is(e));
-    server.reply(...Array.from({ length: 3 }, (): WireReply => ({ status: 429, errorType: 'ThrottlingException', message: 'Too many requests.', headers: { 'retry-after': '0' } })));
+    server.reply(
+      ...Array.from(
+        { length: 3 },
+        (): WireReply => ({
+          status: 429,
+          errorType: 'ThrottlingException',
+          message: 'Too many requests.',
+          headers: { 'retry-after': '0' },
+        }),
+      ),
+    );
     await expect(agent(3).invoke('q')).rejects.toSatisfy((e) => ModelThrottledError.is(e));
   });
 });

@@ -15,15 +15,29 @@ afterEach(async () => {
 });
 
 const ran: string[] = [];
-const lookup = tool({ name: 'lookup_order', description: 'Looks an order up.', inputSchema: z.object({ orderId: z.string() }), callback: ({ orderId }) => (ran.push(orderId), `order ${orderId}: 80 EUR`) });
+const lookup = tool({
+  name: 'lookup_order',
+  description: 'Looks an order up.',
+  inputSchema: z.object({ orderId: z.string() }),
+  callback: ({ orderId }) => (ran.push(orderId), `order ${orderId}: 80 EUR`),
+});
 const agent = (): Agent =>
-  new Agent({ model: new OpenAIModel({ modelId: 'qwen3', baseURL: server.url }), tools: [lookup], retryStrategy: { initialDelayMs: 1, transientInitialDelayMs: 1, maxDelayMs: 5 } });
+  new Agent({
+    model: new OpenAIModel({ modelId: 'qwen3', baseURL: server.url }),
+    tools: [lookup],
+    retryStrategy: { initialDelayMs: 1, transientInitialDelayMs: 1, maxDelayMs: 5 },
+  });
 
 describe('Agent + OpenAIModel against the loopback server', () => {
   it('runs a tool loop: the tool call, its result sent back as role tool, the final answer', async () => {
     ran.length = 0;
     server.enqueue(
-      { chunks: chatChunks({ text: ['Let me check.'], toolCalls: [{ id: 'call_1', name: 'lookup_order', args: ['{"order', 'Id":"42"}'] }] }) },
+      {
+        chunks: chatChunks({
+          text: ['Let me check.'],
+          toolCalls: [{ id: 'call_1', name: 'lookup_order', args: ['{"order', 'Id":"42"}'] }],
+        }),
+      },
       { chunks: chatChunks({ text: ['Order 42 ', 'is 80 EUR.'] }) },
     );
     const a = agent();
@@ -39,7 +53,12 @@ describe('Agent + OpenAIModel against the loopback server', () => {
     ran.length = 0;
     server.enqueue(
       { chunks: chatChunks({ toolCalls: [{ id: 'call_bad', name: 'lookup_order', args: ['{"orderId": 42,,'] }] }) },
-      { chunks: chatChunks({ text: ['Sorry, let me retry.'], toolCalls: [{ id: 'call_ok', name: 'lookup_order', args: ['{"orderId":"42"}'] }] }) },
+      {
+        chunks: chatChunks({
+          text: ['Sorry, let me retry.'],
+          toolCalls: [{ id: 'call_ok', name: 'lookup_order', args: ['{"orderId":"42"}'] }],
+        }),
+      },
       { chunks: chatChunks({ text: ['80 EUR.'] }) },
     );
     const a = agent();
@@ -52,7 +71,11 @@ describe('Agent + OpenAIModel against the loopback server', () => {
 
   it('recovers from a 500 and from a stream cut after partial text, leaving nothing of them behind', async () => {
     const partial = chatChunks({ text: ['FRAGMENT ', 'of an answer'] });
-    server.enqueue({ status: 500, body: errorBody('The server had an error', 'server_error') }, { chunks: partial, cutAfter: 2 }, { chunks: chatChunks({ text: ['Fine.'] }) });
+    server.enqueue(
+      { status: 500, body: errorBody('The server had an error', 'server_error') },
+      { chunks: partial, cutAfter: 2 },
+      { chunks: chatChunks({ text: ['Fine.'] }) },
+    );
     const a = agent();
     expect(String(await a.invoke('q'))).toBe('Fine.');
     expect(a.messages.map(messageText).join('|')).not.toContain('FRAGMENT');

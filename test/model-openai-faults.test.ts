@@ -16,7 +16,12 @@ afterEach(async () => {
 });
 
 const ran: string[] = [];
-const lookup = tool({ name: 'lookup', description: 'Looks an order up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => (ran.push(id), `order ${id}: 80 EUR`) });
+const lookup = tool({
+  name: 'lookup',
+  description: 'Looks an order up.',
+  inputSchema: z.object({ id: z.string() }),
+  callback: ({ id }) => (ran.push(id), `order ${id}: 80 EUR`),
+});
 const agent = (maxAttempts = 4): Agent =>
   new Agent({
     model: new OpenAIModel({ modelId: 'qwen3', baseURL: server.url }),
@@ -24,17 +29,49 @@ const agent = (maxAttempts = 4): Agent =>
     retryStrategy: { maxAttempts, initialDelayMs: 1, transientInitialDelayMs: 1, maxDelayMs: 5, jitter: false },
   });
 
-const toolCall = (): ScriptedReply => ({ chunks: chatChunks({ text: ['Looking.'], toolCalls: [{ id: 'call_1', name: 'lookup', args: ['{"id":', '"42"}'] }], finish: 'tool_calls' }) });
+const toolCall = (): ScriptedReply => ({
+  chunks: chatChunks({
+    text: ['Looking.'],
+    toolCalls: [{ id: 'call_1', name: 'lookup', args: ['{"id":', '"42"}'] }],
+    finish: 'tool_calls',
+  }),
+});
 const final = (): ScriptedReply => ({ chunks: chatChunks({ text: ['Order 42 ', 'is 80 EUR.'], finish: 'stop' }) });
-const partial = chatChunks({ text: ['FRAGMENT of a cut ', 'answer'], toolCalls: [{ id: 'call_cut', name: 'lookup', args: ['{"id":', '"cut"}'] }], finish: 'tool_calls' });
+const partial = chatChunks({
+  text: ['FRAGMENT of a cut ', 'answer'],
+  toolCalls: [{ id: 'call_cut', name: 'lookup', args: ['{"id":', '"cut"}'] }],
+  finish: 'tool_calls',
+});
 
 const FAULTS: [string, ScriptedReply][] = [
   ['500', { status: 500, body: errorBody('Internal server error', 'server_error') }],
   ['502', { status: 502, body: errorBody('Bad gateway', 'server_error') }],
   ['503', { status: 503, body: errorBody('Service unavailable', 'server_error') }],
-  ['429 with retry-after-ms', { status: 429, body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'), headers: { 'retry-after-ms': '20' } }],
-  ['429 with retry-after', { status: 429, body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'), headers: { 'retry-after': '0' } }],
-  ['an error chunk mid-stream', { chunks: [...partial.slice(0, 3), { error: { message: 'The server had an error', type: 'server_error', param: null, code: 'server_error' } }] }],
+  [
+    '429 with retry-after-ms',
+    {
+      status: 429,
+      body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+      headers: { 'retry-after-ms': '20' },
+    },
+  ],
+  [
+    '429 with retry-after',
+    {
+      status: 429,
+      body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+      headers: { 'retry-after': '0' },
+    },
+  ],
+  [
+    'an error chunk mid-stream',
+    {
+      chunks: [
+        ...partial.slice(0, 3),
+        { error: { message: 'The server had an error', type: 'server_error', param: null, code: 'server_error' } },
+      ],
+    },
+  ],
   ['a connection cut after partial text and tool arguments', { chunks: partial, cutAfter: partial.length - 2 }],
   ['a server that closes before finish_reason', { chunks: partial, closeAfter: partial.length - 2 }],
 ];
@@ -58,7 +95,14 @@ describe('Agent + OpenAIModel through transient faults', () => {
   });
 
   it('waits out a 429 retry-after-ms longer than maxDelayMs', async () => {
-    server.enqueue({ status: 429, body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'), headers: { 'retry-after-ms': '135' } }, final());
+    server.enqueue(
+      {
+        status: 429,
+        body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+        headers: { 'retry-after-ms': '135' },
+      },
+      final(),
+    );
     const a = agent();
     const retries: number[] = [];
     a.on('modelRetry', (e) => void retries.push(e.delayMs));
@@ -67,14 +111,25 @@ describe('Agent + OpenAIModel through transient faults', () => {
   });
 
   it('fails with the last fault once the attempts run out: transient and throttled', async () => {
-    server.enqueue(...Array.from({ length: 3 }, () => ({ status: 500, body: errorBody('Internal server error', 'server_error') })));
+    server.enqueue(
+      ...Array.from({ length: 3 }, () => ({ status: 500, body: errorBody('Internal server error', 'server_error') })),
+    );
     await expect(agent(3).invoke('q')).rejects.toSatisfy((e) => ModelTransientError.is(e));
-    server.enqueue(...Array.from({ length: 3 }, () => ({ status: 429, body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded') })));
+    server.enqueue(
+      ...Array.from({ length: 3 }, () => ({
+        status: 429,
+        body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+      })),
+    );
     await expect(agent(3).invoke('q')).rejects.toSatisfy((e) => ModelThrottledError.is(e));
   });
 
   it('does not wait for a retry-after beyond 60 s: fails with ModelThrottledError carrying it', async () => {
-    server.enqueue({ status: 429, body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'), headers: { 'retry-after': '120' } });
+    server.enqueue({
+      status: 429,
+      body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+      headers: { 'retry-after': '120' },
+    });
     await expect(agent().invoke('q')).rejects.toSatisfy((e) => ModelThrottledError.is(e) && e.retryAfterMs === 120_000);
   });
 });

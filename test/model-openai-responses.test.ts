@@ -48,38 +48,70 @@ describe('Agent + OpenAIModel (Responses API) against the loopback server', () =
         }),
         splitBytes: 7,
       },
-      { chunks: responseEvents({ text: ['Order 42 is 80 EUR, ', 'order 7 is 15 EUR.'], usage: { input_tokens: 90, output_tokens: 12 } }) },
+      {
+        chunks: responseEvents({
+          text: ['Order 42 is 80 EUR, ', 'order 7 is 15 EUR.'],
+          usage: { input_tokens: 90, output_tokens: 12 },
+        }),
+      },
     );
     const a = agent();
     const result = await a.invoke('How much were orders 42 and 7?');
     expect(String(result)).toBe('Order 42 is 80 EUR, order 7 is 15 EUR.');
     expect(ran.sort()).toEqual(['42', '7']);
     expect(server.requests.map((r) => r.path)).toEqual(['/v1/responses', '/v1/responses']);
-    expect(server.requests[1]?.body).toMatchObject({ instructions: 'You answer questions about orders.', store: false, stream: true });
+    expect(server.requests[1]?.body).toMatchObject({
+      instructions: 'You answer questions about orders.',
+      store: false,
+      stream: true,
+    });
     // The whole history goes back each time (stateless): the question, the answer's text and calls (no reasoning, no item ids), then the outputs.
     expect(inputOf(1)).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'How much were orders 42 and 7?' }] },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Let me check both.', annotations: [] }] },
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Let me check both.', annotations: [] }],
+      },
       { type: 'function_call', call_id: 'call_42', name: 'lookup_order', arguments: '{"orderId":"42"}' },
       { type: 'function_call', call_id: 'call_7', name: 'lookup_order', arguments: '{"orderId":"7"}' },
       { type: 'function_call_output', call_id: 'call_42', output: '{"orderId":"42","totalEur":80}' },
       { type: 'function_call_output', call_id: 'call_7', output: '{"orderId":"7","totalEur":15}' },
     ]);
-    expect(result.metrics.usage).toMatchObject({ inputTokens: 20 + 90, outputTokens: 32, totalTokens: 172, cacheReadInputTokens: 30 });
-    expect(a.messages[1]?.content[0]).toEqual({ reasoningContent: { reasoningText: { text: 'Two orders: look both up.' } } });
+    expect(result.metrics.usage).toMatchObject({
+      inputTokens: 20 + 90,
+      outputTokens: 32,
+      totalTokens: 172,
+      cacheReadInputTokens: 30,
+    });
+    expect(a.messages[1]?.content[0]).toEqual({
+      reasoningContent: { reasoningText: { text: 'Two orders: look both up.' } },
+    });
   });
 
   it('forces the structured-output tool through tool_choice { type: function, name }', async () => {
-    server.enqueue({ chunks: responseEvents({ toolCalls: [{ callId: 'call_s', name: 'Order', args: ['{"orderId":"42","totalEur":80}'] }] }) });
+    server.enqueue({
+      chunks: responseEvents({
+        toolCalls: [{ callId: 'call_s', name: 'Order', args: ['{"orderId":"42","totalEur":80}'] }],
+      }),
+    });
     const a = agent();
-    const order = await a.structuredOutput(z.object({ orderId: z.string(), totalEur: z.number() }).meta({ title: 'Order' }), 'Order 42 as data.');
+    const order = await a.structuredOutput(
+      z.object({ orderId: z.string(), totalEur: z.number() }).meta({ title: 'Order' }),
+      'Order 42 as data.',
+    );
     expect(order).toEqual({ orderId: '42', totalEur: 80 });
     expect(server.requests[0]?.body['tool_choice']).toEqual({ type: 'function', name: 'Order' });
   });
 
   it('recovers from a response.failed server_error and from a stream cut before response.completed, leaving nothing of them behind', async () => {
     server.enqueue(
-      { chunks: responseEvents({ text: ['FAILED PART'], failed: { code: 'server_error', message: 'The model failed to generate a response.' } }) },
+      {
+        chunks: responseEvents({
+          text: ['FAILED PART'],
+          failed: { code: 'server_error', message: 'The model failed to generate a response.' },
+        }),
+      },
       { chunks: responseEvents({ text: ['FRAGMENT ', 'of an answer'] }), cutAfter: 6 },
       { chunks: responseEvents({ text: ['Fine.'] }) },
     );

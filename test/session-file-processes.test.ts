@@ -40,7 +40,10 @@ if (mode === 'hold') {
 `;
 
 function startChild(mode: 'crash' | 'hold'): ChildProcess {
-  return spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', script, dir, mode], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', script, dir, mode], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 }
 
 function waitFor(child: ChildProcess, line: string): Promise<void> {
@@ -56,7 +59,10 @@ function waitFor(child: ChildProcess, line: string): Promise<void> {
   });
 }
 
-const exited = (child: ChildProcess): Promise<void> => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 
 async function allJsonParses(root: string): Promise<{ files: number; temps: number }> {
   const names = await fs.readdir(root, { recursive: true });
@@ -91,7 +97,11 @@ describe('FileSessionRepository with real processes', () => {
       expect(files).toBeGreaterThan(previous);
       expect(temps).toBeLessThanOrEqual(1); // at most the write the kill interrupted
       const sessionManager = new FileSessionManager({ sessionId: 'crash', storageDir: dir });
-      const agent = new Agent({ model: new ScriptedModel(['back']), conversationManager: new NullConversationManager(), sessionManager });
+      const agent = new Agent({
+        model: new ScriptedModel(['back']),
+        conversationManager: new NullConversationManager(),
+        sessionManager,
+      });
       await agent.initialize();
       expect(agent.messages.length).toBeGreaterThan(previous);
       for (const m of agent.messages) expect(messageText(m)).toMatch(/^(x{393216}|back|round \d)$/);
@@ -109,7 +119,11 @@ describe('FileSessionRepository with real processes', () => {
     expect(JSON.parse(await fs.readFile(lockFile, 'utf8'))).toMatchObject({ pid: child.pid, host: os.hostname() });
 
     const loser = new FileSessionManager({ sessionId: 'crash', storageDir: dir });
-    const agent = new Agent({ model: new ScriptedModel(['never']), conversationManager: new NullConversationManager(), sessionManager: loser });
+    const agent = new Agent({
+      model: new ScriptedModel(['never']),
+      conversationManager: new NullConversationManager(),
+      sessionManager: loser,
+    });
     const error = await agent.invoke('me too').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionConflictError);
     expect(String(error)).toContain(`process ${child.pid}`);
@@ -119,9 +133,15 @@ describe('FileSessionRepository with real processes', () => {
     await exited(child);
     await expect(fs.stat(lockFile)).rejects.toThrow(/ENOENT/); // released at process exit
     const winner = new FileSessionManager({ sessionId: 'crash', storageDir: dir });
-    const next = new Agent({ model: new ScriptedModel(['ok']), conversationManager: new NullConversationManager(), sessionManager: winner });
+    const next = new Agent({
+      model: new ScriptedModel(['ok']),
+      conversationManager: new NullConversationManager(),
+      sessionManager: winner,
+    });
     await next.invoke('my turn');
-    expect(messageText(next.messages.at(-3)!)).toBe(messageText({ role: 'assistant', content: [{ text: 'x'.repeat(384 * 1024) }] }));
+    expect(messageText(next.messages.at(-3)!)).toBe(
+      messageText({ role: 'assistant', content: [{ text: 'x'.repeat(384 * 1024) }] }),
+    );
     await winner.close();
   }, 60_000);
 });

@@ -33,10 +33,17 @@ async function bestMs(fn: () => Promise<unknown>, rounds = 3): Promise<number> {
 describe('FileSessionManager at 10,000 messages', () => {
   it('persists and restores 10,000 messages, in time linear in their number', async () => {
     const sessionManager = new FileSessionManager({ sessionId: 'long', storageDir: dir });
-    const agent = new Agent({ model: new ScriptedModel(['the end']), conversationManager: new NullConversationManager(), sessionManager });
+    const agent = new Agent({
+      model: new ScriptedModel(['the end']),
+      conversationManager: new NullConversationManager(),
+      sessionManager,
+    });
     const persistedAt: number[] = [];
     agent.hooks.addCallback(MessageAddedEvent, () => void persistedAt.push(performance.now())); // runs after the session manager's callback
-    const prompt: Message[] = Array.from({ length: TOTAL - 1 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: [{ text: `message ${i}` }] }));
+    const prompt: Message[] = Array.from({ length: TOTAL - 1 }, (_, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: [{ text: `message ${i}` }],
+    }));
     await agent.invoke(prompt);
     await sessionManager.close();
     expect(persistedAt).toHaveLength(TOTAL);
@@ -46,7 +53,11 @@ describe('FileSessionManager at 10,000 messages', () => {
     expect(last / first).toBeLessThan(5);
 
     const restoredManager = new FileSessionManager({ sessionId: 'long', storageDir: dir });
-    const restored = new Agent({ model: new ScriptedModel([]), conversationManager: new NullConversationManager(), sessionManager: restoredManager });
+    const restored = new Agent({
+      model: new ScriptedModel([]),
+      conversationManager: new NullConversationManager(),
+      sessionManager: restoredManager,
+    });
     await restored.initialize();
     expect(restored.messages).toHaveLength(TOTAL);
     expect(messageText(restored.messages[1234] as Message)).toBe('message 1234');

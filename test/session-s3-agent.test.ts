@@ -1,5 +1,12 @@
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { Agent, NullConversationManager, SessionConflictError, tool, type Message, type SessionMessage } from '@skein/core';
+import {
+  Agent,
+  NullConversationManager,
+  SessionConflictError,
+  tool,
+  type Message,
+  type SessionMessage,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { S3SessionManager, S3SessionRepository } from '@skein/session-s3';
 import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
@@ -34,7 +41,9 @@ async function keys(prefix: string): Promise<string[]> {
   const out: string[] = [];
   let token: string | undefined;
   do {
-    const page = await raw.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }));
+    const page = await raw.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+    );
     out.push(...(page.Contents ?? []).map((c) => c.Key ?? '').filter((k) => !k.endsWith('/.skein-lease.json')));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -45,7 +54,10 @@ const textOf = (m: Message | undefined): string => (m?.content ?? []).map((b) =>
 
 describe('S3SessionManager with an Agent', () => {
   it('persists messages and state, and a new agent on the same session restores them', async () => {
-    const first = new Agent({ model: new ScriptedModel(['Horse racing is a deep hobby!']), sessionManager: manager('user-123', 'test') });
+    const first = new Agent({
+      model: new ScriptedModel(['Horse racing is a deep hobby!']),
+      sessionManager: manager('user-123', 'test'),
+    });
     await first.invoke('My hobby is horse racing!');
     const again = new Agent({ model: new ScriptedModel([]), sessionManager: manager('user-123', 'test') });
     await again.initialize();
@@ -60,13 +72,25 @@ describe('S3SessionManager with an Agent', () => {
   });
 
   it('restores messages, tool results and agent state into a fresh Agent', async () => {
-    const lookup = tool({ name: 'lookup', description: 'Looks a word up.', inputSchema: z.object({ word: z.string() }), callback: ({ word }) => `${word}: a fast horse` });
-    const model = new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { word: 'thoroughbred' } }] }, 'A thoroughbred is a fast horse.']);
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks a word up.',
+      inputSchema: z.object({ word: z.string() }),
+      callback: ({ word }) => `${word}: a fast horse`,
+    });
+    const model = new ScriptedModel([
+      { toolUses: [{ name: 'lookup', input: { word: 'thoroughbred' } }] },
+      'A thoroughbred is a fast horse.',
+    ]);
     const first = manager('tools');
     const agent = new Agent({ model, tools: [lookup], state: { visits: 1 }, sessionManager: first });
     await agent.invoke('What is a thoroughbred?');
     await first.close(); // gives the session's lease up, as a finished process does
-    const syncer = new Agent({ model: new ScriptedModel(['You asked about thoroughbreds.']), tools: [lookup], sessionManager: manager('tools') });
+    const syncer = new Agent({
+      model: new ScriptedModel(['You asked about thoroughbreds.']),
+      tools: [lookup],
+      sessionManager: manager('tools'),
+    });
     await syncer.initialize();
     expect(syncer.messages).toEqual(agent.messages);
     expect(syncer.messages).toHaveLength(4);
@@ -155,7 +179,10 @@ describe('S3SessionManager with an orchestrator', () => {
     const snapshot = await reopened.load();
     expect(snapshot?.state).toEqual({ status: 'completed', task: 'write a poem' });
     expect(snapshot?.nodes).toEqual({ writer: { status: 'completed', result: 'Roses are red.' } });
-    expect(snapshot?.transitions.map((t) => [t.seq, t.kind])).toEqual([[0, 'start'], [1, 'complete']]);
+    expect(snapshot?.transitions.map((t) => [t.seq, t.kind])).toEqual([
+      [0, 'start'],
+      [1, 'complete'],
+    ]);
     const again = new Agent({ id: 'writer', model: new ScriptedModel([]) });
     await reopened.attachAgent(again, 'writer', { restore: true });
     expect(again.messages.map(textOf)).toEqual(['Write a poem', 'Roses are red.']);
@@ -177,7 +204,13 @@ describe('S3SessionManager at scale', () => {
     try {
       const now = new Date().toISOString();
       await repository.createSession({ session_id: 'long', session_type: 'AGENT', created_at: now, updated_at: now });
-      await repository.createAgent('long', { agent_id: 'default', state: { turns: count / 2 }, conversation_manager_state: {}, created_at: now, updated_at: now });
+      await repository.createAgent('long', {
+        agent_id: 'default',
+        state: { turns: count / 2 },
+        conversation_manager_state: {},
+        created_at: now,
+        updated_at: now,
+      });
       const row = (id: number): SessionMessage => ({
         message: { role: id % 2 === 0 ? 'user' : 'assistant', content: [{ text: `message ${id}` }] },
         message_id: id,
@@ -187,12 +220,19 @@ describe('S3SessionManager at scale', () => {
       });
       // Setup writes distinct keys concurrently (the manager itself appends one at a time).
       const ids = Array.from({ length: count }, (_, i) => i);
-      for (let i = 0; i < count; i += 200) await Promise.all(ids.slice(i, i + 200).map(async (id) => repository.createMessage('long', 'default', row(id))));
+      for (let i = 0; i < count; i += 200)
+        await Promise.all(
+          ids.slice(i, i + 200).map(async (id) => repository.createMessage('long', 'default', row(id))),
+        );
     } finally {
       await repository.close();
     }
 
-    const agent = new Agent({ model: new ScriptedModel(['still here']), conversationManager: new NullConversationManager(), sessionManager: manager('long', 'scale') });
+    const agent = new Agent({
+      model: new ScriptedModel(['still here']),
+      conversationManager: new NullConversationManager(),
+      sessionManager: manager('long', 'scale'),
+    });
     await agent.initialize();
     expect(agent.messages).toHaveLength(count);
     expect(agent.messages.every((m, i) => textOf(m) === `message ${i}`)).toBe(true);

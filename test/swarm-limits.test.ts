@@ -1,4 +1,11 @@
-import { Agent, BeforeNodeCallEvent, AfterNodeCallEvent, ConfigurationError, InMemorySessionRepository, RepositorySessionManager } from '@skein/core';
+import {
+  Agent,
+  BeforeNodeCallEvent,
+  AfterNodeCallEvent,
+  ConfigurationError,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+} from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { Swarm } from '@skein/swarm';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +16,10 @@ function agent(name: string, script: ScriptedTurn[], loop = false): Agent {
 
 /** Two agents that always hand off to each other. */
 function pingPong(): [Agent, Agent] {
-  return [agent('A', [{ toolUses: [{ name: 'transfer_to_b' }] }], true), agent('B', [{ toolUses: [{ name: 'transfer_to_a' }] }], true)];
+  return [
+    agent('A', [{ toolUses: [{ name: 'transfer_to_b' }] }], true),
+    agent('B', [{ toolUses: [{ name: 'transfer_to_a' }] }], true),
+  ];
 }
 
 describe('swarm limits end the run with status failed and a reason', () => {
@@ -49,7 +59,11 @@ describe('swarm limits end the run with status failed and a reason', () => {
   it('ping-pong detection', async () => {
     const c = agent('C', []);
     const [a, b] = pingPong();
-    const result = await new Swarm({ nodes: [a, b, c], repetitiveHandoffDetectionWindow: 4, repetitiveHandoffMinUniqueAgents: 3 }).invoke('go');
+    const result = await new Swarm({
+      nodes: [a, b, c],
+      repetitiveHandoffDetectionWindow: 4,
+      repetitiveHandoffMinUniqueAgents: 3,
+    }).invoke('go');
     expect(result.status).toBe('failed');
     expect(result.nodeHistory).toEqual(['A', 'B', 'A']);
     expect(result.failureReason).toMatch(/ping-pong.*A -> B -> A -> B.*only 2 distinct/);
@@ -96,16 +110,25 @@ describe('swarm limits end the run with status failed and a reason', () => {
 
 describe('swarm construction', () => {
   it('refuses bad options and members with their own session manager', () => {
-    const sessionManager = new RepositorySessionManager({ sessionId: 's1', repository: new InMemorySessionRepository() });
+    const sessionManager = new RepositorySessionManager({
+      sessionId: 's1',
+      repository: new InMemorySessionRepository(),
+    });
     const own = new Agent({ model: new ScriptedModel([]), name: 'Own', sessionManager });
-    expect(() => new Swarm({ nodes: [own] })).toThrow(/has its own sessionManager.*give the session manager to the Swarm/);
+    expect(() => new Swarm({ nodes: [own] })).toThrow(
+      /has its own sessionManager.*give the session manager to the Swarm/,
+    );
     const a = agent('A', []);
     expect(() => new Swarm({ nodes: [] })).toThrow(ConfigurationError);
     expect(() => new Swarm({ nodes: [a], maxHandoffs: -1 })).toThrow(/maxHandoffs must be an integer >= 0/);
-    expect(() => new Swarm({ nodes: [a], repetitiveHandoffMinUniqueAgents: 2 })).toThrow(/needs repetitiveHandoffDetectionWindow/);
+    expect(() => new Swarm({ nodes: [a], repetitiveHandoffMinUniqueAgents: 2 })).toThrow(
+      /needs repetitiveHandoffDetectionWindow/,
+    );
     expect(() => new Swarm({ nodes: [a, agent('a', [])] })).toThrow(/share the handoff tool transfer_to_a/);
     expect(() => new Swarm({ nodes: [a], entryPoint: 'Nope' })).toThrow(/entryPoint must be one of its nodes/);
-    expect(() => new Swarm({ nodes: [new Agent({ model: new ScriptedModel([]), name: 'X', handoffs: [a] })] })).toThrow(/not a member of the Swarm/);
+    expect(() => new Swarm({ nodes: [new Agent({ model: new ScriptedModel([]), name: 'X', handoffs: [a] })] })).toThrow(
+      /not a member of the Swarm/,
+    );
     expect(() => new Swarm({ nodes: [a], bogus: true } as never)).toThrow(/Unknown Swarm option/);
   });
 

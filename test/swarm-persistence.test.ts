@@ -1,6 +1,13 @@
 import {
-  Agent, BeforeNodeCallEvent, InMemorySessionRepository, RepositorySessionManager, tool,
-  type JsonObject, type Message, type SessionMessage, type SessionMultiAgent,
+  Agent,
+  BeforeNodeCallEvent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  tool,
+  type JsonObject,
+  type Message,
+  type SessionMessage,
+  type SessionMultiAgent,
 } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { handoff, removeAllTools } from '@skein/handoffs';
@@ -27,7 +34,8 @@ class CountingRepository extends InMemorySessionRepository {
   }
 
   override async updateMultiAgent(sessionId: string, doc: SessionMultiAgent): Promise<void> {
-    if (this.crashAtTurns !== undefined && doc.state['turns'] === this.crashAtTurns) throw new Error('simulated crash before the state write');
+    if (this.crashAtTurns !== undefined && doc.state['turns'] === this.crashAtTurns)
+      throw new Error('simulated crash before the state write');
     this.#count('updateMultiAgent', doc);
     return super.updateMultiAgent(sessionId, doc);
   }
@@ -37,11 +45,17 @@ class CountingRepository extends InMemorySessionRepository {
   #transitionWrites = 0;
 
   override async appendTransitions(...args: Parameters<InMemorySessionRepository['appendTransitions']>): Promise<void> {
-    if (this.crashAtTransition !== undefined && ++this.#transitionWrites === this.crashAtTransition) throw new Error('simulated crash before the history write');
+    if (this.crashAtTransition !== undefined && ++this.#transitionWrites === this.crashAtTransition)
+      throw new Error('simulated crash before the history write');
     return super.appendTransitions(...args);
   }
 
-  override async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
+  override async putNodeEntry(
+    sessionId: string,
+    multiAgentId: string,
+    nodeId: string,
+    entry: JsonObject,
+  ): Promise<void> {
     this.#count('putNodeEntry', entry);
     return super.putNodeEntry(sessionId, multiAgentId, nodeId, entry);
   }
@@ -61,9 +75,19 @@ function chain(): Agent[] {
   for (let i = N - 1; i >= 0; i--) {
     const next = agents[0];
     const turn: ScriptedTurn = next
-      ? { text: `agent ${i}: ${paragraph}`, toolUses: [{ name: `transfer_to_agent_${i + 1}`, toolUseId: `h${i}`, input: {} }] }
+      ? {
+          text: `agent ${i}: ${paragraph}`,
+          toolUses: [{ name: `transfer_to_agent_${i + 1}`, toolUseId: `h${i}`, input: {} }],
+        }
       : { text: 'the last agent answers' };
-    agents.unshift(new Agent({ model: new ScriptedModel([turn]), name: `agent_${i}`, retryStrategy: null, ...(next ? { handoffs: [next] } : {}) }));
+    agents.unshift(
+      new Agent({
+        model: new ScriptedModel([turn]),
+        name: `agent_${i}`,
+        retryStrategy: null,
+        ...(next ? { handoffs: [next] } : {}),
+      }),
+    );
   }
   return agents;
 }
@@ -71,7 +95,10 @@ function chain(): Agent[] {
 describe('swarm persistence cost', () => {
   it('bytes written per handoff do not grow with the conversation (20-agent chain, full history)', async () => {
     const repository = new CountingRepository();
-    const swarm = Swarm.fromAgent(chain()[0] as Agent, { sessionManager: new RepositorySessionManager({ sessionId: 'g', repository }), id: 'chain' });
+    const swarm = Swarm.fromAgent(chain()[0] as Agent, {
+      sessionManager: new RepositorySessionManager({ sessionId: 'g', repository }),
+      id: 'chain',
+    });
     const gen = swarm.stream('Route this request.');
     let step = await gen.next();
     for (; !step.done; step = await gen.next()) {
@@ -96,16 +123,37 @@ describe('swarm resume replays the committed turns', () => {
   const scripts = (): Record<'triage' | 'billing' | 'refund', ScriptedTurn[]> => ({
     triage: [
       { toolUses: [lookup] },
-      { text: 'Billing will sort this out.', toolUses: [{ name: 'transfer_to_billing_agent', toolUseId: 'h1', input: { message: 'double charge', context: { order_id: '42' } } }] },
+      {
+        text: 'Billing will sort this out.',
+        toolUses: [
+          {
+            name: 'transfer_to_billing_agent',
+            toolUseId: 'h1',
+            input: { message: 'double charge', context: { order_id: '42' } },
+          },
+        ],
+      },
     ],
-    billing: [{ text: 'A refund is needed.', toolUses: [{ name: 'transfer_to_refund_agent', toolUseId: 'h2', input: { reason: 'duplicate' } }] }],
+    billing: [
+      {
+        text: 'A refund is needed.',
+        toolUses: [{ name: 'transfer_to_refund_agent', toolUseId: 'h2', input: { reason: 'duplicate' } }],
+      },
+    ],
     refund: ['Refunded.'],
   });
 
   /** triage -> billing through removeAllTools; billing -> refund with a typed handoff and nested history. */
-  function team(repository: InMemorySessionRepository, crashBefore?: string): { swarm: Swarm; models: Record<string, ScriptedModel>; agents: Record<string, Agent> } {
+  function team(
+    repository: InMemorySessionRepository,
+    crashBefore?: string,
+  ): { swarm: Swarm; models: Record<string, ScriptedModel>; agents: Record<string, Agent> } {
     const s = scripts();
-    const models = { triage: new ScriptedModel(s.triage), billing: new ScriptedModel(s.billing), refund: new ScriptedModel(s.refund) };
+    const models = {
+      triage: new ScriptedModel(s.triage),
+      billing: new ScriptedModel(s.billing),
+      refund: new ScriptedModel(s.refund),
+    };
     const lookupTool = tool({
       name: 'lookup_order',
       description: 'Looks an order up.',
@@ -117,14 +165,23 @@ describe('swarm resume replays the committed turns', () => {
     });
     const refund = new Agent({ model: models.refund, name: 'Refund agent', retryStrategy: null });
     const billing = new Agent({
-      model: models.billing, name: 'Billing agent', retryStrategy: null,
+      model: models.billing,
+      name: 'Billing agent',
+      retryStrategy: null,
       handoffs: [handoff(refund, { inputType: z.object({ reason: z.string() }) })],
     });
     const triage = new Agent({
-      model: models.triage, name: 'Triage agent', retryStrategy: null, tools: [lookupTool],
+      model: models.triage,
+      name: 'Triage agent',
+      retryStrategy: null,
+      tools: [lookupTool],
       handoffs: [handoff(billing, { inputFilter: removeAllTools })],
     });
-    const swarm = Swarm.fromAgent(triage, { sessionManager: new RepositorySessionManager({ sessionId: 'r', repository }), id: 'support', nestHandoffHistory: true });
+    const swarm = Swarm.fromAgent(triage, {
+      sessionManager: new RepositorySessionManager({ sessionId: 'r', repository }),
+      id: 'support',
+      nestHandoffHistory: true,
+    });
     if (crashBefore) {
       swarm.hooks.addCallback(BeforeNodeCallEvent, (e) => {
         if (e.nodeId === crashBefore) throw new Error(`simulated crash before ${crashBefore}`);
@@ -137,7 +194,10 @@ describe('swarm resume replays the committed turns', () => {
     const t = team(new InMemorySessionRepository());
     const result = await t.swarm.invoke('I was charged twice');
     expect(result.status).toBe('completed');
-    return { billing: t.models.billing?.requests[0]?.messages ?? [], refund: t.models.refund?.requests[0]?.messages ?? [] };
+    return {
+      billing: t.models.billing?.requests[0]?.messages ?? [],
+      refund: t.models.refund?.requests[0]?.messages ?? [],
+    };
   }
 
   it('after a crash before the last agent, it receives exactly what it receives in an uninterrupted run', async () => {
@@ -146,7 +206,9 @@ describe('swarm resume replays the committed turns', () => {
     expect(JSON.stringify(expected.billing)).not.toContain('toolUse');
 
     const repository = new InMemorySessionRepository();
-    await expect(team(repository, 'Refund agent').swarm.invoke('I was charged twice')).rejects.toThrow('simulated crash');
+    await expect(team(repository, 'Refund agent').swarm.invoke('I was charged twice')).rejects.toThrow(
+      'simulated crash',
+    );
     const resumed = team(repository);
     const result = await resumed.swarm.invoke('ignored: resuming');
     expect(result.status).toBe('completed');
@@ -166,9 +228,14 @@ describe('swarm resume replays the committed turns', () => {
     const repository = new CountingRepository();
     // The crash hits the state write that would commit billing's turn (turns: 2).
     repository.crashAtTurns = 2;
-    await expect(team(repository).swarm.invoke('I was charged twice')).rejects.toThrow('simulated crash before the state write');
+    await expect(team(repository).swarm.invoke('I was charged twice')).rejects.toThrow(
+      'simulated crash before the state write',
+    );
     expect(Object.keys(await repository.readNodeEntries('r', 'support'))).toContain('run.turn.000001');
-    expect((await repository.readMultiAgent('r', 'support'))?.state).toMatchObject({ turns: 1, current: 'Billing agent' });
+    expect((await repository.readMultiAgent('r', 'support'))?.state).toMatchObject({
+      turns: 1,
+      current: 'Billing agent',
+    });
 
     repository.crashAtTurns = undefined;
     const resumed = team(repository);
@@ -180,23 +247,37 @@ describe('swarm resume replays the committed turns', () => {
     expect(resumed.models.refund?.requests[0]?.messages).toEqual(expected.refund);
     // The handoff of the uncommitted turn was never appended: the history does not double it.
     expect(result.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'resume', 'handoff', 'complete']);
-    expect((await repository.readTransitions('r', 'support')).map((t) => t.kind)).toEqual(['start', 'handoff', 'resume', 'handoff', 'complete']);
+    expect((await repository.readTransitions('r', 'support')).map((t) => t.kind)).toEqual([
+      'start',
+      'handoff',
+      'resume',
+      'handoff',
+      'complete',
+    ]);
   });
 
   it('a crash between the committed state and the history leaves transitions that the resume appends, once', async () => {
     for (const cut of [1, 2, 3]) {
       const repository = new CountingRepository();
       repository.crashAtTransition = cut;
-      await expect(team(repository).swarm.invoke('I was charged twice'), `cut at transition ${cut}`).rejects.toThrow('simulated crash before the history write');
+      await expect(team(repository).swarm.invoke('I was charged twice'), `cut at transition ${cut}`).rejects.toThrow(
+        'simulated crash before the history write',
+      );
       repository.crashAtTransition = undefined;
       const result = await team(repository).swarm.invoke('ignored: resuming');
       const kinds = (await repository.readTransitions('r', 'support')).map((t) => t.kind);
       expect(result.status).toBe('completed');
       // Always begins with start; each committed step once; the resume after the cut.
       expect(kinds[0], `cut at transition ${cut}`).toBe('start');
-      expect(kinds.filter((k) => k !== 'resume'), `cut at transition ${cut}`).toEqual(['start', 'handoff', 'handoff', 'complete']);
+      expect(
+        kinds.filter((k) => k !== 'resume'),
+        `cut at transition ${cut}`,
+      ).toEqual(['start', 'handoff', 'handoff', 'complete']);
       // The task is stored with the first state document, before its start transition: every cut resumes.
-      expect(kinds.filter((k) => k === 'resume'), `cut at transition ${cut}`).toHaveLength(1);
+      expect(
+        kinds.filter((k) => k === 'resume'),
+        `cut at transition ${cut}`,
+      ).toHaveLength(1);
     }
   });
 
@@ -217,7 +298,9 @@ describe('swarm resume replays the committed turns', () => {
   it('lastResult completes the history when the process died between committing the end and appending its transition', async () => {
     const repository = new CountingRepository();
     repository.crashAtTransition = 4; // start, handoff, handoff, complete
-    await expect(team(repository).swarm.invoke('I was charged twice')).rejects.toThrow('simulated crash before the history write');
+    await expect(team(repository).swarm.invoke('I was charged twice')).rejects.toThrow(
+      'simulated crash before the history write',
+    );
     repository.crashAtTransition = undefined;
     const stored = await team(repository).swarm.lastResult();
     expect(stored?.status).toBe('completed');

@@ -3,7 +3,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, BeforeNodeCallEvent, InMemorySessionRepository, RepositorySessionManager, tool, type SessionManager } from '@skein/core';
+import {
+  Agent,
+  BeforeNodeCallEvent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  tool,
+  type SessionManager,
+} from '@skein/core';
 import { z } from 'zod';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { FileSessionManager } from '@skein/session-file';
@@ -11,7 +18,11 @@ import { Swarm } from '@skein/swarm';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const toBilling = { name: 'transfer_to_billing_agent', toolUseId: 'h1', input: { message: 'double charge', context: { order_id: '42' } } };
+const toBilling = {
+  name: 'transfer_to_billing_agent',
+  toolUseId: 'h1',
+  input: { message: 'double charge', context: { order_id: '42' } },
+};
 
 interface Team {
   swarm: Swarm;
@@ -29,7 +40,10 @@ const verify = tool({
   },
 });
 
-function team(sessionManager: SessionManager, scripts: Partial<Record<'triage' | 'billing' | 'refund', ScriptedTurn[]>>): Team {
+function team(
+  sessionManager: SessionManager,
+  scripts: Partial<Record<'triage' | 'billing' | 'refund', ScriptedTurn[]>>,
+): Team {
   const models = {
     triage: new ScriptedModel(scripts.triage ?? []),
     billing: new ScriptedModel(scripts.billing ?? []),
@@ -76,16 +90,26 @@ describe('swarm sessions', () => {
     expect((await repository.readTransitions('c1', 'support')).map((t) => t.kind)).toEqual(['start', 'handoff']);
     const entries = await repository.readNodeEntries('c1', 'support');
     expect(Object.keys(entries).sort()).toEqual(['run.task', 'run.turn.000000', 'triage_agent']);
-    expect(entries['run.task']).toEqual({ kind: 'task', messages: [{ role: 'user', content: [{ text: 'I was charged twice' }] }] });
+    expect(entries['run.task']).toEqual({
+      kind: 'task',
+      messages: [{ role: 'user', content: [{ text: 'I was charged twice' }] }],
+    });
     const turn = entries['run.turn.000000'] as { node: string; newItems: unknown[]; state: unknown; handoff: unknown };
     expect(turn.node).toBe('Triage agent');
     expect(turn.newItems).toHaveLength(4);
     expect(turn.state).toEqual({ verified: 'gold' });
-    expect(turn.handoff).toEqual({ toolName: 'transfer_to_billing_agent', toolUseId: 'h1', input: toBilling.input, to: 'Billing agent' });
+    expect(turn.handoff).toEqual({
+      toolName: 'transfer_to_billing_agent',
+      toolUseId: 'h1',
+      input: toBilling.input,
+      to: 'Billing agent',
+    });
     // Members are not stored as session agents: their histories derive from the turns.
     expect(await repository.readAgent('c1', 'support.triage_agent')).toBeUndefined();
 
-    const second = team(new RepositorySessionManager({ sessionId: 'c1', repository }), { billing: ['Refunded the duplicate charge.'] });
+    const second = team(new RepositorySessionManager({ sessionId: 'c1', repository }), {
+      billing: ['Refunded the duplicate charge.'],
+    });
     const result = await second.swarm.invoke('ignored: the unfinished run resumes');
     expect(result.status).toBe('completed');
     expect(result.nodeHistory).toEqual(['Triage agent', 'Billing agent']);
@@ -93,7 +117,12 @@ describe('swarm sessions', () => {
     expect(result.accumulatedUsage.totalTokens).toBe(45);
     expect(second.agents.triage.state.get()).toEqual({ verified: 'gold' });
     expect(second.agents.triage.messages).toHaveLength(5);
-    expect(result.transitions.map((t) => [t.seq, t.kind])).toEqual([[0, 'start'], [1, 'handoff'], [2, 'resume'], [3, 'complete']]);
+    expect(result.transitions.map((t) => [t.seq, t.kind])).toEqual([
+      [0, 'start'],
+      [1, 'handoff'],
+      [2, 'resume'],
+      [3, 'complete'],
+    ]);
     expect(second.models.triage.requests).toHaveLength(0);
     const sent = second.models.billing.requests[0]?.messages ?? [];
     expect(sent[0]?.content).toEqual([{ text: 'I was charged twice' }]);
@@ -113,7 +142,10 @@ describe('swarm sessions', () => {
     const second = await t.swarm.invoke('second question');
     expect(second.status).toBe('completed');
     expect(second.nodeHistory).toEqual(['Triage agent']);
-    expect(second.transitions.map((x) => [x.seq, x.kind])).toEqual([[0, 'start'], [1, 'complete']]);
+    expect(second.transitions.map((x) => [x.seq, x.kind])).toEqual([
+      [0, 'start'],
+      [1, 'complete'],
+    ]);
     expect(second.sharedContext).toEqual({});
     expect(second.accumulatedUsage.totalTokens).toBe(15);
     expect(t.models.triage.requests[1]?.messages).toEqual([{ role: 'user', content: [{ text: 'second question' }] }]);
@@ -123,14 +155,28 @@ describe('swarm sessions', () => {
   it('an unfinished run in the earlier layout (version 1) is refused clearly; a finished one is replaced', async () => {
     const repository = new InMemorySessionRepository();
     const old = await new RepositorySessionManager({ sessionId: 'v1', repository }).openMultiAgent('support', 'swarm');
-    await old.saveState({ version: 1, status: 'executing', current: 'Billing agent', conversation: { inputHistory: [], items: [] } });
+    await old.saveState({
+      version: 1,
+      status: 'executing',
+      current: 'Billing agent',
+      conversation: { inputHistory: [], items: [] },
+    });
     const stuck = team(new RepositorySessionManager({ sessionId: 'v1', repository }), {});
     await expect(stuck.swarm.invoke('hi')).rejects.toThrow(/version 1, expected 2.*clear the session/);
 
-    await old.saveState({ version: 1, status: 'completed', current: 'Billing agent', conversation: { inputHistory: [], items: [] } });
+    await old.saveState({
+      version: 1,
+      status: 'completed',
+      current: 'Billing agent',
+      conversation: { inputHistory: [], items: [] },
+    });
     const fresh = team(new RepositorySessionManager({ sessionId: 'v1', repository }), { triage: ['Hello.'] });
     expect((await fresh.swarm.invoke('hi')).status).toBe('completed');
-    expect((await repository.readMultiAgent('v1', 'support'))?.state).toMatchObject({ version: 2, status: 'completed', turns: 1 });
+    expect((await repository.readMultiAgent('v1', 'support'))?.state).toMatchObject({
+      version: 2,
+      status: 'completed',
+      turns: 1,
+    });
   });
 
   it('survives SIGKILL of the process mid-run and resumes at the right agent with context, usage and time', async () => {
@@ -151,10 +197,14 @@ describe('swarm sessions', () => {
       swarm.hooks.addCallback(BeforeNodeCallEvent, (e) => { if (e.nodeId === 'Billing agent') setTimeout(() => console.log('BILLING_RUNNING'), 50); });
       await swarm.invoke('I was charged twice');
     `;
-    const proc = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', '--input-type=module', '-e', child], {
-      cwd: here,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--conditions=@skein/source', '--import', 'tsx', '--input-type=module', '-e', child],
+      {
+        cwd: here,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     await new Promise<void>((resolve, reject) => {
@@ -167,8 +217,16 @@ describe('swarm sessions', () => {
     proc.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 
-    const stateFile = path.join(storageDir, 'session_crash-1', 'multi_agents', 'multi_agent_support', 'multi_agent.json');
-    const before = JSON.parse(await fs.readFile(stateFile, 'utf8')) as { state: { elapsedMs: number; current: string } };
+    const stateFile = path.join(
+      storageDir,
+      'session_crash-1',
+      'multi_agents',
+      'multi_agent_support',
+      'multi_agent.json',
+    );
+    const before = JSON.parse(await fs.readFile(stateFile, 'utf8')) as {
+      state: { elapsedMs: number; current: string };
+    };
     expect(before.state.current).toBe('Billing agent');
 
     const sessionManager = new FileSessionManager({ sessionId: 'crash-1', storageDir });
@@ -187,7 +245,9 @@ describe('swarm sessions', () => {
       expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
       expect(JSON.stringify(sent[1])).toContain('transfer_to_billing_agent');
       expect(JSON.stringify(sent[2])).toContain('Message from Triage agent: double charge');
-      expect(t.agents.billing.messages.at(-1)?.content).toEqual([{ text: 'Refunded the duplicate charge on order 42.' }]);
+      expect(t.agents.billing.messages.at(-1)?.content).toEqual([
+        { text: 'Refunded the duplicate charge on order 42.' },
+      ]);
     } finally {
       await sessionManager.close();
     }

@@ -6,14 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 /** A member agent driven by a script; its model records every request. */
-function member(name: string, script: ScriptedTurn[], extra: Partial<ConstructorParameters<typeof Agent>[0]> = {}): { agent: Agent; model: ScriptedModel } {
+function member(
+  name: string,
+  script: ScriptedTurn[],
+  extra: Partial<ConstructorParameters<typeof Agent>[0]> = {},
+): { agent: Agent; model: ScriptedModel } {
   const model = new ScriptedModel(script);
   return { agent: new Agent({ model, name, retryStrategy: null, ...extra }), model };
 }
 
 const text = (m: Message | undefined): string => (m?.content ?? []).map((b) => ('text' in b ? b.text : '')).join('');
 const blocks = (messages: readonly Message[]): ContentBlock[] => messages.flatMap((m) => m.content);
-const hasTools = (messages: readonly Message[]): boolean => blocks(messages).some((b) => 'toolUse' in b || 'toolResult' in b);
+const hasTools = (messages: readonly Message[]): boolean =>
+  blocks(messages).some((b) => 'toolUse' in b || 'toolResult' in b);
 
 async function collect(swarm: Swarm, task: string): Promise<{ events: MultiAgentStreamEvent[]; result: SwarmResult }> {
   const events: MultiAgentStreamEvent[] = [];
@@ -30,7 +35,13 @@ describe('triage / billing / refund swarm', () => {
     const triage = member('Triage agent', [
       {
         text: 'Let me get billing.',
-        toolUses: [{ name: 'transfer_to_billing_agent', toolUseId: 'h1', input: { message: 'Charged twice for order 42', context: { order_id: '42' } } }],
+        toolUses: [
+          {
+            name: 'transfer_to_billing_agent',
+            toolUseId: 'h1',
+            input: { message: 'Charged twice for order 42', context: { order_id: '42' } },
+          },
+        ],
       },
     ]);
     const billing = member('Billing agent', ['I have refunded the duplicate charge on order 42.']);
@@ -69,20 +80,40 @@ describe('triage / billing / refund swarm', () => {
     expect(text(last)).toContain('Message from Triage agent: Charged twice for order 42');
     expect(text(last)).toContain('{"Triage agent":{"order_id":"42"}}');
 
-    const kinds = events.map((e) => (e.type === 'nodeStream' ? `stream:${e.nodeId}` : e.type === 'transition' ? `transition:${e.transition.kind}` : `${e.type}:${e.nodeId}`));
+    const kinds = events.map((e) =>
+      e.type === 'nodeStream'
+        ? `stream:${e.nodeId}`
+        : e.type === 'transition'
+          ? `transition:${e.transition.kind}`
+          : `${e.type}:${e.nodeId}`,
+    );
     const compact = kinds.filter((k, i) => !k.startsWith('stream') || kinds[i - 1] !== k);
     expect(compact).toEqual([
-      'transition:start', 'nodeStart:Triage agent', 'stream:Triage agent', 'nodeStop:Triage agent', 'transition:handoff',
-      'nodeStart:Billing agent', 'stream:Billing agent', 'nodeStop:Billing agent', 'transition:complete',
+      'transition:start',
+      'nodeStart:Triage agent',
+      'stream:Triage agent',
+      'nodeStop:Triage agent',
+      'transition:handoff',
+      'nodeStart:Billing agent',
+      'stream:Billing agent',
+      'nodeStop:Billing agent',
+      'transition:complete',
     ]);
   });
 
   it('applies a handoff input filter: removeAllTools leaves no tool blocks for the next agent', async () => {
     const billing = member('Billing agent', ['Billing here.']);
     const lookup = { name: 'lookup_order', toolUseId: 'l1', input: { id: '42' } };
-    const triage = member('Triage agent', [{ toolUses: [lookup] }, { text: 'Passing you on.', toolUses: [{ name: 'transfer_to_billing_agent', toolUseId: 'h1' }] }], {
-      handoffs: [handoff(billing.agent, { inputFilter: removeAllTools })],
-    });
+    const triage = member(
+      'Triage agent',
+      [
+        { toolUses: [lookup] },
+        { text: 'Passing you on.', toolUses: [{ name: 'transfer_to_billing_agent', toolUseId: 'h1' }] },
+      ],
+      {
+        handoffs: [handoff(billing.agent, { inputFilter: removeAllTools })],
+      },
+    );
     const swarm = Swarm.fromAgent(triage.agent);
     const result = await swarm.invoke('Where is my invoice?');
     expect(result.status).toBe('completed');
@@ -97,8 +128,15 @@ describe('triage / billing / refund swarm', () => {
   });
 
   it('nests the history on request and keeps appending to one summary over several handoffs', async () => {
-    const triage = member('Triage agent', [{ text: 'Billing can help.', toolUses: [{ name: 'transfer_to_billing_agent', input: { message: 'double charge' } }] }]);
-    const billing = member('Billing agent', [{ text: 'This needs a refund.', toolUses: [{ name: 'transfer_to_refund_agent' }] }]);
+    const triage = member('Triage agent', [
+      {
+        text: 'Billing can help.',
+        toolUses: [{ name: 'transfer_to_billing_agent', input: { message: 'double charge' } }],
+      },
+    ]);
+    const billing = member('Billing agent', [
+      { text: 'This needs a refund.', toolUses: [{ name: 'transfer_to_refund_agent' }] },
+    ]);
     const refund = member('Refund agent', ['Refund issued.']);
     const swarm = new Swarm({ nodes: [triage.agent, billing.agent, refund.agent], nestHandoffHistory: true });
     const result = await swarm.invoke('I was charged twice');
@@ -107,7 +145,9 @@ describe('triage / billing / refund swarm', () => {
     const toBilling = billing.model.requests[0]?.messages ?? [];
     expect(toBilling.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(text(toBilling[0])).toBe(TRANSFER_OPENER);
-    expect(text(toBilling[1])).toMatch(/^<CONVERSATION HISTORY>\n1\. user: I was charged twice\n2\. assistant: Billing can help\./);
+    expect(text(toBilling[1])).toMatch(
+      /^<CONVERSATION HISTORY>\n1\. user: I was charged twice\n2\. assistant: Billing can help\./,
+    );
     expect(text(toBilling[1])).toMatch(/<\/CONVERSATION HISTORY>$/);
     expect(hasTools(toBilling)).toBe(false);
     expect(text(toBilling[2])).toContain('Message from Triage agent: double charge');
@@ -132,9 +172,13 @@ describe('triage / billing / refund swarm', () => {
     expect(hasTools(billing.model.requests[0]?.messages ?? [])).toBe(true);
 
     const billing2 = member('Billing agent', ['ok']);
-    const triage2 = member('Triage agent', [{ text: 'over to billing', toolUses: [{ name: 'transfer_to_billing_agent' }] }], {
-      handoffs: [handoff(billing2.agent, { inputFilter: removeAllTools })],
-    });
+    const triage2 = member(
+      'Triage agent',
+      [{ text: 'over to billing', toolUses: [{ name: 'transfer_to_billing_agent' }] }],
+      {
+        handoffs: [handoff(billing2.agent, { inputFilter: removeAllTools })],
+      },
+    );
     await Swarm.fromAgent(triage2.agent, { nestHandoffHistory: true }).invoke('hi');
     const sent = billing2.model.requests[0]?.messages ?? [];
     expect(text(sent[1])).toBe('over to billing');
@@ -150,10 +194,14 @@ describe('triage / billing / refund swarm', () => {
         calls.push(`${ctx.agent.name}:${input.orderId}`);
       },
     });
-    const triage = member('Triage agent', [
-      { toolUses: [{ name: 'transfer_to_refund_agent', toolUseId: 'bad', input: { orderId: 'forty-two' } }] },
-      { toolUses: [{ name: 'transfer_to_refund_agent', toolUseId: 'good', input: { orderId: '42' } }] },
-    ], { handoffs: [refundHandoff] });
+    const triage = member(
+      'Triage agent',
+      [
+        { toolUses: [{ name: 'transfer_to_refund_agent', toolUseId: 'bad', input: { orderId: 'forty-two' } }] },
+        { toolUses: [{ name: 'transfer_to_refund_agent', toolUseId: 'good', input: { orderId: '42' } }] },
+      ],
+      { handoffs: [refundHandoff] },
+    );
     const result = await Swarm.fromAgent(triage.agent).invoke('refund order 42');
     expect(result.status).toBe('completed');
     expect(result.nodeHistory).toEqual(['Triage agent', 'Refund agent']);
@@ -161,9 +209,14 @@ describe('triage / billing / refund swarm', () => {
     expect(result.sharedContext).toEqual({});
     const sent = refund.model.requests[0]?.messages ?? [];
     const results = blocks(sent).flatMap((b) => ('toolResult' in b ? [b.toolResult] : []));
-    expect(results.map((r) => [r.toolUseId, r.status])).toEqual([['bad', 'error'], ['good', 'success']]);
+    expect(results.map((r) => [r.toolUseId, r.status])).toEqual([
+      ['bad', 'error'],
+      ['good', 'success'],
+    ]);
     expect(JSON.stringify(results[0]?.content)).toContain('orderId');
-    expect(triage.model.requests[1]?.messages.at(-1)?.content[0]).toMatchObject({ toolResult: { toolUseId: 'bad', status: 'error' } });
+    expect(triage.model.requests[1]?.messages.at(-1)?.content[0]).toMatchObject({
+      toolResult: { toolUseId: 'bad', status: 'error' },
+    });
   });
 
   it('isEnabled is evaluated at every model call; disabled handoffs are not shown', async () => {
@@ -172,17 +225,29 @@ describe('triage / billing / refund swarm', () => {
     let verified = false;
     const seen: boolean[] = [];
     const verify = { name: 'verify' };
-    const triage = member('Triage agent', [
-      () => {
-        verified = true;
-        return { toolUses: [verify] };
+    const triage = member(
+      'Triage agent',
+      [
+        () => {
+          verified = true;
+          return { toolUses: [verify] };
+        },
+        { toolUses: [{ name: 'transfer_to_refund_agent' }] },
+      ],
+      {
+        handoffs: [
+          billing.agent,
+          handoff(refund.agent, {
+            isEnabled: (ctx) => (seen.push(verified), verified && ctx.agent.name === 'Triage agent'),
+          }),
+        ],
       },
-      { toolUses: [{ name: 'transfer_to_refund_agent' }] },
-    ], {
-      handoffs: [billing.agent, handoff(refund.agent, { isEnabled: (ctx) => (seen.push(verified), verified && ctx.agent.name === 'Triage agent') })],
-    });
+    );
     const result = await Swarm.fromAgent(triage.agent).invoke('refund me');
-    expect(triage.model.requests.map((r) => r.toolNames)).toEqual([['transfer_to_billing_agent'], ['transfer_to_billing_agent', 'transfer_to_refund_agent']]);
+    expect(triage.model.requests.map((r) => r.toolNames)).toEqual([
+      ['transfer_to_billing_agent'],
+      ['transfer_to_billing_agent', 'transfer_to_refund_agent'],
+    ]);
     expect(seen).toEqual([false, true]);
     expect(result.nodeHistory).toEqual(['Triage agent', 'Refund agent']);
   });
@@ -191,14 +256,22 @@ describe('triage / billing / refund swarm', () => {
     const billing = member('Billing agent', ['Billing here.']);
     const refund = member('Refund agent', []);
     const triage = member('Triage agent', [
-      { toolUses: [{ name: 'transfer_to_billing_agent', toolUseId: 'first' }, { name: 'transfer_to_refund_agent', toolUseId: 'second' }] },
+      {
+        toolUses: [
+          { name: 'transfer_to_billing_agent', toolUseId: 'first' },
+          { name: 'transfer_to_refund_agent', toolUseId: 'second' },
+        ],
+      },
     ]);
     const result = await new Swarm({ nodes: [triage.agent, billing.agent, refund.agent] }).invoke('help');
     expect(result.nodeHistory).toEqual(['Triage agent', 'Billing agent']);
     expect(refund.model.requests).toHaveLength(0);
     const sent = billing.model.requests[0]?.messages ?? [];
     const results = blocks(sent).flatMap((b) => ('toolResult' in b ? [b.toolResult] : []));
-    expect(results.map((r) => [r.toolUseId, r.status])).toEqual([['first', 'success'], ['second', 'error']]);
+    expect(results.map((r) => [r.toolUseId, r.status])).toEqual([
+      ['first', 'success'],
+      ['second', 'error'],
+    ]);
     expect(JSON.stringify(results[1]?.content)).toMatch(/Ignored/);
   });
 
@@ -208,7 +281,9 @@ describe('triage / billing / refund swarm', () => {
     const mapped = new Swarm({
       nodes: [triage.agent, billing.agent],
       nestHandoffHistory: true,
-      handoffHistoryMapper: (transcript) => [{ role: 'user', content: [{ text: `(${transcript.length} earlier messages omitted)` }] }],
+      handoffHistoryMapper: (transcript) => [
+        { role: 'user', content: [{ text: `(${transcript.length} earlier messages omitted)` }] },
+      ],
     });
     await mapped.invoke('hi');
     const sent = billing.model.requests[0]?.messages ?? [];
@@ -217,22 +292,40 @@ describe('triage / billing / refund swarm', () => {
 
     const t2 = member('Triage agent', [{ text: 'to billing', toolUses: [{ name: 'transfer_to_billing_agent' }] }]);
     const b2 = member('Billing agent', ['ok']);
-    await new Swarm({ nodes: [t2.agent, b2.agent], handoffInputFilter: removeAllTools, nestHandoffHistory: true }).invoke('hi');
+    await new Swarm({
+      nodes: [t2.agent, b2.agent],
+      handoffInputFilter: removeAllTools,
+      nestHandoffHistory: true,
+    }).invoke('hi');
     expect(b2.model.requests[0]?.messages.map((m) => text(m).slice(0, 10))).toEqual(['hi', 'to billing', '[Transfer]']);
 
     const t3 = member('Triage agent', [{ toolUses: [{ name: 'transfer_to_billing_agent' }] }]);
     const b3 = member('Billing agent', []);
-    const broken = await new Swarm({ nodes: [t3.agent, b3.agent], handoffInputFilter: () => { throw new Error('filter bug'); } }).invoke('hi');
+    const broken = await new Swarm({
+      nodes: [t3.agent, b3.agent],
+      handoffInputFilter: () => {
+        throw new Error('filter bug');
+      },
+    }).invoke('hi');
     expect(broken.status).toBe('failed');
     expect(broken.failureReason).toBe('The input filter of transfer_to_billing_agent failed: filter bug');
   });
 
   it('shared context accumulates across transfers, by the node that shared it', async () => {
-    const triage = member('Triage agent', [{ toolUses: [{ name: 'transfer_to_billing_agent', input: { context: { order_id: '42', tier: 'gold' } } }] }]);
-    const billing = member('Billing agent', [{ toolUses: [{ name: 'transfer_to_refund_agent', input: { message: 'refund 49.90', context: { amount: 49.9 } } }] }]);
+    const triage = member('Triage agent', [
+      { toolUses: [{ name: 'transfer_to_billing_agent', input: { context: { order_id: '42', tier: 'gold' } } }] },
+    ]);
+    const billing = member('Billing agent', [
+      {
+        toolUses: [{ name: 'transfer_to_refund_agent', input: { message: 'refund 49.90', context: { amount: 49.9 } } }],
+      },
+    ]);
     const refund = member('Refund agent', ['Refunded.']);
     const result = await new Swarm({ nodes: [triage.agent, billing.agent, refund.agent] }).invoke('charged twice');
-    expect(result.sharedContext).toEqual({ 'Triage agent': { order_id: '42', tier: 'gold' }, 'Billing agent': { amount: 49.9 } });
+    expect(result.sharedContext).toEqual({
+      'Triage agent': { order_id: '42', tier: 'gold' },
+      'Billing agent': { amount: 49.9 },
+    });
     const note = text(refund.model.requests[0]?.messages.at(-1));
     expect(note).toContain('Message from Billing agent: refund 49.90');
     expect(note).toContain('"Triage agent":{"order_id":"42","tier":"gold"}');

@@ -22,15 +22,23 @@ import { table } from './measure.js';
 
 // SKEIN_BENCH_CORE_DIST=/path/to/another/core/dist measures another build (e.g. an older commit's) against the same floor.
 const other = process.env['SKEIN_BENCH_CORE_DIST'];
-const dist = other ? new URL(`file://${other.replace(/\/?$/, '/')}`) : new URL('../../packages/core/dist/', import.meta.url);
-if (!existsSync(fileURLToPath(new URL('index.js', dist)))) throw new Error('agent-construction measures the built core: run `npm run build` first');
+const dist = other
+  ? new URL(`file://${other.replace(/\/?$/, '/')}`)
+  : new URL('../../packages/core/dist/', import.meta.url);
+if (!existsSync(fileURLToPath(new URL('index.js', dist))))
+  throw new Error('agent-construction measures the built core: run `npm run build` first');
 const { Agent, tool } = (await import(new URL('index.js', dist).href)) as typeof Core;
-const { ScriptedModel } = (await import(new URL('testing/index.js', dist).href)) as typeof import('@skein/core/testing');
+const { ScriptedModel } = (await import(
+  new URL('testing/index.js', dist).href
+)) as typeof import('@skein/core/testing');
 
 const AGENTS = 1_000;
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('agent-construction needs --expose-gc (npm run bench --workspace bench -- agent-construction passes it)');
+if (!gc)
+  throw new Error(
+    'agent-construction needs --expose-gc (npm run bench --workspace bench -- agent-construction passes it)',
+  );
 
 const schemas = [
   z.object({ city: z.string().describe('City name'), unit: z.enum(['c', 'f']).optional() }),
@@ -45,7 +53,9 @@ const model = new ScriptedModel([], { record: false });
 const systemPrompt = 'You are a helpful assistant.';
 
 function skeinTools(): AgentTool[] {
-  return schemas.map((inputSchema, i) => tool({ name: names[i] as string, description: `The ${names[i]} tool`, inputSchema, callback }));
+  return schemas.map((inputSchema, i) =>
+    tool({ name: names[i] as string, description: `The ${names[i]} tool`, inputSchema, callback }),
+  );
 }
 const sharedTools = skeinTools();
 
@@ -56,7 +66,12 @@ interface FloorTool {
   callback: (input: unknown) => string;
 }
 function floorTools(): FloorTool[] {
-  return schemas.map((inputSchema, i) => ({ name: names[i] as string, description: `The ${names[i]} tool`, inputSchema, callback }));
+  return schemas.map((inputSchema, i) => ({
+    name: names[i] as string,
+    description: `The ${names[i]} tool`,
+    inputSchema,
+    callback,
+  }));
 }
 const sharedFloorTools = floorTools();
 
@@ -102,10 +117,17 @@ function measure(make: () => unknown): { us: number; bytes: number } {
 }
 
 const results = Object.fromEntries(Object.entries(shapes).map(([name, make]) => [name, measure(make)]));
-const rows: (string | number)[][] = [['shape (1,000 agents, 5 zod tools each)', 'µs/agent', 'bytes/agent', 'µs vs floor', 'bytes vs floor']];
+const rows: (string | number)[][] = [
+  ['shape (1,000 agents, 5 zod tools each)', 'µs/agent', 'bytes/agent', 'µs vs floor', 'bytes vs floor'],
+];
 for (const [name, r] of Object.entries(results)) {
-  const floor = results[name.startsWith('skein') ? name.replace('skein', 'floor') : name] as { us: number; bytes: number };
+  const floor = results[name.startsWith('skein') ? name.replace('skein', 'floor') : name] as {
+    us: number;
+    bytes: number;
+  };
   rows.push([name, r.us, Math.round(r.bytes), (r.us / floor.us).toFixed(1), (r.bytes / floor.bytes).toFixed(1)]);
 }
-console.log(`time: best of ${ROUNDS} rounds; heap: median of ${ROUNDS} rounds, measured after gc with the agents alive`);
+console.log(
+  `time: best of ${ROUNDS} rounds; heap: median of ${ROUNDS} rounds, measured after gc with the agents alive`,
+);
 table(rows);

@@ -36,7 +36,11 @@ const lookup = tool({
 function model(): ScriptedModel {
   return new ScriptedModel(
     [
-      { text: 'Let me look that up.', toolUses: [{ name: 'lookup_order', input: { orderId: 'A-1042' } }], delayMs: MODEL_DELAY_MS },
+      {
+        text: 'Let me look that up.',
+        toolUses: [{ name: 'lookup_order', input: { orderId: 'A-1042' } }],
+        delayMs: MODEL_DELAY_MS,
+      },
       { text: 'Your order A-1042 has shipped; two items are on their way.', delayMs: MODEL_DELAY_MS },
     ],
     { loop: true, record: false },
@@ -59,14 +63,21 @@ interface LevelResult {
   wallMs: number;
 }
 
-const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+const pct = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
 
 /** Runs `n` conversations at once; `store(i)` gives conversation i its session manager (or none). */
 async function level(n: number, store: (i: number) => SessionManager | undefined): Promise<LevelResult> {
   const before = heap();
   const agents = Array.from({ length: n }, (_, i) => {
     const sessionManager = store(i);
-    return new Agent({ name: 'support', model: model(), tools: [lookup], systemPrompt: 'You help customers with orders.', ...(sessionManager ? { sessionManager } : {}) });
+    return new Agent({
+      name: 'support',
+      model: model(),
+      tools: [lookup],
+      systemPrompt: 'You help customers with orders.',
+      ...(sessionManager ? { sessionManager } : {}),
+    });
   });
   const added: number[] = [];
   const cpu = process.cpuUsage();
@@ -85,13 +96,41 @@ async function level(n: number, store: (i: number) => SessionManager | undefined
   const used = process.cpuUsage(cpu);
   const bytesPerConversation = (heap() - before) / n;
   added.sort((a, b) => a - b);
-  if (agents.some((a) => a.messages.length !== TURNS * MESSAGES_PER_TURN)) throw new Error('a conversation lost messages');
-  return { messagesPerSec: (n * TURNS * MESSAGES_PER_TURN) / (wallMs / 1000), cpuUsPerTurn: (used.user + used.system) / (n * TURNS), p50: pct(added, 0.5), p99: pct(added, 0.99), bytesPerConversation, wallMs };
+  if (agents.some((a) => a.messages.length !== TURNS * MESSAGES_PER_TURN))
+    throw new Error('a conversation lost messages');
+  return {
+    messagesPerSec: (n * TURNS * MESSAGES_PER_TURN) / (wallMs / 1000),
+    cpuUsPerTurn: (used.user + used.system) / (n * TURNS),
+    p50: pct(added, 0.5),
+    p99: pct(added, 0.99),
+    bytesPerConversation,
+    wallMs,
+  };
 }
 
-const rows: (string | number)[][] = [['store', 'conversations', 'messages/s', 'added p50 ms', 'added p99 ms', 'CPU µs/turn', 'KB/idle conversation', 'wall s']];
+const rows: (string | number)[][] = [
+  [
+    'store',
+    'conversations',
+    'messages/s',
+    'added p50 ms',
+    'added p99 ms',
+    'CPU µs/turn',
+    'KB/idle conversation',
+    'wall s',
+  ],
+];
 const push = (storeName: string, n: number, r: LevelResult): void => {
-  rows.push([storeName, n, Math.round(r.messagesPerSec), r.p50, r.p99, Math.round(r.cpuUsPerTurn), (r.bytesPerConversation / 1024).toFixed(1), (r.wallMs / 1000).toFixed(1)]);
+  rows.push([
+    storeName,
+    n,
+    Math.round(r.messagesPerSec),
+    r.p50,
+    r.p99,
+    Math.round(r.cpuUsPerTurn),
+    (r.bytesPerConversation / 1024).toFixed(1),
+    (r.wallMs / 1000).toFixed(1),
+  ]);
   console.log(`  done: ${storeName} x ${n}`);
 };
 
@@ -104,7 +143,11 @@ for (const n of LEVELS) push('none', n, await level(n, () => undefined));
  * dir) of a message's size. What the disk gives concurrent writers; ms.
  */
 async function durableFloor(dir: string, n: number): Promise<number> {
-  const text = JSON.stringify({ message: { role: 'assistant', content: [{ text: 'Your order A-1042 has shipped; two items are on their way.' }] }, message_id: 3, created_at: new Date().toISOString() });
+  const text = JSON.stringify({
+    message: { role: 'assistant', content: [{ text: 'Your order A-1042 has shipped; two items are on their way.' }] },
+    message_id: 3,
+    created_at: new Date().toISOString(),
+  });
   const start = performance.now();
   await Promise.all(
     Array.from({ length: n }, async (_, w) => {
@@ -139,7 +182,16 @@ try {
     push('file', n, r);
     for (const m of managers) await m.close();
     const floorMs = await durableFloor(path.join(root, `floor-${n}`), n);
-    rows.push(['floor: durable writes, one dir per writer', n, Math.round((n * TURNS * MESSAGES_PER_TURN) / (floorMs / 1000)), '-', '-', '-', '-', (floorMs / 1000).toFixed(1)]);
+    rows.push([
+      'floor: durable writes, one dir per writer',
+      n,
+      Math.round((n * TURNS * MESSAGES_PER_TURN) / (floorMs / 1000)),
+      '-',
+      '-',
+      '-',
+      '-',
+      (floorMs / 1000).toFixed(1),
+    ]);
   }
 } finally {
   await fs.rm(root, { recursive: true, force: true });
@@ -158,7 +210,10 @@ if (server) {
     const bucket = await server.createBucket('skein-conversations');
     const client = server.client();
     for (const n of LEVELS.filter((x) => x <= 100)) {
-      const r = await level(n, (i) => new S3SessionManager({ sessionId: `c${n}-${i}`, bucket, prefix: 'bench', client }));
+      const r = await level(
+        n,
+        (i) => new S3SessionManager({ sessionId: `c${n}-${i}`, bucket, prefix: 'bench', client }),
+      );
       push('s3 (loopback radosgw, one shared client)', n, r);
     }
     client.destroy();
@@ -167,6 +222,10 @@ if (server) {
   }
 }
 
-console.log(`\n${TURNS} turns per conversation, ${MESSAGES_PER_TURN} messages per turn, model delay ${MODEL_DELAY_MS} ms per call (2 calls a turn).`);
-console.log('added = turn time minus the scripted model delays: the loop, the tool, persistence and waiting for the event loop.');
+console.log(
+  `\n${TURNS} turns per conversation, ${MESSAGES_PER_TURN} messages per turn, model delay ${MODEL_DELAY_MS} ms per call (2 calls a turn).`,
+);
+console.log(
+  'added = turn time minus the scripted model delays: the loop, the tool, persistence and waiting for the event loop.',
+);
 table(rows);

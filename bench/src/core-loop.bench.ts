@@ -14,7 +14,10 @@ const callback = ({ n }: { n: number }): string => String(n + 1);
 const add = tool({ name: 'add', description: 'adds one', inputSchema, callback });
 
 function script(): ScriptedModel {
-  const turns = [...Array.from({ length: CYCLES }, (_, i) => ({ toolUses: [{ name: 'add', input: { n: i } }] })), 'done'];
+  const turns = [
+    ...Array.from({ length: CYCLES }, (_, i) => ({ toolUses: [{ name: 'add', input: { n: i } }] })),
+    'done',
+  ];
   return new ScriptedModel(turns, { record: false });
 }
 
@@ -38,24 +41,42 @@ async function minimalLoop(model: ScriptedModel, messages: Message[]): Promise<v
         const d = e.contentBlockDelta.delta;
         if ('text' in d) text += d.text;
         else if ('toolUse' in d && tool) tool.input += d.toolUse.input;
-      } else if ('contentBlockStart' in e) tool = { id: e.contentBlockStart.start.toolUse.toolUseId, name: e.contentBlockStart.start.toolUse.name, input: '' };
+      } else if ('contentBlockStart' in e)
+        tool = {
+          id: e.contentBlockStart.start.toolUse.toolUseId,
+          name: e.contentBlockStart.start.toolUse.name,
+          input: '',
+        };
       else if ('messageStop' in e) stop = e.messageStop.stopReason;
     }
     if (text) content.push({ text });
-    if (tool) content.push({ toolUse: { toolUseId: tool.id, name: tool.name, input: JSON.parse(tool.input) as { n: number } } });
+    if (tool)
+      content.push({
+        toolUse: { toolUseId: tool.id, name: tool.name, input: JSON.parse(tool.input) as { n: number } },
+      });
     messages.push({ role: 'assistant', content });
     if (stop !== 'tool_use' || !tool) return;
     const parsed = inputSchema.parse(JSON.parse(tool.input));
-    messages.push({ role: 'user', content: [{ toolResult: { toolUseId: tool.id, status: 'success', content: [{ text: callback(parsed) }] } }] });
+    messages.push({
+      role: 'user',
+      content: [{ toolResult: { toolUseId: tool.id, status: 'success', content: [{ text: callback(parsed) }] } }],
+    });
   }
 }
 
 const rows: (string | number)[][] = [['history turns', 'skein µs/cycle', 'floor µs/cycle', 'ratio']];
 for (const turns of [10, 100, 1000]) {
-  const skein = (await usPerOp(async () => {
-    const agent = new Agent({ model: script(), tools: [add], messages: history(turns), conversationManager: new NullConversationManager() });
-    await agent.invoke('go');
-  }, 10)) / (CYCLES + 1);
+  const skein =
+    (await usPerOp(async () => {
+      const agent = new Agent({
+        model: script(),
+        tools: [add],
+        messages: history(turns),
+        conversationManager: new NullConversationManager(),
+      });
+      await agent.invoke('go');
+    }, 10)) /
+    (CYCLES + 1);
   const floor = (await usPerOp(() => minimalLoop(script(), history(turns)), 10)) / (CYCLES + 1);
   rows.push([turns, skein, floor, skein / floor]);
 }

@@ -9,13 +9,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AfterNodeCallEvent, Agent, InMemorySessionRepository, RepositorySessionManager, type Model, type SessionRepository } from '@skein/core';
+import {
+  AfterNodeCallEvent,
+  Agent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  type Model,
+  type SessionRepository,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder, type Graph } from '@skein/graph';
 import { FileSessionRepository } from '@skein/session-file';
 import { table, usPerOp } from './measure.js';
 
-const agent = (name: string): Agent => new Agent({ name, model: new ScriptedModel(['ok'], { loop: true, record: false }), retryStrategy: null });
+const agent = (name: string): Agent =>
+  new Agent({ name, model: new ScriptedModel(['ok'], { loop: true, record: false }), retryStrategy: null });
 
 /** A model with no await between its events (a cache, a canned answer): nodes finish in the same tick. */
 const zeroLatency: Model = {
@@ -40,7 +48,8 @@ async function chainBench(n: number): Promise<(string | number)[]> {
   const floorAgents = Array.from({ length: n }, (_, i) => agent(`n${i}`));
   const floor = async (): Promise<void> => {
     let previous = '';
-    for (const a of floorAgents) previous = String(await a.invoke(previous ? `Original Task: task\nFrom prev: ${previous}` : 'task'));
+    for (const a of floorAgents)
+      previous = String(await a.invoke(previous ? `Original Task: task\nFrom prev: ${previous}` : 'task'));
   };
   const floorUs = await usPerOp(floor, 20);
   const graphUs = await usPerOp(() => graph.invoke('task'), 20);
@@ -50,12 +59,17 @@ async function chainBench(n: number): Promise<(string | number)[]> {
 async function fanOutBench(width: number, zero = false): Promise<(string | number)[]> {
   const node = zero ? zeroAgent : agent;
   const make = (): { root: Agent; workers: Agent[]; sink: Agent } => ({
-    root: node('root'), workers: Array.from({ length: width }, (_, i) => node(`w${i}`)), sink: node('sink'),
+    root: node('root'),
+    workers: Array.from({ length: width }, (_, i) => node(`w${i}`)),
+    sink: node('sink'),
   });
   const g = make();
   const builder = new GraphBuilder().addNode(g.root).addNode(g.sink);
   for (const w of g.workers) builder.addNode(w).addEdge('root', w.name);
-  builder.addEdge(g.workers.map((w) => w.name), 'sink');
+  builder.addEdge(
+    g.workers.map((w) => w.name),
+    'sink',
+  );
   const graph = builder.build();
   const f = make();
   const floor = async (): Promise<void> => {
@@ -65,16 +79,30 @@ async function fanOutBench(width: number, zero = false): Promise<(string | numbe
   };
   const nodes = width + 2;
   const check = await graph.invoke('task');
-  if (check.status !== 'completed' || check.executionOrder.length !== nodes) throw new Error(`The fan-out ran ${check.executionOrder.length} of ${nodes} nodes (${check.status}).`);
+  if (check.status !== 'completed' || check.executionOrder.length !== nodes)
+    throw new Error(`The fan-out ran ${check.executionOrder.length} of ${nodes} nodes (${check.status}).`);
   const floorUs = await usPerOp(floor, 20);
   const graphUs = await usPerOp(() => graph.invoke('task'), 20);
-  return [`1 -> ${width} -> 1${zero ? ' (zero-latency models)' : ''}`, floorUs / nodes, graphUs / nodes, (graphUs - floorUs) / nodes, graphUs / floorUs];
+  return [
+    `1 -> ${width} -> 1${zero ? ' (zero-latency models)' : ''}`,
+    floorUs / nodes,
+    graphUs / nodes,
+    (graphUs - floorUs) / nodes,
+    graphUs / floorUs,
+  ];
 }
 
 /** µs per node over the first and the last tenth of one long persisted chain. */
-async function persistBench(label: string, repository: SessionRepository | undefined, n: number): Promise<(string | number)[]> {
+async function persistBench(
+  label: string,
+  repository: SessionRepository | undefined,
+  n: number,
+): Promise<(string | number)[]> {
   const builder = new GraphBuilder().setId('bench');
-  if (repository) builder.setSessionManager(new RepositorySessionManager({ sessionId: `bench-${label.replace(/\W+/g, '-')}`, repository }));
+  if (repository)
+    builder.setSessionManager(
+      new RepositorySessionManager({ sessionId: `bench-${label.replace(/\W+/g, '-')}`, repository }),
+    );
   for (let i = 0; i < n; i++) {
     builder.addNode(agent(`n${i}`));
     if (i > 0) builder.addEdge(`n${i - 1}`, `n${i}`);
@@ -84,14 +112,20 @@ async function persistBench(label: string, repository: SessionRepository | undef
   graph.hooks.addCallback(AfterNodeCallEvent, () => void stamps.push(process.hrtime.bigint()));
   await graph.invoke('task');
   const tenth = Math.floor(n / 10);
-  const window = (from: number): number => Number((stamps[from + tenth] as bigint) - (stamps[from] as bigint)) / 1_000 / tenth;
+  const window = (from: number): number =>
+    Number((stamps[from + tenth] as bigint) - (stamps[from] as bigint)) / 1_000 / tenth;
   const first = window(1);
   const last = window(n - tenth - 1);
   return [label, n, first, last, last / first];
 }
 
 console.log('Orchestration overhead per node (scripted model; floor = the same agents called directly)');
-table([['shape', 'floor µs/node', 'graph µs/node', 'overhead µs/node', 'ratio'], await chainBench(50), await fanOutBench(32), await fanOutBench(32, true)]);
+table([
+  ['shape', 'floor µs/node', 'graph µs/node', 'overhead µs/node', 'ratio'],
+  await chainBench(50),
+  await fanOutBench(32),
+  await fanOutBench(32, true),
+]);
 
 console.log('\nPersisting one node as the history grows (µs per node, first vs last tenth of one run)');
 const dir = await mkdtemp(path.join(os.tmpdir(), 'skein-graph-bench-'));

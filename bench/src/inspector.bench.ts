@@ -11,20 +11,29 @@ import { writeLargeSession } from '../../packages/inspector/src/testing/large-se
 import { bestMs, table } from './measure.js';
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-inspector-bench-'));
-const sink = { stdout: { write: (): boolean => true, isTTY: false }, stderr: { write: (): boolean => true }, env: {}, cwd: root };
+const sink = {
+  stdout: { write: (): boolean => true, isTTY: false },
+  stderr: { write: (): boolean => true },
+  env: {},
+  cwd: root,
+};
 
 async function floor(sessionId: string): Promise<number> {
   const dir = path.join(root, `session_${sessionId}`, 'agents', 'agent_desk', 'messages');
   const names = await fs.readdir(dir);
   let count = 0;
   for (let i = 0; i < names.length; i += 32) {
-    const docs = await Promise.all(names.slice(i, i + 32).map(async (n) => JSON.parse(await fs.readFile(path.join(dir, n), 'utf8')) as unknown));
+    const docs = await Promise.all(
+      names.slice(i, i + 32).map(async (n) => JSON.parse(await fs.readFile(path.join(dir, n), 'utf8')) as unknown),
+    );
     count += docs.length;
   }
   return count;
 }
 
-const rows: (string | number)[][] = [['messages', 'show ms', 'show --agent ms', 'floor ms', 'show / floor', 'export bytes / message']];
+const rows: (string | number)[][] = [
+  ['messages', 'show ms', 'show --agent ms', 'floor ms', 'show / floor', 'export bytes / message'],
+];
 for (const n of [1_000, 10_000]) {
   const id = `s${n}`;
   await writeLargeSession(root, id, n);

@@ -1,7 +1,11 @@
 /** Small timing helpers for benchmarks: best-of-rounds mean, so noise from the other core is trimmed. */
 
 /** Times `fn` (awaited) `iterations` times per round, `rounds` rounds (`BENCH_ROUNDS`, default 5); returns the best mean in µs per call. */
-export async function usPerOp(fn: () => unknown, iterations: number, rounds = Number(process.env['BENCH_ROUNDS'] ?? 5)): Promise<number> {
+export async function usPerOp(
+  fn: () => unknown,
+  iterations: number,
+  rounds = Number(process.env['BENCH_ROUNDS'] ?? 5),
+): Promise<number> {
   for (let i = 0; i < Math.min(iterations, 200); i++) await fn();
   let best = Infinity;
   for (let r = 0; r < rounds; r++) {
@@ -27,7 +31,9 @@ export async function bestMs(fn: () => unknown, rounds = 5, setup?: () => unknow
 
 /** Prints a table row-by-row with aligned columns. */
 export function table(rows: (string | number)[][]): void {
-  const cells = rows.map((r) => r.map((c) => (typeof c === 'number' ? (Number.isInteger(c) ? String(c) : c.toFixed(2)) : c)));
+  const cells = rows.map((r) =>
+    r.map((c) => (typeof c === 'number' ? (Number.isInteger(c) ? String(c) : c.toFixed(2)) : c)),
+  );
   const widths = cells[0]?.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length))) ?? [];
   for (const r of cells) console.log(r.map((c, i) => c.padStart(widths[i] ?? 0)).join('  '));
 }

@@ -26,7 +26,12 @@ const request: ModelRequest = { messages: [{ role: 'user', content: [{ text: 'Co
 
 let sink = 0;
 async function raw(): Promise<void> {
-  const stream = await client.messages.create({ model: model.modelId, max_tokens: 4096, messages: [{ role: 'user', content: 'Count.' }], stream: true });
+  const stream = await client.messages.create({
+    model: model.modelId,
+    max_tokens: 4096,
+    messages: [{ role: 'user', content: 'Count.' }],
+    stream: true,
+  });
   for await (const event of stream) if (event.type === 'content_block_delta') sink++;
 }
 async function throughModel(): Promise<void> {
@@ -68,7 +73,9 @@ for (let i = 0; i < ROUNDS; i++) {
 await server.close();
 
 const perEvent = (us: number): number => us / serverEvents;
-console.log(`${DELTAS} text deltas per response (${serverEvents} SSE events), real SDK against the loopback server; sink=${sink}`);
+console.log(
+  `${DELTAS} text deltas per response (${serverEvents} SSE events), real SDK against the loopback server; sink=${sink}`,
+);
 table([
   ['path', 'ms/response', 'µs/event', 'ratio'],
   ['raw SDK stream (floor)', rawUs / 1000, perEvent(rawUs), 1],

@@ -8,7 +8,11 @@
 import { BedrockRuntimeClient, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { ModelRequest } from '@skein/core';
 import { BedrockModel } from '@skein/model-bedrock';
-import { BedrockWireServer, encodeFrames, textFrames } from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+import {
+  BedrockWireServer,
+  encodeFrames,
+  textFrames,
+} from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
 import { table, usPerOp } from './measure.js';
 
 const DELTAS = 2_000;
@@ -35,7 +39,9 @@ function check(n: number): void {
 }
 
 async function rawSdk(): Promise<void> {
-  const out = await client.send(new ConverseStreamCommand({ modelId: model.modelId, messages: [{ role: 'user', content: [{ text: 'Count.' }] }] }));
+  const out = await client.send(
+    new ConverseStreamCommand({ modelId: model.modelId, messages: [{ role: 'user', content: [{ text: 'Count.' }] }] }),
+  );
   let n = 0;
   for await (const event of out.stream ?? []) if (event) n++;
   check(n);
@@ -55,7 +61,9 @@ for (let i = 0; i < 3; i++) {
   modelBest = Math.min(modelBest, (await usPerOp(viaModel, RESPONSES, ROUNDS)) / EVENTS);
 }
 
-console.log(`ConverseStream, ${DELTAS} text deltas (${EVENTS} events) per response, best of ${3 * ROUNDS} rounds of ${RESPONSES} responses`);
+console.log(
+  `ConverseStream, ${DELTAS} text deltas (${EVENTS} events) per response, best of ${3 * ROUNDS} rounds of ${RESPONSES} responses`,
+);
 table([
   ['path', 'µs/event', 'ratio'],
   ['raw SDK stream (floor)', rawBest, 1],
@@ -67,7 +75,9 @@ table([
 // returns them as an async iterable. Isolates BedrockModel's own per-event work (conversion and
 // one generator hop) from the SDK's decoding.
 const decoded: unknown[] = [];
-for await (const event of (await client.send(new ConverseStreamCommand({ modelId: model.modelId, messages: [] }))).stream ?? []) decoded.push(event);
+for await (const event of (await client.send(new ConverseStreamCommand({ modelId: model.modelId, messages: [] })))
+  .stream ?? [])
+  decoded.push(event);
 async function* replay(): AsyncGenerator<unknown> {
   for (const event of decoded) yield event;
 }
@@ -89,7 +99,7 @@ for (let i = 0; i < 3; i++) {
   rawReplayBest = Math.min(rawReplayBest, (await usPerOp(rawReplay, 50, ROUNDS)) / EVENTS);
   modelReplayBest = Math.min(modelReplayBest, (await usPerOp(modelReplay, 50, ROUNDS)) / EVENTS);
 }
-console.log('\nSame events pre-decoded (no network, no SDK decoding): BedrockModel\'s own work per event');
+console.log("\nSame events pre-decoded (no network, no SDK decoding): BedrockModel's own work per event");
 table([
   ['path', 'µs/event', 'ratio'],
   ['iterate decoded events (floor)', rawReplayBest, 1],

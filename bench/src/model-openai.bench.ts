@@ -35,7 +35,12 @@ const chat: Case = {
   stream: chatChunks({ text: words }),
   model: new OpenAIModel({ client, modelId: 'bench' }),
   raw: async () => {
-    const stream = await client.chat.completions.create({ model: 'bench', messages: [{ role: 'user', content: 'Count.' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'bench',
+      messages: [{ role: 'user', content: 'Count.' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     for await (const chunk of stream) if (chunk.choices[0]?.delta.content) sink++;
   },
 };

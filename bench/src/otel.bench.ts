@@ -9,14 +9,24 @@
  */
 import { z } from 'zod';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import { Agent, NullConversationManager, tool, type Message } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { instrument, type InstrumentOptions } from '@skein/otel';
 import { table } from './measure.js';
 
 const CYCLES = 200;
-const add = tool({ name: 'add', description: 'adds one', inputSchema: z.object({ n: z.number() }), callback: ({ n }) => String(n + 1) });
+const add = tool({
+  name: 'add',
+  description: 'adds one',
+  inputSchema: z.object({ n: z.number() }),
+  callback: ({ n }) => String(n + 1),
+});
 const turns = [...Array.from({ length: CYCLES }, (_, i) => ({ toolUses: [{ name: 'add', input: { n: i } }] })), 'done'];
 const history: Message[] = Array.from({ length: 10 }, (_, i) => [
   { role: 'user' as const, content: [{ text: `question ${i}` }] },
@@ -38,11 +48,18 @@ class IdleReader extends MetricReader {
   protected override async onShutdown(): Promise<void> {}
 }
 
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new DropExporter(), { maxQueueSize: 100_000, maxExportBatchSize: 4096 })] });
+const tracerProvider = new BasicTracerProvider({
+  spanProcessors: [new BatchSpanProcessor(new DropExporter(), { maxQueueSize: 100_000, maxExportBatchSize: 4096 })],
+});
 const meterProvider = new MeterProvider({ readers: [new IdleReader()] });
 
 async function loop(options: InstrumentOptions | undefined): Promise<void> {
-  const agent = new Agent({ model: new ScriptedModel(turns, { record: false }), tools: [add], messages: [...history], conversationManager: new NullConversationManager() });
+  const agent = new Agent({
+    model: new ScriptedModel(turns, { record: false }),
+    tools: [add],
+    messages: [...history],
+    conversationManager: new NullConversationManager(),
+  });
   const uninstrument = options ? instrument(agent, options) : undefined;
   await agent.invoke('go');
   uninstrument?.();
@@ -59,7 +76,10 @@ async function timeOne(fn: () => Promise<void>): Promise<{ wall: number; cpu: nu
   const cpu = process.cpuUsage();
   await fn();
   const used = process.cpuUsage(cpu);
-  return { wall: Number(process.hrtime.bigint() - wall) / 1_000 / (CYCLES + 1), cpu: (used.user + used.system) / (CYCLES + 1) };
+  return {
+    wall: Number(process.hrtime.bigint() - wall) / 1_000 / (CYCLES + 1),
+    cpu: (used.user + used.system) / (CYCLES + 1),
+  };
 }
 
 const median = (xs: number[]): number => {
@@ -69,7 +89,9 @@ const median = (xs: number[]): number => {
 
 // One run of each variant in turn (rotating which goes first), many times over: a busy moment of the
 // machine hits the three alike. The median of each is reported; the overhead is the ratio of medians.
-const samples = new Map<string, { wall: number[]; cpu: number[] }>(variants.map(([name]) => [name, { wall: [], cpu: [] }]));
+const samples = new Map<string, { wall: number[]; cpu: number[] }>(
+  variants.map(([name]) => [name, { wall: [], cpu: [] }]),
+);
 const runs = Number(process.env['BENCH_OTEL_RUNS'] ?? 150);
 for (const [, options] of variants) for (let i = 0; i < 30; i++) await loop(options);
 for (let r = 0; r < runs; r++) {
@@ -81,11 +103,18 @@ for (let r = 0; r < runs; r++) {
     s.cpu.push(t.cpu);
   }
 }
-const med = (name: string, k: 'wall' | 'cpu'): number => median((samples.get(name) as { wall: number[]; cpu: number[] })[k]);
+const med = (name: string, k: 'wall' | 'cpu'): number =>
+  median((samples.get(name) as { wall: number[]; cpu: number[] })[k]);
 const pct = (x: number, of: number): string => `${((x / of - 1) * 100).toFixed(1)}%`;
 const rows: (string | number)[][] = [['variant', 'wall µs/cycle', 'vs none', 'cpu µs/cycle', 'vs none']];
 for (const [name] of variants) {
-  rows.push([name, med(name, 'wall'), pct(med(name, 'wall'), med('not instrumented', 'wall')), med(name, 'cpu'), pct(med(name, 'cpu'), med('not instrumented', 'cpu'))]);
+  rows.push([
+    name,
+    med(name, 'wall'),
+    pct(med(name, 'wall'), med('not instrumented', 'wall')),
+    med(name, 'cpu'),
+    pct(med(name, 'cpu'), med('not instrumented', 'cpu')),
+  ]);
 }
 table(rows);
 await tracerProvider.shutdown();

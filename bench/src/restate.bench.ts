@@ -61,7 +61,9 @@ function fanOut(model: Model = canned): Graph {
 }
 
 function startWorker(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), 'worker', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), 'worker', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       const port = /listening (\d+)/.exec(chunk.toString('utf8'))?.[1];
@@ -88,9 +90,11 @@ const runOn = async (server: RestateServer, workflow: string): Promise<void> => 
 async function throughput(server: RestateServer, workflow: string, total: number, inFlight: number): Promise<number> {
   let next = 0;
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next++ < total) await runOn(server, workflow);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < total) await runOn(server, workflow);
+    }),
+  );
   return total / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
@@ -117,9 +121,19 @@ async function main(): Promise<void> {
     console.log('Per-node overhead against the same graph in process, one run at a time (best of 7 runs; ms per node)');
     table([
       ['graph', 'in process', 'on Restate', 'ratio'],
-      [`chain of ${CHAIN}, nodes in the run's worker ('none'; the default for a chain)`, chainLocal / CHAIN, inline / CHAIN, inline / chainLocal],
+      [
+        `chain of ${CHAIN}, nodes in the run's worker ('none'; the default for a chain)`,
+        chainLocal / CHAIN,
+        inline / CHAIN,
+        inline / chainLocal,
+      ],
       [`chain of ${CHAIN}, every node a call ('all')`, chainLocal / CHAIN, calls / CHAIN, calls / chainLocal],
-      [`1 -> ${WIDTH} -> 1, branches are calls ('parallel', default)`, fanLocal / fanNodes, fan / fanNodes, fan / fanLocal],
+      [
+        `1 -> ${WIDTH} -> 1, branches are calls ('parallel', default)`,
+        fanLocal / fanNodes,
+        fan / fanNodes,
+        fan / fanLocal,
+      ],
     ]);
 
     const rates = async (): Promise<number[]> => {
@@ -133,7 +147,9 @@ async function main(): Promise<void> {
     const [oneFree = 0, oneBusy = 0] = await rates();
     await server.register(two.url);
     const [twoFree = 0, twoBusy = 0] = await rates();
-    console.log(`\nRuns per second: 1 -> ${WIDTH} -> 1 fan-out (${WIDTH + 2} nodes, ${WIDTH} of them calls), 80 runs, 8 in flight`);
+    console.log(
+      `\nRuns per second: 1 -> ${WIDTH} -> 1 fan-out (${WIDTH + 2} nodes, ${WIDTH} of them calls), 80 runs, 8 in flight`,
+    );
     table([
       ['workers', 'runs/s (instant models)', 'runs/s (10 ms CPU per model call)'],
       ['1', oneFree, oneBusy],
@@ -152,7 +168,12 @@ if (process.argv[2] === 'worker') {
   const { restateGraph } = await import('@skein/restate');
   const port = await restate.serve({
     port: Number(process.argv[3]),
-    services: [restateGraph('chainCalls', chain, { spreadNodes: 'all' }), restateGraph('chain', chain, { spreadNodes: 'none' }), restateGraph('fanOut', () => fanOut()), restateGraph('fanOutBusy', () => fanOut(busy))],
+    services: [
+      restateGraph('chainCalls', chain, { spreadNodes: 'all' }),
+      restateGraph('chain', chain, { spreadNodes: 'none' }),
+      restateGraph('fanOut', () => fanOut()),
+      restateGraph('fanOutBusy', () => fanOut(busy)),
+    ],
     logger: () => undefined,
   });
   console.log(`listening ${port}`);

@@ -16,7 +16,11 @@ const files = readdirSync(here)
 let failed = 0;
 for (const file of files) {
   console.log(`\n## ${file}`);
-  const run = spawnSync(process.execPath, ['--conditions=@skein/source', '--expose-gc', '--import', 'tsx', join(here, file)], { stdio: 'inherit' });
+  const run = spawnSync(
+    process.execPath,
+    ['--conditions=@skein/source', '--expose-gc', '--import', 'tsx', join(here, file)],
+    { stdio: 'inherit' },
+  );
   if (run.status !== 0) failed++;
 }
 process.exit(failed > 0 ? 1 : 0);

@@ -7,7 +7,14 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Agent, MessageAddedEvent, NullConversationManager, serializeSessionData, type Message, type SessionMessage } from '@skein/core';
+import {
+  Agent,
+  MessageAddedEvent,
+  NullConversationManager,
+  serializeSessionData,
+  type Message,
+  type SessionMessage,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { FileSessionManager } from '@skein/session-file';
 import { bestMs, table } from './measure.js';
@@ -17,13 +24,27 @@ const TEXT = 'The quick brown fox jumps over the lazy dog. '.repeat(20); // ~900
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-session-file-bench-'));
 const at = new Date().toISOString();
 
-const prompt = (n: number): Message[] => Array.from({ length: n - 1 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: [{ text: `${i} ${TEXT}` }] }));
+const prompt = (n: number): Message[] =>
+  Array.from({ length: n - 1 }, (_, i) => ({
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content: [{ text: `${i} ${TEXT}` }],
+  }));
 const rows = (n: number): SessionMessage[] =>
-  [...prompt(n), { role: 'assistant' as const, content: [{ text: TEXT }] }].map((message, i) => ({ message, message_id: i, redact_message: null, created_at: at, updated_at: at }));
+  [...prompt(n), { role: 'assistant' as const, content: [{ text: TEXT }] }].map((message, i) => ({
+    message,
+    message_id: i,
+    redact_message: null,
+    created_at: at,
+    updated_at: at,
+  }));
 
 async function throughManager(sessionId: string, n: number, timesAt?: number[]): Promise<number> {
   const sessionManager = new FileSessionManager({ sessionId, storageDir: root });
-  const agent = new Agent({ model: new ScriptedModel([TEXT], { record: false, chunkSize: 4096 }), conversationManager: new NullConversationManager(), sessionManager });
+  const agent = new Agent({
+    model: new ScriptedModel([TEXT], { record: false, chunkSize: 4096 }),
+    conversationManager: new NullConversationManager(),
+    sessionManager,
+  });
   if (timesAt) agent.hooks.addCallback(MessageAddedEvent, () => void timesAt.push(performance.now()));
   const messages = prompt(n);
   const start = performance.now();
@@ -60,13 +81,19 @@ async function floor(dir: string, n: number, durable: boolean): Promise<number> 
 
 async function restore(sessionId: string): Promise<number> {
   const sessionManager = new FileSessionManager({ sessionId, storageDir: root });
-  const agent = new Agent({ model: new ScriptedModel([]), conversationManager: new NullConversationManager(), sessionManager });
+  const agent = new Agent({
+    model: new ScriptedModel([]),
+    conversationManager: new NullConversationManager(),
+    sessionManager,
+  });
   await agent.initialize();
   return agent.messages.length;
 }
 
 async function restoreFloor(dir: string): Promise<number> {
-  const names = (await fs.readdir(dir)).filter((f) => f.startsWith('message_')).sort((a, b) => parseInt(a.slice(8), 10) - parseInt(b.slice(8), 10));
+  const names = (await fs.readdir(dir))
+    .filter((f) => f.startsWith('message_'))
+    .sort((a, b) => parseInt(a.slice(8), 10) - parseInt(b.slice(8), 10));
   const out: unknown[] = [];
   for (const name of names) out.push(JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')));
   return out.length;
@@ -81,7 +108,9 @@ try {
     durableMs = Math.min(durableMs, await floor(path.join(root, `floor-durable-${r}`), WRITES, true));
   }
   const rate = (ms: number): number => Math.round(WRITES / (ms / 1000));
-  console.log(`writes: ${WRITES} messages of ~${TEXT.length} bytes, one agent appending them (each persisted before the next), best of 3`);
+  console.log(
+    `writes: ${WRITES} messages of ~${TEXT.length} bytes, one agent appending them (each persisted before the next), best of 3`,
+  );
   table([
     ['writer', 'messages/s', 'manager / writer time'],
     ['FileSessionManager (atomic: tmp, fsync, link, fsync dir)', rate(managerMs), '1.00'],

@@ -134,26 +134,55 @@ async function delayProxy(port: number, delayMs: number): Promise<{ port: number
   };
 }
 
-const scripted = (turn: ConstructorParameters<typeof ScriptedModel>[0][number]): ScriptedModel => new ScriptedModel([turn], { loop: true, record: false });
+const scripted = (turn: ConstructorParameters<typeof ScriptedModel>[0][number]): ScriptedModel =>
+  new ScriptedModel([turn], { loop: true, record: false });
 
-function graphOf(sessionManager: SessionManager | undefined, id: string, delayMs = 0): { stream: (task: string) => AsyncIterable<{ type: string }> } {
+function graphOf(
+  sessionManager: SessionManager | undefined,
+  id: string,
+  delayMs = 0,
+): { stream: (task: string) => AsyncIterable<{ type: string }> } {
   const builder = new GraphBuilder().setId(id);
   if (sessionManager) builder.setSessionManager(sessionManager);
   for (let i = 0; i < STEPS; i++) {
-    builder.addNode(new Agent({ name: `n${i}`, model: scripted({ text: `node ${i} did its part of the work`, delayMs }), retryStrategy: null }));
+    builder.addNode(
+      new Agent({
+        name: `n${i}`,
+        model: scripted({ text: `node ${i} did its part of the work`, delayMs }),
+        retryStrategy: null,
+      }),
+    );
     if (i > 0) builder.addEdge(`n${i - 1}`, `n${i}`);
   }
   return builder.build();
 }
 
-function swarmOf(sessionManager: SessionManager | undefined, id: string, delayMs = 0): { stream: (task: string) => AsyncIterable<{ type: string }> } {
+function swarmOf(
+  sessionManager: SessionManager | undefined,
+  id: string,
+  delayMs = 0,
+): { stream: (task: string) => AsyncIterable<{ type: string }> } {
   const agents: Agent[] = [];
   for (let i = STEPS - 1; i >= 0; i--) {
     const next = agents[0];
-    const turn = next ? { text: `agent ${i} passes on`, toolUses: [{ name: `transfer_to_agent_${i + 1}`, input: {} }], delayMs } : { text: 'the last agent answers', delayMs };
-    agents.unshift(new Agent({ model: scripted(turn), name: `agent_${i}`, retryStrategy: null, ...(next ? { handoffs: [next] } : {}) }));
+    const turn = next
+      ? { text: `agent ${i} passes on`, toolUses: [{ name: `transfer_to_agent_${i + 1}`, input: {} }], delayMs }
+      : { text: 'the last agent answers', delayMs };
+    agents.unshift(
+      new Agent({
+        model: scripted(turn),
+        name: `agent_${i}`,
+        retryStrategy: null,
+        ...(next ? { handoffs: [next] } : {}),
+      }),
+    );
   }
-  return Swarm.fromAgent(agents[0] as Agent, { id, maxHandoffs: STEPS + 1, maxIterations: STEPS + 1, ...(sessionManager ? { sessionManager } : {}) });
+  return Swarm.fromAgent(agents[0] as Agent, {
+    id,
+    maxHandoffs: STEPS + 1,
+    maxIterations: STEPS + 1,
+    ...(sessionManager ? { sessionManager } : {}),
+  });
 }
 
 interface StepResult {
@@ -179,7 +208,10 @@ function describe(calls: readonly Call[]): string {
 }
 
 /** Runs one orchestrator; returns the median step (ms between nodeStarts, writes, rounds, bytes) of the middle steps. */
-async function runOnce(build: () => { stream: (task: string) => AsyncIterable<{ type: string }> }, log: WriteLog): Promise<StepResult> {
+async function runOnce(
+  build: () => { stream: (task: string) => AsyncIterable<{ type: string }> },
+  log: WriteLog,
+): Promise<StepResult> {
   const stamps: number[] = [];
   for await (const event of build().stream('Route this request.')) {
     if (event.type === 'nodeStart') {
@@ -188,8 +220,11 @@ async function runOnce(build: () => { stream: (task: string) => AsyncIterable<{ 
     }
   }
   if (stamps.length !== STEPS) throw new Error(`expected ${STEPS} steps, saw ${stamps.length}`);
-  const middle = (xs: number[]): number => (xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number);
-  const intervals = stamps.slice(1).map((t, i) => t - (stamps[i] as number)).slice(1, -1);
+  const middle = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  const intervals = stamps
+    .slice(1)
+    .map((t, i) => t - (stamps[i] as number))
+    .slice(1, -1);
   // log.steps[k] holds the writes after the k-th nodeStart, up to the next one (step k's own writes and its commit).
   const steps = log.steps.slice(2, -2);
   return {
@@ -246,18 +281,53 @@ async function fileFloor(dir: string, bytes: number, sample: string): Promise<nu
 /** One conditional PUT (If-None-Match: *) of `bytes`; ms. */
 async function putFloor(client: S3Client, bucket: string, bytes: number, key: string): Promise<number> {
   const t = performance.now();
-  await client.send(new PutObjectCommand({ Bucket: bucket, Key: `floor/${key}.json`, Body: 'x'.repeat(bytes), ContentType: 'application/json', IfNoneMatch: '*' }));
+  await client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: `floor/${key}.json`,
+      Body: 'x'.repeat(bytes),
+      ContentType: 'application/json',
+      IfNoneMatch: '*',
+    }),
+  );
   return performance.now() - t;
 }
 
-const rows: (string | number)[][] = [['step', 'store', 'ms/step', 'no-session ms/step', 'writes/step', 'rounds/step', 'bytes/step', 'floor ms', 'step / floor', 'persistence / floor']];
+const rows: (string | number)[][] = [
+  [
+    'step',
+    'store',
+    'ms/step',
+    'no-session ms/step',
+    'writes/step',
+    'rounds/step',
+    'bytes/step',
+    'floor ms',
+    'step / floor',
+    'persistence / floor',
+  ],
+];
 const shapesSeen = new Map<string, string>();
 function addRow(shape: string, store: string, result: StepResult, noSession: number): void {
   const floor = median(result.floor);
-  rows.push([shape, store, result.ms, noSession, result.writes, result.rounds, result.bytes, floor, (result.ms / floor).toFixed(2), ((result.ms - noSession) / floor).toFixed(2)]);
+  rows.push([
+    shape,
+    store,
+    result.ms,
+    noSession,
+    result.writes,
+    result.rounds,
+    result.bytes,
+    floor,
+    (result.ms / floor).toFixed(2),
+    ((result.ms - noSession) / floor).toFixed(2),
+  ]);
   shapesSeen.set(`${shape} (${store})`, result.shape);
 }
-type Build = (sessionManager: SessionManager | undefined, id: string) => { stream: (task: string) => AsyncIterable<{ type: string }> };
+type Build = (
+  sessionManager: SessionManager | undefined,
+  id: string,
+) => { stream: (task: string) => AsyncIterable<{ type: string }> };
 const shapes: Record<string, Build> = {
   'graph node': (sm, id) => graphOf(sm, id),
   'swarm handoff': (sm, id) => swarmOf(sm, id),
@@ -268,7 +338,8 @@ const slug = (shape: string): string => shape.replace(/\W+/g, '-');
 
 // No session: the orchestration alone, to subtract.
 const bare: Record<string, number> = {};
-for (const [shape, make] of Object.entries(shapes)) bare[shape] = (await best(shape, () => make(undefined, 'bare'), { log: new WriteLog() })).ms;
+for (const [shape, make] of Object.entries(shapes))
+  bare[shape] = (await best(shape, () => make(undefined, 'bare'), { log: new WriteLog() })).ms;
 
 // Files.
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-step-persistence-bench-'));
@@ -278,11 +349,22 @@ try {
   for (const [shape, make] of Object.entries(shapes)) {
     const ref = { log: new WriteLog() };
     const repos: FileSessionRepository[] = [];
-    const result = await best(shape, (r) => {
-      const repository = new FileSessionRepository({ storageDir: root });
-      repos.push(repository);
-      return make(new RepositorySessionManager({ sessionId: `${slug(shape)}-${r}`, repository: counted(repository, () => ref.log) }), 'bench');
-    }, ref, (bytes, sample) => fileFloor(floorDir, bytes, `${slug(shape)}-${sample}`));
+    const result = await best(
+      shape,
+      (r) => {
+        const repository = new FileSessionRepository({ storageDir: root });
+        repos.push(repository);
+        return make(
+          new RepositorySessionManager({
+            sessionId: `${slug(shape)}-${r}`,
+            repository: counted(repository, () => ref.log),
+          }),
+          'bench',
+        );
+      },
+      ref,
+      (bytes, sample) => fileFloor(floorDir, bytes, `${slug(shape)}-${sample}`),
+    );
     for (const repo of repos) await repo.close();
     addRow(shape, 'file', result, bare[shape] as number);
   }
@@ -302,7 +384,10 @@ if (server) {
   const clients: S3Client[] = [];
   try {
     const bucket = await server.createBucket('skein-step-bench');
-    for (const [store, endpoint] of [['s3 loopback', server.endpoint], [`s3 +${DELAY_MS} ms proxy`, `http://127.0.0.1:${proxy.port}`]] as const) {
+    for (const [store, endpoint] of [
+      ['s3 loopback', server.endpoint],
+      [`s3 +${DELAY_MS} ms proxy`, `http://127.0.0.1:${proxy.port}`],
+    ] as const) {
       const config = { ...server.clientConfig(), endpoint };
       for (const [shape, make] of Object.entries(shapes)) {
         const ref = { log: new WriteLog() };
@@ -310,12 +395,17 @@ if (server) {
         clients.push(floorClient);
         const tag = `${store}-${shape}`.replace(/\W+/g, '-');
         await putFloor(floorClient, bucket, 100, `${tag}-warm`); // open the connection first
-        const result = await best(shape, (r) => {
-          const client = countingClient(config, () => ref.log);
-          clients.push(client);
-          const repository = new S3SessionRepository({ bucket, prefix: store.replace(/\W+/g, '-'), client });
-          return make(new RepositorySessionManager({ sessionId: `${slug(shape)}-${r}`, repository }), 'bench');
-        }, ref, (bytes, sample) => putFloor(floorClient, bucket, bytes, `${tag}-${sample}`));
+        const result = await best(
+          shape,
+          (r) => {
+            const client = countingClient(config, () => ref.log);
+            clients.push(client);
+            const repository = new S3SessionRepository({ bucket, prefix: store.replace(/\W+/g, '-'), client });
+            return make(new RepositorySessionManager({ sessionId: `${slug(shape)}-${r}`, repository }), 'bench');
+          },
+          ref,
+          (bytes, sample) => putFloor(floorClient, bucket, bytes, `${tag}-${sample}`),
+        );
         addRow(shape, store, result, bare[shape] as number);
       }
     }
@@ -326,8 +416,14 @@ if (server) {
   }
 }
 
-console.log(`One step of a ${STEPS}-step chain (median of the middle steps, best of ${ROUNDS} runs). floor = one durable single-file write`);
-console.log('(file) or one conditional PUT (S3) of the step\'s bytes, same run; persistence = step minus the same step without a session.');
+console.log(
+  `One step of a ${STEPS}-step chain (median of the middle steps, best of ${ROUNDS} runs). floor = one durable single-file write`,
+);
+console.log(
+  "(file) or one conditional PUT (S3) of the step's bytes, same run; persistence = step minus the same step without a session.",
+);
 table(rows);
-console.log('\nWrites of one middle step, in start order (| = the next write started after all before it had finished):');
+console.log(
+  '\nWrites of one middle step, in start order (| = the next write started after all before it had finished):',
+);
 for (const [what, writes] of shapesSeen) console.log(`  ${what}: ${writes}`);

@@ -7,7 +7,13 @@
  * per handoff: the least a crash-safe log of the turns needs. A counting in-memory repository shows
  * what one handoff writes, early and late in the chain (constant, not growing with the history).
  */
-import { Agent, InMemorySessionRepository, RepositorySessionManager, type JsonObject, type SessionMultiAgent } from '@skein/core';
+import {
+  Agent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  type JsonObject,
+  type SessionMultiAgent,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -27,7 +33,9 @@ function chain(): Agent[] {
       ? { text: `agent ${i} passes on`, toolUses: [{ name: `transfer_to_agent_${i + 1}`, input: {} }] }
       : { text: 'the last agent answers' };
     const model = new ScriptedModel([turn], { loop: true, record: false, chunkSize: 64 });
-    agents.unshift(new Agent({ model, name: `agent_${i}`, retryStrategy: null, ...(next ? { handoffs: [next] } : {}) }));
+    agents.unshift(
+      new Agent({ model, name: `agent_${i}`, retryStrategy: null, ...(next ? { handoffs: [next] } : {}) }),
+    );
   }
   return agents;
 }
@@ -36,24 +44,36 @@ const floorAgents = chain();
 async function floor(): Promise<void> {
   for (const agent of floorAgents) {
     agent.messages = [];
-    const result = await agent.invoke('Route this request.', agent.handoffs.length > 0 ? { handoffs: agent.handoffs } : {});
-    if (result.stopReason !== (agent === floorAgents[N - 1] ? 'end_turn' : 'handoff')) throw new Error(`floor: ${result.stopReason}`);
+    const result = await agent.invoke(
+      'Route this request.',
+      agent.handoffs.length > 0 ? { handoffs: agent.handoffs } : {},
+    );
+    if (result.stopReason !== (agent === floorAgents[N - 1] ? 'end_turn' : 'handoff'))
+      throw new Error(`floor: ${result.stopReason}`);
   }
 }
 
 const plain = Swarm.fromAgent(chain()[0] as Agent);
 const nested = Swarm.fromAgent(chain()[0] as Agent, { nestHandoffHistory: true });
 const repository = new InMemorySessionRepository();
-const persisted = Swarm.fromAgent(chain()[0] as Agent, { sessionManager: new RepositorySessionManager({ sessionId: 'bench', repository }), id: 'chain' });
+const persisted = Swarm.fromAgent(chain()[0] as Agent, {
+  sessionManager: new RepositorySessionManager({ sessionId: 'bench', repository }),
+  id: 'chain',
+});
 
 const storageDir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-swarm-bench-'));
 const fileSessions = new FileSessionManager({ sessionId: 'bench', storageDir });
 const onFiles = Swarm.fromAgent(chain()[0] as Agent, { sessionManager: fileSessions, id: 'chain' });
-const onFilesNested = Swarm.fromAgent(chain()[0] as Agent, { sessionManager: fileSessions, id: 'chain-nested', nestHandoffHistory: true });
+const onFilesNested = Swarm.fromAgent(chain()[0] as Agent, {
+  sessionManager: fileSessions,
+  id: 'chain-nested',
+  nestHandoffHistory: true,
+});
 
 async function run(swarm: Swarm): Promise<void> {
   const result = await swarm.invoke('Route this request.');
-  if (result.status !== 'completed' || result.handoffCount !== HANDOFFS) throw new Error(`swarm: ${result.status} ${result.failureReason ?? ''}`);
+  if (result.status !== 'completed' || result.handoffCount !== HANDOFFS)
+    throw new Error(`swarm: ${result.status} ${result.failureReason ?? ''}`);
 }
 
 /** Counts the writes and bytes of the current bucket (one bucket per node). */
@@ -106,29 +126,52 @@ for (const swarm of [plain, nested, persisted]) await usPerOp(() => run(swarm), 
 floorUs = Math.min(floorUs, await usPerOp(floor, iterations));
 const rows: (string | number)[][] = [['case', 'µs per run', 'µs per handoff', 'overhead µs per handoff', 'x floor']];
 rows.push(['floor: 20 agents invoked directly', floorUs, floorUs / HANDOFFS, 0, 1]);
-for (const [name, swarm] of [['swarm (full history)', plain], ['swarm + nestHandoffHistory', nested], ['swarm + in-memory session', persisted]] as const) {
+for (const [name, swarm] of [
+  ['swarm (full history)', plain],
+  ['swarm + nestHandoffHistory', nested],
+  ['swarm + in-memory session', persisted],
+] as const) {
   const us = await usPerOp(() => run(swarm), iterations);
   rows.push([name, us, us / HANDOFFS, (us - floorUs) / HANDOFFS, us / floorUs]);
 }
 // File sessions fsync every write: a few runs only; disk contention dominates.
 const counting = new CountingRepository();
-const counted = Swarm.fromAgent(chain()[0] as Agent, { sessionManager: new RepositorySessionManager({ sessionId: 'count', repository: counting }), id: 'chain' });
+const counted = Swarm.fromAgent(chain()[0] as Agent, {
+  sessionManager: new RepositorySessionManager({ sessionId: 'count', repository: counting }),
+  id: 'chain',
+});
 const gen = counted.stream('Route this request.');
-for (let step = await gen.next(); !step.done; step = await gen.next()) if (step.value.type === 'nodeStart') counting.buckets.push({ writes: 0, bytes: 0 });
+for (let step = await gen.next(); !step.done; step = await gen.next())
+  if (step.value.type === 'nodeStart') counting.buckets.push({ writes: 0, bytes: 0 });
 const perNode = counting.buckets.slice(1);
 const floorDir = path.join(storageDir, 'floor');
 await fs.mkdir(floorDir);
 const turnBytes = Math.round(perNode.slice(0, HANDOFFS).reduce((n, b) => n + b.bytes, 0) / HANDOFFS);
 const fileFloorUs = await usPerOp(() => fileFloor(floorDir, turnBytes), 2, 2);
-rows.push([`floor: 1 durable file write of ${turnBytes} B per handoff (2x2 runs)`, fileFloorUs, fileFloorUs / HANDOFFS, '-', fileFloorUs / floorUs]);
-for (const [name, swarm] of [['swarm + FileSessionManager', onFiles], ['swarm + FileSessionManager + nested', onFilesNested]] as const) {
+rows.push([
+  `floor: 1 durable file write of ${turnBytes} B per handoff (2x2 runs)`,
+  fileFloorUs,
+  fileFloorUs / HANDOFFS,
+  '-',
+  fileFloorUs / floorUs,
+]);
+for (const [name, swarm] of [
+  ['swarm + FileSessionManager', onFiles],
+  ['swarm + FileSessionManager + nested', onFilesNested],
+] as const) {
   const us = await usPerOp(() => run(swarm), 2, 2);
   rows.push([`${name} (2x2 runs)`, us, us / HANDOFFS, (us - floorUs) / HANDOFFS, us / floorUs]);
 }
 await fileSessions.close();
 await fs.rm(storageDir, { recursive: true, force: true });
-console.log(`Swarm chain of ${N} agents (${HANDOFFS} handoffs), scripted models, best of 5 rounds x ${iterations} runs`);
+console.log(
+  `Swarm chain of ${N} agents (${HANDOFFS} handoffs), scripted models, best of 5 rounds x ${iterations} runs`,
+);
 table(rows);
 const [second, last] = [perNode[1], perNode[HANDOFFS - 1]] as { writes: number; bytes: number }[];
-console.log(`\nSession writes per handoff (in-memory, counted): handoff 2: ${second?.writes} writes, ${second?.bytes} B; handoff ${HANDOFFS}: ${last?.writes} writes, ${last?.bytes} B (x${((last?.bytes ?? 0) / (second?.bytes ?? 1)).toFixed(2)})`);
-console.log(`File sessions vs the 1-write floor: ${(rows.at(-2)?.[1] as number / fileFloorUs).toFixed(2)}x (full), ${(rows.at(-1)?.[1] as number / fileFloorUs).toFixed(2)}x (nested)`);
+console.log(
+  `\nSession writes per handoff (in-memory, counted): handoff 2: ${second?.writes} writes, ${second?.bytes} B; handoff ${HANDOFFS}: ${last?.writes} writes, ${last?.bytes} B (x${((last?.bytes ?? 0) / (second?.bytes ?? 1)).toFixed(2)})`,
+);
+console.log(
+  `File sessions vs the 1-write floor: ${((rows.at(-2)?.[1] as number) / fileFloorUs).toFixed(2)}x (full), ${((rows.at(-1)?.[1] as number) / fileFloorUs).toFixed(2)}x (nested)`,
+);

@@ -16,7 +16,10 @@ const triage = new Agent({
   systemPrompt: 'Classify the request. Answer BILLING or REFUND, then one sentence why.',
   model: new ScriptedModel([`${route}: the customer writes "${request}"`]),
 });
-const billing = new Agent({ name: 'billing', model: new ScriptedModel(['Billing: the duplicate charge on order 42 is reversed.']) });
+const billing = new Agent({
+  name: 'billing',
+  model: new ScriptedModel(['Billing: the duplicate charge on order 42 is reversed.']),
+});
 const refund = new Agent({ name: 'refund', model: new ScriptedModel(['Refund: a return label is on its way.']) });
 const summary = new Agent({ name: 'summary', model: new ScriptedModel(['Summary: resolved in one step.']) });
 
@@ -25,13 +28,18 @@ const isRefund = (s: GraphState): boolean => s.results['triage']?.text.startsWit
 
 const graph = new GraphBuilder()
   .setId('support')
-  .addNode(triage).addNode(billing).addNode(refund).addNode(summary)
+  .addNode(triage)
+  .addNode(billing)
+  .addNode(refund)
+  .addNode(summary)
   .addEdge('triage', 'billing', isBilling)
   .addEdge('triage', 'refund', isRefund)
   .addEdge('billing', 'summary')
   .addEdge('refund', 'summary')
   .setNodeTimeout(60_000)
-  .setSessionManager(new RepositorySessionManager({ sessionId: 'example', repository: new InMemorySessionRepository() }))
+  .setSessionManager(
+    new RepositorySessionManager({ sessionId: 'example', repository: new InMemorySessionRepository() }),
+  )
   .build();
 
 console.log(graph.toMermaid(), '\n');
@@ -39,7 +47,9 @@ const stream = graph.stream(request);
 for (let step = await stream.next(); ; step = await stream.next()) {
   if (step.done) {
     const result = step.value;
-    console.log(`\nstatus: ${result.status}; order: ${result.executionOrder.join(' -> ')}; tokens: ${result.accumulatedUsage.totalTokens}`);
+    console.log(
+      `\nstatus: ${result.status}; order: ${result.executionOrder.join(' -> ')}; tokens: ${result.accumulatedUsage.totalTokens}`,
+    );
     console.log(`answer: ${result.results['summary']?.text ?? ''}`);
     break;
   }

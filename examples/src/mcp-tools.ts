@@ -21,7 +21,13 @@ try {
   const tools = await client.listTools();
   console.log(`tools from ${client.name} (pid ${String(client.pid)}): ${tools.map((t) => t.name).join(', ')}`);
   const model = new ScriptedModel([
-    { text: 'Let me add those.', toolUses: [{ name: 'demo_add', input: { a: 19, b: 23 } }, { name: 'demo_fail', input: { message: 'printer on fire' } }] },
+    {
+      text: 'Let me add those.',
+      toolUses: [
+        { name: 'demo_add', input: { a: 19, b: 23 } },
+        { name: 'demo_fail', input: { message: 'printer on fire' } },
+      ],
+    },
     { toolUses: [{ name: 'demo_add', input: { a: 'nineteen', b: 23 } }] },
     '19 + 23 = 42. (The printer is on fire, by the way.)',
   ]);
@@ -35,7 +41,9 @@ try {
     const event = step.value;
     if (event.type === 'toolStart') console.log(`-> ${event.toolUse.name} ${JSON.stringify(event.toolUse.input)}`);
     if (event.type === 'toolResult') {
-      const shown = event.toolResult.content.map((c) => ('text' in c ? c.text : 'json' in c ? JSON.stringify(c.json) : Object.keys(c)[0]));
+      const shown = event.toolResult.content.map((c) =>
+        'text' in c ? c.text : 'json' in c ? JSON.stringify(c.json) : Object.keys(c)[0],
+      );
       console.log(`<- ${event.toolResult.status}: ${shown.join(' | ')}`);
     }
   }

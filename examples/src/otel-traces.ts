@@ -13,7 +13,14 @@ import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { instrument } from '@skein/otel';
 import { pickDeskModels } from '../support-desk/src/desk-models.js';
 import { DeskStore } from '../support-desk/src/desk-store.js';
@@ -24,7 +31,10 @@ const memory = new InMemorySpanExporter();
 const processors: SpanProcessor[] = [new SimpleSpanProcessor(memory)];
 // The exporter reads OTEL_EXPORTER_OTLP_ENDPOINT (and _HEADERS) itself and posts to <endpoint>/v1/traces.
 if (endpoint) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
-const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'skein-support-desk' }), spanProcessors: processors });
+const provider = new BasicTracerProvider({
+  resource: resourceFromAttributes({ 'service.name': 'skein-support-desk' }),
+  spanProcessors: processors,
+});
 trace.setGlobalTracerProvider(provider);
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
@@ -41,7 +51,11 @@ try {
   uninstrument();
   await provider.forceFlush();
   printTree(memory.getFinishedSpans());
-  console.log(endpoint ? `\nsent ${memory.getFinishedSpans().length} spans to ${endpoint}` : '\n(set OTEL_EXPORTER_OTLP_ENDPOINT to send them to a collector)');
+  console.log(
+    endpoint
+      ? `\nsent ${memory.getFinishedSpans().length} spans to ${endpoint}`
+      : '\n(set OTEL_EXPORTER_OTLP_ENDPOINT to send them to a collector)',
+  );
 } finally {
   await provider.shutdown();
   await rm(dir, { recursive: true, force: true });
@@ -62,12 +76,16 @@ function printTree(spans: readonly ReadableSpan[]): void {
       const ms = s.duration[0] * 1e3 + s.duration[1] / 1e6;
       const a = s.attributes;
       const notes = [
-        a['gen_ai.usage.input_tokens'] !== undefined ? `${String(a['gen_ai.usage.input_tokens'])} in / ${String(a['gen_ai.usage.output_tokens'])} out` : '',
+        a['gen_ai.usage.input_tokens'] !== undefined
+          ? `${String(a['gen_ai.usage.input_tokens'])} in / ${String(a['gen_ai.usage.output_tokens'])} out`
+          : '',
         a['gen_ai.response.finish_reasons'] ? String(a['gen_ai.response.finish_reasons']) : '',
         s.status.code === 2 ? `ERROR ${s.status.message ?? ''}` : '',
         ...s.events.map((e) => e.name.replace('skein.', '')),
       ].filter(Boolean);
-      console.log(`${'  '.repeat(depth)}${s.name}  ${ms.toFixed(1)} ms${notes.length ? `  (${notes.join(', ')})` : ''}`);
+      console.log(
+        `${'  '.repeat(depth)}${s.name}  ${ms.toFixed(1)} ms${notes.length ? `  (${notes.join(', ')})` : ''}`,
+      );
       show(s.spanContext().spanId, depth + 1);
     }
   };

@@ -24,13 +24,21 @@ interface Row {
 const live = process.stdout.isTTY === true;
 const started = performance.now();
 const clock = (): string => `+${((performance.now() - started) / 1000).toFixed(2)}s`;
-const icon: Record<Row['state'], string> = { waiting: '·', running: '▶', completed: '✓', failed: '✗', interrupted: '⏸' };
+const icon: Record<Row['state'], string> = {
+  waiting: '·',
+  running: '▶',
+  completed: '✓',
+  failed: '✗',
+  interrupted: '⏸',
+};
 
 const dir = await mkdtemp(join(tmpdir(), 'skein-progress-example-'));
 try {
   const models = await pickDeskModels();
   const graph = buildDeskGraph({ store: new DeskStore(dir), modelFor: models.modelFor, sessionManager: undefined });
-  const rows = new Map<string, Row>([...graph.nodes.keys()].map((id) => [id, { state: 'waiting', detail: '', chars: 0, startedAt: 0, ms: 0 }]));
+  const rows = new Map<string, Row>(
+    [...graph.nodes.keys()].map((id) => [id, { state: 'waiting', detail: '', chars: 0, startedAt: 0, ms: 0 }]),
+  );
   const log: string[] = [];
   let drawn = 0;
 
@@ -43,7 +51,10 @@ try {
     const board = [...rows].map(([id, r]) => {
       const time = r.state === 'running' ? performance.now() - r.startedAt : r.ms;
       const timing = r.state === 'waiting' ? '' : `${(time / 1000).toFixed(2)}s`;
-      return ` ${icon[r.state]} ${id.padEnd(9)} ${timing.padStart(6)}  ${String(r.chars).padStart(5)} chars  ${r.detail}`.slice(0, process.stdout.columns || 100);
+      return ` ${icon[r.state]} ${id.padEnd(9)} ${timing.padStart(6)}  ${String(r.chars).padStart(5)} chars  ${r.detail}`.slice(
+        0,
+        process.stdout.columns || 100,
+      );
     });
     const lines = [...board, '', ...log.slice(-6)];
     if (drawn > 0) process.stdout.write(`\x1b[${drawn}A`);
@@ -51,7 +62,8 @@ try {
     drawn = lines.length;
   };
 
-  const row = (id: string): Row => rows.get(id) ?? (rows.set(id, { state: 'waiting', detail: '', chars: 0, startedAt: 0, ms: 0 }).get(id) as Row);
+  const row = (id: string): Row =>
+    rows.get(id) ?? (rows.set(id, { state: 'waiting', detail: '', chars: 0, startedAt: 0, ms: 0 }).get(id) as Row);
   graph.on('nodeStart', (e) => {
     Object.assign(row(e.nodeId), { state: 'running', startedAt: performance.now(), detail: 'thinking' });
     draw(`${e.nodeId} started`);
@@ -73,7 +85,10 @@ try {
   });
   graph.on('nodeStop', (e) => {
     const r = row(e.nodeId);
-    Object.assign(r, { state: e.result.status === 'executing' || e.result.status === 'pending' ? 'running' : e.result.status, ms: performance.now() - r.startedAt });
+    Object.assign(r, {
+      state: e.result.status === 'executing' || e.result.status === 'pending' ? 'running' : e.result.status,
+      ms: performance.now() - r.startedAt,
+    });
     r.detail = e.result.error ?? `${e.result.usage.totalTokens} tokens`;
     draw(`${e.nodeId} ${e.result.status}`);
   });
@@ -88,7 +103,9 @@ try {
   const result = await graph.invoke(message);
   if (ticker) clearInterval(ticker);
   draw();
-  console.log(`\n${result.status} in ${(result.executionTimeMs / 1000).toFixed(2)}s, ${result.accumulatedUsage.totalTokens} tokens`);
+  console.log(
+    `\n${result.status} in ${(result.executionTimeMs / 1000).toFixed(2)}s, ${result.accumulatedUsage.totalTokens} tokens`,
+  );
   console.log(`desk> ${result.results['summary']?.text ?? result.failureReason ?? ''}`);
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -12,7 +12,11 @@ import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { RestateServer } from '@skein/restate/testing';
-import { BedrockWireServer, textFrames, toolUseFrames } from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+import {
+  BedrockWireServer,
+  textFrames,
+  toolUseFrames,
+} from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
 import { writeFixtureSessions } from '../../packages/inspector/src/testing/fixtures.js';
 import { exampleModule, smallestExample } from './readme-example.js';
 
@@ -54,13 +58,22 @@ const bedrockEnv = (): Record<string, string> => ({
   AWS_ACCESS_KEY_ID: 'AKIDTEST',
   AWS_SECRET_ACCESS_KEY: 'secret',
 });
-const anthropicEnv = (): Record<string, string> => ({ ANTHROPIC_BASE_URL: anthropic.url, ANTHROPIC_API_KEY: 'test-key' });
+const anthropicEnv = (): Record<string, string> => ({
+  ANTHROPIC_BASE_URL: anthropic.url,
+  ANTHROPIC_API_KEY: 'test-key',
+});
 
 const examples: Example[] = [
   {
     readme: 'README.md',
     setup: async () => {
-      bedrock.reply({ frames: [{ event: 'messageStart', body: { role: 'assistant' } }, ...toolUseFrames(0, 't1', 'weather', ['{"city":', '"Kobe"}']), { event: 'messageStop', body: { stopReason: 'tool_use' } }] });
+      bedrock.reply({
+        frames: [
+          { event: 'messageStart', body: { role: 'assistant' } },
+          ...toolUseFrames(0, 't1', 'weather', ['{"city":', '"Kobe"}']),
+          { event: 'messageStop', body: { stopReason: 'tool_use' } },
+        ],
+      });
       bedrock.reply({ frames: textFrames(['It is sunny ', 'in Kobe.']) });
       return { env: bedrockEnv() };
     },
@@ -69,7 +82,13 @@ const examples: Example[] = [
   {
     readme: 'packages/core/README.md',
     setup: async () => {
-      bedrock.reply({ frames: [{ event: 'messageStart', body: { role: 'assistant' } }, ...toolUseFrames(0, 't1', 'calculator', ['{"a":25,', '"b":48}']), { event: 'messageStop', body: { stopReason: 'tool_use' } }] });
+      bedrock.reply({
+        frames: [
+          { event: 'messageStart', body: { role: 'assistant' } },
+          ...toolUseFrames(0, 't1', 'calculator', ['{"a":25,', '"b":48}']),
+          { event: 'messageStop', body: { stopReason: 'tool_use' } },
+        ],
+      });
       bedrock.reply({ frames: textFrames(['25 * 48 = 1200']) });
       return { env: bedrockEnv() };
     },
@@ -107,7 +126,11 @@ const examples: Example[] = [
   {
     readme: 'packages/model-anthropic/README.md',
     setup: async () => {
-      anthropic.enqueue({ events: answerEvents({ blocks: [{ toolUse: { id: 'toolu_1', name: 'weather', inputChunks: ['{"city":', '"Lisbon"}'] } }] }) });
+      anthropic.enqueue({
+        events: answerEvents({
+          blocks: [{ toolUse: { id: 'toolu_1', name: 'weather', inputChunks: ['{"city":', '"Lisbon"}'] } }],
+        }),
+      });
       anthropic.enqueue({ events: answerEvents({ blocks: [{ text: ['It is 21 °C ', 'in Lisbon.'] }] }) });
       return { env: anthropicEnv() };
     },
@@ -124,7 +147,9 @@ const examples: Example[] = [
   {
     readme: 'packages/model-openai/README.md',
     setup: async () => {
-      openai.enqueue({ chunks: chatChunks({ toolCalls: [{ id: 'call_1', name: 'weather', args: ['{"city":', '"Lisbon"}'] }] }) });
+      openai.enqueue({
+        chunks: chatChunks({ toolCalls: [{ id: 'call_1', name: 'weather', args: ['{"city":', '"Lisbon"}'] }] }),
+      });
       openai.enqueue({ chunks: chatChunks({ text: ['It is 21 °C ', 'in Lisbon.'] }) });
       return { env: { OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'test-key' } };
     },
@@ -146,7 +171,13 @@ const examples: Example[] = [
       await rgw.client().send(new CreateBucketCommand({ Bucket: 'my-agent-sessions' }));
       const { accessKeyId, secretAccessKey } = rgw.credentials;
       return {
-        env: { AWS_ENDPOINT_URL_S3: rgw.endpoint, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED', AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED' },
+        env: {
+          AWS_ENDPOINT_URL_S3: rgw.endpoint,
+          AWS_ACCESS_KEY_ID: accessKeyId,
+          AWS_SECRET_ACCESS_KEY: secretAccessKey,
+          AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+          AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+        },
       };
     },
     prints: /^$/,
@@ -163,7 +194,8 @@ const examples: Example[] = [
   {
     readme: 'packages/restate/README.md',
     prints: /^$/,
-    typeCheckOnly: 'it serves until stopped: the test below runs it against a restate-server and calls it through the ingress',
+    typeCheckOnly:
+      'it serves until stopped: the test below runs it against a restate-server and calls it through the ingress',
   },
   {
     readme: 'packages/swarm/README.md',
@@ -172,13 +204,18 @@ const examples: Example[] = [
   },
 ];
 
-const fileOf = (readme: string): string => join(outDir, `${readme.replace(/\/README\.md$|README\.md$/, '').replace(/\//g, '-') || 'root'}.ts`);
+const fileOf = (readme: string): string =>
+  join(outDir, `${readme.replace(/\/README\.md$|README\.md$/, '').replace(/\//g, '-') || 'root'}.ts`);
 
 beforeAll(async () => {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   work = await mkdtemp(join(tmpdir(), 'skein-readme-'));
-  for (const example of examples) await writeFile(fileOf(example.readme), exampleModule(await smallestExample(join(root, example.readme)), example.prelude));
+  for (const example of examples)
+    await writeFile(
+      fileOf(example.readme),
+      exampleModule(await smallestExample(join(root, example.readme)), example.prelude),
+    );
   anthropic = await AnthropicTestServer.start();
   openai = await OpenAITestServer.start();
   bedrock = await new BedrockWireServer().start();
@@ -197,7 +234,9 @@ describe('README smallest examples', () => {
     const covered = new Set(examples.map((e) => e.readme));
     const missing: string[] = [];
     for (const dir of await readdir(join(root, 'packages'))) {
-      const manifest = JSON.parse(await readFile(join(root, 'packages', dir, 'package.json'), 'utf8')) as { private?: boolean };
+      const manifest = JSON.parse(await readFile(join(root, 'packages', dir, 'package.json'), 'utf8')) as {
+        private?: boolean;
+      };
       if (!manifest.private && !covered.has(`packages/${dir}/README.md`)) missing.push(dir);
     }
     expect(missing, 'published packages whose README example is not run here').toEqual([]);
@@ -205,22 +244,40 @@ describe('README smallest examples', () => {
 
   it('type-check as written', async () => {
     const tsconfig = join(outDir, 'tsconfig.json');
-    const compilerOptions = { noEmit: true, customConditions: ['@skein/source'], noUnusedLocals: false, noUnusedParameters: false };
-    await writeFile(tsconfig, JSON.stringify({ extends: '../../../tsconfig.base.json', compilerOptions, include: ['*.ts'] }));
+    const compilerOptions = {
+      noEmit: true,
+      customConditions: ['@skein/source'],
+      noUnusedLocals: false,
+      noUnusedParameters: false,
+    };
+    await writeFile(
+      tsconfig,
+      JSON.stringify({ extends: '../../../tsconfig.base.json', compilerOptions, include: ['*.ts'] }),
+    );
     const checked = run(join(root, 'node_modules/.bin/tsc'), ['-p', tsconfig], { cwd: root });
-    await expect(checked.catch((e: { stdout?: string }) => Promise.reject(new Error(e.stdout ?? String(e))))).resolves.toBeDefined();
+    await expect(
+      checked.catch((e: { stdout?: string }) => Promise.reject(new Error(e.stdout ?? String(e)))),
+    ).resolves.toBeDefined();
   }, 120_000);
 
-  it.each(examples.filter((e) => !e.typeCheckOnly).map((e) => [e.readme, e] as const))('%s runs', async (_name, example) => {
-    const { env = {}, cwd = work } = (await example.setup?.()) ?? {};
-    const { stdout } = await run(process.execPath, ['--conditions=@skein/source', '--import', tsxLoader, fileOf(example.readme)], {
-      cwd,
-      env: { ...process.env, ...env },
-      timeout: 60_000,
-    });
-    expect(stdout.trim()).toMatch(example.prints);
-    await example.check?.();
-  }, 180_000);
+  it.each(examples.filter((e) => !e.typeCheckOnly).map((e) => [e.readme, e] as const))(
+    '%s runs',
+    async (_name, example) => {
+      const { env = {}, cwd = work } = (await example.setup?.()) ?? {};
+      const { stdout } = await run(
+        process.execPath,
+        ['--conditions=@skein/source', '--import', tsxLoader, fileOf(example.readme)],
+        {
+          cwd,
+          env: { ...process.env, ...env },
+          timeout: 60_000,
+        },
+      );
+      expect(stdout.trim()).toMatch(example.prints);
+      await example.check?.();
+    },
+    180_000,
+  );
 });
 
 describe('the @skein/restate README example', () => {
@@ -229,10 +286,18 @@ describe('the @skein/restate README example', () => {
   it('serves, registers itself, and answers a conversation through the ingress', async () => {
     const server = await RestateServer.start();
     const admin = new URL(server.adminUrl);
-    const proxy = net.createServer((socket) => socket.pipe(net.connect(Number(admin.port), admin.hostname)).pipe(socket));
+    const proxy = net.createServer((socket) =>
+      socket.pipe(net.connect(Number(admin.port), admin.hostname)).pipe(socket),
+    );
     await new Promise<void>((resolve) => proxy.listen(9070, resolve));
-    anthropic.enqueue({ events: answerEvents({ blocks: [{ text: ['Order 42 was charged twice; ', 'I can refund one charge.'] }] }) });
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsxLoader, fileOf('packages/restate/README.md')], { cwd: work, env: { ...process.env, ...anthropicEnv() }, stdio: 'ignore' });
+    anthropic.enqueue({
+      events: answerEvents({ blocks: [{ text: ['Order 42 was charged twice; ', 'I can refund one charge.'] }] }),
+    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@skein/source', '--import', tsxLoader, fileOf('packages/restate/README.md')],
+      { cwd: work, env: { ...process.env, ...anthropicEnv() }, stdio: 'ignore' },
+    );
     try {
       let registered = false;
       for (let i = 0; i < 300 && !registered; i++) {
@@ -241,7 +306,10 @@ describe('the @skein/restate README example', () => {
         if (!registered) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(registered).toBe(true);
-      const reply = await server.call<{ text: string; messageCount: number }>('support/customer-1/send', 'What happened to order 42?');
+      const reply = await server.call<{ text: string; messageCount: number }>(
+        'support/customer-1/send',
+        'What happened to order 42?',
+      );
       expect(reply).toMatchObject({ text: 'Order 42 was charged twice; I can refund one charge.', messageCount: 2 });
     } finally {
       child.kill('SIGKILL');
@@ -250,4 +318,3 @@ describe('the @skein/restate README example', () => {
     }
   }, 240_000);
 });
-

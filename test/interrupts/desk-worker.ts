@@ -28,20 +28,35 @@ const issueRefund = tool({
   },
 });
 
-const refundAsk: ScriptedTurn = { toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'r1' }] };
+const refundAsk: ScriptedTurn = {
+  toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'r1' }],
+};
 const triageScript: ScriptedTurn[] = !asking
   ? []
   : shape === 'graph'
     ? ['route: refund']
     : [{ toolUses: [{ name: 'transfer_to_refund', toolUseId: 'h1', input: { message: 'refund order 42' } }] }];
-const refundScript: ScriptedTurn[] = asking ? [refundAsk] : [(req) => (JSON.stringify(req.messages).includes('denied') ? 'Refund declined.' : 'Refund done.')];
+const refundScript: ScriptedTurn[] = asking
+  ? [refundAsk]
+  : [(req) => (JSON.stringify(req.messages).includes('denied') ? 'Refund declined.' : 'Refund done.')];
 
 const sessionManager = new FileSessionManager({ sessionId: 'case-42', storageDir });
 const triage = new Agent({ name: 'triage', model: new ScriptedModel(triageScript), retryStrategy: null });
-const refund = new Agent({ name: 'refund', model: new ScriptedModel(refundScript), tools: [issueRefund], retryStrategy: null });
+const refund = new Agent({
+  name: 'refund',
+  model: new ScriptedModel(refundScript),
+  tools: [issueRefund],
+  retryStrategy: null,
+});
 const desk =
   shape === 'graph'
-    ? new GraphBuilder().setId('desk').setSessionManager(sessionManager).addNode(triage).addNode(refund).addEdge('triage', 'refund').build()
+    ? new GraphBuilder()
+        .setId('desk')
+        .setSessionManager(sessionManager)
+        .addNode(triage)
+        .addNode(refund)
+        .addEdge('triage', 'refund')
+        .build()
     : new Swarm({ id: 'desk', nodes: [triage, refund], sessionManager });
 
 let result: MultiAgentResult;
@@ -52,5 +67,7 @@ else {
 }
 const text = result.results['refund']?.text;
 if (process.env.SKEIN_DEBUG) console.error(JSON.stringify(result, null, 1).slice(0, 3000));
-process.stdout.write(`${JSON.stringify({ status: result.status, interrupts: result.interrupts ?? [], text, transitions: result.transitions.map((t) => t.kind) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ status: result.status, interrupts: result.interrupts ?? [], text, transitions: result.transitions.map((t) => t.kind) })}\n`,
+);
 if (phase === 'ask-hold') setInterval(() => undefined, 60_000);

@@ -1,5 +1,13 @@
 import {
-  Agent, BeforeNodeCallEvent, InMemorySessionRepository, InterruptResponseError, RepositorySessionManager, tool, toolResultsOf, toolUsesOf, type Interrupt,
+  Agent,
+  BeforeNodeCallEvent,
+  InMemorySessionRepository,
+  InterruptResponseError,
+  RepositorySessionManager,
+  tool,
+  toolResultsOf,
+  toolUsesOf,
+  type Interrupt,
   type Message,
 } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
@@ -20,14 +28,35 @@ const issueRefund = tool({
   },
 });
 
-const toRefund: ScriptedTurn = { text: 'Refunds will help.', toolUses: [{ name: 'transfer_to_refund', toolUseId: 'h1', input: { message: 'refund order 42' } }] };
-const refundTurn: ScriptedTurn = { toolUses: [{ name: 'lookup', input: {}, toolUseId: 'l1' }, { name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'r1' }] };
+const toRefund: ScriptedTurn = {
+  text: 'Refunds will help.',
+  toolUses: [{ name: 'transfer_to_refund', toolUseId: 'h1', input: { message: 'refund order 42' } }],
+};
+const refundTurn: ScriptedTurn = {
+  toolUses: [
+    { name: 'lookup', input: {}, toolUseId: 'l1' },
+    { name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'r1' },
+  ],
+};
 let lookups = 0;
-const lookup = tool({ name: 'lookup', description: 'Looks the order up', inputSchema: z.object({}), callback: () => (lookups++, 'order 42: 80 EUR') });
+const lookup = tool({
+  name: 'lookup',
+  description: 'Looks the order up',
+  inputSchema: z.object({}),
+  callback: () => (lookups++, 'order 42: 80 EUR'),
+});
 
-function swarmOf(scripts: { triage: ScriptedTurn[]; refund: ScriptedTurn[] }, repository?: InMemorySessionRepository): Swarm {
+function swarmOf(
+  scripts: { triage: ScriptedTurn[]; refund: ScriptedTurn[] },
+  repository?: InMemorySessionRepository,
+): Swarm {
   const triage = new Agent({ name: 'triage', model: new ScriptedModel(scripts.triage), retryStrategy: null });
-  const refund = new Agent({ name: 'refund', model: new ScriptedModel(scripts.refund), tools: [issueRefund, lookup], retryStrategy: null });
+  const refund = new Agent({
+    name: 'refund',
+    model: new ScriptedModel(scripts.refund),
+    tools: [issueRefund, lookup],
+    retryStrategy: null,
+  });
   return new Swarm({
     id: 'desk',
     nodes: [triage, refund],
@@ -39,7 +68,11 @@ const yes = (interrupts: readonly Interrupt[] | undefined) =>
   (interrupts ?? []).map((i) => ({ interruptResponse: { interruptId: i.id, response: { approved: true } } }));
 
 function paired(messages: readonly Message[]): boolean {
-  return messages.every((m, i) => toolUsesOf(m).length === 0 || toolResultsOf(messages[i + 1] ?? { role: 'user', content: [] }).length === toolUsesOf(m).length);
+  return messages.every(
+    (m, i) =>
+      toolUsesOf(m).length === 0 ||
+      toolResultsOf(messages[i + 1] ?? { role: 'user', content: [] }).length === toolUsesOf(m).length,
+  );
 }
 
 describe('swarm interrupts', () => {
@@ -51,7 +84,11 @@ describe('swarm interrupts', () => {
     expect(first.status).toBe('interrupted');
     expect(first.interrupts).toMatchObject([{ id: 'r1#approval', source: 'refund', reason: { tool: 'issue_refund' } }]);
     expect(first.results['refund']?.status).toBe('interrupted');
-    expect(first.transitions.map((t) => [t.kind, t.from, t.to])).toEqual([['start', null, 'triage'], ['handoff', 'triage', 'refund'], ['interrupt', 'refund', null]]);
+    expect(first.transitions.map((t) => [t.kind, t.from, t.to])).toEqual([
+      ['start', null, 'triage'],
+      ['handoff', 'triage', 'refund'],
+      ['interrupt', 'refund', null],
+    ]);
 
     const done = await swarm.invoke(yes(first.interrupts));
     expect(done.status).toBe('completed');
@@ -59,7 +96,10 @@ describe('swarm interrupts', () => {
     expect(done.nodeHistory).toEqual(['triage', 'refund']);
     expect(refunds).toEqual(['42:80']);
     expect(lookups).toBe(1);
-    expect(done.transitions.slice(3).map((t) => [t.kind, t.from, t.to])).toEqual([['resume', null, 'refund'], ['complete', 'refund', null]]);
+    expect(done.transitions.slice(3).map((t) => [t.kind, t.from, t.to])).toEqual([
+      ['resume', null, 'refund'],
+      ['complete', 'refund', null],
+    ]);
     const refundAgent = swarm.nodes[1] as Agent;
     expect(paired(refundAgent.messages)).toBe(true);
     // lookup's result and the refund's result come back in one message, in the order the model asked.
@@ -85,7 +125,13 @@ describe('swarm interrupts', () => {
     const seen = refundModel.requests[0]?.messages ?? [];
     expect(paired(seen)).toBe(true);
     expect(JSON.stringify(seen)).toContain('refund order 42');
-    expect((await repository.readTransitions('case-1', 'desk')).map((t) => t.kind)).toEqual(['start', 'handoff', 'interrupt', 'resume', 'complete']);
+    expect((await repository.readTransitions('case-1', 'desk')).map((t) => t.kind)).toEqual([
+      'start',
+      'handoff',
+      'interrupt',
+      'resume',
+      'complete',
+    ]);
   });
 
   it('asks before a node runs (BeforeNodeCallEvent.interrupt), rejects bad answers, and starts afresh on a plain task', async () => {
@@ -95,11 +141,15 @@ describe('swarm interrupts', () => {
       if (e.nodeId === 'refund') asked.push(e.interrupt('supervisor', 'may refund run?'));
     });
     const first = await swarm.invoke('go');
-    expect(first.interrupts).toEqual([{ id: 'desk/refund#supervisor', name: 'supervisor', reason: 'may refund run?', source: 'refund' }]);
+    expect(first.interrupts).toEqual([
+      { id: 'desk/refund#supervisor', name: 'supervisor', reason: 'may refund run?', source: 'refund' },
+    ]);
     const bad = await swarm.invoke([{ interruptResponse: { interruptId: 'x', response: 1 } }]).catch((e: unknown) => e);
     expect(InterruptResponseError.is(bad)).toBe(true);
     expect((bad as InterruptResponseError).pendingIds).toEqual(['desk/refund#supervisor']);
-    const done = await swarm.invoke([{ interruptResponse: { interruptId: 'desk/refund#supervisor', response: 'yes' } }]);
+    const done = await swarm.invoke([
+      { interruptResponse: { interruptId: 'desk/refund#supervisor', response: 'yes' } },
+    ]);
     expect(done.status).toBe('completed');
     expect(asked).toEqual(['yes']);
     expect(done.text).toBe('Nothing to refund.');
@@ -118,7 +168,8 @@ describe('swarm pause inside a multi-cycle turn', () => {
     const steps: ScriptedTurn[] = [
       { toolUses: [{ name: 'lookup', input: {}, toolUseId: 'l1' }] },
       { toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'r1' }] },
-      (req) => (JSON.stringify(req.messages).includes('order 42: 80 EUR') ? 'Refunded after the lookup.' : 'lookup lost'),
+      (req) =>
+        JSON.stringify(req.messages).includes('order 42: 80 EUR') ? 'Refunded after the lookup.' : 'lookup lost',
     ];
     const swarm = swarmOf({ triage: [toRefund], refund: steps });
     const first = await swarm.invoke('refund');
@@ -133,7 +184,12 @@ describe('swarm timeouts', () => {
   it('does not count the wait for a person against the execution and node timeouts', async () => {
     refunds.length = 0;
     const triage = new Agent({ name: 'triage', model: new ScriptedModel([toRefund]), retryStrategy: null });
-    const refund = new Agent({ name: 'refund', model: new ScriptedModel([refundTurn, 'Refunded.']), tools: [issueRefund, lookup], retryStrategy: null });
+    const refund = new Agent({
+      name: 'refund',
+      model: new ScriptedModel([refundTurn, 'Refunded.']),
+      tools: [issueRefund, lookup],
+      retryStrategy: null,
+    });
     const swarm = new Swarm({ id: 't', nodes: [triage, refund], executionTimeout: 150, nodeTimeout: 150 });
     const first = await swarm.invoke('refund');
     expect(first.status).toBe('interrupted');
@@ -150,7 +206,13 @@ describe('interrupts at any depth', () => {
     const swarm = swarmOf({ triage: [toRefund], refund: [refundTurn, 'Refunded.'] });
     const intake = new Agent({ name: 'intake', model: new ScriptedModel(['Customer wants a refund.']) });
     const report = new Agent({ name: 'report', model: new ScriptedModel(['Filed.']) });
-    const graph = new GraphBuilder().addNode(intake).addNode(swarm).addNode(report).addEdge('intake', 'desk').addEdge('desk', 'report').build();
+    const graph = new GraphBuilder()
+      .addNode(intake)
+      .addNode(swarm)
+      .addNode(report)
+      .addEdge('intake', 'desk')
+      .addEdge('desk', 'report')
+      .build();
     const first = await graph.invoke('refund 42');
     expect(first.status).toBe('interrupted');
     expect(first.interrupts).toMatchObject([{ id: 'r1#approval', source: 'desk/refund' }]);

@@ -24,7 +24,9 @@ interface Outcome {
 /** Runs the worker; `kill` SIGKILLs it once it printed its outcome (the pause is stored by then). */
 function run(args: string[], kill = false): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', worker, ...args], { cwd: repoRoot });
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', worker, ...args], {
+      cwd: repoRoot,
+    });
     let out = '';
     let err = '';
     let outcome: Outcome | undefined;
@@ -56,7 +58,12 @@ describe.each(['graph', 'swarm'])('%s approval across processes', (shape) => {
     expect(asked.status).toBe('interrupted');
     expect(asked.interrupts).toMatchObject([{ id: 'r1#approval', name: 'approval', source: 'refund' }]);
     expect(await refundsIn(dir)).toEqual([]);
-    const done = await run([shape, dir, 'answer', JSON.stringify({ interruptId: 'r1#approval', response: { approved: true } })]);
+    const done = await run([
+      shape,
+      dir,
+      'answer',
+      JSON.stringify({ interruptId: 'r1#approval', response: { approved: true } }),
+    ]);
     expect(done.status).toBe('completed');
     expect(done.text).toBe('Refund done.');
     expect(done.transitions).toContain('interrupt');
@@ -68,9 +75,16 @@ describe.each(['graph', 'swarm'])('%s approval across processes', (shape) => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), `skein-approval-kill-${shape}-`));
     const asked = await run([shape, dir, 'ask-hold'], true);
     expect(asked.status).toBe('interrupted');
-    const bad = await run([shape, dir, 'answer', JSON.stringify({ interruptId: 'nope', response: true })]).catch((e: unknown) => e);
+    const bad = await run([shape, dir, 'answer', JSON.stringify({ interruptId: 'nope', response: true })]).catch(
+      (e: unknown) => e,
+    );
     expect(String(bad)).toContain('No pending interrupt has id "nope". Pending: "r1#approval"');
-    const done = await run([shape, dir, 'answer', JSON.stringify({ interruptId: 'r1#approval', response: { approved: false, message: 'too much' } })]);
+    const done = await run([
+      shape,
+      dir,
+      'answer',
+      JSON.stringify({ interruptId: 'r1#approval', response: { approved: false, message: 'too much' } }),
+    ]);
     expect(done.status).toBe('completed');
     expect(done.text).toBe('Refund declined.');
     expect(await refundsIn(dir)).toEqual([]);

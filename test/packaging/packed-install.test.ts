@@ -34,7 +34,9 @@ async function packAll(dest: string): Promise<Packed[]> {
       exports: Record<string, unknown>;
     };
     if (manifest.private) continue;
-    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dest, '-w', `packages/${dir}`], { cwd: root });
+    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dest, '-w', `packages/${dir}`], {
+      cwd: root,
+    });
     const tarball = join(dest, stdout.trim().split('\n').pop() ?? '');
     const subpaths = Object.keys(manifest.exports).filter((k) => k !== './package.json');
     out.push({ dir, name: manifest.name, tarball, subpaths });
@@ -70,13 +72,21 @@ describe('packed packages', () => {
   it('show no attw problem beyond ESM-only', async () => {
     for (const p of packed) {
       // attw exits non-zero when it finds a problem in the profile.
-      await expect(run(bin('attw'), [p.tarball, '--profile', 'esm-only', '--format', 'ascii'], { cwd: project }), p.name).resolves.toBeDefined();
+      await expect(
+        run(bin('attw'), [p.tarball, '--profile', 'esm-only', '--format', 'ascii'], { cwd: project }),
+        p.name,
+      ).resolves.toBeDefined();
     }
   }, 120_000);
 
   it('import from ESM and require from CommonJS, every subpath', async () => {
     const specs = packed.flatMap((p) => p.subpaths.map((s) => specifier(p, s)));
-    const esm = specs.map((s, i) => `import * as m${i} from '${s}'; if (Object.keys(m${i}).length === 0 && '${s}'.includes('testing') === false) throw new Error('${s}: no exports');`).join('\n');
+    const esm = specs
+      .map(
+        (s, i) =>
+          `import * as m${i} from '${s}'; if (Object.keys(m${i}).length === 0 && '${s}'.includes('testing') === false) throw new Error('${s}: no exports');`,
+      )
+      .join('\n');
     await writeFile(join(project, 'esm.mjs'), `${esm}\nconsole.log('esm ok');\n`);
     const cjs = specs.map((s) => `require('${s}');`).join('\n');
     await writeFile(join(project, 'cjs.cjs'), `${cjs}\nconsole.log('cjs ok');\n`);
@@ -90,16 +100,29 @@ describe('packed packages', () => {
     expect(stdout).toContain('skein sessions');
   }, 30_000);
 
-  it.each(['nodenext', 'bundler'])('type-check with moduleResolution %s', async (resolution) => {
-    const specs = packed.flatMap((p) => p.subpaths.map((s) => specifier(p, s)));
-    const source = specs.map((s, i) => `import * as m${i} from '${s}';\nexport const e${i} = m${i};`).join('\n');
-    await writeFile(join(project, `check-${resolution}.ts`), source);
-    const module = resolution === 'nodenext' ? 'nodenext' : 'preserve';
-    const tsconfig = {
-      compilerOptions: { module, moduleResolution: resolution, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] },
-      files: [`check-${resolution}.ts`],
-    };
-    await writeFile(join(project, `tsconfig.${resolution}.json`), JSON.stringify(tsconfig));
-    await expect(run(bin('tsc'), ['-p', `tsconfig.${resolution}.json`], { cwd: project })).resolves.toBeDefined();
-  }, 120_000);
+  it.each(['nodenext', 'bundler'])(
+    'type-check with moduleResolution %s',
+    async (resolution) => {
+      const specs = packed.flatMap((p) => p.subpaths.map((s) => specifier(p, s)));
+      const source = specs.map((s, i) => `import * as m${i} from '${s}';\nexport const e${i} = m${i};`).join('\n');
+      await writeFile(join(project, `check-${resolution}.ts`), source);
+      const module = resolution === 'nodenext' ? 'nodenext' : 'preserve';
+      const tsconfig = {
+        compilerOptions: {
+          module,
+          moduleResolution: resolution,
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+        },
+        files: [`check-${resolution}.ts`],
+      };
+      await writeFile(join(project, `tsconfig.${resolution}.json`), JSON.stringify(tsconfig));
+      await expect(run(bin('tsc'), ['-p', `tsconfig.${resolution}.json`], { cwd: project })).resolves.toBeDefined();
+    },
+    120_000,
+  );
 });

@@ -33,10 +33,20 @@ export interface S3Store {
 const prefixOf = (dir: string): string => `${basename(dirname(dir))}/${basename(dir)}`;
 
 /** Runs the worker; kills it `killAfterMs` after it reports `started` (never, when undefined). */
-function runWorker(shape: Shape, dir: string, seed: number, killAfterMs: number | undefined, s3: S3Store | undefined): Promise<Process> {
+function runWorker(
+  shape: Shape,
+  dir: string,
+  seed: number,
+  killAfterMs: number | undefined,
+  s3: S3Store | undefined,
+): Promise<Process> {
   return new Promise((resolve, reject) => {
     const env = s3 ? { ...process.env, SKEIN_CRASH_S3: JSON.stringify({ ...s3, prefix: prefixOf(dir) }) } : process.env;
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, worker, shape, dir, String(seed)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@skein/source', '--import', tsx, worker, shape, dir, String(seed)],
+      { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let started: number | undefined;
     let timer: NodeJS.Timeout | undefined;
     let stderr = '';
@@ -71,10 +81,18 @@ async function mirror(s3: S3Store, dir: string): Promise<void> {
   try {
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${prefixOf(dir)}/`, ...(token ? { ContinuationToken: token } : {}) }));
+      const page = await client.send(
+        new ListObjectsV2Command({
+          Bucket: s3.bucket,
+          Prefix: `${prefixOf(dir)}/`,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
       for (const { Key } of page.Contents ?? []) {
         if (!Key) continue;
-        const body = await (await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key }))).Body?.transformToString('utf8');
+        const body = await (
+          await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key }))
+        ).Body?.transformToString('utf8');
         const local = join(dir, 's3', Key.slice(prefixOf(dir).length + 1));
         await mkdir(dirname(local), { recursive: true });
         await writeFile(local, body ?? '');
@@ -87,7 +105,9 @@ async function mirror(s3: S3Store, dir: string): Promise<void> {
 }
 
 /** Stored messages of each agent of the session, as `role:block kinds|text`. */
-async function histories(dir: string): Promise<Record<string, { role: string; text: string; uses: string[]; results: string[] }[]>> {
+async function histories(
+  dir: string,
+): Promise<Record<string, { role: string; text: string; uses: string[]; results: string[] }[]>> {
   const out: Record<string, { role: string; text: string; uses: string[]; results: string[] }[]> = {};
   const add = (agent: string, message: { role: string; content: Record<string, unknown>[] }): void => {
     const content = message.content;
@@ -95,7 +115,9 @@ async function histories(dir: string): Promise<Record<string, { role: string; te
       role: message.role,
       text: content.map((b) => (typeof b['text'] === 'string' ? b['text'] : '')).join(''),
       uses: content.flatMap((b) => (b['toolUse'] ? [String((b['toolUse'] as { toolUseId: string }).toolUseId)] : [])),
-      results: content.flatMap((b) => (b['toolResult'] ? [String((b['toolResult'] as { toolUseId: string }).toolUseId)] : [])),
+      results: content.flatMap((b) =>
+        b['toolResult'] ? [String((b['toolResult'] as { toolUseId: string }).toolUseId)] : [],
+      ),
     });
   };
   // A swarm stores its conversation as turn documents; those past the state's committed `turns` are not part of it.
@@ -103,13 +125,31 @@ async function histories(dir: string): Promise<Record<string, { role: string; te
   for (const doc of all.filter((f) => f.endsWith('multi_agent.json'))) {
     const committed = (JSON.parse(await readFile(doc, 'utf8')) as { state?: { turns?: number } }).state?.turns;
     if (committed === undefined) continue;
-    const turnFiles = all.filter((f) => f.startsWith(join(dirname(doc), 'nodes')) && /node_run\.turn\.\d+\.json$/.test(f));
-    const turns = await Promise.all(turnFiles.map(async (f) => JSON.parse(await readFile(f, 'utf8')) as { seq: number; node: string; newItems: { role: string; content: Record<string, unknown>[] }[] }));
-    for (const turn of turns.filter((t) => t.seq < committed).sort((a, b) => a.seq - b.seq)) for (const m of turn.newItems) add(`swarm:${turn.node}`, m);
+    const turnFiles = all.filter(
+      (f) => f.startsWith(join(dirname(doc), 'nodes')) && /node_run\.turn\.\d+\.json$/.test(f),
+    );
+    const turns = await Promise.all(
+      turnFiles.map(
+        async (f) =>
+          JSON.parse(await readFile(f, 'utf8')) as {
+            seq: number;
+            node: string;
+            newItems: { role: string; content: Record<string, unknown>[] }[];
+          },
+      ),
+    );
+    for (const turn of turns.filter((t) => t.seq < committed).sort((a, b) => a.seq - b.seq))
+      for (const m of turn.newItems) add(`swarm:${turn.node}`, m);
   }
-  for (const file of all.filter((f) => /message_\d+\.json$/.test(f)).sort((a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]))) {
+  for (const file of all
+    .filter((f) => /message_\d+\.json$/.test(f))
+    .sort((a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]))) {
     const agent = /agent_([^/]+)\/messages/.exec(file)?.[1] ?? '?';
-    add(agent, (JSON.parse(await readFile(file, 'utf8')) as { message: { role: string; content: Record<string, unknown>[] } }).message);
+    add(
+      agent,
+      (JSON.parse(await readFile(file, 'utf8')) as { message: { role: string; content: Record<string, unknown>[] } })
+        .message,
+    );
   }
   return out;
 }
@@ -119,8 +159,11 @@ async function histories(dir: string): Promise<Record<string, { role: string; te
  * `complete` the node that finished last: both depend on timing, so they are left out.
  */
 const multiset = (items: readonly string[]): string[] =>
-  items.map((t) => (t.endsWith(':join') ? `*>${t.split('>')[1]}` : t.endsWith('>null:complete') ? '*>null:complete' : t)).sort();
-const sortedEntries = (o: Record<string, string>): string => JSON.stringify(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+  items
+    .map((t) => (t.endsWith(':join') ? `*>${t.split('>')[1]}` : t.endsWith('>null:complete') ? '*>null:complete' : t))
+    .sort();
+const sortedEntries = (o: Record<string, string>): string =>
+  JSON.stringify(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
 export interface TrialReport {
   shape: Shape;
@@ -153,12 +196,17 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
     if (s3) await Promise.all([mirror(s3, cleanDir), mirror(s3, crashDir)]);
     const actual = JSON.parse(await readFile(join(crashDir, 'result.json'), 'utf8')) as TrialResult;
     if (actual.status !== 'completed') violations.push(`status ${actual.status}`);
-    if (sortedEntries(actual.texts) !== sortedEntries(expected.texts) && shape !== 'agent') violations.push(`results differ: ${JSON.stringify(actual.texts)} vs ${JSON.stringify(expected.texts)}`);
+    if (sortedEntries(actual.texts) !== sortedEntries(expected.texts) && shape !== 'agent')
+      violations.push(`results differ: ${JSON.stringify(actual.texts)} vs ${JSON.stringify(expected.texts)}`);
     // A resume after a crash adds `resume` transitions; the uninterrupted run has one per approval answered.
     const withoutResume = actual.transitions.filter((t) => !t.endsWith(':resume'));
     const expectedWithoutResume = expected.transitions.filter((t) => !t.endsWith(':resume'));
-    if (JSON.stringify(multiset(withoutResume)) !== JSON.stringify(multiset(expectedWithoutResume))) violations.push(`transitions differ: ${JSON.stringify(actual.transitions)} vs ${JSON.stringify(expected.transitions)}`);
-    if (shape !== 'agent' && !actual.transitions[0]?.endsWith(':start')) violations.push(`history does not begin with start: ${actual.transitions[0]}`);
+    if (JSON.stringify(multiset(withoutResume)) !== JSON.stringify(multiset(expectedWithoutResume)))
+      violations.push(
+        `transitions differ: ${JSON.stringify(actual.transitions)} vs ${JSON.stringify(expected.transitions)}`,
+      );
+    if (shape !== 'agent' && !actual.transitions[0]?.endsWith(':start'))
+      violations.push(`history does not begin with start: ${actual.transitions[0]}`);
     const commits = (await readFile(join(crashDir, 'commits.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
     if (shape !== 'agent') {
       const committed = commits.filter((c) => /^[^ ]+>[^ ]*:\w+$/.test(c) && !c.endsWith(':resume'));
@@ -166,7 +214,8 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
       if (twice.length > 0) violations.push(`committed twice: ${twice.join(', ')}`);
       const cleanCommits = (await readFile(join(cleanDir, 'commits.log'), 'utf8')).split('\n').filter(Boolean);
       const [ran, shouldRun] = [startedNodes(commits), startedNodes(cleanCommits)];
-      if (actual.source !== 'stored' && JSON.stringify(ran) !== JSON.stringify(shouldRun)) violations.push(`nodes run ${JSON.stringify(ran)} vs ${JSON.stringify(shouldRun)}`);
+      if (actual.source !== 'stored' && JSON.stringify(ran) !== JSON.stringify(shouldRun))
+        violations.push(`nodes run ${JSON.stringify(ran)} vs ${JSON.stringify(shouldRun)}`);
     }
     violations.push(...sideEffectViolations(commits, shape === 'agent'));
     const all = await files(crashDir);
@@ -189,18 +238,36 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
       const answered = new Set(messages.flatMap((m) => m.results));
       const orphans = used.filter((u) => !answered.has(u));
       if (orphans.length > 0) violations.push(`${agent}: toolUse without toolResult: ${orphans.join(', ')}`);
-      if (shape !== 'agent' && JSON.stringify(messages.map((m) => m.text)) !== JSON.stringify((want[agent] ?? []).map((m) => m.text))) {
-        violations.push(`${agent}: stored history differs: ${JSON.stringify(messages.map((m) => m.text))} vs ${JSON.stringify((want[agent] ?? []).map((m) => m.text))}`);
+      if (
+        shape !== 'agent' &&
+        JSON.stringify(messages.map((m) => m.text)) !== JSON.stringify((want[agent] ?? []).map((m) => m.text))
+      ) {
+        violations.push(
+          `${agent}: stored history differs: ${JSON.stringify(messages.map((m) => m.text))} vs ${JSON.stringify((want[agent] ?? []).map((m) => m.text))}`,
+        );
       }
     }
     // The stored history, not the side log: a kill between the store and the log line loses the line.
-    const prompts = Object.values(got).flat().filter((m) => m.role === 'user' && m.text === 'Check my orders').length;
+    const prompts = Object.values(got)
+      .flat()
+      .filter((m) => m.role === 'user' && m.text === 'Check my orders').length;
     if (shape === 'agent' && prompts !== 1) violations.push(`the prompt was stored ${prompts} times`);
     // The standalone agent is stored under its default id; its history starts with the few-shot pair.
-    const fewShot = (h: typeof got): string => (h['default'] ?? []).slice(0, 2).map((m) => `${m.role}:${m.text}`).join('|');
-    if (shape === 'agent' && (fewShot(got) !== fewShot(want) || !fewShot(want).startsWith('user:Example'))) violations.push(`few-shot messages lost: ${fewShot(got)} vs ${fewShot(want)}`);
+    const fewShot = (h: typeof got): string =>
+      (h['default'] ?? [])
+        .slice(0, 2)
+        .map((m) => `${m.role}:${m.text}`)
+        .join('|');
+    if (shape === 'agent' && (fewShot(got) !== fewShot(want) || !fewShot(want).startsWith('user:Example')))
+      violations.push(`few-shot messages lost: ${fewShot(got)} vs ${fewShot(want)}`);
   } finally {
     if (violations.length === 0) await rm(work, { recursive: true, force: true });
   }
-  return { shape, seed, kills, violations, replay: `npm run reliability -- --campaign crash${s3 ? ' --store s3' : ''} --shape ${shape} --seed ${seed} --trials 1` };
+  return {
+    shape,
+    seed,
+    kills,
+    violations,
+    replay: `npm run reliability -- --campaign crash${s3 ? ' --store s3' : ''} --shape ${shape} --seed ${seed} --trials 1`,
+  };
 }

@@ -8,7 +8,15 @@
  * that resumes answers as the killed one would have.
  */
 import { z } from 'zod';
-import { Agent, tool, type Interrupt, type InterruptResponseBlock, type Message, type ModelRequest, type SessionManager } from '@skein/core';
+import {
+  Agent,
+  tool,
+  type Interrupt,
+  type InterruptResponseBlock,
+  type Message,
+  type ModelRequest,
+  type SessionManager,
+} from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder, type GraphState } from '@skein/graph';
 import { Swarm } from '@skein/swarm';
@@ -36,8 +44,10 @@ const FEW_SHOT: Message[] = [
 ];
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const toolResults = (request: ModelRequest): number => request.messages.flatMap((m) => m.content).filter((b) => 'toolResult' in b).length;
-const lastIsToolResult = (request: ModelRequest): boolean => request.messages.at(-1)?.content.some((b) => 'toolResult' in b) ?? false;
+const toolResults = (request: ModelRequest): number =>
+  request.messages.flatMap((m) => m.content).filter((b) => 'toolResult' in b).length;
+const lastIsToolResult = (request: ModelRequest): boolean =>
+  request.messages.at(-1)?.content.some((b) => 'toolResult' in b) ?? false;
 
 /** Approves everything that waits (the person at the desk says yes). */
 const yes = (interrupts: readonly Interrupt[]): InterruptResponseBlock[] =>
@@ -46,14 +56,28 @@ const yes = (interrupts: readonly Interrupt[]): InterruptResponseBlock[] =>
 /** A session manager the worker opened (file or S3) for the trial's session. */
 export type TrialSessionManager = SessionManager & { close(): Promise<void> };
 
-export function buildShape(shape: Shape, sessionManager: TrialSessionManager, seed: number, commit: (line: string) => void): BuiltShape {
+export function buildShape(
+  shape: Shape,
+  sessionManager: TrialSessionManager,
+  seed: number,
+  commit: (line: string) => void,
+): BuiltShape {
   const wait = (key: string): number => 2 + Math.floor(keyed(seed, key) * 13); // 2-15 ms
   const model = (name: string, answer: (request: ModelRequest) => ScriptedTurn): ScriptedModel =>
-    new ScriptedModel([(request) => {
-      const turn = answer(request);
-      const delayMs = wait(`${name}:model:${request.messages.length}`);
-      return typeof turn === 'string' ? { text: turn, delayMs } : typeof turn === 'object' && 'toolUses' in turn ? { ...turn, delayMs } : turn;
-    }], { loop: true, record: false });
+    new ScriptedModel(
+      [
+        (request) => {
+          const turn = answer(request);
+          const delayMs = wait(`${name}:model:${request.messages.length}`);
+          return typeof turn === 'string'
+            ? { text: turn, delayMs }
+            : typeof turn === 'object' && 'toolUses' in turn
+              ? { ...turn, delayMs }
+              : turn;
+        },
+      ],
+      { loop: true, record: false },
+    );
   const lookup = tool({
     name: 'lookup_order',
     description: 'Looks an order up.',
@@ -83,8 +107,10 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
       tools: approve ? [lookup, issueRefund] : [lookup],
       ...(name === 'billing' ? { messages: FEW_SHOT } : {}),
       model: model(name, (request) => {
-        if (!lastIsToolResult(request) && toolResults(request) === 0) return { toolUses: [{ name: 'lookup_order', input: { orderId: '42' }, toolUseId: `${name}-lookup` }] };
-        if (approve && toolResults(request) === 1) return { toolUses: [{ name: 'issue_refund', input: { orderId: '42' }, toolUseId: `${name}-refund` }] };
+        if (!lastIsToolResult(request) && toolResults(request) === 0)
+          return { toolUses: [{ name: 'lookup_order', input: { orderId: '42' }, toolUseId: `${name}-lookup` }] };
+        if (approve && toolResults(request) === 1)
+          return { toolUses: [{ name: 'issue_refund', input: { orderId: '42' }, toolUseId: `${name}-refund` }] };
         return handoff ? { text, toolUses: [{ name: handoff, input: {}, toolUseId: `${name}-handoff` }] } : text;
       }),
     });
@@ -92,17 +118,32 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
 
   if (shape === 'graph') {
     const route = seed % 2 === 0 ? 'billing' : 'refund';
-    const routed = (to: string) => (s: GraphState): boolean => s.results['triage']?.text === `ROUTE: ${to}`;
+    const routed =
+      (to: string) =>
+      (s: GraphState): boolean =>
+        s.results['triage']?.text === `ROUTE: ${to}`;
     const workers = Array.from({ length: 8 }, (_, i) => `w${i}`);
     const b = new GraphBuilder().setId('desk').setSessionManager(sessionManager).setMaxNodeExecutions(40);
-    b.addNode(plain('triage', `ROUTE: ${route}`), 'triage').addNode(worker('billing', 'Billing: reversed.'), 'billing').addNode(worker('refund', 'Refund: sent.', undefined, true), 'refund');
-    b.addNode(plain('summary', 'Summary: done.'), 'summary').addNode(plain('dispatch', 'Dispatched.'), 'dispatch').addNode(plain('collect', 'Collected.'), 'collect');
+    b.addNode(plain('triage', `ROUTE: ${route}`), 'triage')
+      .addNode(worker('billing', 'Billing: reversed.'), 'billing')
+      .addNode(worker('refund', 'Refund: sent.', undefined, true), 'refund');
+    b.addNode(plain('summary', 'Summary: done.'), 'summary')
+      .addNode(plain('dispatch', 'Dispatched.'), 'dispatch')
+      .addNode(plain('collect', 'Collected.'), 'collect');
     for (const w of workers) b.addNode(plain(w, `${w} done`), w).addEdge('dispatch', w);
-    b.addEdge('triage', 'billing', routed('billing')).addEdge('triage', 'refund', routed('refund')).addEdge('billing', 'summary').addEdge('refund', 'summary');
+    b.addEdge('triage', 'billing', routed('billing'))
+      .addEdge('triage', 'refund', routed('refund'))
+      .addEdge('billing', 'summary')
+      .addEdge('refund', 'summary');
     b.addEdge('triage', 'dispatch').addEdge(workers, 'collect');
     // triage -> audit + notify (agents with tools) -> join -> report
-    b.addNode(worker('audit', 'Audit: logged.'), 'audit').addNode(worker('notify', 'Notify: customer told.'), 'notify').addNode(plain('report', 'Report: filed.'), 'report');
-    b.addEdge('triage', 'audit').addEdge('triage', 'notify').addEdge(['audit', 'notify'], 'report').setEntryPoint('triage');
+    b.addNode(worker('audit', 'Audit: logged.'), 'audit')
+      .addNode(worker('notify', 'Notify: customer told.'), 'notify')
+      .addNode(plain('report', 'Report: filed.'), 'report');
+    b.addEdge('triage', 'audit')
+      .addEdge('triage', 'notify')
+      .addEdge(['audit', 'notify'], 'report')
+      .setEntryPoint('triage');
     const graph = b.build();
     graph.on('transition', (e) => commit(`${e.transition.from}>${e.transition.to}:${e.transition.kind}`));
     graph.on('nodeStart', (e) => commit(`start ${e.nodeId}`));
@@ -114,7 +155,12 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
         const waiting = stored ? [] : await graph.pendingInterrupts();
         let r = stored ?? (await graph.invoke(waiting.length > 0 ? yes(waiting) : 'I was charged twice for order 42'));
         while (r.status === 'interrupted' && r.interrupts) r = await graph.invoke(yes(r.interrupts));
-        return { source: stored ? 'stored' : 'run', status: r.status, texts: Object.fromEntries(Object.entries(r.results).map(([k, v]) => [k, v.text])), transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
+        return {
+          source: stored ? 'stored' : 'run',
+          status: r.status,
+          texts: Object.fromEntries(Object.entries(r.results).map(([k, v]) => [k, v.text])),
+          transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`),
+        };
       },
       close: () => sessionManager.close(),
     };
@@ -123,7 +169,13 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
   if (shape === 'swarm') {
     const refund = worker('refund', 'Refund: sent.', undefined, true);
     const billing = worker('billing', 'Billing: needs a refund.', 'transfer_to_refund');
-    const triage = new Agent({ name: 'triage', model: model('triage', () => ({ text: 'To billing.', toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'triage-handoff' }] })) });
+    const triage = new Agent({
+      name: 'triage',
+      model: model('triage', () => ({
+        text: 'To billing.',
+        toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'triage-handoff' }],
+      })),
+    });
     const swarm = new Swarm({ id: 'desk', nodes: [triage, billing, refund], nestHandoffHistory: true, sessionManager });
     swarm.on('transition', (e) => commit(`${e.transition.from}>${e.transition.to}:${e.transition.kind}`));
     swarm.on('nodeStart', (e) => commit(`start ${e.nodeId}`));
@@ -133,7 +185,12 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
         const waiting = stored ? [] : await swarm.pendingInterrupts();
         let r = stored ?? (await swarm.invoke(waiting.length > 0 ? yes(waiting) : 'I was charged twice for order 42'));
         while (r.status === 'interrupted' && r.interrupts) r = await swarm.invoke(yes(r.interrupts));
-        return { source: stored ? 'stored' : 'run', status: r.status, texts: { final: r.text }, transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`) };
+        return {
+          source: stored ? 'stored' : 'run',
+          status: r.status,
+          texts: { final: r.text },
+          transitions: r.transitions.map((t) => `${t.from}>${t.to}:${t.kind}`),
+        };
       },
       close: () => sessionManager.close(),
     };
@@ -146,14 +203,18 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
     sessionManager,
     model: model('desk', (request) => {
       const done = toolResults(request);
-      if (done < 3) return { toolUses: [{ name: 'lookup_order', input: { orderId: String(done) }, toolUseId: `desk-${done}` }] };
-      if (done === 3) return { toolUses: [{ name: 'issue_refund', input: { orderId: '2' }, toolUseId: 'desk-refund' }] };
+      if (done < 3)
+        return { toolUses: [{ name: 'lookup_order', input: { orderId: String(done) }, toolUseId: `desk-${done}` }] };
+      if (done === 3)
+        return { toolUses: [{ name: 'issue_refund', input: { orderId: '2' }, toolUseId: 'desk-refund' }] };
       return 'All three orders checked; order 2 refunded.';
     }),
   });
   agent.on('messageAdded', (e) => {
     const ids = e.message.content.flatMap((b) => ('toolResult' in b ? [b.toolResult.toolUseId] : []));
-    commit(`message ${e.message.role} ${e.message.content.map((b) => Object.keys(b)[0]).join(',')}${ids.length > 0 ? ` ${ids.join(',')}` : ''}`);
+    commit(
+      `message ${e.message.role} ${e.message.content.map((b) => Object.keys(b)[0]).join(',')}${ids.length > 0 ? ` ${ids.join(',')}` : ''}`,
+    );
   });
   return {
     async run() {
@@ -162,17 +223,36 @@ export function buildShape(shape: Shape, sessionManager: TrialSessionManager, se
         // Paused for approval when the last process was killed: answer from the session.
         let r = await agent.invoke(yes(agent.interrupts));
         while (r.stopReason === 'interrupt') r = await agent.invoke(yes(r.interrupts));
-        return { status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason, texts: { final: String(r) }, transitions: [] };
+        return {
+          status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason,
+          texts: { final: String(r) },
+          transitions: [],
+        };
       }
       const last = agent.messages.at(-1);
       // Finished when an answer follows the few-shot example (which itself ends with an answer).
-      if (agent.messages.length > FEW_SHOT.length && last?.role === 'assistant' && !last.content.some((b) => 'toolUse' in b)) {
-        return { source: 'stored', status: 'completed', texts: { final: last.content.map((b) => ('text' in b ? b.text : '')).join('') }, transitions: [] };
+      if (
+        agent.messages.length > FEW_SHOT.length &&
+        last?.role === 'assistant' &&
+        !last.content.some((b) => 'toolUse' in b)
+      ) {
+        return {
+          source: 'stored',
+          status: 'completed',
+          texts: { final: last.content.map((b) => ('text' in b ? b.text : '')).join('') },
+          transitions: [],
+        };
       }
-      const asked = agent.messages.some((m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === 'Check my orders'));
+      const asked = agent.messages.some(
+        (m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === 'Check my orders'),
+      );
       let r = await agent.invoke(asked ? undefined : 'Check my orders');
       while (r.stopReason === 'interrupt') r = await agent.invoke(yes(r.interrupts));
-      return { status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason, texts: { final: String(r) }, transitions: [] };
+      return {
+        status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason,
+        texts: { final: String(r) },
+        transitions: [],
+      };
     },
     close: () => sessionManager.close(),
   };

@@ -15,7 +15,8 @@ import { S3SessionManager } from '@skein/session-s3';
 import { buildShape, type Shape, type TrialSessionManager } from './crash-shapes.js';
 
 const [shape, dir, seed] = process.argv.slice(2);
-if (!shape || !dir || !seed || !['graph', 'swarm', 'agent'].includes(shape)) throw new Error('usage: crash-worker.ts <graph|swarm|agent> <dir> <seed>');
+if (!shape || !dir || !seed || !['graph', 'swarm', 'agent'].includes(shape))
+  throw new Error('usage: crash-worker.ts <graph|swarm|agent> <dir> <seed>');
 
 function durableAppend(file: string, line: string): void {
   const fd = openSync(file, 'a');
@@ -31,12 +32,18 @@ function sessionManager(): TrialSessionManager {
   const sessionId = `trial-${shape}`;
   const s3 = process.env['SKEIN_CRASH_S3'];
   if (!s3) return new FileSessionManager({ sessionId, storageDir: dir! });
-  const { bucket, prefix, clientConfig } = JSON.parse(s3) as { bucket: string; prefix: string; clientConfig: S3ClientConfig };
+  const { bucket, prefix, clientConfig } = JSON.parse(s3) as {
+    bucket: string;
+    prefix: string;
+    clientConfig: S3ClientConfig;
+  };
   return new S3SessionManager({ sessionId, bucket, prefix, clientConfig });
 }
 
 mkdirSync(dir, { recursive: true });
-const built = buildShape(shape as Shape, sessionManager(), Number(seed), (line) => durableAppend(join(dir, 'commits.log'), line));
+const built = buildShape(shape as Shape, sessionManager(), Number(seed), (line) =>
+  durableAppend(join(dir, 'commits.log'), line),
+);
 durableAppend(join(dir, 'commits.log'), 'epoch'); // a new process: the lines after it are this process's
 process.stdout.write('started\n');
 const result = await built.run();

@@ -6,8 +6,12 @@ import type { Shape } from './crash-shapes.js';
 const SEEDS = [1, 2];
 
 describe.each(['graph', 'swarm', 'agent'] as Shape[])('crash campaign: %s', (shape) => {
-  it.each(SEEDS)(`seed %i: killed at random moments, resumed, equals the uninterrupted run`, async (seed) => {
-    const report = await crashTrial(shape, seed);
-    expect(report.violations, `${report.kills} kill(s); replay: ${report.replay}`).toEqual([]);
-  }, 60_000);
+  it.each(SEEDS)(
+    `seed %i: killed at random moments, resumed, equals the uninterrupted run`,
+    async (seed) => {
+      const report = await crashTrial(shape, seed);
+      expect(report.violations, `${report.kills} kill(s); replay: ${report.replay}`).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -15,7 +15,14 @@ import { TOOL_INPUT_CASES, toolInputCase } from './fuzz-tool-inputs.js';
 import { seededRandom } from './seeded.js';
 
 /** The categories, in report order. */
-export const FUZZ_CATEGORIES = ['session files', 'orchestrator files', 'ids', 'messages', 'tool inputs', 'options'] as const;
+export const FUZZ_CATEGORIES = [
+  'session files',
+  'orchestrator files',
+  'ids',
+  'messages',
+  'tool inputs',
+  'options',
+] as const;
 /** A category of the fuzz. */
 export type FuzzCategory = (typeof FUZZ_CATEGORIES)[number];
 

@@ -11,7 +11,17 @@ import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
 import { Swarm } from '@skein/swarm';
-import { attempt, changes, describeError, errorProblems, outsideChanges, sandbox, snapshot, type FuzzCaseReport, type Sandbox } from './fuzz-support.js';
+import {
+  attempt,
+  changes,
+  describeError,
+  errorProblems,
+  outsideChanges,
+  sandbox,
+  snapshot,
+  type FuzzCaseReport,
+  type Sandbox,
+} from './fuzz-support.js';
 
 /** The bad ids; `{outside}` becomes the sandbox's outside directory (an absolute path). */
 const IDS: [label: string, id: string][] = [
@@ -67,13 +77,26 @@ async function exercise(target: Target, id: string, root: string): Promise<void>
         await new Agent({ id, model: model(), sessionManager: manager() }).invoke('hi');
         break;
       case 'graph id':
-        await new GraphBuilder().setId(id).addNode(new Agent({ name: 'writer', model: model() }), 'writer').setSessionManager(manager()).build().invoke('task');
+        await new GraphBuilder()
+          .setId(id)
+          .addNode(new Agent({ name: 'writer', model: model() }), 'writer')
+          .setSessionManager(manager())
+          .build()
+          .invoke('task');
         break;
       case 'swarm id':
-        await new Swarm({ id, nodes: [new Agent({ name: 'writer', model: model() })], sessionManager: manager() }).invoke('task');
+        await new Swarm({
+          id,
+          nodes: [new Agent({ name: 'writer', model: model() })],
+          sessionManager: manager(),
+        }).invoke('task');
         break;
       case 'graph node id':
-        await new GraphBuilder().addNode(new Agent({ name: 'writer', model: model() }), id).setSessionManager(manager()).build().invoke('task');
+        await new GraphBuilder()
+          .addNode(new Agent({ name: 'writer', model: model() }), id)
+          .setSessionManager(manager())
+          .build()
+          .invoke('task');
         break;
       case 'swarm member name':
         await new Swarm({ nodes: [new Agent({ name: id, model: model() })], sessionManager: manager() }).invoke('task');

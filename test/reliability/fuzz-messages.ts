@@ -7,7 +7,17 @@
 import { Agent, type Message, type Prompt } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { FileSessionManager } from '@skein/session-file';
-import { attempt, changes, describeError, errorProblems, ignoreUpdatedAt, outsideChanges, sandbox, snapshot, type FuzzCaseReport } from './fuzz-support.js';
+import {
+  attempt,
+  changes,
+  describeError,
+  errorProblems,
+  ignoreUpdatedAt,
+  outsideChanges,
+  sandbox,
+  snapshot,
+  type FuzzCaseReport,
+} from './fuzz-support.js';
 
 const circular: Record<string, unknown> = { text: 'loop' };
 circular['self'] = circular;
@@ -29,8 +39,17 @@ const PROMPTS: [label: string, prompt: unknown][] = [
   ['a message whose content is a string', [{ role: 'user', content: 'x' }]],
   ['a message whose content holds a number', [{ role: 'user', content: [5] }]],
   ['a second message of unknown shape', [{ role: 'user', content: [{ text: 'a' }] }, { foo: 1 }]],
-  ['a toolResult for no toolUse', [{ role: 'user', content: [{ toolResult: { toolUseId: 'nope', status: 'success', content: [{ text: 'x' }] } }] }]],
-  ['a dangling toolUse', [{ role: 'user', content: [{ text: 'q' }] }, { role: 'assistant', content: [{ toolUse: { toolUseId: 'dangling', name: 'lookup', input: {} } }] }]],
+  [
+    'a toolResult for no toolUse',
+    [{ role: 'user', content: [{ toolResult: { toolUseId: 'nope', status: 'success', content: [{ text: 'x' }] } }] }],
+  ],
+  [
+    'a dangling toolUse',
+    [
+      { role: 'user', content: [{ text: 'q' }] },
+      { role: 'assistant', content: [{ toolUse: { toolUseId: 'dangling', name: 'lookup', input: {} } }] },
+    ],
+  ],
   ['a toolResult with a bad status', [{ toolResult: { toolUseId: 'x', status: 'maybe', content: 'text' } }]],
   ['image bytes a string', [{ image: { format: 'png', source: { bytes: 'not bytes' } } }]],
   ['image without source', [{ image: { format: 'png' } }]],
@@ -42,7 +61,10 @@ const PROMPTS: [label: string, prompt: unknown][] = [
   ['cachePoint of unknown type', [{ cachePoint: { type: 'forever' } }]],
   ['a 5 MB text', 'x'.repeat(5 << 20)],
   ['NUL and a lone surrogate in text', 'a\u0000b\ud800c'],
-  ['an interruptResponse mixed with text', [{ interruptResponse: { interruptId: 'x', response: true } }, { text: 'hi' }]],
+  [
+    'an interruptResponse mixed with text',
+    [{ interruptResponse: { interruptId: 'x', response: true } }, { text: 'hi' }],
+  ],
   ['an interruptResponse for nothing', [{ interruptResponse: { interruptId: 'nope', response: true } }]],
   ['a Symbol', Symbol('prompt')],
   ['a function', () => 'hi'],
@@ -54,8 +76,14 @@ export const MESSAGE_CASES = PROMPTS.length;
 function orphans(messages: readonly Message[]): string[] {
   const blocks = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as unknown[]) : []));
   const objects = blocks.filter((b): b is Record<string, unknown> => typeof b === 'object' && b !== null);
-  const results = new Set(objects.flatMap((b) => ('toolResult' in b ? [(b['toolResult'] as { toolUseId?: unknown }).toolUseId] : [])));
-  return objects.flatMap((b) => ('toolUse' in b && !results.has((b['toolUse'] as { toolUseId?: unknown }).toolUseId) ? [String((b['toolUse'] as { toolUseId?: unknown }).toolUseId)] : []));
+  const results = new Set(
+    objects.flatMap((b) => ('toolResult' in b ? [(b['toolResult'] as { toolUseId?: unknown }).toolUseId] : [])),
+  );
+  return objects.flatMap((b) =>
+    'toolUse' in b && !results.has((b['toolUse'] as { toolUseId?: unknown }).toolUseId)
+      ? [String((b['toolUse'] as { toolUseId?: unknown }).toolUseId)]
+      : [],
+  );
 }
 
 /** One case: the seed picks the prompt (cycling). */
@@ -81,11 +109,18 @@ export async function messageCase(seed: number): Promise<FuzzCaseReport> {
       violations.push(...changes(before, after).map((c) => `a rejected prompt changed the store: ${c}`));
     } else {
       const again = new FileSessionManager({ sessionId: 'fuzz', storageDir: s.root });
-      const restored = new Agent({ id: 'a1', model: new ScriptedModel(['Again.'], { loop: true }), sessionManager: again });
+      const restored = new Agent({
+        id: 'a1',
+        model: new ScriptedModel(['Again.'], { loop: true }),
+        sessionManager: again,
+      });
       const reread = await attempt(() => restored.initialize());
       await again.close();
       if (reread !== undefined) violations.push(`the stored prompt does not read back: ${describeError(reread)}`);
-      else if (orphans(restored.messages).length > 0) violations.push(`restored history has a toolUse without its toolResult: ${orphans(restored.messages).join(', ')}`);
+      else if (orphans(restored.messages).length > 0)
+        violations.push(
+          `restored history has a toolUse without its toolResult: ${orphans(restored.messages).join(', ')}`,
+        );
     }
   } finally {
     await s.remove();

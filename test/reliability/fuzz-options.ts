@@ -12,7 +12,16 @@ import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager, type FileSessionManagerOptions } from '@skein/session-file';
 import { Swarm, type SwarmOptions } from '@skein/swarm';
-import { attempt, describeError, errorProblems, outsideChanges, sandbox, snapshot, type FuzzCaseReport, type Sandbox } from './fuzz-support.js';
+import {
+  attempt,
+  describeError,
+  errorProblems,
+  outsideChanges,
+  sandbox,
+  snapshot,
+  type FuzzCaseReport,
+  type Sandbox,
+} from './fuzz-support.js';
 
 /** Builds something from bad options, then uses it; `names` is what an error must name. */
 interface OptionCase {
@@ -24,13 +33,26 @@ interface OptionCase {
   use(built: unknown): Promise<unknown>;
 }
 
-const model = (): ScriptedModel => new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { id: '1' } }] }, 'Done.'], { loop: true });
-const lookup = (): ReturnType<typeof tool> => tool({ name: 'lookup', description: 'Looks an order up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => `order ${id}` });
+const model = (): ScriptedModel =>
+  new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { id: '1' } }] }, 'Done.'], { loop: true });
+const lookup = (): ReturnType<typeof tool> =>
+  tool({
+    name: 'lookup',
+    description: 'Looks an order up.',
+    inputSchema: z.object({ id: z.string() }),
+    callback: ({ id }) => `order ${id}`,
+  });
 const asAgent = (built: unknown): Promise<unknown> => (built as Agent).invoke('Look order 1 up.');
-const invoke = (built: unknown): Promise<unknown> => (built as { invoke(task: string): Promise<unknown> }).invoke('task');
+const invoke = (built: unknown): Promise<unknown> =>
+  (built as { invoke(task: string): Promise<unknown> }).invoke('task');
 const member = (name = 'writer'): Agent => new Agent({ name, model: new ScriptedModel(['Done.'], { loop: true }) });
 
-const agentCase = (name: string, names: RegExp, options: (s: Sandbox) => unknown, stateTypeError = false): OptionCase => ({
+const agentCase = (
+  name: string,
+  names: RegExp,
+  options: (s: Sandbox) => unknown,
+  stateTypeError = false,
+): OptionCase => ({
   name: `new Agent: ${name}`,
   names,
   stateTypeError,
@@ -39,7 +61,12 @@ const agentCase = (name: string, names: RegExp, options: (s: Sandbox) => unknown
 });
 const withModel = (extra: Record<string, unknown>) => (): unknown => ({ model: model(), tools: [lookup()], ...extra });
 
-const swarmCase = (name: string, names: RegExp, options: () => unknown): OptionCase => ({ name: `new Swarm: ${name}`, names, build: () => new Swarm(options() as SwarmOptions), use: invoke });
+const swarmCase = (name: string, names: RegExp, options: () => unknown): OptionCase => ({
+  name: `new Swarm: ${name}`,
+  names,
+  build: () => new Swarm(options() as SwarmOptions),
+  use: invoke,
+});
 const swarmWith = (extra: Record<string, unknown>) => (): unknown => ({ nodes: [member()], ...extra });
 
 type Builder = Record<string, (...args: unknown[]) => Builder> & { build(): unknown };
@@ -71,7 +98,13 @@ const toolCase = (name: string, names: RegExp, options: () => unknown): OptionCa
   build: () => tool(options() as ToolOptions<z.ZodObject>),
   use: (built) => new Agent({ model: model(), tools: [built as ReturnType<typeof tool>] }).invoke('Look order 1 up.'),
 });
-const toolWith = (extra: Record<string, unknown>) => (): unknown => ({ name: 'lookup', description: 'Looks an order up.', inputSchema: z.object({ id: z.string() }), callback: () => 'ok', ...extra });
+const toolWith = (extra: Record<string, unknown>) => (): unknown => ({
+  name: 'lookup',
+  description: 'Looks an order up.',
+  inputSchema: z.object({ id: z.string() }),
+  callback: () => 'ok',
+  ...extra,
+});
 
 const CASES: OptionCase[] = [
   agentCase('no options', /options/, () => undefined),
@@ -85,8 +118,16 @@ const CASES: OptionCase[] = [
   agentCase('two tools with one name', /lookup|name/, withModel({ tools: [lookup(), lookup()] })),
   agentCase('messages a string', /messages/, withModel({ messages: 'hello' })),
   agentCase('messages holding a number', /messages/, withModel({ messages: [5] })),
-  agentCase('messages with content a string', /messages|content/, withModel({ messages: [{ role: 'user', content: 'hi' }] })),
-  agentCase('messages with a block that is a number', /messages|content|block/, withModel({ messages: [{ role: 'user', content: [5] }] })),
+  agentCase(
+    'messages with content a string',
+    /messages|content/,
+    withModel({ messages: [{ role: 'user', content: 'hi' }] }),
+  ),
+  agentCase(
+    'messages with a block that is a number',
+    /messages|content|block/,
+    withModel({ messages: [{ role: 'user', content: [5] }] }),
+  ),
   agentCase('state a number', /state/i, withModel({ state: 5 }), true),
   agentCase('state an array', /state/i, withModel({ state: [1] }), true),
   agentCase('state with a function', /function/, withModel({ state: { f: () => 1 } }), true),
@@ -100,7 +141,11 @@ const CASES: OptionCase[] = [
   agentCase('retryStrategy a string', /retryStrategy/, withModel({ retryStrategy: 'often' })),
   agentCase('retryStrategy.maxAttempts negative', /maxAttempts/, withModel({ retryStrategy: { maxAttempts: -1 } })),
   agentCase('retryStrategy.maxAttempts a string', /maxAttempts/, withModel({ retryStrategy: { maxAttempts: '3' } })),
-  agentCase('retryStrategy.initialDelayMs negative', /initialDelayMs|delay/, withModel({ retryStrategy: { initialDelayMs: -5 } })),
+  agentCase(
+    'retryStrategy.initialDelayMs negative',
+    /initialDelayMs|delay/,
+    withModel({ retryStrategy: { initialDelayMs: -5 } }),
+  ),
   agentCase('retryStrategy.jitter a string', /jitter/, withModel({ retryStrategy: { jitter: 'yes' } })),
   agentCase('toolExecutor unknown', /toolExecutor/, withModel({ toolExecutor: 'parallel' })),
   agentCase('maxConcurrentTools zero', /maxConcurrentTools/, withModel({ maxConcurrentTools: 0 })),
@@ -136,14 +181,25 @@ const CASES: OptionCase[] = [
   swarmCase('nestHandoffHistory a string', /nestHandoffHistory/, swarmWith({ nestHandoffHistory: 'yes' })),
   swarmCase('handoffInputFilter a number', /handoffInputFilter/, swarmWith({ handoffInputFilter: 5 })),
   swarmCase('a member with its own session manager', /session manager|sessionManager/i, () => ({
-    nodes: [new Agent({ name: 'writer', model: model(), sessionManager: new FileSessionManager({ sessionId: 'own', storageDir: path.join('/nonexistent', 'never-written') }) })],
+    nodes: [
+      new Agent({
+        name: 'writer',
+        model: model(),
+        sessionManager: new FileSessionManager({
+          sessionId: 'own',
+          storageDir: path.join('/nonexistent', 'never-written'),
+        }),
+      }),
+    ],
   })),
   graphCase('addNode of a number', /addNode|Agent/, (b) => b['addNode']!(5, 'a')),
   graphCase('addNode of nothing', /addNode|Agent/, (b) => b['addNode']!(undefined)),
   graphCase('a node id that is a number', /node id|id/, (b) => b['addNode']!(member(), 5)),
   graphCase('an edge to an unknown node', /zz/, (b) => oneNode(b)['addEdge']!('writer', 'zz')),
   graphCase('an edge from a number', /addEdge|node|source/, (b) => oneNode(b)['addEdge']!(5, 'writer')),
-  graphCase('an edge condition a string', /condition/, (b) => oneNode(b)['addNode']!(member('b'), 'b')['addEdge']!('writer', 'b', 'always')),
+  graphCase('an edge condition a string', /condition/, (b) =>
+    oneNode(b)['addNode']!(member('b'), 'b')['addEdge']!('writer', 'b', 'always'),
+  ),
   graphCase('an unknown entry point', /zz/, (b) => oneNode(b)['setEntryPoint']!('zz')),
   graphCase('setMaxNodeExecutions negative', /setMaxNodeExecutions/, (b) => oneNode(b)['setMaxNodeExecutions']!(-1)),
   graphCase('setMaxNodeExecutions a string', /setMaxNodeExecutions/, (b) => oneNode(b)['setMaxNodeExecutions']!('3')),
@@ -160,11 +216,29 @@ const CASES: OptionCase[] = [
   sessionCase('sessionId a number', /session id|sessionId/, (s) => ({ sessionId: 5, storageDir: s.root })),
   sessionCase('storageDir a number', /storageDir/, () => ({ sessionId: 'ok', storageDir: 5 })),
   sessionCase('storageDir empty', /storageDir/, () => ({ sessionId: 'ok', storageDir: '' })),
-  sessionCase('storageDir a file', /storageDir|directory/, (s) => ({ sessionId: 'ok', storageDir: path.join(s.outside, 'secret.txt') })),
-  sessionCase('storageDir below a file', /storageDir|directory|secret\.txt/, (s) => ({ sessionId: 'ok', storageDir: path.join(s.outside, 'secret.txt', 'sessions') })),
-  sessionCase('readConcurrency zero', /readConcurrency/, (s) => ({ sessionId: 'ok', storageDir: s.root, readConcurrency: 0 })),
-  sessionCase('readConcurrency a string', /readConcurrency/, (s) => ({ sessionId: 'ok', storageDir: s.root, readConcurrency: '8' })),
-  sessionCase('readConcurrency NaN', /readConcurrency/, (s) => ({ sessionId: 'ok', storageDir: s.root, readConcurrency: Number.NaN })),
+  sessionCase('storageDir a file', /storageDir|directory/, (s) => ({
+    sessionId: 'ok',
+    storageDir: path.join(s.outside, 'secret.txt'),
+  })),
+  sessionCase('storageDir below a file', /storageDir|directory|secret\.txt/, (s) => ({
+    sessionId: 'ok',
+    storageDir: path.join(s.outside, 'secret.txt', 'sessions'),
+  })),
+  sessionCase('readConcurrency zero', /readConcurrency/, (s) => ({
+    sessionId: 'ok',
+    storageDir: s.root,
+    readConcurrency: 0,
+  })),
+  sessionCase('readConcurrency a string', /readConcurrency/, (s) => ({
+    sessionId: 'ok',
+    storageDir: s.root,
+    readConcurrency: '8',
+  })),
+  sessionCase('readConcurrency NaN', /readConcurrency/, (s) => ({
+    sessionId: 'ok',
+    storageDir: s.root,
+    readConcurrency: Number.NaN,
+  })),
   toolCase('no options', /tool|name/, () => undefined),
   toolCase('name a number', /name/, toolWith({ name: 5 })),
   toolCase('name empty', /name/, toolWith({ name: '' })),
@@ -199,7 +273,9 @@ export async function optionCase(seed: number): Promise<FuzzCaseReport> {
     if (failure !== undefined) {
       outcome = 'rejected';
       error = describeError(failure);
-      violations.push(...errorProblems(failure, { names: c.names, ...(c.stateTypeError ? { stateTypeError: true } : {}) }));
+      violations.push(
+        ...errorProblems(failure, { names: c.names, ...(c.stateTypeError ? { stateTypeError: true } : {}) }),
+      );
     }
     violations.push(...outsideChanges(before, await snapshot(s.parent), s.parent, s.root));
     await fs.rm(path.join(s.outside, 'never-written'), { recursive: true, force: true });

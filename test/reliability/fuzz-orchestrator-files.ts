@@ -12,7 +12,20 @@ import { Agent, tool, type ModelRequest } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
-import { attempt, describeError, edit, ignoreUpdatedAt, outsideChanges, rejectionProblems, sandbox, snapshot, type FuzzCaseReport, type Json, type Mutation, type Sandbox } from './fuzz-support.js';
+import {
+  attempt,
+  describeError,
+  edit,
+  ignoreUpdatedAt,
+  outsideChanges,
+  rejectionProblems,
+  sandbox,
+  snapshot,
+  type FuzzCaseReport,
+  type Json,
+  type Mutation,
+  type Sandbox,
+} from './fuzz-support.js';
 
 const GRAPH = 'session_s1/multi_agents/multi_agent_graph';
 const REFUND = 'session_s1/agents/agent_graph.refund';
@@ -56,26 +69,72 @@ const MUTATIONS: Mutation[] = [
   inState('waiting a number', (st) => (st['waiting'] = 5)),
   inState('running a list', (st) => (st['running'] = ['refund'])),
   inState('paused a string', (st) => (st['paused'] = 'refund')),
-  inState('the pause of refund without interrupts', (st) => ((st['paused'] as Json)['refund'] = { sources: ['triage'], stage: 'node' })),
-  inState('the pause of refund with interrupts a number', (st) => (((st['paused'] as Json)['refund'] as Json)['interrupts'] = 5)),
-  inState('a pause of a node not in the graph', (st) => ((st['paused'] as Json)['ghost'] = (st['paused'] as Json)['refund'])),
+  inState(
+    'the pause of refund without interrupts',
+    (st) => ((st['paused'] as Json)['refund'] = { sources: ['triage'], stage: 'node' }),
+  ),
+  inState(
+    'the pause of refund with interrupts a number',
+    (st) => (((st['paused'] as Json)['refund'] as Json)['interrupts'] = 5),
+  ),
+  inState(
+    'a pause of a node not in the graph',
+    (st) => ((st['paused'] as Json)['ghost'] = (st['paused'] as Json)['refund']),
+  ),
   inState('usage a string', (st) => (st['usage'] = 'lots')),
   inState('executionCount a string', (st) => (st['executionCount'] = 'one')),
   inState('version from the future', (st) => (st['version'] = 99)),
   truncate(`${GRAPH}/nodes/node_triage.json`),
   inFile(`${GRAPH}/nodes/node_triage.json`, 'an array', () => []),
   inFile(`${GRAPH}/nodes/node_triage.json`, 'result a number', (doc) => ({ ...doc, result: 5 })),
-  inFile(`${GRAPH}/nodes/node_triage.json`, 'result.status unknown', (doc) => ({ ...doc, result: { ...(doc['result'] as Json), status: 'weird' } })),
-  inFile(`${GRAPH}/nodes/node_triage.json`, 'result.text a number', (doc) => ({ ...doc, result: { ...(doc['result'] as Json), text: 5 } })),
+  inFile(`${GRAPH}/nodes/node_triage.json`, 'result.status unknown', (doc) => ({
+    ...doc,
+    result: { ...(doc['result'] as Json), status: 'weird' },
+  })),
+  inFile(`${GRAPH}/nodes/node_triage.json`, 'result.text a number', (doc) => ({
+    ...doc,
+    result: { ...(doc['result'] as Json), text: 5 },
+  })),
   inFile(`${GRAPH}/nodes/node_triage.json`, 'order a string', (doc) => ({ ...doc, order: 'first' })),
-  { name: 'node_triage.json deleted', names: /triage|node/i, apply: (s) => fs.rm(path.join(s.root, GRAPH, 'nodes/node_triage.json')) },
-  { name: 'a stray node_ghost.json', names: /ghost|node/i, apply: (s) => fs.copyFile(path.join(s.root, GRAPH, 'nodes/node_triage.json'), path.join(s.root, GRAPH, 'nodes/node_ghost.json')) },
+  {
+    name: 'node_triage.json deleted',
+    names: /triage|node/i,
+    apply: (s) => fs.rm(path.join(s.root, GRAPH, 'nodes/node_triage.json')),
+  },
+  {
+    name: 'a stray node_ghost.json',
+    names: /ghost|node/i,
+    apply: (s) =>
+      fs.copyFile(
+        path.join(s.root, GRAPH, 'nodes/node_triage.json'),
+        path.join(s.root, GRAPH, 'nodes/node_ghost.json'),
+      ),
+  },
   truncate(`${GRAPH}/transitions/transition_0.json`),
-  { name: 'transition_0.json deleted (a gap)', names: /transition_0\.json/, apply: (s) => fs.rm(path.join(s.root, GRAPH, 'transitions/transition_0.json')) },
+  {
+    name: 'transition_0.json deleted (a gap)',
+    names: /transition_0\.json/,
+    apply: (s) => fs.rm(path.join(s.root, GRAPH, 'transitions/transition_0.json')),
+  },
   inFile(`${GRAPH}/transitions/transition_1.json`, 'seq another number', (doc) => ({ ...doc, seq: 7 })),
   inFile(`${GRAPH}/transitions/transition_1.json`, 'from and to numbers', (doc) => ({ ...doc, from: 5, to: 6 })),
-  inFile(`${REFUND}/agent.json`, 'interrupt_state with interrupts a number', (doc) => ({ ...doc, _internal_state: { interrupt_state: { ...((doc['_internal_state'] as Json)['interrupt_state'] as Json), interrupts: 5 } } }), /agent\.json|interrupt|graph\.refund/i),
-  inFile(`${REFUND}/agent.json`, 'the interrupt_state dropped', (doc) => ({ ...doc, _internal_state: {} }), /interrupt|refund|answer|waiting/i),
+  inFile(
+    `${REFUND}/agent.json`,
+    'interrupt_state with interrupts a number',
+    (doc) => ({
+      ...doc,
+      _internal_state: {
+        interrupt_state: { ...((doc['_internal_state'] as Json)['interrupt_state'] as Json), interrupts: 5 },
+      },
+    }),
+    /agent\.json|interrupt|graph\.refund/i,
+  ),
+  inFile(
+    `${REFUND}/agent.json`,
+    'the interrupt_state dropped',
+    (doc) => ({ ...doc, _internal_state: {} }),
+    /interrupt|refund|answer|waiting/i,
+  ),
   truncate(`${REFUND}/messages/message_0.json`),
   {
     name: 'multi_agents is a symlink out of the root',
@@ -91,16 +150,27 @@ const MUTATIONS: Mutation[] = [
 /** The number of orchestrator-file cases (seeds cycle through them). */
 export const ORCHESTRATOR_FILE_CASES = MUTATIONS.length;
 
-const refundTool = tool({ name: 'refund', description: 'Refunds.', inputSchema: z.object({ amount: z.number() }), needsApproval: true, callback: ({ amount }) => `refunded ${amount}` });
+const refundTool = tool({
+  name: 'refund',
+  description: 'Refunds.',
+  inputSchema: z.object({ amount: z.number() }),
+  needsApproval: true,
+  callback: ({ amount }) => `refunded ${amount}`,
+});
 
 /** The refund agent asks for the refund, and answers once it has the tool's result (a function of the request, so a fresh process answers alike). */
 const refundTurn = (request: ModelRequest): ScriptedTurn =>
-  request.messages.at(-1)?.content.some((b) => 'toolResult' in b) ? 'Refunded.' : { toolUses: [{ name: 'refund', input: { amount: 80 } }] };
+  request.messages.at(-1)?.content.some((b) => 'toolResult' in b)
+    ? 'Refunded.'
+    : { toolUses: [{ name: 'refund', input: { amount: 80 } }] };
 
 function graph(sessionManager: FileSessionManager): ReturnType<GraphBuilder['build']> {
   return new GraphBuilder()
     .addNode(new Agent({ name: 'triage', model: new ScriptedModel(['Refund 80 EUR.'], { loop: true }) }), 'triage')
-    .addNode(new Agent({ name: 'refund', model: new ScriptedModel([refundTurn], { loop: true }), tools: [refundTool] }), 'refund')
+    .addNode(
+      new Agent({ name: 'refund', model: new ScriptedModel([refundTurn], { loop: true }), tools: [refundTool] }),
+      'refund',
+    )
     .addEdge('triage', 'refund')
     .setSessionManager(sessionManager)
     .build();
@@ -118,7 +188,8 @@ export async function orchestratorFileCase(seed: number, random: () => number): 
     const paused = await graph(first).invoke('I want my money back');
     await first.close();
     const interruptId = paused.interrupts?.[0]?.id;
-    if (paused.status !== 'interrupted' || interruptId === undefined) throw new Error(`the setup run did not pause (${paused.status})`);
+    if (paused.status !== 'interrupted' || interruptId === undefined)
+      throw new Error(`the setup run did not pause (${paused.status})`);
     await mutation.apply(s, random);
     const before = await snapshot(s.parent, ignoreUpdatedAt);
     const again = new FileSessionManager({ sessionId: 's1', storageDir: s.root });
@@ -127,7 +198,9 @@ export async function orchestratorFileCase(seed: number, random: () => number): 
     const failure = await attempt(async () => {
       const result = await graph(again).invoke([{ interruptResponse: { interruptId, response: { approved: true } } }]);
       status = result.status;
-      reason = Object.values(result.results).flatMap((r) => (r.error ? [`${r.nodeId}: ${r.error}`] : [])).join('; ');
+      reason = Object.values(result.results)
+        .flatMap((r) => (r.error ? [`${r.nodeId}: ${r.error}`] : []))
+        .join('; ');
     });
     await again.close();
     const after = await snapshot(s.parent, ignoreUpdatedAt);

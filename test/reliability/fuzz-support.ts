@@ -74,7 +74,12 @@ export async function snapshot(dir: string, normalize?: (text: string) => string
         await walk(rel);
       } else {
         const bytes = await fs.readFile(full);
-        out.set(rel, createHash('sha256').update(normalize ? normalize(bytes.toString('utf8')) : bytes).digest('hex'));
+        out.set(
+          rel,
+          createHash('sha256')
+            .update(normalize ? normalize(bytes.toString('utf8')) : bytes)
+            .digest('hex'),
+        );
       }
     }
   };
@@ -86,7 +91,11 @@ export async function snapshot(dir: string, normalize?: (text: string) => string
 export const ignoreUpdatedAt = (text: string): string => text.replace(/"updated_at": "[^"]*"/g, '');
 
 /** Entries of `before` that changed or vanished in `after`, and (unless `newAllowed`) entries that appeared. */
-export function changes(before: Map<string, string>, after: Map<string, string>, newAllowed: (rel: string) => boolean = () => false): string[] {
+export function changes(
+  before: Map<string, string>,
+  after: Map<string, string>,
+  newAllowed: (rel: string) => boolean = () => false,
+): string[] {
   const out: string[] = [];
   for (const [rel, hash] of before) {
     const now = after.get(rel);
@@ -98,9 +107,15 @@ export function changes(before: Map<string, string>, after: Map<string, string>,
 }
 
 /** Entries under `parent` but outside `root` that changed, vanished or appeared. */
-export function outsideChanges(before: Map<string, string>, after: Map<string, string>, parent: string, root: string): string[] {
+export function outsideChanges(
+  before: Map<string, string>,
+  after: Map<string, string>,
+  parent: string,
+  root: string,
+): string[] {
   const rootRel = path.relative(parent, root);
-  const outside = (m: Map<string, string>): Map<string, string> => new Map([...m].filter(([rel]) => rel !== rootRel && !rel.startsWith(rootRel + path.sep)));
+  const outside = (m: Map<string, string>): Map<string, string> =>
+    new Map([...m].filter(([rel]) => rel !== rootRel && !rel.startsWith(rootRel + path.sep)));
   return changes(outside(before), outside(after)).map((c) => `outside the storage root: ${c}`);
 }
 
@@ -114,17 +129,20 @@ export interface ErrorExpectation {
 
 /** Short text of an error for reports. */
 export function describeError(error: unknown): string {
-  const text = error instanceof Error ? `${error.constructor.name}: ${error.message}` : `thrown ${typeof error}: ${String(error)}`;
+  const text =
+    error instanceof Error ? `${error.constructor.name}: ${error.message}` : `thrown ${typeof error}: ${String(error)}`;
   return text.length > 300 ? `${text.slice(0, 300)}... (${text.length} chars)` : text;
 }
 
 /** Violations of the error rule: not a documented error, or a message that does not name the problem. */
 export function errorProblems(error: unknown, expect: ErrorExpectation): string[] {
-  const documentedTypeError = expect.stateTypeError === true && error instanceof TypeError && /is not JSON serializable/.test(error.message);
+  const documentedTypeError =
+    expect.stateTypeError === true && error instanceof TypeError && /is not JSON serializable/.test(error.message);
   if (!SkeinError.is(error) && !documentedTypeError) return [`not a documented skein error: ${describeError(error)}`];
   const message = (error as Error).message;
   const out: string[] = [];
-  if (!expect.names.test(message)) out.push(`the message does not name the problem (${expect.names}): ${describeError(error)}`);
+  if (!expect.names.test(message))
+    out.push(`the message does not name the problem (${expect.names}): ${describeError(error)}`);
   if (message.length > 2_000) out.push(`the message is ${message.length} characters long (it repeats the input whole)`);
   return out;
 }
@@ -146,6 +164,15 @@ export async function attempt(op: () => unknown, ms = 10_000): Promise<unknown> 
 }
 
 /** What a rejected operation did wrong: an error that is not a named skein error, or a store it changed (`what`: the operation, for the message). */
-export function rejectionProblems(failure: unknown, names: RegExp, before: Map<string, string>, after: Map<string, string>, what: string): string[] {
-  return [...errorProblems(failure, { names }), ...changes(before, after).map((c) => `a rejected ${what} changed the store: ${c}`)];
+export function rejectionProblems(
+  failure: unknown,
+  names: RegExp,
+  before: Map<string, string>,
+  after: Map<string, string>,
+  what: string,
+): string[] {
+  return [
+    ...errorProblems(failure, { names }),
+    ...changes(before, after).map((c) => `a rejected ${what} changed the store: ${c}`),
+  ];
 }

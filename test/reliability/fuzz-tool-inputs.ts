@@ -41,8 +41,12 @@ const INPUTS: [label: string, raw: string, name: string, names: RegExp][] = [
 export const TOOL_INPUT_CASES = INPUTS.length;
 
 function pairsProblems(messages: readonly Message[]): string[] {
-  const results = new Set(messages.flatMap((m) => m.content.flatMap((b) => ('toolResult' in b ? [b.toolResult.toolUseId] : []))));
-  const orphans = messages.flatMap((m) => m.content.flatMap((b) => ('toolUse' in b && !results.has(b.toolUse.toolUseId) ? [b.toolUse.toolUseId] : [])));
+  const results = new Set(
+    messages.flatMap((m) => m.content.flatMap((b) => ('toolResult' in b ? [b.toolResult.toolUseId] : []))),
+  );
+  const orphans = messages.flatMap((m) =>
+    m.content.flatMap((b) => ('toolUse' in b && !results.has(b.toolUse.toolUseId) ? [b.toolUse.toolUseId] : [])),
+  );
   return orphans.length > 0 ? [`toolUse without toolResult: ${orphans.join(', ')}`] : [];
 }
 
@@ -55,9 +59,16 @@ export async function toolInputCase(seed: number): Promise<FuzzCaseReport> {
   let outcome: FuzzCaseReport['outcome'] = 'accepted';
   let error: string | undefined;
   try {
-    const lookup = tool({ name: 'lookup', description: 'Looks an order up.', inputSchema: schema, callback: (input) => (ran.push(input), `order ${input.id}: 80 EUR`) });
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks an order up.',
+      inputSchema: schema,
+      callback: (input) => (ran.push(input), `order ${input.id}: 80 EUR`),
+    });
     const sessionManager = new FileSessionManager({ sessionId: 'fuzz', storageDir: s.root });
-    const model = new ScriptedModel([{ toolUses: [{ name, rawInput: raw, toolUseId: 'tu-1' }] }, 'Done.'], { inputChunkSize: 4096 });
+    const model = new ScriptedModel([{ toolUses: [{ name, rawInput: raw, toolUseId: 'tu-1' }] }, 'Done.'], {
+      inputChunkSize: 4096,
+    });
     const agent = new Agent({ id: 'a1', model, tools: [lookup], sessionManager });
     const before = await snapshot(s.parent);
     const failure = await attempt(() => agent.invoke('Look order 1 up.'));
@@ -72,17 +83,24 @@ export async function toolInputCase(seed: number): Promise<FuzzCaseReport> {
       violations.push('Object.prototype was polluted');
       delete (Object.prototype as Record<string, unknown>)['polluted'];
     }
-    for (const input of ran) if (!schema.safeParse(input).success) violations.push(`the tool ran with input its schema refuses: ${JSON.stringify(input).slice(0, 100)}`);
+    for (const input of ran)
+      if (!schema.safeParse(input).success)
+        violations.push(`the tool ran with input its schema refuses: ${JSON.stringify(input).slice(0, 100)}`);
     violations.push(...pairsProblems(agent.messages));
     const result = agent.messages.flatMap((m) => toolResultsOf(m)).find((r) => r.toolUseId === 'tu-1');
     if (result?.status === 'error') {
       const text = result.content.map((c) => ('text' in c ? c.text : JSON.stringify(c))).join(' ');
-      if (!names.test(text)) violations.push(`the error result does not say what was wrong (${names}): ${text.slice(0, 200)}`);
+      if (!names.test(text))
+        violations.push(`the error result does not say what was wrong (${names}): ${text.slice(0, 200)}`);
     }
     if (ran.length > 0 || result?.status === 'success') outcome = 'accepted';
     else if (result?.status === 'error') outcome = 'rejected';
     const again = new FileSessionManager({ sessionId: 'fuzz', storageDir: s.root });
-    const restored = new Agent({ id: 'a1', model: new ScriptedModel(['Again.'], { loop: true }), sessionManager: again });
+    const restored = new Agent({
+      id: 'a1',
+      model: new ScriptedModel(['Again.'], { loop: true }),
+      sessionManager: again,
+    });
     const reread = await attempt(() => restored.initialize());
     await again.close();
     if (reread !== undefined) violations.push(`the stored session does not read back: ${describeError(reread)}`);

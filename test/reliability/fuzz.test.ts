@@ -7,9 +7,18 @@ import { FUZZ_CASE_COUNTS, FUZZ_CATEGORIES, fuzzCase, type FuzzCategory } from '
 const STRIDE: Partial<Record<FuzzCategory, number>> = { ids: 3 };
 
 describe.each(FUZZ_CATEGORIES)('bad-input fuzz: %s', (category) => {
-  const seeds = Array.from({ length: Math.ceil(FUZZ_CASE_COUNTS[category] / (STRIDE[category] ?? 1)) }, (_, i) => i * (STRIDE[category] ?? 1));
-  it.each(seeds)('case %i: a named skein error or a working result, nothing written outside the root, nothing stored changed', async (seed) => {
-    const report = await fuzzCase(category, seed);
-    expect(report.violations, `${report.name} (${report.outcome}${report.error ? `: ${report.error}` : ''}); replay: npm run reliability -- --campaign fuzz --seed ${seed} --trials 1`).toEqual([]);
-  });
+  const seeds = Array.from(
+    { length: Math.ceil(FUZZ_CASE_COUNTS[category] / (STRIDE[category] ?? 1)) },
+    (_, i) => i * (STRIDE[category] ?? 1),
+  );
+  it.each(seeds)(
+    'case %i: a named skein error or a working result, nothing written outside the root, nothing stored changed',
+    async (seed) => {
+      const report = await fuzzCase(category, seed);
+      expect(
+        report.violations,
+        `${report.name} (${report.outcome}${report.error ? `: ${report.error}` : ''}); replay: npm run reliability -- --campaign fuzz --seed ${seed} --trials 1`,
+      ).toEqual([]);
+    },
+  );
 });

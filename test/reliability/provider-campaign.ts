@@ -40,10 +40,13 @@ export interface ProviderCampaign {
 function historyProblems(messages: readonly Message[], cutId: string): string[] {
   const out: string[] = [];
   const uses = messages.flatMap((m) => m.content.flatMap((b) => ('toolUse' in b ? [b.toolUse.toolUseId] : [])));
-  const results = new Set(messages.flatMap((m) => m.content.flatMap((b) => ('toolResult' in b ? [b.toolResult.toolUseId] : []))));
+  const results = new Set(
+    messages.flatMap((m) => m.content.flatMap((b) => ('toolResult' in b ? [b.toolResult.toolUseId] : []))),
+  );
   const orphans = uses.filter((u) => !results.has(u));
   if (orphans.length > 0) out.push(`toolUse without toolResult: ${orphans.join(', ')}`);
-  if (messages.some((m) => messageText(m).includes('FRAGMENT'))) out.push('a fragment of a failed stream is in the history');
+  if (messages.some((m) => messageText(m).includes('FRAGMENT')))
+    out.push('a fragment of a failed stream is in the history');
   if (uses.includes(cutId)) out.push('a tool call of a cut stream is in the history');
   return out;
 }
@@ -51,7 +54,9 @@ function historyProblems(messages: readonly Message[], cutId: string): string[] 
 /** One trial: two lookups and a final answer, with 1-4 faults injected before seeded requests. */
 export async function providerTrial<R>(table: ProviderFaultTable<R>, seed: number): Promise<ProviderTrialReport> {
   const random = seededRandom(seed * 104729 + 17);
-  const planned = Array.from({ length: 1 + Math.floor(random() * 4) }, () => table.fault(table.kinds[Math.floor(random() * table.kinds.length)]!, random));
+  const planned = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+    table.fault(table.kinds[Math.floor(random() * table.kinds.length)]!, random),
+  );
   const pending = [...planned];
   const injected: { fault: Fault<R>; at: number }[] = [];
   const arrivals: number[] = [];
@@ -64,7 +69,10 @@ export async function providerTrial<R>(table: ProviderFaultTable<R>, seed: numbe
     const last = injected.at(-1);
     if (last?.fault.retryAfterMs !== undefined && last.at === arrivals.length - 2) {
       const waited = arrivals.at(-1)! - arrivals.at(-2)!;
-      if (waited < last.fault.retryAfterMs - 1) violations.push(`retried after ${waited.toFixed(0)} ms although the server asked for ${last.fault.retryAfterMs} ms`);
+      if (waited < last.fault.retryAfterMs - 1)
+        violations.push(
+          `retried after ${waited.toFixed(0)} ms although the server asked for ${last.fault.retryAfterMs} ms`,
+        );
     }
     if (pending.length > 0 && random() < 0.6) {
       const next = pending.shift()!;
@@ -75,24 +83,38 @@ export async function providerTrial<R>(table: ProviderFaultTable<R>, seed: numbe
     streak = 0;
     return { good: toolResults < 2 ? { lookup: toolResults } : 'final' };
   });
-  const lookup = tool({ name: 'lookup', description: 'Looks an order up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }, ctx) => (ran.push(ctx.toolUse.toolUseId), `order ${id}: 80 EUR`) });
+  const lookup = tool({
+    name: 'lookup',
+    description: 'Looks an order up.',
+    inputSchema: z.object({ id: z.string() }),
+    callback: ({ id }, ctx) => (ran.push(ctx.toolUse.toolUseId), `order ${id}: 80 EUR`),
+  });
   const agent = new Agent({
     model: wire.model,
     tools: [lookup],
     // SKEIN_RETRY_TRANSIENT=false retries throttling only (skein before issue 24): the campaign must then break.
-    retryStrategy: { maxAttempts: MAX_ATTEMPTS, initialDelayMs: 2, transientInitialDelayMs: 2, maxDelayMs: 10, jitter: false, retryTransient: process.env['SKEIN_RETRY_TRANSIENT'] !== 'false' },
+    retryStrategy: {
+      maxAttempts: MAX_ATTEMPTS,
+      initialDelayMs: 2,
+      transientInitialDelayMs: 2,
+      maxDelayMs: 10,
+      jitter: false,
+      retryTransient: process.env['SKEIN_RETRY_TRANSIENT'] !== 'false',
+    },
   });
   let outcome: 'completed' | 'failed' = 'completed';
   let error: string | undefined;
   try {
     const result = await withDeadline(agent.invoke('How much were orders 0 and 1?'), 20_000);
-    if (String(result) !== FINAL_TEXT && !injected.some((i) => !i.fault.retryable)) violations.push(`completed with ${JSON.stringify(String(result))}`);
+    if (String(result) !== FINAL_TEXT && !injected.some((i) => !i.fault.retryable))
+      violations.push(`completed with ${JSON.stringify(String(result))}`);
   } catch (e) {
     outcome = 'failed';
     error = e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e);
     if (!(e instanceof SkeinError)) violations.push(`not a skein error: ${error}`);
     const allRetryable = injected.every((i) => i.fault.retryable);
-    if (allRetryable && longestStreak < MAX_ATTEMPTS) violations.push(`failed on retryable faults (longest run ${longestStreak} < ${MAX_ATTEMPTS} attempts): ${error}`);
+    if (allRetryable && longestStreak < MAX_ATTEMPTS)
+      violations.push(`failed on retryable faults (longest run ${longestStreak} < ${MAX_ATTEMPTS} attempts): ${error}`);
   }
   violations.push(...historyProblems(agent.messages, table.cutToolUseId));
   const twice = ran.filter((id, i) => ran.indexOf(id) !== i);
@@ -108,7 +130,15 @@ export async function providerTrial<R>(table: ProviderFaultTable<R>, seed: numbe
   }
   await wire.close();
   const replay = `npm run reliability -- --campaign provider --provider ${table.name} --seed ${seed} --trials 1`;
-  return { provider: table.name, seed, faults: injected.map((i) => i.fault.kind), outcome, ...(error ? { error } : {}), violations, replay };
+  return {
+    provider: table.name,
+    seed,
+    faults: injected.map((i) => i.fault.kind),
+    outcome,
+    ...(error ? { error } : {}),
+    violations,
+    replay,
+  };
 }
 
 function campaignOf<R>(table: ProviderFaultTable<R>): ProviderCampaign {
@@ -124,6 +154,8 @@ export const PROVIDER_CAMPAIGNS: Readonly<Record<string, ProviderCampaign>> = {
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hung for ${ms} ms`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`hung for ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -11,8 +11,25 @@
  * only up to the middle of the last `data:` line, then the real reset.
  */
 import { OpenAIModel } from '@skein/model-openai';
-import { OpenAITestServer, chatChunks, encodeChunks, errorBody, type RecordedRequest, type ScriptedReply } from '@skein/model-openai/testing';
-import { CUT_INPUT, FINAL, FRAGMENT, LOOKING, MALFORMED_INPUT, lookupInput, type Fault, type GoodAnswer, type ProviderFaultTable } from './provider-fault-table.js';
+import {
+  OpenAITestServer,
+  chatChunks,
+  encodeChunks,
+  errorBody,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '@skein/model-openai/testing';
+import {
+  CUT_INPUT,
+  FINAL,
+  FRAGMENT,
+  LOOKING,
+  MALFORMED_INPUT,
+  lookupInput,
+  type Fault,
+  type GoodAnswer,
+  type ProviderFaultTable,
+} from './provider-fault-table.js';
 
 /** A scripted reply, plus the byte after which the client sees no more of it (a truncated line). */
 type OpenAIReply = ScriptedReply & { truncateAtByte?: number };
@@ -29,13 +46,25 @@ const FINISH = partial.length - 2;
 const SPLIT = 16;
 
 const KINDS = [
-  '429 retry-after-ms', '429 retry-after', '429 no retry-after', '500', '503', 'closed before finish_reason',
-  'reset mid-stream', 'truncated data: line', 'malformed tool-call arguments', 'context_length_exceeded',
+  '429 retry-after-ms',
+  '429 retry-after',
+  '429 no retry-after',
+  '500',
+  '503',
+  'closed before finish_reason',
+  'reset mid-stream',
+  'truncated data: line',
+  'malformed tool-call arguments',
+  'context_length_exceeded',
 ] as const;
 
 const rateLimited = (headers: Record<string, string> = {}): ScriptedReply => ({
   status: 429,
-  body: errorBody('Rate limit reached for gpt-4o in organization org-test on requests per min (RPM): Limit 500, Used 500, Requested 1.', 'requests', 'rate_limit_exceeded'),
+  body: errorBody(
+    'Rate limit reached for gpt-4o in organization org-test on requests per min (RPM): Limit 500, Used 500, Requested 1.',
+    'requests',
+    'rate_limit_exceeded',
+  ),
   headers,
 });
 
@@ -47,28 +76,61 @@ function fault(kind: string, random: () => number): Fault<OpenAIReply> {
     }
     case '429 retry-after': {
       const seconds = Math.floor(random() * 2);
-      return { kind, retryable: true, retryAfterMs: seconds * 1000, reply: rateLimited({ 'retry-after': String(seconds) }) };
+      return {
+        kind,
+        retryable: true,
+        retryAfterMs: seconds * 1000,
+        reply: rateLimited({ 'retry-after': String(seconds) }),
+      };
     }
     case '429 no retry-after':
       return { kind, retryable: true, reply: rateLimited() };
     case '500':
-      return { kind, retryable: true, reply: { status: 500, body: errorBody('The server had an error while processing your request. Sorry about that!', 'server_error') } };
+      return {
+        kind,
+        retryable: true,
+        reply: {
+          status: 500,
+          body: errorBody('The server had an error while processing your request. Sorry about that!', 'server_error'),
+        },
+      };
     case '503':
-      return { kind, retryable: true, reply: { status: 503, body: errorBody('The engine is currently overloaded, please try again later.', 'server_error') } };
+      return {
+        kind,
+        retryable: true,
+        reply: {
+          status: 503,
+          body: errorBody('The engine is currently overloaded, please try again later.', 'server_error'),
+        },
+      };
     case 'closed before finish_reason':
       return { kind, retryable: true, reply: { chunks: partial, closeAfter: FINISH } };
     case 'reset mid-stream':
-      return { kind, retryable: true, reply: { chunks: partial, cutAfter: 1 + Math.floor(random() * FINISH), splitBytes: SPLIT } };
+      return {
+        kind,
+        retryable: true,
+        reply: { chunks: partial, cutAfter: 1 + Math.floor(random() * FINISH), splitBytes: SPLIT },
+      };
     case 'truncated data: line': {
       const lines = 2 + Math.floor(random() * (FINISH - 1));
-      const truncateAtByte = encodeChunks(partial.slice(0, lines - 1), false).length + 'data: '.length + Math.floor(random() * 40);
+      const truncateAtByte =
+        encodeChunks(partial.slice(0, lines - 1), false).length + 'data: '.length + Math.floor(random() * 40);
       return { kind, retryable: true, reply: { chunks: partial, cutAfter: lines, splitBytes: SPLIT, truncateAtByte } };
     }
     case 'malformed tool-call arguments':
-      return { kind, retryable: false, reply: { chunks: chatChunks({ toolCalls: [{ id: 'call_bad', name: 'lookup', args: MALFORMED_INPUT }] }) } };
+      return {
+        kind,
+        retryable: false,
+        reply: { chunks: chatChunks({ toolCalls: [{ id: 'call_bad', name: 'lookup', args: MALFORMED_INPUT }] }) },
+      };
     case 'context_length_exceeded': {
-      const message = "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. Please reduce the length of the messages.";
-      return { kind, retryable: false, reply: { status: 400, body: errorBody(message, 'invalid_request_error', 'context_length_exceeded') } };
+      const message =
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. Please reduce the length of the messages.";
+      return {
+        kind,
+        retryable: false,
+        reply: { status: 400, body: errorBody(message, 'invalid_request_error', 'context_length_exceeded') },
+      };
     }
     default:
       throw new Error(`unknown openai fault kind ${kind}`);
@@ -78,7 +140,9 @@ function fault(kind: string, random: () => number): Fault<OpenAIReply> {
 function good(answer: GoodAnswer): ScriptedReply {
   if (answer === 'final') return { chunks: chatChunks({ text: FINAL }) };
   const id = answer.lookup;
-  return { chunks: chatChunks({ text: [LOOKING], toolCalls: [{ id: `call_${id}`, name: 'lookup', args: lookupInput(id) }] }) };
+  return {
+    chunks: chatChunks({ text: [LOOKING], toolCalls: [{ id: `call_${id}`, name: 'lookup', args: lookupInput(id) }] }),
+  };
 }
 
 const toolResultCount = (request: RecordedRequest | undefined): number => {
@@ -99,7 +163,11 @@ function truncatingFetch(truncate: Map<string, number>): typeof fetch {
         seen += chunk.length;
       },
     });
-    return new Response(response.body.pipeThrough(cut), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(response.body.pipeThrough(cut), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -117,11 +185,17 @@ export const openaiFaults: ProviderFaultTable<OpenAIReply> = {
       server.enqueue(reply);
       const decision = serve(toolResultCount(server.requests.at(-1)));
       if ('good' in decision) return good(decision.good);
-      if (decision.fault.truncateAtByte !== undefined) truncate.set(`req_${server.requests.length}`, decision.fault.truncateAtByte);
+      if (decision.fault.truncateAtByte !== undefined)
+        truncate.set(`req_${server.requests.length}`, decision.fault.truncateAtByte);
       return decision.fault;
     };
     server.enqueue(reply);
-    const model = new OpenAIModel({ modelId: 'gpt-4o', apiKey: 'sk-test', baseURL: server.url, clientOptions: { fetch: truncatingFetch(truncate) } });
+    const model = new OpenAIModel({
+      modelId: 'gpt-4o',
+      apiKey: 'sk-test',
+      baseURL: server.url,
+      clientOptions: { fetch: truncatingFetch(truncate) },
+    });
     return { model, close: () => server.close() };
   },
 };

@@ -9,10 +9,19 @@ const SEEDS: Record<string, number[]> = {
   openai: [1, 2, 3, 4, 5, 6, 7, 8],
 };
 
-describe.each(Object.keys(SEEDS))('provider fault campaign: Agent + %s model (the real SDK) through its loopback wire server', (name) => {
-  const campaign = PROVIDER_CAMPAIGNS[name]!;
-  it.each(SEEDS[name]!)('seed %i: seeded faults between good answers leave a valid history and a working agent', async (seed) => {
-    const report = await campaign.trial(seed);
-    expect(report.violations, `faults: ${report.faults.join(', ')}; ${report.outcome}; replay: ${report.replay}`).toEqual([]);
-  });
-});
+describe.each(Object.keys(SEEDS))(
+  'provider fault campaign: Agent + %s model (the real SDK) through its loopback wire server',
+  (name) => {
+    const campaign = PROVIDER_CAMPAIGNS[name]!;
+    it.each(SEEDS[name]!)(
+      'seed %i: seeded faults between good answers leave a valid history and a working agent',
+      async (seed) => {
+        const report = await campaign.trial(seed);
+        expect(
+          report.violations,
+          `faults: ${report.faults.join(', ')}; ${report.outcome}; replay: ${report.replay}`,
+        ).toEqual([]);
+      },
+    );
+  },
+);

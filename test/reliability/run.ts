@@ -25,7 +25,8 @@ const { values } = parseArgs({
 });
 const first = Number(values.seed);
 const trials = Number(values.trials);
-if (!Number.isInteger(first) || !Number.isInteger(trials) || trials < 1) throw new Error(`--seed and --trials must be integers (got ${values.seed}, ${values.trials})`);
+if (!Number.isInteger(first) || !Number.isInteger(trials) || trials < 1)
+  throw new Error(`--seed and --trials must be integers (got ${values.seed}, ${values.trials})`);
 const range = `seeds ${first}-${first + trials - 1}`;
 let broken = 0;
 
@@ -39,14 +40,21 @@ async function crash(shapes: Shape[], s3: S3Store | undefined): Promise<void> {
       kills += report.kills;
       if (report.violations.length > 0) {
         bad++;
-        console.log(`BROKEN crash ${shape} seed ${seed} (${report.kills} kills): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
+        console.log(
+          `BROKEN crash ${shape} seed ${seed} (${report.kills} kills): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
+        );
       }
       const done = seed - first + 1;
-      if (done % 10 === 0 && done < trials) console.log(`  crash ${shape}: ${done}/${trials} trials (seeds ${first}-${seed}), ${kills} kills, ${bad} broken so far`);
+      if (done % 10 === 0 && done < trials)
+        console.log(
+          `  crash ${shape}: ${done}/${trials} trials (seeds ${first}-${seed}), ${kills} kills, ${bad} broken so far`,
+        );
     }
     broken += bad;
     const secs = ((performance.now() - started) / 1000).toFixed(0);
-    console.log(`crash ${shape} (${values.store}): ${trials} trials (${range}), ${kills} kills injected, ${trials - bad} survived, ${bad} broken, ${secs} s`);
+    console.log(
+      `crash ${shape} (${values.store}): ${trials} trials (${range}), ${kills} kills injected, ${trials - bad} survived, ${bad} broken, ${secs} s`,
+    );
   }
 }
 
@@ -70,18 +78,27 @@ async function provider(name: string): Promise<void> {
     }
     if (report.violations.length > 0) {
       bad++;
-      console.log(`BROKEN provider ${name} seed ${seed} (faults: ${report.faults.join(', ')}; ${report.outcome}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
+      console.log(
+        `BROKEN provider ${name} seed ${seed} (faults: ${report.faults.join(', ')}; ${report.outcome}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
+      );
     }
   }
   broken += bad;
   const secs = ((performance.now() - started) / 1000).toFixed(0);
-  console.log(`provider ${name}: ${trials} trials (${range}), ${faults} faults injected, ${trials - bad} survived, ${bad} broken, ${secs} s`);
-  for (const [kind, row] of perKind) console.log(`  ${kind.padEnd(36)} in ${row.trials} trials: ${row.completed} completed, ${row.failed} failed, ${row.broken} broken`);
+  console.log(
+    `provider ${name}: ${trials} trials (${range}), ${faults} faults injected, ${trials - bad} survived, ${bad} broken, ${secs} s`,
+  );
+  for (const [kind, row] of perKind)
+    console.log(
+      `  ${kind.padEnd(36)} in ${row.trials} trials: ${row.completed} completed, ${row.failed} failed, ${row.broken} broken`,
+    );
   console.log(`  errors of failed trials: ${JSON.stringify(Object.fromEntries(errors))}`);
 }
 
 async function fuzz(): Promise<void> {
-  const perCategory = new Map<string, { cases: number; rejected: number; accepted: number; broken: number }>(FUZZ_CATEGORIES.map((c) => [c, { cases: 0, rejected: 0, accepted: 0, broken: 0 }]));
+  const perCategory = new Map<string, { cases: number; rejected: number; accepted: number; broken: number }>(
+    FUZZ_CATEGORIES.map((c) => [c, { cases: 0, rejected: 0, accepted: 0, broken: 0 }]),
+  );
   let bad = 0;
   const started = performance.now();
   for (let seed = first; seed < first + trials; seed++) {
@@ -95,14 +112,22 @@ async function fuzz(): Promise<void> {
     }
     if (broke.length > 0) {
       bad++;
-      for (const c of broke) console.log(`BROKEN fuzz seed ${seed} ${c.category} "${c.name}" (${c.outcome}): ${c.violations.join(' | ')}\n  replay: ${report.replay}`);
+      for (const c of broke)
+        console.log(
+          `BROKEN fuzz seed ${seed} ${c.category} "${c.name}" (${c.outcome}): ${c.violations.join(' | ')}\n  replay: ${report.replay}`,
+        );
     }
   }
   broken += bad;
   const secs = ((performance.now() - started) / 1000).toFixed(0);
   const cases = [...perCategory.values()].reduce((n, r) => n + r.cases, 0);
-  console.log(`fuzz: ${trials} trials (${range}), ${cases} cases, ${trials - bad} trials clean, ${bad} broken, ${secs} s`);
-  for (const [category, row] of perCategory) console.log(`  ${category.padEnd(14)} ${row.cases} cases: ${row.rejected} rejected (a named skein error, or an error tool result for tool inputs), ${row.accepted} accepted, ${row.broken} broken`);
+  console.log(
+    `fuzz: ${trials} trials (${range}), ${cases} cases, ${trials - bad} trials clean, ${bad} broken, ${secs} s`,
+  );
+  for (const [category, row] of perCategory)
+    console.log(
+      `  ${category.padEnd(14)} ${row.cases} cases: ${row.rejected} rejected (a named skein error, or an error tool result for tool inputs), ${row.accepted} accepted, ${row.broken} broken`,
+    );
 }
 
 async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Promise<void> {
@@ -111,28 +136,45 @@ async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Pro
   const tally = new Map<string, number>();
   for (let seed = first; seed < first + trials; seed++) {
     const report = await twoWriterTrial(seed, s3, mode);
-    const shape = report.outcomes.map((o) => o.replace(/^[AB] /, '')).sort().join(' / ');
+    const shape = report.outcomes
+      .map((o) => o.replace(/^[AB] /, ''))
+      .sort()
+      .join(' / ');
     tally.set(shape, (tally.get(shape) ?? 0) + 1);
     if (report.violations.length > 0) {
       bad++;
-      console.log(`BROKEN ${name} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`);
+      console.log(
+        `BROKEN ${name} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
+      );
     }
     const done = seed - first + 1;
-    if (done % 10 === 0 && done < trials) console.log(`  ${name} (${values.store}): ${done}/${trials} trials (seeds ${first}-${seed}), ${bad} broken so far`);
+    if (done % 10 === 0 && done < trials)
+      console.log(
+        `  ${name} (${values.store}): ${done}/${trials} trials (seeds ${first}-${seed}), ${bad} broken so far`,
+      );
   }
   broken += bad;
-  console.log(`${name} (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`);
+  console.log(
+    `${name} (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`,
+  );
 }
 
-const campaigns = values.campaign ? [values.campaign] : ['crash', 'two-writers', 'two-writers-swarm', 'provider', 'fuzz'];
+const campaigns = values.campaign
+  ? [values.campaign]
+  : ['crash', 'two-writers', 'two-writers-swarm', 'provider', 'fuzz'];
 if (values.store !== 'file' && values.store !== 's3') throw new Error(`unknown store ${values.store} (file or s3)`);
-const rgw: RgwServer | undefined = values.store === 's3' && campaigns.some((c) => c !== 'provider' && c !== 'fuzz') ? await startRgwServer() : undefined;
+const rgw: RgwServer | undefined =
+  values.store === 's3' && campaigns.some((c) => c !== 'provider' && c !== 'fuzz') ? await startRgwServer() : undefined;
 try {
-  const s3 = rgw ? { bucket: await rgw.createBucket('skein-reliability'), clientConfig: rgw.clientConfig() } : undefined;
+  const s3 = rgw
+    ? { bucket: await rgw.createBucket('skein-reliability'), clientConfig: rgw.clientConfig() }
+    : undefined;
   for (const campaign of campaigns) {
     if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], s3);
-    else if (campaign === 'two-writers' || campaign === 'two-writers-swarm') await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm');
-    else if (campaign === 'provider') for (const name of values.provider ? [values.provider] : Object.keys(PROVIDER_CAMPAIGNS)) await provider(name);
+    else if (campaign === 'two-writers' || campaign === 'two-writers-swarm')
+      await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm');
+    else if (campaign === 'provider')
+      for (const name of values.provider ? [values.provider] : Object.keys(PROVIDER_CAMPAIGNS)) await provider(name);
     else if (campaign === 'fuzz') await fuzz();
     else throw new Error(`unknown campaign ${campaign} (crash, two-writers, two-writers-swarm, provider or fuzz)`);
   }

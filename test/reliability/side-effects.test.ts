@@ -4,13 +4,32 @@ import { sideEffectViolations, startedNodes } from './side-effects.js';
 // The checker itself must catch what the campaigns look for, or a passing campaign proves nothing.
 describe('crash side-log checks', () => {
   it('accepts a node re-run whose completion was not committed before the kill', () => {
-    const log = ['epoch', 'null>triage:start', 'start triage', 'triage>audit:edge', 'start audit', 'tool audit a-1', 'epoch', 'start audit', 'tool audit a-1', 'audit>report:join'];
+    const log = [
+      'epoch',
+      'null>triage:start',
+      'start triage',
+      'triage>audit:edge',
+      'start audit',
+      'tool audit a-1',
+      'epoch',
+      'start audit',
+      'tool audit a-1',
+      'audit>report:join',
+    ];
     expect(sideEffectViolations(log, false)).toEqual([]);
     expect(startedNodes(log)).toEqual(['audit', 'triage']);
   });
 
   it('flags a committed node that starts again, and its repeated tool side effect', () => {
-    const log = ['epoch', 'start audit', 'tool audit a-1', 'audit>report:join', 'epoch', 'start audit', 'tool audit a-1'];
+    const log = [
+      'epoch',
+      'start audit',
+      'tool audit a-1',
+      'audit>report:join',
+      'epoch',
+      'start audit',
+      'tool audit a-1',
+    ];
     expect(sideEffectViolations(log, false)).toEqual([
       'audit started again in process 2 after its completion was committed in process 1',
       'tool a-1 of audit ran again in process 2 after it was committed in process 1',
@@ -18,12 +37,18 @@ describe('crash side-log checks', () => {
   });
 
   it('flags a tool run twice in one process', () => {
-    expect(sideEffectViolations(['epoch', 'tool desk d-0', 'tool desk d-0'], true)).toEqual(['tool d-0 of desk ran twice in process 1']);
+    expect(sideEffectViolations(['epoch', 'tool desk d-0', 'tool desk d-0'], true)).toEqual([
+      'tool d-0 of desk ran twice in process 1',
+    ]);
   });
 
   it('flags an agent tool that runs again after its toolResult was stored', () => {
     const log = ['epoch', 'tool desk d-0', 'message user toolResult d-0', 'epoch', 'tool desk d-0'];
-    expect(sideEffectViolations(log, true)).toEqual(['tool d-0 of desk ran again in process 2 after it was committed in process 1']);
-    expect(sideEffectViolations(['epoch', 'tool desk d-0', 'epoch', 'tool desk d-0', 'message user toolResult d-0'], true)).toEqual([]);
+    expect(sideEffectViolations(log, true)).toEqual([
+      'tool d-0 of desk ran again in process 2 after it was committed in process 1',
+    ]);
+    expect(
+      sideEffectViolations(['epoch', 'tool desk d-0', 'epoch', 'tool desk d-0', 'message user toolResult d-0'], true),
+    ).toEqual([]);
   });
 });

@@ -33,21 +33,27 @@ export function sideEffectViolations(lines: readonly string[], standaloneAgent: 
     const transition = /^([^ >]+)>[^:]*:(\w+)$/.exec(text);
     // A pause (`interrupt`) is not a completion: the node runs again when answered.
     const kind = transition?.[2];
-    if (transition && kind !== 'resume' && kind !== 'start' && kind !== 'interrupt' && !committedIn.has(transition[1]!)) committedIn.set(transition[1]!, epoch);
+    if (transition && kind !== 'resume' && kind !== 'start' && kind !== 'interrupt' && !committedIn.has(transition[1]!))
+      committedIn.set(transition[1]!, epoch);
     const stored = /^message user toolResult(?:,toolResult)* (.+)$/.exec(text);
-    if (stored) for (const id of stored[1]!.split(',')) if (!committedIn.has(`tool:${id}`)) committedIn.set(`tool:${id}`, epoch);
+    if (stored)
+      for (const id of stored[1]!.split(',')) if (!committedIn.has(`tool:${id}`)) committedIn.set(`tool:${id}`, epoch);
   }
   const seen = new Set<string>();
   for (const { epoch, text } of log) {
     const start = /^start (.+)$/.exec(text);
-    if (start && epoch > (committedIn.get(start[1]!) ?? Infinity)) out.push(`${start[1]} started again in process ${epoch} after its completion was committed in process ${committedIn.get(start[1]!)}`);
+    if (start && epoch > (committedIn.get(start[1]!) ?? Infinity))
+      out.push(
+        `${start[1]} started again in process ${epoch} after its completion was committed in process ${committedIn.get(start[1]!)}`,
+      );
     const tool = /^tool (\S+) (\S+)$/.exec(text);
     if (!tool) continue;
     const [, agent, id] = tool as unknown as [string, string, string];
     if (seen.has(`${epoch} ${agent} ${id}`)) out.push(`tool ${id} of ${agent} ran twice in process ${epoch}`);
     seen.add(`${epoch} ${agent} ${id}`);
     const committed = committedIn.get(standaloneAgent ? `tool:${id}` : agent);
-    if (committed !== undefined && epoch > committed) out.push(`tool ${id} of ${agent} ran again in process ${epoch} after it was committed in process ${committed}`);
+    if (committed !== undefined && epoch > committed)
+      out.push(`tool ${id} of ${agent} ran again in process ${epoch} after it was committed in process ${committed}`);
   }
   return out;
 }

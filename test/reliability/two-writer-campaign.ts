@@ -26,7 +26,11 @@ interface Writer {
 }
 
 function writer(dir: string, who: string, seed: number, env: NodeJS.ProcessEnv): Writer {
-  const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, worker, dir, who, String(seed)], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@skein/source', '--import', tsx, worker, dir, who, String(seed)],
+    { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   child.stdin.on('error', () => undefined); // a writer that failed early has closed its stdin
   let out = '';
   let err = '';
@@ -57,37 +61,74 @@ export interface TwoWriterReport {
 }
 
 /** One trial on a fresh session (a fresh directory, or a fresh prefix of the bucket). */
-export async function twoWriterTrial(seed: number, s3?: S3Store, mode: 'agent' | 'swarm' = 'agent'): Promise<TwoWriterReport> {
+export async function twoWriterTrial(
+  seed: number,
+  s3?: S3Store,
+  mode: 'agent' | 'swarm' = 'agent',
+): Promise<TwoWriterReport> {
   const dir = await mkdtemp(join(tmpdir(), `skein-two-writers-${seed}-`));
   const prefix = `two-writers/${dir.split('/').at(-1)}`;
-  const env = { ...process.env, SKEIN_TWO_WRITERS: mode, ...(s3 ? { SKEIN_CRASH_S3: JSON.stringify({ ...s3, prefix }) } : {}) };
+  const env = {
+    ...process.env,
+    SKEIN_TWO_WRITERS: mode,
+    ...(s3 ? { SKEIN_CRASH_S3: JSON.stringify({ ...s3, prefix }) } : {}),
+  };
   const violations: string[] = [];
   const writers = { A: writer(dir, 'A', seed, env), B: writer(dir, 'B', seed, env) };
   await Promise.all([writers.A.ready, writers.B.ready]);
   writers.A.go();
   writers.B.go();
   const [a, b] = await Promise.all([writers.A.done, writers.B.done]);
-  const outcomes = [`A ${a.outcome}${a.error ? ` (${a.error.split(':')[0]})` : ''} after ${a.turns}`, `B ${b.outcome}${b.error ? ` (${b.error.split(':')[0]})` : ''} after ${b.turns}`];
-  const winners = [a.outcome === 'ok' ? 'A' : undefined, b.outcome === 'ok' ? 'B' : undefined].filter((w): w is string => w !== undefined);
+  const outcomes = [
+    `A ${a.outcome}${a.error ? ` (${a.error.split(':')[0]})` : ''} after ${a.turns}`,
+    `B ${b.outcome}${b.error ? ` (${b.error.split(':')[0]})` : ''} after ${b.turns}`,
+  ];
+  const winners = [a.outcome === 'ok' ? 'A' : undefined, b.outcome === 'ok' ? 'B' : undefined].filter(
+    (w): w is string => w !== undefined,
+  );
   if (winners.length !== 1) violations.push(`${winners.length} writers went on: ${outcomes.join(', ')}`);
-  for (const [who, r] of [['A', a], ['B', b]] as const) if (r.outcome === 'error') violations.push(`writer ${who} failed with a non-conflict error: ${r.error}`);
-  const repository = s3 ? new S3SessionRepository({ bucket: s3.bucket, prefix, clientConfig: s3.clientConfig }) : new FileSessionRepository({ storageDir: dir });
+  for (const [who, r] of [
+    ['A', a],
+    ['B', b],
+  ] as const)
+    if (r.outcome === 'error') violations.push(`writer ${who} failed with a non-conflict error: ${r.error}`);
+  const repository = s3
+    ? new S3SessionRepository({ bucket: s3.bucket, prefix, clientConfig: s3.clientConfig })
+    : new FileSessionRepository({ storageDir: dir });
   try {
     if (mode === 'swarm') {
       const transitions = (await repository.readTransitions('race', 'desk')).map((t) => `${t.from}>${t.to}:${t.kind}`);
       const task = (await repository.readNodeEntries('race', 'desk'))['run.task'];
       const expected = ['null>triage:start', 'triage>billing:handoff', 'billing>null:complete'];
-      if (JSON.stringify(transitions) !== JSON.stringify(expected)) violations.push(`stored transitions ${JSON.stringify(transitions)}, expected one run's ${JSON.stringify(expected)}`);
-      if (winners.length === 1 && !JSON.stringify(task ?? {}).includes(`${winners[0]}-task`)) violations.push(`stored task ${JSON.stringify(task)} is not the winner's`);
-      return { seed, outcomes, violations, replay: `npm run reliability -- --campaign two-writers-swarm${s3 ? ' --store s3' : ''} --seed ${seed} --trials 1` };
+      if (JSON.stringify(transitions) !== JSON.stringify(expected))
+        violations.push(
+          `stored transitions ${JSON.stringify(transitions)}, expected one run's ${JSON.stringify(expected)}`,
+        );
+      if (winners.length === 1 && !JSON.stringify(task ?? {}).includes(`${winners[0]}-task`))
+        violations.push(`stored task ${JSON.stringify(task)} is not the winner's`);
+      return {
+        seed,
+        outcomes,
+        violations,
+        replay: `npm run reliability -- --campaign two-writers-swarm${s3 ? ' --store s3' : ''} --seed ${seed} --trials 1`,
+      };
     }
     const stored = (await repository.listMessages('race', 'default')).map((row) => messageText(row.message));
-    const expected = winners.length === 1 ? Array.from({ length: TURNS }, (_, i) => [`${winners[0]}-${i}`, `${winners[0]} answer ${i}`]).flat() : [];
-    if (winners.length === 1 && JSON.stringify(stored) !== JSON.stringify(expected)) violations.push(`stored ${JSON.stringify(stored)}, expected the winner's ${TURNS} turns only`);
+    const expected =
+      winners.length === 1
+        ? Array.from({ length: TURNS }, (_, i) => [`${winners[0]}-${i}`, `${winners[0]} answer ${i}`]).flat()
+        : [];
+    if (winners.length === 1 && JSON.stringify(stored) !== JSON.stringify(expected))
+      violations.push(`stored ${JSON.stringify(stored)}, expected the winner's ${TURNS} turns only`);
     if (winners.length !== 1) violations.push(`stored: ${JSON.stringify(stored)}`);
   } finally {
     if (repository instanceof S3SessionRepository) repository.destroy();
     if (violations.length === 0) await rm(dir, { recursive: true, force: true });
   }
-  return { seed, outcomes, violations, replay: `npm run reliability -- --campaign two-writers${s3 ? ' --store s3' : ''} --seed ${seed} --trials 1` };
+  return {
+    seed,
+    outcomes,
+    violations,
+    replay: `npm run reliability -- --campaign two-writers${s3 ? ' --store s3' : ''} --seed ${seed} --trials 1`,
+  };
 }

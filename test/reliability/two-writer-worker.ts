@@ -22,12 +22,19 @@ const TURNS = 5;
 function open(): SessionManager & { close(): Promise<void> } {
   const s3 = process.env['SKEIN_CRASH_S3'];
   if (!s3) return new FileSessionManager({ sessionId: 'race', storageDir: dir! });
-  const { bucket, prefix, clientConfig } = JSON.parse(s3) as { bucket: string; prefix: string; clientConfig: S3ClientConfig };
+  const { bucket, prefix, clientConfig } = JSON.parse(s3) as {
+    bucket: string;
+    prefix: string;
+    clientConfig: S3ClientConfig;
+  };
   return new S3SessionManager({ sessionId: 'race', bucket, prefix, clientConfig });
 }
 
 const sessionManager = open();
-const answers = Array.from({ length: TURNS }, (_, i) => ({ text: `${who} answer ${i}`, delayMs: 2 + Math.floor(keyed(seed, `${who}:${i}`) * 13) }));
+const answers = Array.from({ length: TURNS }, (_, i) => ({
+  text: `${who} answer ${i}`,
+  delayMs: 2 + Math.floor(keyed(seed, `${who}:${i}`) * 13),
+}));
 const swarmMode = process.env['SKEIN_TWO_WRITERS'] === 'swarm';
 const wait = (key: string): number => 2 + Math.floor(keyed(seed, `${who}:${key}`) * 13);
 const agent = swarmMode ? undefined : new Agent({ model: new ScriptedModel(answers), sessionManager });
@@ -36,8 +43,20 @@ const swarm = swarmMode
       id: 'desk',
       sessionManager,
       nodes: [
-        new Agent({ name: 'triage', model: new ScriptedModel([{ text: 'To billing.', toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: `${who}-handoff` }], delayMs: wait('triage') }]) }),
-        new Agent({ name: 'billing', model: new ScriptedModel([{ text: `${who} billing answer`, delayMs: wait('billing') }]) }),
+        new Agent({
+          name: 'triage',
+          model: new ScriptedModel([
+            {
+              text: 'To billing.',
+              toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: `${who}-handoff` }],
+              delayMs: wait('triage'),
+            },
+          ]),
+        }),
+        new Agent({
+          name: 'billing',
+          model: new ScriptedModel([{ text: `${who} billing answer`, delayMs: wait('billing') }]),
+        }),
       ],
     })
   : undefined;
@@ -48,7 +67,8 @@ const report = (outcome: 'ok' | 'conflict' | 'error', turns: number, error?: unk
 
 let turns = 0;
 try {
-  if (swarm) await swarm.lastResult(); // restores (reads) the session before the race
+  if (swarm)
+    await swarm.lastResult(); // restores (reads) the session before the race
   else await agent!.initialize();
   process.stdout.write('ready\n');
   for await (const line of createInterface({ input: process.stdin })) if (line === 'go') break;

@@ -19,8 +19,14 @@ export async function pickDeskModels(env: NodeJS.ProcessEnv = process.env): Prom
   }
   if (env['OPENAI_BASE_URL'] || env['OPENAI_API_KEY']) {
     const { OpenAIModel } = await import('@skein/model-openai');
-    const model = new OpenAIModel({ modelId: env['OPENAI_MODEL'] ?? 'gpt-5-mini', api: env['OPENAI_API'] === 'responses' ? 'responses' : 'chat' });
-    return { description: `OpenAI-compatible ${model.modelId} at ${model.client.baseURL} (OPENAI_BASE_URL / OPENAI_API_KEY is set${env['OPENAI_API'] === 'responses' ? '; Responses API' : ''})`, modelFor: () => model };
+    const model = new OpenAIModel({
+      modelId: env['OPENAI_MODEL'] ?? 'gpt-5-mini',
+      api: env['OPENAI_API'] === 'responses' ? 'responses' : 'chat',
+    });
+    return {
+      description: `OpenAI-compatible ${model.modelId} at ${model.client.baseURL} (OPENAI_BASE_URL / OPENAI_API_KEY is set${env['OPENAI_API'] === 'responses' ? '; Responses API' : ''})`,
+      modelFor: () => model,
+    };
   }
   if (env['AWS_ACCESS_KEY_ID'] || env['AWS_PROFILE']) {
     const { BedrockModel } = await import('@skein/model-bedrock');
@@ -28,7 +34,8 @@ export async function pickDeskModels(env: NodeJS.ProcessEnv = process.env): Prom
     return { description: `Amazon Bedrock ${model.modelId} (AWS credentials are set)`, modelFor: () => model };
   }
   return {
-    description: 'scripted models from @skein/core/testing that follow the conversation (set ANTHROPIC_API_KEY, OPENAI_BASE_URL / OPENAI_API_KEY or AWS credentials for a real model)',
+    description:
+      'scripted models from @skein/core/testing that follow the conversation (set ANTHROPIC_API_KEY, OPENAI_BASE_URL / OPENAI_API_KEY or AWS credentials for a real model)',
     modelFor: scriptedDeskModel,
   };
 }

@@ -7,7 +7,10 @@ import type { NodeTransition } from '@skein/core';
 import { FileSessionRepository } from '@skein/session-file';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const entries = { main: fileURLToPath(new URL('./main.ts', import.meta.url)), restate: fileURLToPath(new URL('./restate-desk.ts', import.meta.url)) };
+const entries = {
+  main: fileURLToPath(new URL('./main.ts', import.meta.url)),
+  restate: fileURLToPath(new URL('./restate-desk.ts', import.meta.url)),
+};
 const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
 export interface DeskRun {
@@ -17,13 +20,20 @@ export interface DeskRun {
 }
 
 /** Runs `main.ts` (or `restate-desk.ts`, `npm run desk:restate`) with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. */
-export function runDesk(args: string[], options: { killWhen?: RegExp; env?: Record<string, string>; entry?: keyof typeof entries } = {}): Promise<DeskRun> {
+export function runDesk(
+  args: string[],
+  options: { killWhen?: RegExp; env?: Record<string, string>; entry?: keyof typeof entries } = {},
+): Promise<DeskRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, entries[options.entry ?? 'main'], ...args], {
-      cwd: root,
-      env: { ...process.env, ANTHROPIC_API_KEY: '', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@skein/source', '--import', tsx, entries[options.entry ?? 'main'], ...args],
+      {
+        cwd: root,
+        env: { ...process.env, ANTHROPIC_API_KEY: '', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '', ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -50,7 +60,9 @@ export const replies = (stdout: string): string[] => [...stdout.matchAll(/^desk>
 
 /** The transitions an orchestrator stored, as `from>to:kind` (a join as `*>to:join`: which source arrives last is a race). */
 export async function storedTransitions(dir: string, sessionId: string, multiAgentId: string): Promise<string[]> {
-  return (await readTransitions(dir, sessionId, multiAgentId)).map((t) => `${t.kind === 'join' ? '*' : (t.from ?? '')}>${t.to ?? ''}:${t.kind}`);
+  return (await readTransitions(dir, sessionId, multiAgentId)).map(
+    (t) => `${t.kind === 'join' ? '*' : (t.from ?? '')}>${t.to ?? ''}:${t.kind}`,
+  );
 }
 
 /** The stored transitions themselves (with their `details`). */
@@ -61,14 +73,17 @@ export function readTransitions(dir: string, sessionId: string, multiAgentId: st
 /** An agent's stored conversation, as one line per message: `role: text | toolUse name | toolResult status`. */
 export async function storedConversation(dir: string, sessionId: string, agentId: string): Promise<string[]> {
   const rows = await new FileSessionRepository({ storageDir: join(dir, 'sessions') }).listMessages(sessionId, agentId);
-  return rows.map(({ message }) =>
-    `${message.role}: ${message.content.map((b) => ('text' in b ? b.text : 'toolUse' in b ? `toolUse ${b.toolUse.name}` : 'toolResult' in b ? `toolResult ${b.toolResult.status}` : '?')).join(' | ')}`,
+  return rows.map(
+    ({ message }) =>
+      `${message.role}: ${message.content.map((b) => ('text' in b ? b.text : 'toolUse' in b ? `toolUse ${b.toolUse.name}` : 'toolResult' in b ? `toolResult ${b.toolResult.status}` : '?')).join(' | ')}`,
   );
 }
 
 export async function refundsMade(dir: string): Promise<{ orderId: string; amountEur: number }[]> {
   // The data file is written on the first change: none yet means no refund.
-  const text = await readFile(join(dir, 'desk-data.json'), 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '{"refunds":[]}' : Promise.reject(e)));
+  const text = await readFile(join(dir, 'desk-data.json'), 'utf8').catch((e: NodeJS.ErrnoException) =>
+    e.code === 'ENOENT' ? '{"refunds":[]}' : Promise.reject(e),
+  );
   const data = JSON.parse(text) as { refunds: { orderId: string; amountEur: number }[] };
   return data.refunds.map(({ orderId, amountEur }) => ({ orderId, amountEur }));
 }

@@ -6,12 +6,38 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-export interface Customer { id: string; name: string; email: string }
-export interface Order { id: string; customerId: string; item: string; amountEur: number; status: 'paid' | 'refunded' }
-export interface Invoice { id: string; orderId: string; amountEur: number; charges: number }
-export interface Refund { id: string; orderId: string; amountEur: number; reason: string; at: string }
+export interface Customer {
+  id: string;
+  name: string;
+  email: string;
+}
+export interface Order {
+  id: string;
+  customerId: string;
+  item: string;
+  amountEur: number;
+  status: 'paid' | 'refunded';
+}
+export interface Invoice {
+  id: string;
+  orderId: string;
+  amountEur: number;
+  charges: number;
+}
+export interface Refund {
+  id: string;
+  orderId: string;
+  amountEur: number;
+  reason: string;
+  at: string;
+}
 
-interface DeskData { customers: Customer[]; orders: Order[]; invoices: Invoice[]; refunds: Refund[] }
+interface DeskData {
+  customers: Customer[];
+  orders: Order[];
+  invoices: Invoice[];
+  refunds: Refund[];
+}
 
 const SEED: DeskData = {
   customers: [
@@ -58,11 +84,17 @@ export class DeskStore {
     await rename(temp, this.file);
   }
 
-  async order(id: string): Promise<(Order & { customer: Customer | undefined; invoice: Invoice | undefined }) | undefined> {
+  async order(
+    id: string,
+  ): Promise<(Order & { customer: Customer | undefined; invoice: Invoice | undefined }) | undefined> {
     const data = await this.#load();
     const order = data.orders.find((o) => o.id === id);
     if (!order) return undefined;
-    return { ...order, customer: data.customers.find((c) => c.id === order.customerId), invoice: data.invoices.find((i) => i.orderId === id) };
+    return {
+      ...order,
+      customer: data.customers.find((c) => c.id === order.customerId),
+      invoice: data.invoices.find((i) => i.orderId === id),
+    };
   }
 
   async refunds(orderId: string): Promise<Refund[]> {
@@ -82,7 +114,10 @@ export class DeskStore {
     const already = data.refunds.find((r) => r.id === id);
     if (already) return already;
     const refunded = data.refunds.filter((r) => r.orderId === orderId).reduce((sum, r) => sum + r.amountEur, 0);
-    if (refunded + amountEur > order.amountEur) throw new Error(`Order ${orderId} was ${order.amountEur} EUR; ${refunded} EUR already refunded, so at most ${order.amountEur - refunded} EUR can be refunded.`);
+    if (refunded + amountEur > order.amountEur)
+      throw new Error(
+        `Order ${orderId} was ${order.amountEur} EUR; ${refunded} EUR already refunded, so at most ${order.amountEur - refunded} EUR can be refunded.`,
+      );
     const refund: Refund = { id, orderId, amountEur, reason, at: new Date().toISOString() };
     data.refunds.push(refund);
     if (refunded + amountEur === order.amountEur) order.status = 'refunded';
@@ -95,7 +130,8 @@ export class DeskStore {
     const data = await this.#load();
     const invoice = data.invoices.find((i) => i.id === invoiceId);
     if (!invoice) throw new Error(`No invoice ${invoiceId}.`);
-    if (invoice.charges < 2) throw new Error(`Invoice ${invoiceId} was charged once; there is no duplicate to reverse.`);
+    if (invoice.charges < 2)
+      throw new Error(`Invoice ${invoiceId} was charged once; there is no duplicate to reverse.`);
     invoice.charges = 1;
     await this.#save(data);
     return invoice;

@@ -21,7 +21,8 @@ const backendDelay = async (): Promise<void> => {
 export function deskTools(store: DeskStore): DeskTools {
   const lookupOrder = tool({
     name: 'lookup_order',
-    description: 'Looks up an order by its number: item, amount, status, customer, invoice (with how many times it was charged) and refunds so far.',
+    description:
+      'Looks up an order by its number: item, amount, status, customer, invoice (with how many times it was charged) and refunds so far.',
     inputSchema: z.object({ orderId: z.string().describe('The order number, e.g. "42"') }),
     callback: async ({ orderId }) => {
       await backendDelay();
@@ -45,7 +46,7 @@ export function deskTools(store: DeskStore): DeskTools {
     inputSchema: z.object({
       orderId: z.string().describe('The order number'),
       amountEur: z.number().positive().describe('The amount to refund, in EUR'),
-      reason: z.string().describe('Why, in the customer\'s words'),
+      reason: z.string().describe("Why, in the customer's words"),
     }),
     needsApproval: ({ amountEur }) => amountEur > approvalOver(),
     callback: async ({ orderId, amountEur, reason }) => {

@@ -2,7 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readTransitions, refundsMade, replies, runDesk, storedConversation, storedTransitions, writeScript } from './desk-run.test-helpers.js';
+import {
+  readTransitions,
+  refundsMade,
+  replies,
+  runDesk,
+  storedConversation,
+  storedTransitions,
+  writeScript,
+} from './desk-run.test-helpers.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -25,7 +33,15 @@ const BILLING_PATH = {
   swarm: ['>triage:start', 'triage>billing:handoff', 'billing>:complete'],
 };
 const APPROVED_REFUND_PATH = {
-  graph: ['>triage:start', 'triage>refund:edge', 'triage>notes:edge', 'refund>:interrupt', '>refund:resume', '*>summary:join', 'summary>:complete'],
+  graph: [
+    '>triage:start',
+    'triage>refund:edge',
+    'triage>notes:edge',
+    'refund>:interrupt',
+    '>refund:resume',
+    '*>summary:join',
+    'summary>:complete',
+  ],
   swarm: ['>triage:start', 'triage>refund:handoff', 'refund>:interrupt', '>refund:resume', 'refund>:complete'],
 };
 const ID = { graph: 'desk-graph', swarm: 'desk-swarm' } as const;
@@ -43,16 +59,23 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     if (shape === 'agent') {
       // The conversation as stored: every customer line once, each tool call with its result, the last answer.
       const stored = await storedConversation(dir, session, 'default');
-      expect(stored.filter((l) => l.includes('toolUse')).length).toBe(stored.filter((l) => l.includes('toolResult')).length);
+      expect(stored.filter((l) => l.includes('toolUse')).length).toBe(
+        stored.filter((l) => l.includes('toolResult')).length,
+      );
       expect(stored.at(-1)).toMatch(/^assistant: I reversed the duplicate charge on invoice INV-42/);
-      expect(stored.filter((l) => l.startsWith('user: ') && !l.includes('toolResult'))).toEqual(CONVERSATION.map((line) => `user: ${line}`));
+      expect(stored.filter((l) => l.startsWith('user: ') && !l.includes('toolResult'))).toEqual(
+        CONVERSATION.map((line) => `user: ${line}`),
+      );
     } else {
       expect(await storedTransitions(dir, session, ID[shape])).toEqual(BILLING_PATH[shape]);
     }
     if (shape === 'swarm') {
       // triage shared the order id with billing (the swarm's shared context), and left a message.
       const [handoff] = (await readTransitions(dir, session, ID.swarm)).filter((t) => t.kind === 'handoff');
-      expect(handoff?.details).toMatchObject({ sharedContextKeys: { triage: ['orderId'] }, message: expect.stringContaining('order 42') });
+      expect(handoff?.details).toMatchObject({
+        sharedContextKeys: { triage: ['orderId'] },
+        message: expect.stringContaining('order 42'),
+      });
     }
   });
 
@@ -64,7 +87,9 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     });
     expect(killed.signal).toBe('SIGKILL');
     expect(replies(killed.stdout)).toEqual([]);
-    const resumed = await runDesk(['--shape', shape, '--dir', dir, '--script', script, '--resume'], { env: { DESK_APPROVAL_OVER_EUR: '1000' } });
+    const resumed = await runDesk(['--shape', shape, '--dir', dir, '--script', script, '--resume'], {
+      env: { DESK_APPROVAL_OVER_EUR: '1000' },
+    });
     expect(resumed.stdout).toContain('[desk] resuming: Please refund order 108, 60 EUR');
     expect(replies(resumed.stdout)).toEqual([expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
     expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]);
@@ -87,16 +112,20 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     expect(approved.stdout).toMatch(/\[approval\] \S*refund asks to issue_refund \{"orderId":"108","amountEur":60/);
     expect(replies(approved.stdout)).toEqual([expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
     expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]);
-    if (shape !== 'agent') expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
+    if (shape !== 'agent')
+      expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
   });
 
   it('tells the customer when the refund is denied, and pays nothing', async () => {
     const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
     const denied = await runDesk(['--shape', shape, '--dir', dir, '--script', script, '--no']);
-    expect(replies(denied.stdout)).toEqual([expect.stringMatching(/The refund was not made: The user denied issue_refund: denied by the operator/)]);
+    expect(replies(denied.stdout)).toEqual([
+      expect.stringMatching(/The refund was not made: The user denied issue_refund: denied by the operator/),
+    ]);
     expect(await refundsMade(dir)).toEqual([]);
     // The denial is an answer like a yes: the run paused, resumed with it, and the refund node told the customer.
-    if (shape !== 'agent') expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
+    if (shape !== 'agent')
+      expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
   });
 });
 
@@ -108,13 +137,24 @@ describe('the desk on Restate (npm run desk:restate)', () => {
     const run = await runDesk(['--dir', dir, '--script', script], { entry: 'restate' });
     const graphReplies = [...run.stdout.matchAll(/^desk \(graph\)> (.*)$/gm)].map((m) => m[1]);
     const agentReplies = [...run.stdout.matchAll(/^desk \(agent\)> (.*)$/gm)].map((m) => m[1]);
-    expect(graphReplies).toEqual([expect.stringMatching(/^I reversed the duplicate charge on invoice INV-42/), expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
+    expect(graphReplies).toEqual([
+      expect.stringMatching(/^I reversed the duplicate charge on invoice INV-42/),
+      expect.stringMatching(/^I refunded 60 EUR for order 108;/),
+    ]);
     const swarmReplies = [...run.stdout.matchAll(/^desk \(swarm\)> (.*)$/gm)].map((m) => m[1]);
     // The swarm and the one-agent desk handle each message after the graph, on the same shop data: the duplicate is already reversed.
-    expect(swarmReplies).toEqual([expect.stringMatching(/^Invoice INV-42 shows one charge of 80 EUR/), expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
-    expect(agentReplies).toEqual([expect.stringMatching(/^Invoice INV-42 shows one charge of 80 EUR, so there is no duplicate to reverse/), expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
+    expect(swarmReplies).toEqual([
+      expect.stringMatching(/^Invoice INV-42 shows one charge of 80 EUR/),
+      expect.stringMatching(/^I refunded 60 EUR for order 108;/),
+    ]);
+    expect(agentReplies).toEqual([
+      expect.stringMatching(/^Invoice INV-42 shows one charge of 80 EUR, so there is no duplicate to reverse/),
+      expect.stringMatching(/^I refunded 60 EUR for order 108;/),
+    ]);
     // The graph run paused at refund (refund->) and resumed there (->refund) with the approval.
-    expect(run.stdout).toContain('[graph completed] ->triage triage->refund triage->notes refund-> ->refund refund->summary summary->');
+    expect(run.stdout).toContain(
+      '[graph completed] ->triage triage->refund triage->notes refund-> ->refund refund->summary summary->',
+    );
     expect(run.stdout).toContain('[swarm completed] ->triage triage->refund refund-> ->refund refund->');
     expect(run.stdout.match(/\[approval\] \S*refund asks to issue_refund/g)).toHaveLength(3);
     expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]); // idempotent by order and amount
@@ -123,7 +163,9 @@ describe('the desk on Restate (npm run desk:restate)', () => {
   it('tells the customer when the approval is denied (--no)', async () => {
     const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
     const run = await runDesk(['--dir', dir, '--script', script, '--no'], { entry: 'restate' });
-    expect(run.stdout).toMatch(/^desk \(graph\)> The refund was not made: The user denied issue_refund: denied by the operator/m);
+    expect(run.stdout).toMatch(
+      /^desk \(graph\)> The refund was not made: The user denied issue_refund: denied by the operator/m,
+    );
     expect(await refundsMade(dir)).toEqual([]);
   }, 180_000);
 });

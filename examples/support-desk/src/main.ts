@@ -56,7 +56,14 @@ const models = await pickDeskModels();
 console.log(`[model] ${models.description}`);
 console.log(`[desk] ${shape} shape, session ${values.session} ${values.s3 ? `in ${values.s3}` : `in ${dir}/sessions`}`);
 const budget = { totalTokens: Number(values['budget-tokens']) }; // one budget for the conversation: every turn, node and specialist draws from it
-const opened = await openDesk({ shape, dir, sessionId: values.session, models, budget, ...(values.s3 ? { s3: values.s3 } : {}) });
+const opened = await openDesk({
+  shape,
+  dir,
+  sessionId: values.session,
+  models,
+  budget,
+  ...(values.s3 ? { s3: values.s3 } : {}),
+});
 const pending = new PendingTurns(dir, `${values.session}-${shape}`);
 
 let streaming = false;
@@ -85,11 +92,17 @@ let rl: ReturnType<typeof createInterface> | undefined;
 async function decide(interrupt: Interrupt): Promise<{ approved: boolean; message?: string } | undefined> {
   const what = JSON.stringify((interrupt.reason as { input?: unknown } | null)?.input ?? interrupt.reason);
   if (values.yes || values.no) {
-    console.log(`[approval] ${interrupt.source} asks to ${interrupt.toolUse?.name ?? interrupt.name} ${what}: ${values.yes ? 'approved (--yes)' : 'denied (--no)'}`);
+    console.log(
+      `[approval] ${interrupt.source} asks to ${interrupt.toolUse?.name ?? interrupt.name} ${what}: ${values.yes ? 'approved (--yes)' : 'denied (--no)'}`,
+    );
     return values.yes ? { approved: true } : { approved: false, message: 'denied by the operator' };
   }
   if (!rl) return undefined;
-  const said = (await rl.question(`[approval] ${interrupt.source} asks to ${interrupt.toolUse?.name ?? interrupt.name} ${what}. Approve? [y/N] `)).trim();
+  const said = (
+    await rl.question(
+      `[approval] ${interrupt.source} asks to ${interrupt.toolUse?.name ?? interrupt.name} ${what}. Approve? [y/N] `,
+    )
+  ).trim();
   return /^y(es)?$/i.test(said) ? { approved: true } : { approved: false, message: 'denied by the operator' };
 }
 
@@ -105,7 +118,9 @@ async function settle(reply: DeskReply, turn: PendingTurn): Promise<boolean> {
     for (const interrupt of r.interrupts) {
       const answer = await decide(interrupt);
       if (!answer) {
-        console.log(`[desk] waiting for approval (${r.interrupts.map((i) => i.id).join(', ')}); it is stored. Run again with --resume and --yes or --no.`);
+        console.log(
+          `[desk] waiting for approval (${r.interrupts.map((i) => i.id).join(', ')}); it is stored. Run again with --resume and --yes or --no.`,
+        );
         return false;
       }
       answers.push({ interruptResponse: { interruptId: interrupt.id, response: answer } });
@@ -118,7 +133,9 @@ async function settle(reply: DeskReply, turn: PendingTurn): Promise<boolean> {
 function showSpend(before: BudgetSpend | undefined): void {
   const now = opened.budget?.spent;
   if (!now || !before) return;
-  console.log(`[budget] turn: ${now.totalTokens - before.totalTokens} tokens in ${now.modelCalls - before.modelCalls} model calls; conversation: ${now.totalTokens} of ${budget.totalTokens} tokens`);
+  console.log(
+    `[budget] turn: ${now.totalTokens - before.totalTokens} tokens in ${now.modelCalls - before.modelCalls} model calls; conversation: ${now.totalTokens} of ${budget.totalTokens} tokens`,
+  );
 }
 
 async function handle(message: string, index: number, resuming: boolean): Promise<boolean> {
@@ -151,7 +168,10 @@ async function resumePending(): Promise<number> {
 
 try {
   if (values.script) {
-    const lines = (await readFile(resolve(cwd, values.script), 'utf8')).split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = (await readFile(resolve(cwd, values.script), 'utf8'))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const reached = values.resume ? await resumePending() : -1;
     for (const [index, message] of lines.entries()) {
       if (reached === -2) break;
@@ -162,7 +182,9 @@ try {
   } else {
     rl = createInterface({ input: process.stdin, output: process.stdout });
     rl.on('SIGINT', () => {
-      console.log('\n[desk] stopped; the conversation is stored. Start again and type /resume to finish an interrupted message.');
+      console.log(
+        '\n[desk] stopped; the conversation is stored. Start again and type /resume to finish an interrupted message.',
+      );
       process.exit(130);
     });
     if (values.resume) await resumePending();

@@ -27,7 +27,9 @@ export interface OpenDesk {
   close(): Promise<void>;
 }
 
-async function sessionManagerFor(options: OpenDeskOptions): Promise<{ manager: SessionManager; close(): Promise<void> }> {
+async function sessionManagerFor(
+  options: OpenDeskOptions,
+): Promise<{ manager: SessionManager; close(): Promise<void> }> {
   const sessionId = `${options.sessionId}-${options.shape}`;
   if (options.s3) {
     const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(options.s3);
@@ -45,6 +47,7 @@ export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
   const session = await sessionManagerFor(options);
   const budget = options.budget ? new RunBudget(options.budget) : undefined;
   const parts = { store, modelFor: options.models.modelFor, sessionManager: session.manager, budget };
-  const desk = options.shape === 'graph' ? graphDesk(parts) : options.shape === 'swarm' ? swarmDesk(parts) : agentDesk(parts);
+  const desk =
+    options.shape === 'graph' ? graphDesk(parts) : options.shape === 'swarm' ? swarmDesk(parts) : agentDesk(parts);
   return { desk, store, budget, close: session.close };
 }

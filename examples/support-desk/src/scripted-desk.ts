@@ -33,7 +33,9 @@ export function sharedOrderId(messages: readonly Message[]): string | undefined 
     const json = /^Shared context \(by agent\): (.*)$/m.exec(textOf(m))?.[1];
     if (!json) continue;
     const byAgent = JSON.parse(json) as Record<string, Record<string, unknown>>;
-    const id = Object.values(byAgent).map((facts) => facts['orderId']).find((v) => typeof v === 'string');
+    const id = Object.values(byAgent)
+      .map((facts) => facts['orderId'])
+      .find((v) => typeof v === 'string');
     if (typeof id === 'string') return id;
   }
   return undefined;
@@ -59,19 +61,28 @@ export function topicOf(line: string): 'refund' | 'billing' | 'other' {
   return 'other';
 }
 
-interface ToolOutcome { name: string; ok: boolean; value: unknown; text: string }
+interface ToolOutcome {
+  name: string;
+  ok: boolean;
+  value: unknown;
+  text: string;
+}
 
 /** The tool results of the last message, with the tool names from the message before. */
 function lastToolOutcomes(messages: readonly Message[]): ToolOutcome[] {
   const last = messages.at(-1);
   const before = messages.at(-2);
   if (!last || last.role !== 'user' || !before) return [];
-  const names = new Map(before.content.flatMap((b) => ('toolUse' in b ? [[b.toolUse.toolUseId, b.toolUse.name] as const] : [])));
+  const names = new Map(
+    before.content.flatMap((b) => ('toolUse' in b ? [[b.toolUse.toolUseId, b.toolUse.name] as const] : [])),
+  );
   return last.content.flatMap((b) => {
     if (!('toolResult' in b)) return [];
     const first: ToolResultContent | undefined = b.toolResult.content[0];
     const value = first && 'json' in first ? first.json : first && 'text' in first ? first.text : undefined;
-    const text = b.toolResult.content.map((c) => ('text' in c ? c.text : 'json' in c ? JSON.stringify(c.json) : '')).join('');
+    const text = b.toolResult.content
+      .map((c) => ('text' in c ? c.text : 'json' in c ? JSON.stringify(c.json) : ''))
+      .join('');
     return [{ name: names.get(b.toolResult.toolUseId) ?? '', ok: b.toolResult.status === 'success', value, text }];
   });
 }
@@ -84,7 +95,8 @@ function lastToolUse(messages: readonly Message[], name: string): { name: string
   return undefined;
 }
 
-const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
+const field = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 
 function triage(request: ModelRequest): ScriptedTurn {
   const topic = topicOf(lastCustomerLine(request.messages));
@@ -98,12 +110,17 @@ function triage(request: ModelRequest): ScriptedTurn {
   if (transfer) {
     // The transfer leaves a message and shares the order id with every later agent (the swarm's shared context).
     const orderId = orderIdIn(request.messages);
-    const input = { message: `The customer asks about ${topic}: "${lastCustomerLine(request.messages)}"`, ...(orderId ? { context: { orderId } } : {}) };
+    const input = {
+      message: `The customer asks about ${topic}: "${lastCustomerLine(request.messages)}"`,
+      ...(orderId ? { context: { orderId } } : {}),
+    };
     return { text: `Let me pass you to our ${topic} team.`, toolUses: [{ name: transfer, input }] };
   }
-  if (offered.includes(topic)) return { toolUses: [{ name: topic, input: { input: lastCustomerLine(request.messages) } }] };
+  if (offered.includes(topic))
+    return { toolUses: [{ name: topic, input: { input: lastCustomerLine(request.messages) } }] };
   const routing = offered.length === 0; // a graph's triage routes by its text
-  if (topic === 'other') return `${routing ? 'ROUTE: other. ' : ''}I can help with charges, invoices and refunds: what happened, and which order is it?`;
+  if (topic === 'other')
+    return `${routing ? 'ROUTE: other. ' : ''}I can help with charges, invoices and refunds: what happened, and which order is it?`;
   return `ROUTE: ${topic}`;
 }
 
@@ -113,7 +130,8 @@ function billing(request: ModelRequest): ScriptedTurn {
   if (outcome?.name === 'lookup_order') {
     const invoice = field(outcome.value, 'invoice');
     const charges = Number(field(invoice, 'charges'));
-    if (charges > 1) return { toolUses: [{ name: 'reverse_duplicate_charge', input: { invoiceId: String(field(invoice, 'id')) } }] };
+    if (charges > 1)
+      return { toolUses: [{ name: 'reverse_duplicate_charge', input: { invoiceId: String(field(invoice, 'id')) } }] };
     return `Invoice ${String(field(invoice, 'id'))} shows one charge of ${String(field(outcome.value, 'amountEur'))} EUR, so there is no duplicate to reverse.`;
   }
   if (outcome?.name === 'reverse_duplicate_charge') {
@@ -130,7 +148,14 @@ function refund(request: ModelRequest): ScriptedTurn {
   if (outcome?.name === 'lookup_order') {
     const amountEur = amountIn(lastCustomerLine(request.messages)) ?? Number(field(outcome.value, 'amountEur'));
     const orderId = String(field(outcome.value, 'id'));
-    return { toolUses: [{ name: 'issue_refund', input: { orderId, amountEur, reason: lastCustomerLine(request.messages).slice(0, 200) } }] };
+    return {
+      toolUses: [
+        {
+          name: 'issue_refund',
+          input: { orderId, amountEur, reason: lastCustomerLine(request.messages).slice(0, 200) },
+        },
+      ],
+    };
   }
   if (outcome?.name === 'issue_refund') {
     return `I refunded ${String(field(outcome.value, 'amountEur'))} EUR for order ${String(field(outcome.value, 'orderId'))}; it reaches your card in 3 to 5 days.`;
@@ -144,8 +169,12 @@ function summary(request: ModelRequest): ScriptedTurn {
   // This run's input is the last user message (the graph passes the specialists' answers in it).
   const last = [...request.messages].reverse().find((m) => m.role === 'user');
   const notes = last ? textOf(last) : '';
-  const specialist = /(I reversed[^\n]*|I refunded[^\n]*|Invoice [^\n]*|The refund was not made[^\n]*|I could not[^\n]*|Which order[^\n]*)/.exec(notes)?.[1];
-  if (!specialist) return 'I could not work out what you need: is it a charge, an invoice or a refund, and which order?';
+  const specialist =
+    /(I reversed[^\n]*|I refunded[^\n]*|Invoice [^\n]*|The refund was not made[^\n]*|I could not[^\n]*|Which order[^\n]*)/.exec(
+      notes,
+    )?.[1];
+  if (!specialist)
+    return 'I could not work out what you need: is it a charge, an invoice or a refund, and which order?';
   const solved = /^I (reversed|refunded)/.test(specialist);
   return `${specialist}${solved ? ' Case closed.' : ''}`;
 }
@@ -155,9 +184,21 @@ function notes(request: ModelRequest): ScriptedTurn {
   return `Case note: ${topicOf(line)} request about order ${orderIdIn(request.messages) ?? 'unknown'}.`;
 }
 
-const POLICIES: Record<DeskRole, (request: ModelRequest) => ScriptedTurn> = { triage, billing, refund, notes, summary, concierge: triage };
+const POLICIES: Record<DeskRole, (request: ModelRequest) => ScriptedTurn> = {
+  triage,
+  billing,
+  refund,
+  notes,
+  summary,
+  concierge: triage,
+};
 
 /** A scripted model playing `role`. */
 export function scriptedDeskModel(role: DeskRole): ScriptedModel {
-  return new ScriptedModel([(request) => POLICIES[role](request)], { loop: true, record: false, chunkSize: 16, modelId: `scripted-${role}` });
+  return new ScriptedModel([(request) => POLICIES[role](request)], {
+    loop: true,
+    record: false,
+    chunkSize: 16,
+    modelId: `scripted-${role}`,
+  });
 }

@@ -22,12 +22,34 @@ export type { ListenedEvent, ListenedType, Listener, ListenerErrorEvent, TypedEv
 
 // Messages and models
 export type {
-  CachePointBlock, ContentBlock, DocumentBlock, DocumentFormat, ImageBlock, ImageFormat, Message, ReasoningBlock, Role,
-  TextBlock, ToolResult, ToolResultBlock, ToolResultContent, ToolUse, ToolUseBlock,
+  CachePointBlock,
+  ContentBlock,
+  DocumentBlock,
+  DocumentFormat,
+  ImageBlock,
+  ImageFormat,
+  Message,
+  ReasoningBlock,
+  Role,
+  TextBlock,
+  ToolResult,
+  ToolResultBlock,
+  ToolResultContent,
+  ToolUse,
+  ToolUseBlock,
 } from './types/messages.js';
 export { errorToolResult, messageText, toolResultsOf, toolUsesOf } from './types/messages.js';
 export type { JsonObject, JsonSchema, JsonValue } from './types/json.js';
-export type { ContentBlockDelta, Model, ModelRequest, ModelStreamEvent, StopReason, ToolChoice, ToolSpec, Usage } from './model/model.js';
+export type {
+  ContentBlockDelta,
+  Model,
+  ModelRequest,
+  ModelStreamEvent,
+  StopReason,
+  ToolChoice,
+  ToolSpec,
+  Usage,
+} from './model/model.js';
 
 // Tools
 export { isZodSchema, tool, toJsonSchema } from './tools/tool.js';
@@ -38,12 +60,23 @@ export type { AgentTool, InvocationState, NeedsApproval, ToolContext } from './t
 export { HookRegistry } from './hooks/hook-registry.js';
 export type { HookCallback, HookEventClass, HookProvider } from './hooks/hook-registry.js';
 export {
-  AfterInvocationEvent, AfterModelCallEvent, AfterToolCallEvent, AgentHookEvent, AgentInitializedEvent, BeforeInvocationEvent,
-  BeforeModelCallEvent, BeforeToolCallEvent, MessageAddedEvent,
+  AfterInvocationEvent,
+  AfterModelCallEvent,
+  AfterToolCallEvent,
+  AgentHookEvent,
+  AgentInitializedEvent,
+  BeforeInvocationEvent,
+  BeforeModelCallEvent,
+  BeforeToolCallEvent,
+  MessageAddedEvent,
 } from './hooks/events.js';
 export type { ModelCallOutcome } from './hooks/events.js';
 export {
-  AfterMultiAgentInvocationEvent, AfterNodeCallEvent, BeforeMultiAgentInvocationEvent, BeforeNodeCallEvent, MultiAgentHookEvent,
+  AfterMultiAgentInvocationEvent,
+  AfterNodeCallEvent,
+  BeforeMultiAgentInvocationEvent,
+  BeforeNodeCallEvent,
+  MultiAgentHookEvent,
   MultiAgentInitializedEvent,
 } from './hooks/multi-agent-events.js';
 
@@ -57,22 +90,47 @@ export type { AccumulatedUsage, ToolMetrics } from './metrics/agent-metrics.js';
 export type { ConversationManager } from './conversation/conversation-manager.js';
 export { BaseConversationManager } from './conversation/conversation-manager.js';
 export { NullConversationManager } from './conversation/null-conversation-manager.js';
-export { SlidingWindowConversationManager, TRUNCATED_TOOL_RESULT } from './conversation/sliding-window-conversation-manager.js';
+export {
+  SlidingWindowConversationManager,
+  TRUNCATED_TOOL_RESULT,
+} from './conversation/sliding-window-conversation-manager.js';
 export type { SlidingWindowOptions } from './conversation/sliding-window-conversation-manager.js';
-export { DEFAULT_SUMMARIZATION_PROMPT, SummarizingConversationManager } from './conversation/summarizing-conversation-manager.js';
+export {
+  DEFAULT_SUMMARIZATION_PROMPT,
+  SummarizingConversationManager,
+} from './conversation/summarizing-conversation-manager.js';
 export type { SummarizingOptions } from './conversation/summarizing-conversation-manager.js';
 export { closeDanglingToolUses, isValidStart } from './conversation/tool-pairs.js';
 
 // Handoffs (the contract; handoff() and filters are in @skein/handoffs)
 export { defaultHandoff, defaultHandoffDescription, handoffToolName, isHandoff } from './handoffs/handoff.js';
-export type { Handoff, HandoffContext, HandoffInputData, HandoffInputFilter, HandoffRequest } from './handoffs/handoff.js';
+export type {
+  Handoff,
+  HandoffContext,
+  HandoffInputData,
+  HandoffInputFilter,
+  HandoffRequest,
+} from './handoffs/handoff.js';
 
 // Sessions
 export type { SessionManager } from './session/session-manager.js';
 export type { SessionRepository } from './session/session-repository.js';
-export type { ListMessagesOptions, NodeTransition, Session, SessionAgent, SessionMessage, SessionMultiAgent } from './session/session-types.js';
+export type {
+  ListMessagesOptions,
+  NodeTransition,
+  Session,
+  SessionAgent,
+  SessionMessage,
+  SessionMultiAgent,
+} from './session/session-types.js';
 export { nowIso } from './session/session-types.js';
-export { checkSessionId, decodeBytes, encodeBytes, parseSessionData, serializeSessionData } from './session/session-codec.js';
+export {
+  checkSessionId,
+  decodeBytes,
+  encodeBytes,
+  parseSessionData,
+  serializeSessionData,
+} from './session/session-codec.js';
 export { InMemorySessionRepository } from './session/in-memory-session-repository.js';
 export { RepositorySessionManager } from './session/repository-session-manager.js';
 export type { RepositorySessionManagerOptions } from './session/repository-session-manager.js';
@@ -82,17 +140,44 @@ export type { AgentCheckpoint } from './session/agent-persistence.js';
 
 // Run-tree budgets
 export {
-  BUDGET_LIMITS, BudgetScope, BudgetWarningEvent, MultiAgentBudgetWarningEvent, OrchestratorBudget, RunBudget, budgetStopOf, costOf, describeExceeded, emptySpend,
-  openBudgetScope, toolBudgetScope,
+  BUDGET_LIMITS,
+  BudgetScope,
+  BudgetWarningEvent,
+  MultiAgentBudgetWarningEvent,
+  OrchestratorBudget,
+  RunBudget,
+  budgetStopOf,
+  costOf,
+  describeExceeded,
+  emptySpend,
+  openBudgetScope,
+  toolBudgetScope,
 } from './budget/index.js';
 export type {
-  Budget, BudgetExceeded, BudgetLimit, BudgetOption, BudgetSpend, BudgetWarning, ModelPrice, OpenScope, PriceTable, Taken, UsageKind, UsageTree,
+  Budget,
+  BudgetExceeded,
+  BudgetLimit,
+  BudgetOption,
+  BudgetSpend,
+  BudgetWarning,
+  ModelPrice,
+  OpenScope,
+  PriceTable,
+  Taken,
+  UsageKind,
+  UsageTree,
 } from './budget/index.js';
 
 // Multi-agent base
 export { isMultiAgent, isUnfinished } from './multiagent/multi-agent.js';
 export type {
-  MultiAgentBase, MultiAgentInvokeOptions, MultiAgentResult, MultiAgentStreamEvent, MultiAgentTask, NodeResult, Status,
+  MultiAgentBase,
+  MultiAgentInvokeOptions,
+  MultiAgentResult,
+  MultiAgentStreamEvent,
+  MultiAgentTask,
+  NodeResult,
+  Status,
 } from './multiagent/multi-agent.js';
 export { assertNoOwnSessionManager } from './multiagent/member-checks.js';
 
@@ -100,11 +185,21 @@ export { assertNoOwnSessionManager } from './multiagent/member-checks.js';
 export { SkeinError } from './errors/skein-error.js';
 export type { SkeinErrorOptions } from './errors/skein-error.js';
 export { ConfigurationError } from './errors/configuration-errors.js';
-export { ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError } from './errors/model-errors.js';
+export {
+  ContextWindowOverflowError,
+  ModelError,
+  ModelThrottledError,
+  ModelTransientError,
+} from './errors/model-errors.js';
 export type { ModelErrorOptions, ModelThrottledErrorOptions } from './errors/model-errors.js';
 export { StructuredOutputError, ToolNotFoundError } from './errors/tool-errors.js';
 export type { StructuredOutputErrorOptions, ValidationIssue } from './errors/tool-errors.js';
-export { SessionConflictError, SessionCorruptError, SessionError, SessionNotFoundError } from './errors/session-errors.js';
+export {
+  SessionConflictError,
+  SessionCorruptError,
+  SessionError,
+  SessionNotFoundError,
+} from './errors/session-errors.js';
 export type { SessionErrorOptions } from './errors/session-errors.js';
 export { ConcurrencyError, MultiAgentError } from './errors/orchestration-errors.js';
 export { CancelledError, TimeoutError } from './errors/cancellation-errors.js';

@@ -1,15 +1,32 @@
-import { Agent, MultiAgentBudgetWarningEvent, tool, toolResultsOf, toolUsesOf, type Message, type MultiAgentStreamEvent, type UsageTree } from '@skein/core';
+import {
+  Agent,
+  MultiAgentBudgetWarningEvent,
+  tool,
+  toolResultsOf,
+  toolUsesOf,
+  type Message,
+  type MultiAgentStreamEvent,
+  type UsageTree,
+} from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GraphBuilder, type GraphResult } from './index.js';
 
-const step = tool({ name: 'step', description: 'one step', inputSchema: z.object({ n: z.number() }), callback: ({ n }) => `step ${n}` });
+const step = tool({
+  name: 'step',
+  description: 'one step',
+  inputSchema: z.object({ n: z.number() }),
+  callback: ({ n }) => `step ${n}`,
+});
 /** Each call: 50 input + 50 output tokens, after `delayMs`. */
 const usage = { inputTokens: 50, outputTokens: 50 };
 
 function worker(name: string, calls: number, delayMs = 15): { agent: Agent; model: ScriptedModel } {
-  const turns: ScriptedTurn[] = [...Array.from({ length: calls }, (_, i) => ({ toolUses: [{ name: 'step', input: { n: i } }], usage, delayMs })), { text: `${name} done`, usage, delayMs }];
+  const turns: ScriptedTurn[] = [
+    ...Array.from({ length: calls }, (_, i) => ({ toolUses: [{ name: 'step', input: { n: i } }], usage, delayMs })),
+    { text: `${name} done`, usage, delayMs },
+  ];
   const model = new ScriptedModel(turns);
   return { agent: new Agent({ name, model, tools: [step], retryStrategy: null }), model };
 }
@@ -19,7 +36,10 @@ function paired(messages: readonly Message[]): boolean {
   return messages.flatMap((m) => toolUsesOf(m)).every((u) => results.has(u.toolUseId));
 }
 
-function fanOut(branches: number, calls: number): { build: () => ReturnType<GraphBuilder['build']>; workers: ReturnType<typeof worker>[] } {
+function fanOut(
+  branches: number,
+  calls: number,
+): { build: () => ReturnType<GraphBuilder['build']>; workers: ReturnType<typeof worker>[] } {
   const start = worker('start', 0, 1);
   const workers = Array.from({ length: branches }, (_, i) => worker(`b${i}`, calls));
   const builder = new GraphBuilder().addNode(start.agent);
@@ -56,19 +76,29 @@ describe('a budget on a graph', () => {
     expect(tree).toMatchObject({ kind: 'graph' });
     expect(tree.children.map((c) => c.name).sort()).toEqual(['b0', 'b1', 'b2', 'b3', 'start']);
     expect(sum(tree)).toBe(tree.spend.totalTokens);
-    for (const node of tree.children) expect(node.children[0]).toMatchObject({ kind: 'agent', name: node.name, spend: { totalTokens: node.spend.totalTokens } });
+    for (const node of tree.children)
+      expect(node.children[0]).toMatchObject({
+        kind: 'agent',
+        name: node.name,
+        spend: { totalTokens: node.spend.totalTokens },
+      });
     for (const w of workers) expect(paired(w.agent.messages)).toBe(true);
     expect(Object.values(result.results).some((r) => r.status === 'budgetExceeded')).toBe(true);
   });
 
   it('counts node executions and stops before the next node; warns on the way', async () => {
-    const agents = ['a', 'b', 'c', 'd', 'e'].map((n) => new Agent({ name: n, model: new ScriptedModel([`${n} says hi`]) }));
+    const agents = ['a', 'b', 'c', 'd', 'e'].map(
+      (n) => new Agent({ name: n, model: new ScriptedModel([`${n} says hi`]) }),
+    );
     const builder = new GraphBuilder();
     for (const a of agents) builder.addNode(a);
     for (let i = 1; i < agents.length; i++) builder.addEdge(agents[i - 1]!.name, agents[i]!.name);
     const graph = builder.build();
     const hooked: string[] = [];
-    graph.hooks.addCallback(MultiAgentBudgetWarningEvent, (e) => void hooked.push(`${e.warning.limit} ${e.warning.spent}/${e.warning.max}`));
+    graph.hooks.addCallback(
+      MultiAgentBudgetWarningEvent,
+      (e) => void hooked.push(`${e.warning.limit} ${e.warning.spent}/${e.warning.max}`),
+    );
     const events: MultiAgentStreamEvent[] = [];
     const gen = graph.stream('go', { budget: { nodeExecutions: 4, warnAt: 0.75 } });
     let next = await gen.next();
@@ -79,7 +109,9 @@ describe('a budget on a graph', () => {
     expect(result.budgetExceeded).toEqual({ limit: 'nodeExecutions', max: 4, spent: 4 });
     expect(result.transitions.at(-1)).toMatchObject({ kind: 'budget', to: null });
     expect(hooked).toEqual(['nodeExecutions 3/4']);
-    expect(events.filter((e) => e.type === 'budgetWarning')).toEqual([{ type: 'budgetWarning', nodeId: 'c', warning: { limit: 'nodeExecutions', max: 4, spent: 3, fraction: 0.75 } }]);
+    expect(events.filter((e) => e.type === 'budgetWarning')).toEqual([
+      { type: 'budgetWarning', nodeId: 'c', warning: { limit: 'nodeExecutions', max: 4, spent: 3, fraction: 0.75 } },
+    ]);
   });
 
   it('does nothing different without a budget', async () => {
@@ -95,7 +127,10 @@ describe('setMaxNodeExecutions with a budget', () => {
     const { workers } = fanOut(4, 0);
     const builder = new GraphBuilder().addNode(workers[0]!.agent);
     for (const w of workers.slice(1)) builder.addNode(w.agent).addEdge('start', w.agent.name);
-    const result = await builder.setMaxNodeExecutions(3).build().invoke('go', { budget: { totalTokens: 1_000_000 } });
+    const result = await builder
+      .setMaxNodeExecutions(3)
+      .build()
+      .invoke('go', { budget: { totalTokens: 1_000_000 } });
     expect(result.status).toBe('failed');
     expect(result.failureReason).toMatch(/Reached the limit of 3 node executions/);
     expect(result.executionCount).toBeLessThanOrEqual(3);

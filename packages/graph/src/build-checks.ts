@@ -24,7 +24,9 @@ export function checkGraph(draft: GraphDraft): string[] {
   }
   const entryPoints = draft.entryPoints.length > 0 ? [...draft.entryPoints] : defaultEntryPoints(ids, draft.edges);
   if (entryPoints.length === 0) {
-    throw new ConfigurationError('Every node of the graph has an incoming edge, so no node starts a run; choose one with setEntryPoint(id).');
+    throw new ConfigurationError(
+      'Every node of the graph has an incoming edge, so no node starts a run; choose one with setEntryPoint(id).',
+    );
   }
   return entryPoints;
 }

@@ -12,11 +12,15 @@ describe('GraphBuilder with arguments of wrong types', () => {
   it('addEdge from a number is a ConfigurationError naming addEdge', () => {
     const builder = new GraphBuilder().addNode(writer(), 'writer');
     expect(() => builder.addEdge(5 as unknown as string, 'writer')).toThrow(ConfigurationError);
-    expect(() => builder.addEdge(5 as unknown as string, 'writer')).toThrow(/addEdge\(\) takes a source node id or an array of them/);
+    expect(() => builder.addEdge(5 as unknown as string, 'writer')).toThrow(
+      /addEdge\(\) takes a source node id or an array of them/,
+    );
   });
 
   it('resetOnRevisit takes only a boolean', () => {
-    expect(() => new GraphBuilder().resetOnRevisit('yes' as unknown as boolean)).toThrow(/resetOnRevisit\(\) takes true or false \(got string\)/);
+    expect(() => new GraphBuilder().resetOnRevisit('yes' as unknown as boolean)).toThrow(
+      /resetOnRevisit\(\) takes true or false \(got string\)/,
+    );
     expect(() => new GraphBuilder().resetOnRevisit(false).resetOnRevisit()).not.toThrow();
   });
 });

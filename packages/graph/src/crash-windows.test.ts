@@ -6,7 +6,8 @@ import { DyingRepository, fastAgent } from './testing-models.test-helpers.js';
 // Each test opens one crash window on purpose (the store dies at a chosen write, as after a
 // SIGKILL), then a fresh graph resumes from the store. No timing decides where the crash lands.
 
-const session = (repository: DyingRepository): RepositorySessionManager => new RepositorySessionManager({ sessionId: 's', repository });
+const session = (repository: DyingRepository): RepositorySessionManager =>
+  new RepositorySessionManager({ sessionId: 's', repository });
 const sorted = (ids: readonly string[]): string[] => [...ids].sort();
 
 describe('crash windows', () => {
@@ -69,7 +70,10 @@ describe('crash windows', () => {
       const resumed = await graph().invoke('go');
       const stored = (await repository.readTransitions('s', 'g')).map((t) => `${t.from}>${t.to}:${t.kind}`);
       expect(resumed.status, `died at transition write ${k}`).toBe('completed');
-      expect(stored.filter((t) => !t.endsWith(':resume')), `died at transition write ${k}`).toEqual(expected);
+      expect(
+        stored.filter((t) => !t.endsWith(':resume')),
+        `died at transition write ${k}`,
+      ).toEqual(expected);
       expect(stored.map((_, i) => i)).toEqual((await repository.readTransitions('s', 'g')).map((t) => t.seq));
     }
   });

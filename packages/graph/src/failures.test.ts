@@ -1,20 +1,33 @@
 import {
-  AfterMultiAgentInvocationEvent, AfterNodeCallEvent, Agent, BeforeMultiAgentInvocationEvent, BeforeNodeCallEvent, ModelError,
-  MultiAgentInitializedEvent, tool,
+  AfterMultiAgentInvocationEvent,
+  AfterNodeCallEvent,
+  Agent,
+  BeforeMultiAgentInvocationEvent,
+  BeforeNodeCallEvent,
+  ModelError,
+  MultiAgentInitializedEvent,
+  tool,
 } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { GraphBuilder, type GraphState } from './index.js';
 
-const agent = (name: string, script: ScriptedTurn[]): Agent => new Agent({ name, model: new ScriptedModel(script), retryStrategy: null });
+const agent = (name: string, script: ScriptedTurn[]): Agent =>
+  new Agent({ name, model: new ScriptedModel(script), retryStrategy: null });
 const failedWith = (s: GraphState, id: string): boolean => s.results[id]?.status === 'failed';
 
 describe('timeouts', () => {
   it('a node timeout aborts the model call; the node fails and the graph fails fast', async () => {
     const slow = agent('slow', [{ text: 'never', delayMs: 10_000 }]);
     const after = agent('after', ['x']);
-    const result = await new GraphBuilder().addNode(slow).addNode(after).addEdge('slow', 'after').setNodeTimeout(30).build().invoke('go');
+    const result = await new GraphBuilder()
+      .addNode(slow)
+      .addNode(after)
+      .addEdge('slow', 'after')
+      .setNodeTimeout(30)
+      .build()
+      .invoke('go');
     expect(result.status).toBe('failed');
     expect(result.results['slow']).toMatchObject({ status: 'failed', error: 'Node slow timed out after 30 ms.' });
     expect(result.failureReason).toBe('Node slow failed: Node slow timed out after 30 ms.');
@@ -29,9 +42,16 @@ describe('timeouts', () => {
       description: 'waits',
       inputSchema: z.object({}),
       callback: (_input, ctx) =>
-        new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => ((aborted = true), resolve('stopped')), { once: true })),
+        new Promise<string>((resolve) =>
+          ctx.signal.addEventListener('abort', () => ((aborted = true), resolve('stopped')), { once: true }),
+        ),
     });
-    const worker = new Agent({ name: 'worker', tools: [wait], model: new ScriptedModel([{ toolUses: [{ name: 'wait' }] }, 'after']), retryStrategy: null });
+    const worker = new Agent({
+      name: 'worker',
+      tools: [wait],
+      model: new ScriptedModel([{ toolUses: [{ name: 'wait' }] }, 'after']),
+      retryStrategy: null,
+    });
     const result = await new GraphBuilder().addNode(worker).setNodeTimeout(30).build().invoke('go');
     expect(aborted).toBe(true);
     expect(result.results['worker']?.status).toBe('failed');
@@ -40,7 +60,13 @@ describe('timeouts', () => {
   it('an execution timeout stops the run with status failed', async () => {
     const a = agent('a', ['a']);
     const b = agent('b', [{ text: 'late', delayMs: 10_000 }]);
-    const result = await new GraphBuilder().addNode(a).addNode(b).addEdge('a', 'b').setExecutionTimeout(50).build().invoke('go');
+    const result = await new GraphBuilder()
+      .addNode(a)
+      .addNode(b)
+      .addEdge('a', 'b')
+      .setExecutionTimeout(50)
+      .build()
+      .invoke('go');
     expect(result.status).toBe('failed');
     expect(result.failureReason).toBe('Execution timeout of 50 ms reached (setExecutionTimeout).');
     expect(result.results['a']?.status).toBe('completed');
@@ -75,9 +101,14 @@ describe('failures', () => {
     const primary = agent('primary', [boom()]);
     const fallback = agent('fallback', ['fallback answer']);
     const next = agent('next', ['never']);
-    const graph = new GraphBuilder().addNode(primary).addNode(fallback).addNode(next)
-      .addEdge('primary', 'next').addEdge('primary', 'fallback', (s) => failedWith(s, 'primary'))
-      .continueOnFailure().build();
+    const graph = new GraphBuilder()
+      .addNode(primary)
+      .addNode(fallback)
+      .addNode(next)
+      .addEdge('primary', 'next')
+      .addEdge('primary', 'fallback', (s) => failedWith(s, 'primary'))
+      .continueOnFailure()
+      .build();
     const result = await graph.invoke('go');
     expect(result.status).toBe('completed');
     expect(result.executionOrder).toEqual(['primary', 'fallback']);
@@ -112,7 +143,11 @@ describe('hooks', () => {
 
   it('fires the multi-agent events in order, After* in reverse registration order', async () => {
     const log: string[] = [];
-    const graph = new GraphBuilder().addNode(agent('a', ['a'])).addNode(agent('b', ['b'])).addEdge('a', 'b').build();
+    const graph = new GraphBuilder()
+      .addNode(agent('a', ['a']))
+      .addNode(agent('b', ['b']))
+      .addEdge('a', 'b')
+      .build();
     graph.hooks.addCallback(MultiAgentInitializedEvent, () => void log.push('init'));
     graph.hooks.addCallback(BeforeMultiAgentInvocationEvent, () => void log.push('before run'));
     graph.hooks.addCallback(BeforeNodeCallEvent, (e) => void log.push(`before ${e.nodeId}`));
@@ -121,7 +156,15 @@ describe('hooks', () => {
     graph.hooks.addCallback(AfterMultiAgentInvocationEvent, (e) => void log.push(`after run ${e.result?.status}`));
     await graph.invoke('go', { invocationState: { user: 'u1' } });
     expect(log).toEqual([
-      'init', 'before run', 'before a', 'after a 2', 'after a 1 completed', 'before b', 'after b 2', 'after b 1 completed', 'after run completed',
+      'init',
+      'before run',
+      'before a',
+      'after a 2',
+      'after a 1 completed',
+      'before b',
+      'after b 2',
+      'after b 1 completed',
+      'after run completed',
     ]);
   });
 });

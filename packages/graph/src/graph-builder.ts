@@ -1,4 +1,11 @@
-import { Agent, ConfigurationError, assertNoOwnSessionManager, checkSessionId, isMultiAgent, type SessionManager } from '@skein/core';
+import {
+  Agent,
+  ConfigurationError,
+  assertNoOwnSessionManager,
+  checkSessionId,
+  isMultiAgent,
+  type SessionManager,
+} from '@skein/core';
 import { checkGraph } from './build-checks.js';
 import { Graph } from './graph.js';
 import type { EdgeCondition, GraphEdge, GraphNode, GraphNodeTarget } from './graph-types.js';
@@ -29,12 +36,17 @@ export class GraphBuilder {
   /** Adds an agent or orchestrator as a node; its id defaults to the agent's name or the orchestrator's id. */
   addNode(target: GraphNodeTarget, id?: string): this {
     if (!(target instanceof Agent) && !isMultiAgent(target)) {
-      throw new ConfigurationError('addNode() takes an Agent or an orchestrator (a Graph, a Swarm: anything with kind "multiAgent").');
+      throw new ConfigurationError(
+        'addNode() takes an Agent or an orchestrator (a Graph, a Swarm: anything with kind "multiAgent").',
+      );
     }
     const nodeId = id ?? (target instanceof Agent ? target.name : target.id);
-    if (typeof nodeId !== 'string' || nodeId.length === 0) throw new ConfigurationError('A node id must be a non-empty string.');
+    if (typeof nodeId !== 'string' || nodeId.length === 0)
+      throw new ConfigurationError('A node id must be a non-empty string.');
     if (this.#nodes.has(nodeId)) {
-      throw new ConfigurationError(`The graph already has a node ${JSON.stringify(nodeId)}; pass a distinct id: addNode(agent, 'another-id').`);
+      throw new ConfigurationError(
+        `The graph already has a node ${JSON.stringify(nodeId)}; pass a distinct id: addNode(agent, 'another-id').`,
+      );
     }
     for (const node of this.#nodes.values()) {
       if (node.target === target) {
@@ -51,12 +63,15 @@ export class GraphBuilder {
   /** Adds an edge; `from` as an array is a join that waits for all of its sources. The condition decides whether it is followed. */
   addEdge(from: string | readonly string[], to: string, condition?: EdgeCondition): this {
     if (typeof from !== 'string' && !Array.isArray(from)) {
-      throw new ConfigurationError(`addEdge() takes a source node id or an array of them (a join) first (got ${typeof from}).`);
+      throw new ConfigurationError(
+        `addEdge() takes a source node id or an array of them (a join) first (got ${typeof from}).`,
+      );
     }
     const sources = typeof from === 'string' ? [from] : [...from];
     const join = typeof from !== 'string';
     if (sources.length === 0) throw new ConfigurationError('addEdge() needs at least one source node.');
-    if (new Set(sources).size !== sources.length) throw new ConfigurationError(`A join lists ${sources.join(', ')}: name each source once.`);
+    if (new Set(sources).size !== sources.length)
+      throw new ConfigurationError(`A join lists ${sources.join(', ')}: name each source once.`);
     for (const id of [...sources, to]) this.#requireNode(id, 'addEdge()');
     if (condition !== undefined && typeof condition !== 'function') {
       throw new ConfigurationError('An edge condition must be a function (state) => boolean.');
@@ -92,7 +107,8 @@ export class GraphBuilder {
 
   /** When true, a node that runs again in one run starts from its agent's initial messages and state. Default false. */
   resetOnRevisit(enabled = true): this {
-    if (typeof enabled !== 'boolean') throw new ConfigurationError(`resetOnRevisit() takes true or false (got ${typeof enabled}).`);
+    if (typeof enabled !== 'boolean')
+      throw new ConfigurationError(`resetOnRevisit() takes true or false (got ${typeof enabled}).`);
     this.#resetOnRevisit = enabled;
     return this;
   }
@@ -112,7 +128,9 @@ export class GraphBuilder {
   /** Persists the run and every node agent through this session manager, and resumes interrupted runs. */
   setSessionManager(sessionManager: SessionManager): this {
     if (!sessionManager || typeof sessionManager.openMultiAgent !== 'function') {
-      throw new ConfigurationError('setSessionManager() takes a session manager, e.g. new FileSessionManager({ sessionId }) from @skein/session-file.');
+      throw new ConfigurationError(
+        'setSessionManager() takes a session manager, e.g. new FileSessionManager({ sessionId }) from @skein/session-file.',
+      );
     }
     this.#sessionManager = sessionManager;
     return this;
@@ -155,7 +173,9 @@ export class GraphBuilder {
   #requireNode(id: string, where: string): void {
     if (!this.#nodes.has(id)) {
       const known = [...this.#nodes.keys()].map((k) => JSON.stringify(k)).join(', ') || 'none yet';
-      throw new ConfigurationError(`${where} names node ${JSON.stringify(id)}, which is not in the graph (nodes: ${known}); add it with addNode() first.`);
+      throw new ConfigurationError(
+        `${where} names node ${JSON.stringify(id)}, which is not in the graph (nodes: ${known}); add it with addNode() first.`,
+      );
     }
   }
 }
@@ -166,6 +186,7 @@ function positiveInteger(n: number, where: string): number {
 }
 
 function positiveNumber(n: number, where: string): number {
-  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw new ConfigurationError(`${where} takes a number of ms > 0 (got ${String(n)}).`);
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0)
+    throw new ConfigurationError(`${where} takes a number of ms > 0 (got ${String(n)}).`);
   return n;
 }

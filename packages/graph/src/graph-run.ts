@@ -1,6 +1,27 @@
 import {
-  Agent, AfterNodeCallEvent, BeforeNodeCallEvent, CancelledError, InterruptRaised, addUsage, describeExceeded, emptyUsage, type BudgetExceeded, type BudgetScope, type OrchestratorBudget, interruptStateOf, nowIso, type HookRegistry, type Interrupt,
-  type InvocationState, type JsonObject, type Message, type MultiAgentBase, type MultiAgentStreamEvent, type NewTransition, type NodeResult, type NodeTransition,
+  Agent,
+  AfterNodeCallEvent,
+  BeforeNodeCallEvent,
+  CancelledError,
+  InterruptRaised,
+  addUsage,
+  describeExceeded,
+  emptyUsage,
+  type BudgetExceeded,
+  type BudgetScope,
+  type OrchestratorBudget,
+  interruptStateOf,
+  nowIso,
+  type HookRegistry,
+  type Interrupt,
+  type InvocationState,
+  type JsonObject,
+  type Message,
+  type MultiAgentBase,
+  type MultiAgentStreamEvent,
+  type NewTransition,
+  type NodeResult,
+  type NodeTransition,
   type Status,
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
@@ -12,13 +33,24 @@ import { buildNodeInput } from './node-input.js';
 import { answerPrompt, beforeNodeAsk, pauseTransition, pendingInterrupts } from './pause.js';
 import { runNode } from './run-node.js';
 import { nodeEntry, stateDocument, type InFlight, type PauseStage, type RunState } from './run-state.js';
-import { addActivation, arriveAt, checkConditions, describeEdge, outgoingEdges, strandedJoins, type Activation, type FiredEdge } from './schedule.js';
+import {
+  addActivation,
+  arriveAt,
+  checkConditions,
+  describeEdge,
+  outgoingEdges,
+  strandedJoins,
+  type Activation,
+  type FiredEdge,
+} from './schedule.js';
 
 /** Nodes, edges (one per source; `join` when the edge waits for several) and entry points, as JSON. */
 function graphShape(config: GraphConfig): JsonObject {
   return {
     nodes: [...config.nodes.keys()],
-    edges: config.edges.flatMap((e) => e.from.map((from) => ({ from, to: e.to, conditional: e.condition !== undefined, join: e.join }))),
+    edges: config.edges.flatMap((e) =>
+      e.from.map((from) => ({ from, to: e.to, conditional: e.condition !== undefined, join: e.join })),
+    ),
     entryPoints: [...config.entryPoints],
   };
 }
@@ -60,7 +92,12 @@ export class GraphRun {
   /** A budget limit was reached: nothing new starts; running nodes stop at their next safe point. */
   #budgetStop: BudgetExceeded | undefined;
 
-  constructor(host: RunHost, state: RunState, invocationState: InvocationState, emit: ((event: MultiAgentStreamEvent) => void) | undefined) {
+  constructor(
+    host: RunHost,
+    state: RunState,
+    invocationState: InvocationState,
+    emit: ((event: MultiAgentStreamEvent) => void) | undefined,
+  ) {
     this.#host = host;
     this.#state = state;
     this.#invocationState = invocationState;
@@ -83,12 +120,20 @@ export class GraphRun {
 
   /** Runs to the end; `start` are the transitions that open it (a fresh start or a resume). */
   async execute(start: NewTransition[], signal: AbortSignal | undefined): Promise<GraphResult> {
-    const onAbort = (): void => this.halt('interrupted', 'The run was cancelled; invoke the graph again with the same session to resume it.');
+    const onAbort = (): void =>
+      this.halt('interrupted', 'The run was cancelled; invoke the graph again with the same session to resume it.');
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     const { executionTimeoutMs } = this.#host.config;
-    const left = executionTimeoutMs === undefined ? undefined : Math.max(0, executionTimeoutMs - this.#state.elapsedBeforeMs);
-    const timer = left === undefined ? undefined : setTimeout(() => this.halt('failed', `Execution timeout of ${executionTimeoutMs} ms reached (setExecutionTimeout).`), left);
+    const left =
+      executionTimeoutMs === undefined ? undefined : Math.max(0, executionTimeoutMs - this.#state.elapsedBeforeMs);
+    const timer =
+      left === undefined
+        ? undefined
+        : setTimeout(
+            () => this.halt('failed', `Execution timeout of ${executionTimeoutMs} ms reached (setExecutionTimeout).`),
+            left,
+          );
     try {
       await this.#guard(async () => this.#publish(await this.#write({ transitions: start, first: true })));
       for (const a of this.#state.waiting) this.#schedule(a.nodeId);
@@ -101,7 +146,8 @@ export class GraphRun {
   }
 
   #schedule(nodeId: string): void {
-    if (this.#stop || this.#pausing || this.#budgetStop || this.#queued.has(nodeId) || this.#state.running[nodeId]) return;
+    if (this.#stop || this.#pausing || this.#budgetStop || this.#queued.has(nodeId) || this.#state.running[nodeId])
+      return;
     this.#queued.add(nodeId);
     void this.#queue.add(() => this.#guard(() => this.#execute(nodeId)));
   }
@@ -119,7 +165,10 @@ export class GraphRun {
   #atExecutionLimit(nodeId: string): boolean {
     const max = this.#host.config.maxNodeExecutions;
     if (max === undefined || this.#state.executionCount < max) return false;
-    this.halt('failed', `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`);
+    this.halt(
+      'failed',
+      `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`,
+    );
     return true;
   }
 
@@ -151,7 +200,13 @@ export class GraphRun {
     let cancelNode: boolean | string = false;
     if (hooks.has(BeforeNodeCallEvent)) {
       try {
-        const before = await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, interrupt: beforeNodeAsk(graph.id, nodeId, answers) }));
+        const before = await hooks.invoke(
+          new BeforeNodeCallEvent(graph, {
+            nodeId,
+            invocationState: this.#invocationState,
+            interrupt: beforeNodeAsk(graph.id, nodeId, answers),
+          }),
+        );
         cancelNode = before.cancelNode;
       } catch (error) {
         if (!(error instanceof InterruptRaised)) throw error;
@@ -159,11 +214,24 @@ export class GraphRun {
       }
     }
     if (cancelNode !== false) {
-      const reason = typeof cancelNode === 'string' ? cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`;
+      const reason =
+        typeof cancelNode === 'string' ? cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`;
       delete state.running[nodeId];
       state.counts[nodeId] = count - 1;
       state.executionCount--;
-      return this.#settle(activation, { nodeId, status: 'failed', text: '', error: reason, usage: emptyUsage(), executionTimeMs: 0, executionCount: count - 1 }, false);
+      return this.#settle(
+        activation,
+        {
+          nodeId,
+          status: 'failed',
+          text: '',
+          error: reason,
+          usage: emptyUsage(),
+          executionTimeMs: 0,
+          executionCount: count - 1,
+        },
+        false,
+      );
     }
     // Nothing is written when a node starts: the last state document has it waiting (or running), with
     // where its agent stood. A reset agent is the exception: its new start point is written first.
@@ -184,7 +252,8 @@ export class GraphRun {
       budget,
     });
     if (this.#stopStatus() === 'interrupted') return; // stays in `running`: a resume re-runs it from its start
-    if (result.status === 'interrupted' && result.interrupts) return this.#pause(activation, 'node', result.interrupts, result);
+    if (result.status === 'interrupted' && result.interrupts)
+      return this.#pause(activation, 'node', result.interrupts, result);
     if (result.status === 'budgetExceeded') {
       // Stopped by the budget at a safe point: it stays in `running`, so a resume re-runs it from its start.
       this.#budgetStop ??= result.budgetExceeded;
@@ -204,7 +273,12 @@ export class GraphRun {
    * resumed, so it is not counted twice), nothing new starts, and the pause is stored with an
    * `interrupt` transition before the run ends as `interrupted`.
    */
-  async #pause(activation: Activation, stage: PauseStage, interrupts: Interrupt[], result: NodeResult | undefined): Promise<void> {
+  async #pause(
+    activation: Activation,
+    stage: PauseStage,
+    interrupts: Interrupt[],
+    result: NodeResult | undefined,
+  ): Promise<void> {
     const state = this.#state;
     const { nodeId } = activation;
     delete state.running[nodeId];
@@ -214,10 +288,16 @@ export class GraphRun {
     if (result) state.results[nodeId] = result;
     this.#pausing = true;
     const target = this.#host.config.nodes.get(nodeId)?.target;
-    const stored = await this.#write({ transitions: [pauseTransition(nodeId, stage, interrupts)], agent: target instanceof Agent ? target : undefined });
+    const stored = await this.#write({
+      transitions: [pauseTransition(nodeId, stage, interrupts)],
+      agent: target instanceof Agent ? target : undefined,
+    });
     if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
     this.#publish(stored);
-    if (result && this.#host.hooks.has(AfterNodeCallEvent)) await this.#host.hooks.invoke(new AfterNodeCallEvent(this.#host.graph, { nodeId, invocationState: this.#invocationState, result }));
+    if (result && this.#host.hooks.has(AfterNodeCallEvent))
+      await this.#host.hooks.invoke(
+        new AfterNodeCallEvent(this.#host.graph, { nodeId, invocationState: this.#invocationState, result }),
+      );
   }
 
   /** Records a finished (or cancelled) node, follows its edges, persists, then starts what became ready. */
@@ -240,7 +320,12 @@ export class GraphRun {
       fired = await checkConditions(arrival.candidates, this.graphState());
     }
     for (const f of fired) state.waiting = addActivation(state.waiting, { nodeId: f.edge.to, sources: f.sources });
-    const transitions: NewTransition[] = fired.map((f) => ({ from: nodeId, to: f.edge.to, kind: f.edge.join ? 'join' : 'edge', reason: describeEdge(f.edge) }));
+    const transitions: NewTransition[] = fired.map((f) => ({
+      from: nodeId,
+      to: f.edge.to,
+      kind: f.edge.join ? 'join' : 'edge',
+      reason: describeEdge(f.edge),
+    }));
     state.handled = state.handled.filter((id) => id !== nodeId);
     if (!ok) {
       if (fired.length > 0) state.handled.push(nodeId);
@@ -253,7 +338,8 @@ export class GraphRun {
     const stored = await this.#write({ node, transitions, agent: target instanceof Agent ? target : undefined });
     this.#emit?.({ type: 'nodeStop', nodeId, result });
     this.#publish(stored);
-    if (hooks.has(AfterNodeCallEvent)) await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, result }));
+    if (hooks.has(AfterNodeCallEvent))
+      await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, result }));
     for (const f of fired) this.#schedule(f.edge.to);
     if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
   }
@@ -270,9 +356,16 @@ export class GraphRun {
   /** A node moving to `running`: its sources and, for an agent, what it looked like and where its stored history stood. */
   #inFlight(activation: Activation, agent: Agent | undefined): InFlight {
     // Only state documents read the agent's snapshot: without a session there is none to write.
-    if (!agent || !this.#host.session) return { sources: [...activation.sources], messages: undefined, state: undefined };
+    if (!agent || !this.#host.session)
+      return { sources: [...activation.sources], messages: undefined, state: undefined };
     const checkpoint = this.#host.session?.checkpointOf(agent);
-    return { sources: [...activation.sources], messages: agent.messages.length, state: agent.state.get(), interruptState: interruptStateOf(agent), ...(checkpoint ? { checkpoint } : {}) };
+    return {
+      sources: [...activation.sources],
+      messages: agent.messages.length,
+      state: agent.state.get(),
+      interruptState: interruptStateOf(agent),
+      ...(checkpoint ? { checkpoint } : {}),
+    };
   }
 
   /** Where the agents of the waiting nodes stand now (stored with them; see `stateDocument`). */
@@ -297,12 +390,24 @@ export class GraphRun {
 
   async #finish(): Promise<GraphResult> {
     const state = this.#state;
-    const unhandled = Object.values(state.results).filter((r) => r.status === 'failed' && !state.handled.includes(r.nodeId));
+    const unhandled = Object.values(state.results).filter(
+      (r) => r.status === 'failed' && !state.handled.includes(r.nodeId),
+    );
     const budgetStop = this.#budgetStop;
-    const stranded = this.#stop || this.#pausing || budgetStop ? [] : strandedJoins(this.#host.config.edges, state.joins, state.results, state.places);
+    const stranded =
+      this.#stop || this.#pausing || budgetStop
+        ? []
+        : strandedJoins(this.#host.config.edges, state.joins, state.results, state.places);
     const waitsFor = pendingInterrupts(state);
     const status: Status =
-      this.#stop?.status ?? (waitsFor.length > 0 ? 'interrupted' : budgetStop ? 'budgetExceeded' : unhandled.length > 0 || stranded.length > 0 ? 'failed' : 'completed');
+      this.#stop?.status ??
+      (waitsFor.length > 0
+        ? 'interrupted'
+        : budgetStop
+          ? 'budgetExceeded'
+          : unhandled.length > 0 || stranded.length > 0
+            ? 'failed'
+            : 'completed');
     const reason =
       this.#stop?.reason ??
       (status === 'budgetExceeded' && budgetStop
@@ -317,12 +422,24 @@ export class GraphRun {
     state.failureReason = reason;
     if (!this.#fatal && status !== 'interrupted') {
       const last = state.executionOrder[state.executionOrder.length - 1] ?? null;
-      const end: NewTransition = { from: last, to: null, kind: status === 'completed' ? 'complete' : status === 'budgetExceeded' ? 'budget' : 'fail', reason: reason ?? 'every reachable node ran' };
+      const end: NewTransition = {
+        from: last,
+        to: null,
+        kind: status === 'completed' ? 'complete' : status === 'budgetExceeded' ? 'budget' : 'fail',
+        reason: reason ?? 'every reachable node ran',
+      };
       await this.#guard(async () => this.#publish(await this.#write({ transitions: [end] })));
     } else if (!this.#fatal) await this.#guard(async () => void (await this.#write({})));
     if (!this.#fatal && this.#host.session) await this.#guard(() => (this.#host.session as GraphSession).settle());
     if (this.#fatal) throw this.#fatal.error;
-    const result = graphResult(state, status, reason, this.#host.config.nodes.size, this.elapsedMs(), status === 'interrupted' ? waitsFor : []);
+    const result = graphResult(
+      state,
+      status,
+      reason,
+      this.#host.config.nodes.size,
+      this.elapsedMs(),
+      status === 'interrupted' ? waitsFor : [],
+    );
     if (this.#host.budget) Object.assign(result, this.#host.budget.report());
     if (status === 'budgetExceeded' && budgetStop) result.budgetExceeded = budgetStop;
     return result;
@@ -334,12 +451,21 @@ export class GraphRun {
   }
 
   /** Persists the current state (taken now, synchronously) with an optional node entry and transitions; returns the stored transitions. */
-  async #write(w: { node?: { id: string; entry: JsonObject } | undefined; agent?: Agent | undefined; transitions?: NewTransition[]; first?: boolean }): Promise<NodeTransition[]> {
+  async #write(w: {
+    node?: { id: string; entry: JsonObject } | undefined;
+    agent?: Agent | undefined;
+    transitions?: NewTransition[];
+    first?: boolean;
+  }): Promise<NodeTransition[]> {
     const session = this.#host.session;
     const transitions = w.transitions ?? [];
     if (!session) return transitions.map((t) => ({ seq: -1, ...t, at: nowIso() }));
     const budget = this.#host.budget;
-    const doc = { ...stateDocument(this.#state, this.elapsedMs(), this.#startPoints()), shape: (this.#shape ??= graphShape(this.#host.config)), ...(budget ? { budget: { ...budget.spent() } } : {}) };
+    const doc = {
+      ...stateDocument(this.#state, this.elapsedMs(), this.#startPoints()),
+      shape: (this.#shape ??= graphShape(this.#host.config)),
+      ...(budget ? { budget: { ...budget.spent() } } : {}),
+    };
     if (w.first) return session.start(doc, transitions);
     return session.save({ ...(w.node ? { node: w.node } : {}), agent: w.agent, transitions, state: doc });
   }

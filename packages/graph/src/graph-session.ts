@@ -1,6 +1,16 @@
 import {
-  Agent, SessionCorruptError, type AgentCheckpoint, isUnfinished, restoreInterruptState, type Interrupt, type JsonObject, type MultiAgentSession, type MultiAgentSnapshot, type NewTransition,
-  type NodeTransition, type SessionManager,
+  Agent,
+  SessionCorruptError,
+  type AgentCheckpoint,
+  isUnfinished,
+  restoreInterruptState,
+  type Interrupt,
+  type JsonObject,
+  type MultiAgentSession,
+  type MultiAgentSnapshot,
+  type NewTransition,
+  type NodeTransition,
+  type SessionManager,
 } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
 import { restoreRunState, type RunState } from './run-state.js';
@@ -41,7 +51,12 @@ export class GraphSession {
     const paused = snapshot?.state['paused'];
     // A run that ended paused, invoked with a task instead of answers, is left for the new task. (One
     // stored as `executing` with paused nodes was cut by a crash before it ended: it resumes.)
-    const abandoned = !options.answering && status === 'interrupted' && typeof paused === 'object' && paused !== null && Object.keys(paused).length > 0;
+    const abandoned =
+      !options.answering &&
+      status === 'interrupted' &&
+      typeof paused === 'object' &&
+      paused !== null &&
+      Object.keys(paused).length > 0;
     if (!snapshot || !isUnfinished(status) || abandoned) {
       if (snapshot) await this.#session.clear();
       this.#transitionCount = 0;
@@ -80,7 +95,11 @@ export class GraphSession {
     const status = snapshot?.state['status'];
     if (!snapshot || (status !== 'completed' && status !== 'failed')) return undefined;
     // A writer killed after committing the end of the run may not have appended its last transitions.
-    return restoreRunState(snapshot.state, snapshot.nodes, await this.#enqueue(() => this.#repairHistory(snapshot.state, snapshot.transitions)));
+    return restoreRunState(
+      snapshot.state,
+      snapshot.nodes,
+      await this.#enqueue(() => this.#repairHistory(snapshot.state, snapshot.transitions)),
+    );
   }
 
   /** The interrupts a stored run paused for (none when it is not paused); reads only. */
@@ -89,7 +108,8 @@ export class GraphSession {
     const paused = snapshot?.state['paused'];
     // `executing` with paused nodes: a crash came before the end of the run that paused was stored.
     const status = snapshot?.state['status'];
-    if ((status !== 'interrupted' && status !== 'executing') || typeof paused !== 'object' || paused === null) return [];
+    if ((status !== 'interrupted' && status !== 'executing') || typeof paused !== 'object' || paused === null)
+      return [];
     return Object.values(paused as unknown as Record<string, { interrupts: Interrupt[] }>).flatMap((p) => p.interrupts);
   }
 
@@ -119,7 +139,12 @@ export class GraphSession {
    * the history); a crash after it leaves transitions to append, which `resume` appends from the state
    * document: the history never doubles or loses a step's transitions.
    */
-  save(write: { node?: { id: string; entry: JsonObject }; agent?: Agent | undefined; transitions?: NewTransition[]; state: JsonObject }): Promise<NodeTransition[]> {
+  save(write: {
+    node?: { id: string; entry: JsonObject };
+    agent?: Agent | undefined;
+    transitions?: NewTransition[];
+    state: JsonObject;
+  }): Promise<NodeTransition[]> {
     return this.#enqueue(() => this.#commit(write.state, write.transitions ?? [], write.node, write.agent));
   }
 
@@ -138,7 +163,12 @@ export class GraphSession {
     return this.#session.checkpointOf(agent);
   }
 
-  async #commit(state: JsonObject, transitions: readonly NewTransition[], node: { id: string; entry: JsonObject } | undefined, agent: Agent | undefined): Promise<NodeTransition[]> {
+  async #commit(
+    state: JsonObject,
+    transitions: readonly NewTransition[],
+    node: { id: string; entry: JsonObject } | undefined,
+    agent: Agent | undefined,
+  ): Promise<NodeTransition[]> {
     const committed = this.#transitionCount + transitions.length;
     const tail: JsonObject[] = transitions.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
     const stored = await this.#session.commitStep({
@@ -158,7 +188,8 @@ export class GraphSession {
     if (typeof committed !== 'number' || !Array.isArray(tail) || transitions.length >= committed) return transitions;
     const missing = tail.slice(tail.length - (committed - transitions.length)) as unknown as NewTransition[];
     const repaired = [...transitions];
-    for (const t of missing) repaired.push(await this.#session.appendTransition({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
+    for (const t of missing)
+      repaired.push(await this.#session.appendTransition({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
     return repaired;
   }
 
@@ -168,7 +199,12 @@ export class GraphSession {
    */
   async #attachAgents(checkpoints: ReadonlyMap<string, AgentCheckpoint>): Promise<void> {
     for (const node of this.#config.nodes.values()) {
-      if (node.target instanceof Agent) await this.#session.attachAgent(node.target, node.id, { restore: true, checkpoint: checkpoints.get(node.id), deferWrites: true });
+      if (node.target instanceof Agent)
+        await this.#session.attachAgent(node.target, node.id, {
+          restore: true,
+          checkpoint: checkpoints.get(node.id),
+          deferWrites: true,
+        });
     }
     this.#attached = true;
   }
@@ -184,6 +220,8 @@ export class GraphSession {
 function checkpointsOf(state: JsonObject): Map<string, AgentCheckpoint> {
   type At = { checkpoint?: AgentCheckpoint };
   const running = Object.entries((state['running'] ?? {}) as unknown as Record<string, At>);
-  const waiting = ((state['waiting'] ?? []) as unknown as (At & { nodeId: string })[]).map((a) => [a.nodeId, a] as const);
+  const waiting = ((state['waiting'] ?? []) as unknown as (At & { nodeId: string })[]).map(
+    (a) => [a.nodeId, a] as const,
+  );
   return new Map([...waiting, ...running].flatMap(([id, f]) => (f.checkpoint ? [[id, f.checkpoint] as const] : [])));
 }

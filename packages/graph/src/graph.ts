@@ -1,7 +1,24 @@
 import {
-  Agent, OrchestratorBudget, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, HookRegistry, InterruptResponseError, Listeners,
-  MultiAgentInitializedEvent, promptResponses, type Interrupt,
-  type JsonObject, type ListenedType, type Listener, type Message, type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type MultiAgentTask, type NewTransition,
+  Agent,
+  OrchestratorBudget,
+  AfterMultiAgentInvocationEvent,
+  BeforeMultiAgentInvocationEvent,
+  ConcurrencyError,
+  HookRegistry,
+  InterruptResponseError,
+  Listeners,
+  MultiAgentInitializedEvent,
+  promptResponses,
+  type Interrupt,
+  type JsonObject,
+  type ListenedType,
+  type Listener,
+  type Message,
+  type MultiAgentBase,
+  type MultiAgentInvokeOptions,
+  type MultiAgentStreamEvent,
+  type MultiAgentTask,
+  type NewTransition,
 } from '@skein/core';
 import { EventChannel } from './event-channel.js';
 import { graphResult } from './graph-result.js';
@@ -56,7 +73,12 @@ export class Graph implements MultiAgentBase {
     const initial: RunHost['initial'] extends ReadonlyMap<string, infer V> ? Map<string, V> : never = new Map();
     for (const node of config.nodes.values()) {
       const t = node.target;
-      if (t instanceof Agent) initial.set(node.id, { messages: structuredClone(t.messages), state: t.state.get(), conversation: t.conversationManager.getState() });
+      if (t instanceof Agent)
+        initial.set(node.id, {
+          messages: structuredClone(t.messages),
+          state: t.state.get(),
+          conversation: t.conversationManager.getState(),
+        });
     }
     this.#initial = initial;
   }
@@ -90,16 +112,23 @@ export class Graph implements MultiAgentBase {
   }
 
   /** Runs the graph, yielding `nodeStart`, `nodeStream`, `nodeStop` and `transition` events; returns the result. */
-  async *stream(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): AsyncGenerator<MultiAgentStreamEvent, GraphResult> {
+  async *stream(
+    task: MultiAgentTask,
+    options: MultiAgentInvokeOptions = {},
+  ): AsyncGenerator<MultiAgentStreamEvent, GraphResult> {
     const channel = new EventChannel<MultiAgentStreamEvent>();
     let run: GraphRun | undefined;
     let outcome: { result: GraphResult } | { error: unknown } | undefined;
     const listeners = this.#listeners;
-    const emit = listeners ? (e: MultiAgentStreamEvent): void => (channel.push(e), listeners.emit(e)) : (e: MultiAgentStreamEvent): void => channel.push(e);
-    const settled = this.#run(task, options, emit, (r) => (run = r)).then(
-      (result) => void (outcome = { result }),
-      (error: unknown) => void (outcome = { error }),
-    ).finally(() => channel.close());
+    const emit = listeners
+      ? (e: MultiAgentStreamEvent): void => (channel.push(e), listeners.emit(e))
+      : (e: MultiAgentStreamEvent): void => channel.push(e);
+    const settled = this.#run(task, options, emit, (r) => (run = r))
+      .then(
+        (result) => void (outcome = { result }),
+        (error: unknown) => void (outcome = { error }),
+      )
+      .finally(() => channel.close());
     try {
       for (let event = await channel.next(); event !== undefined; event = await channel.next()) yield event;
       await settled;
@@ -151,7 +180,10 @@ export class Graph implements MultiAgentBase {
     emit: ((event: MultiAgentStreamEvent) => void) | undefined,
     onRun: (run: GraphRun) => void,
   ): Promise<GraphResult> {
-    if (this.#running) throw new ConcurrencyError(`Graph ${this.id} is already running; wait for its run to finish (or build another Graph).`);
+    if (this.#running)
+      throw new ConcurrencyError(
+        `Graph ${this.id} is already running; wait for its run to finish (or build another Graph).`,
+      );
     this.#running = true;
     let budget: OrchestratorBudget | undefined;
     try {
@@ -160,18 +192,40 @@ export class Graph implements MultiAgentBase {
       // Answers resume a paused run; a plain task while one is paused starts afresh (its nodes' agents
       // close what they waited for on their next prompt).
       const responses = promptResponses(task);
-      const resumed = session ? await session.resume({ answering: responses !== undefined }) : responses ? this.#paused : undefined;
+      const resumed = session
+        ? await session.resume({ answering: responses !== undefined })
+        : responses
+          ? this.#paused
+          : undefined;
       let start: NewTransition[];
       if (responses) {
         if (!resumed || pendingInterrupts(resumed).length === 0) {
-          throw new InterruptResponseError(`Graph ${this.id} waits for no answer; invoke it with a task instead of interruptResponse blocks.`, []);
+          throw new InterruptResponseError(
+            `Graph ${this.id} waits for no answer; invoke it with a task instead of interruptResponse blocks.`,
+            [],
+          );
         }
         const answered = resumePaused(resumed, responses);
         const others = resumed.waiting.slice(answered.length);
-        start = [...answered, ...others.map((a): NewTransition => ({ from: null, to: a.nodeId, kind: 'resume', reason: 'resumed with the answered nodes' }))];
+        start = [
+          ...answered,
+          ...others.map(
+            (a): NewTransition => ({
+              from: null,
+              to: a.nodeId,
+              kind: 'resume',
+              reason: 'resumed with the answered nodes',
+            }),
+          ),
+        ];
       } else {
         start = resumed
-          ? resumed.waiting.map((a) => ({ from: null, to: a.nodeId, kind: 'resume', reason: 'resumed from the session' }))
+          ? resumed.waiting.map((a) => ({
+              from: null,
+              to: a.nodeId,
+              kind: 'resume',
+              reason: 'resumed from the session',
+            }))
           : this.entryPoints.map((id) => ({ from: null, to: id, kind: 'start', reason: 'entry point' }));
       }
       this.#paused = undefined;
@@ -181,8 +235,22 @@ export class Graph implements MultiAgentBase {
         await this.hooks.invoke(new MultiAgentInitializedEvent(this));
       }
       await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
-      budget = OrchestratorBudget.open(options.budget, invocationState, options.invocationState === undefined, this, 'graph', resumed?.budgetSpent);
-      const host: RunHost = { config: this.#config, graph: this, hooks: this.hooks, session, initial: this.#initial, budget };
+      budget = OrchestratorBudget.open(
+        options.budget,
+        invocationState,
+        options.invocationState === undefined,
+        this,
+        'graph',
+        resumed?.budgetSpent,
+      );
+      const host: RunHost = {
+        config: this.#config,
+        graph: this,
+        hooks: this.hooks,
+        session,
+        initial: this.#initial,
+        budget,
+      };
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);
       const result = await run.execute(start, options.signal);

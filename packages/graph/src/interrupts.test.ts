@@ -1,6 +1,16 @@
 import {
-  Agent, BeforeNodeCallEvent, InMemorySessionRepository, InterruptResponseError, RepositorySessionManager, tool, toolResultsOf, toolUsesOf, type Interrupt,
-  type Message, type MultiAgentStreamEvent, type SessionManager,
+  Agent,
+  BeforeNodeCallEvent,
+  InMemorySessionRepository,
+  InterruptResponseError,
+  RepositorySessionManager,
+  tool,
+  toolResultsOf,
+  toolUsesOf,
+  type Interrupt,
+  type Message,
+  type MultiAgentStreamEvent,
+  type SessionManager,
 } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
@@ -19,10 +29,15 @@ const issueRefund = tool({
   },
 });
 
-const refundTurn: ScriptedTurn = { toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'r1' }] };
+const refundTurn: ScriptedTurn = {
+  toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'r1' }],
+};
 
 /** triage -> refund -> notify; each built fresh, as a new process would. */
-function desk(scripts: { triage: ScriptedTurn[]; refund: ScriptedTurn[]; notify: ScriptedTurn[] }, sessionManager?: SessionManager): Graph {
+function desk(
+  scripts: { triage: ScriptedTurn[]; refund: ScriptedTurn[]; notify: ScriptedTurn[] },
+  sessionManager?: SessionManager,
+): Graph {
   const b = new GraphBuilder().setId('desk');
   if (sessionManager) b.setSessionManager(sessionManager);
   b.addNode(new Agent({ name: 'triage', model: new ScriptedModel(scripts.triage) }));
@@ -31,10 +46,15 @@ function desk(scripts: { triage: ScriptedTurn[]; refund: ScriptedTurn[]; notify:
   return b.addEdge('triage', 'refund').addEdge('refund', 'notify').build();
 }
 
-const yes = (interrupts: readonly Interrupt[]) => interrupts.map((i) => ({ interruptResponse: { interruptId: i.id, response: { approved: true } } }));
+const yes = (interrupts: readonly Interrupt[]) =>
+  interrupts.map((i) => ({ interruptResponse: { interruptId: i.id, response: { approved: true } } }));
 
 function pairedHistory(messages: readonly Message[]): boolean {
-  return messages.every((m, i) => toolUsesOf(m).length === 0 || toolResultsOf(messages[i + 1] ?? { role: 'user', content: [] }).length === toolUsesOf(m).length);
+  return messages.every(
+    (m, i) =>
+      toolUsesOf(m).length === 0 ||
+      toolResultsOf(messages[i + 1] ?? { role: 'user', content: [] }).length === toolUsesOf(m).length,
+  );
 }
 
 describe('graph interrupts', () => {
@@ -43,10 +63,16 @@ describe('graph interrupts', () => {
     const graph = desk({ triage: ['to refund'], refund: [refundTurn, 'Refund done.'], notify: ['Customer told.'] });
     const first = await graph.invoke('I want my 80 EUR back');
     expect(first.status).toBe('interrupted');
-    expect(first.interrupts).toMatchObject([{ id: 'r1#approval', name: 'approval', source: 'refund', toolUse: { name: 'issue_refund' } }]);
+    expect(first.interrupts).toMatchObject([
+      { id: 'r1#approval', name: 'approval', source: 'refund', toolUse: { name: 'issue_refund' } },
+    ]);
     expect(first.results['refund']?.status).toBe('interrupted');
     expect(first.results['notify']).toBeUndefined();
-    expect(first.transitions.map((t) => [t.from, t.to, t.kind])).toEqual([[null, 'triage', 'start'], ['triage', 'refund', 'edge'], ['refund', null, 'interrupt']]);
+    expect(first.transitions.map((t) => [t.from, t.to, t.kind])).toEqual([
+      [null, 'triage', 'start'],
+      ['triage', 'refund', 'edge'],
+      ['refund', null, 'interrupt'],
+    ]);
     expect(refunds).toEqual([]);
     expect((await graph.pendingInterrupts()).map((i) => i.id)).toEqual(['r1#approval']);
 
@@ -57,7 +83,11 @@ describe('graph interrupts', () => {
     expect(done.results['refund']?.text).toBe('Refund done.');
     expect(done.executionCount).toBe(3);
     expect(refunds).toEqual(['42:80']);
-    expect(done.transitions.slice(3).map((t) => [t.from, t.to, t.kind])).toEqual([[null, 'refund', 'resume'], ['refund', 'notify', 'edge'], ['notify', null, 'complete']]);
+    expect(done.transitions.slice(3).map((t) => [t.from, t.to, t.kind])).toEqual([
+      [null, 'refund', 'resume'],
+      ['refund', 'notify', 'edge'],
+      ['notify', null, 'complete'],
+    ]);
   });
 
   it('resumes from the session in a new graph (new agents, new models), as another process would', async () => {
@@ -98,7 +128,9 @@ describe('graph interrupts', () => {
     expect(still.status).toBe('interrupted');
     expect(still.interrupts?.map((i) => i.id)).toEqual(['r1#approval']);
 
-    const done = await desk({ triage: [], refund: ['Refund done.'], notify: ['Told.'] }, sm()).invoke(yes(first.interrupts ?? []));
+    const done = await desk({ triage: [], refund: ['Refund done.'], notify: ['Told.'] }, sm()).invoke(
+      yes(first.interrupts ?? []),
+    );
     expect(done.status).toBe('completed');
     expect(refunds).toEqual(['42:80']);
     expect(done.transitions.filter((t) => t.kind === 'start')).toHaveLength(1);
@@ -111,7 +143,12 @@ describe('graph interrupts', () => {
       .addNode(new Agent({ name: 'lookup', model: new ScriptedModel([{ text: 'found', delayMs: 20 }]) }))
       .addNode(new Agent({ name: 'report', model: new ScriptedModel(['report']) }))
       .addNode(new Agent({ name: 'close', model: new ScriptedModel(['closed']) }));
-    const graph = b.addEdge('lookup', 'report').addEdge(['refund', 'report'], 'close').setEntryPoint('refund').setEntryPoint('lookup').build();
+    const graph = b
+      .addEdge('lookup', 'report')
+      .addEdge(['refund', 'report'], 'close')
+      .setEntryPoint('refund')
+      .setEntryPoint('lookup')
+      .build();
     const first = await graph.invoke('go');
     expect(first.status).toBe('interrupted');
     expect(first.results['lookup']?.status).toBe('completed');
@@ -133,9 +170,13 @@ describe('graph interrupts', () => {
     });
     const first = await graph.invoke('go');
     expect(first.status).toBe('interrupted');
-    expect(first.interrupts).toEqual([{ id: 'desk/refund#supervisor', name: 'supervisor', reason: { node: 'refund' }, source: 'refund' }]);
+    expect(first.interrupts).toEqual([
+      { id: 'desk/refund#supervisor', name: 'supervisor', reason: { node: 'refund' }, source: 'refund' },
+    ]);
     expect(first.results['refund']).toBeUndefined();
-    const done = await graph.invoke([{ interruptResponse: { interruptId: 'desk/refund#supervisor', response: 'go ahead' } }]);
+    const done = await graph.invoke([
+      { interruptResponse: { interruptId: 'desk/refund#supervisor', response: 'go ahead' } },
+    ]);
     expect(done.status).toBe('completed');
     expect(answers).toEqual(['go ahead']);
     expect(done.transitions.map((t) => t.kind)).toEqual(['start', 'edge', 'interrupt', 'resume', 'edge', 'complete']);
@@ -146,7 +187,9 @@ describe('graph interrupts', () => {
     const events: MultiAgentStreamEvent[] = [];
     graph.on('transition', (e) => events.push(e));
     const first = await graph.invoke('go');
-    const err = await graph.invoke([{ interruptResponse: { interruptId: 'nope', response: true } }]).catch((e: unknown) => e);
+    const err = await graph
+      .invoke([{ interruptResponse: { interruptId: 'nope', response: true } }])
+      .catch((e: unknown) => e);
     expect(InterruptResponseError.is(err)).toBe(true);
     expect((err as InterruptResponseError).pendingIds).toEqual(['r1#approval']);
     const noAnswers = desk({ triage: [], refund: [], notify: [] });

@@ -1,4 +1,11 @@
-import { Agent, InMemorySessionRepository, RepositorySessionManager, tool, type JsonObject, type ModelRequest } from '@skein/core';
+import {
+  Agent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  tool,
+  type JsonObject,
+  type ModelRequest,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -65,8 +72,13 @@ describe.each(LATENCIES.map((l) => [label(l), l] as const))('joins with %s model
       const graph = build(latency, (b, add) => {
         add('triage', `ROUTE ${route}`);
         for (const id of ['billing', 'refund', 'notes', 'summary']) add(id);
-        const to = (topic: string) => (s: GraphState): boolean => s.results['triage']?.text === `ROUTE ${topic}`;
-        b.addEdge('triage', 'billing', to('billing')).addEdge('triage', 'refund', to('refund')).addEdge('triage', 'notes');
+        const to =
+          (topic: string) =>
+          (s: GraphState): boolean =>
+            s.results['triage']?.text === `ROUTE ${topic}`;
+        b.addEdge('triage', 'billing', to('billing'))
+          .addEdge('triage', 'refund', to('refund'))
+          .addEdge('triage', 'notes');
         b.addEdge(['notes', 'billing'], 'summary').addEdge(['notes', 'refund'], 'summary');
       });
       const result = await graph.invoke('go');
@@ -138,9 +150,17 @@ describe('a join across a crash', () => {
 describe('a join that lost an arrival', () => {
   // The lost update of the original bug, recreated in a stored run: a completed, and its arrival at
   // the join is gone from the stored progress while b waits for an approval.
-  const refund = tool({ name: 'refund', description: 'Refunds.', inputSchema: z.object({ amount: z.number() }), needsApproval: true, callback: () => 'refunded' });
+  const refund = tool({
+    name: 'refund',
+    description: 'Refunds.',
+    inputSchema: z.object({ amount: z.number() }),
+    needsApproval: true,
+    callback: () => 'refunded',
+  });
   const refundTurn = (request: ModelRequest): string | { toolUses: { name: string; input: JsonObject }[] } =>
-    request.messages.at(-1)?.content.some((b) => 'toolResult' in b) ? 'Refunded.' : { toolUses: [{ name: 'refund', input: { amount: 80 } }] };
+    request.messages.at(-1)?.content.some((b) => 'toolResult' in b)
+      ? 'Refunded.'
+      : { toolUses: [{ name: 'refund', input: { amount: 80 } }] };
   const graph = (repository: InMemorySessionRepository): Graph =>
     new GraphBuilder()
       .addNode(new Agent({ name: 'a', model: new ScriptedModel(['a done'], { loop: true }) }), 'a')
@@ -160,7 +180,9 @@ describe('a join that lost an arrival', () => {
     expect(Object.values(stored.state['joins'] as JsonObject)).toEqual([['a']]);
     await repository.updateMultiAgent('s', { ...stored, state: { ...stored.state, joins: {} } });
     const interruptId = paused.interrupts![0]!.id;
-    const result = await graph(repository).invoke([{ interruptResponse: { interruptId, response: { approved: true } } }]);
+    const result = await graph(repository).invoke([
+      { interruptResponse: { interruptId, response: { approved: true } } },
+    ]);
     expect(result.status).toBe('failed');
     expect(result.failureReason).toMatch(/join of a, b -> c \(a completed but its arrival was not recorded\)/);
     expect(result.executionOrder).not.toContain('c');

@@ -4,7 +4,9 @@ import { GraphBuilder, type Graph } from './index.js';
 import { DyingRepository, fastAgent } from './testing-models.test-helpers.js';
 
 const build = (repository: InMemorySessionRepository): Graph => {
-  const b = new GraphBuilder().setId('g').setSessionManager(new RepositorySessionManager({ sessionId: 's', repository }));
+  const b = new GraphBuilder()
+    .setId('g')
+    .setSessionManager(new RepositorySessionManager({ sessionId: 's', repository }));
   for (const id of ['a', 'b', 'c']) b.addNode(fastAgent(id, 'tick', undefined, `${id} says hi`), id);
   return b.addEdge('a', 'b').addEdge('a', 'c').build();
 };

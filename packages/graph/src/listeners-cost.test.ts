@@ -5,7 +5,11 @@ import { GraphBuilder } from './index.js';
 
 const agent = (name: string, answer: string): Agent => new Agent({ name, model: new ScriptedModel([answer]) });
 const graph = () =>
-  new GraphBuilder().addNode(agent('triage', 'route'), 'triage').addNode(agent('billing', 'billed'), 'billing').addEdge('triage', 'billing').build();
+  new GraphBuilder()
+    .addNode(agent('triage', 'route'), 'triage')
+    .addNode(agent('billing', 'billed'), 'billing')
+    .addEdge('triage', 'billing')
+    .build();
 
 describe('graph listeners', () => {
   it('cost no event work when nobody listens, and only the heard type when one type is', async () => {

@@ -3,7 +3,8 @@ import { Agent, type MultiAgentStreamEvent } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from './index.js';
 
-const agent = (name: string, answer: string): Agent => new Agent({ name, model: new ScriptedModel([answer], { chunkSize: 4 }) });
+const agent = (name: string, answer: string): Agent =>
+  new Agent({ name, model: new ScriptedModel([answer], { chunkSize: 4 }) });
 const graph = () =>
   new GraphBuilder()
     .addNode(agent('triage', 'route'), 'triage')
@@ -28,10 +29,24 @@ describe('graph listeners', () => {
       const streamed: MultiAgentStreamEvent[] = [];
       if (mode === 'invoke') await g.invoke('go');
       else for await (const e of g.stream('go')) streamed.push(e);
-      expect(seen.filter((s) => s.startsWith('start')).sort(), mode).toEqual(['start audit', 'start billing', 'start triage']);
-      expect(seen.filter((s) => s.startsWith('stop')).sort(), mode).toEqual(['stop audit completed', 'stop billing completed', 'stop triage completed']);
+      expect(seen.filter((s) => s.startsWith('start')).sort(), mode).toEqual([
+        'start audit',
+        'start billing',
+        'start triage',
+      ]);
+      expect(seen.filter((s) => s.startsWith('stop')).sort(), mode).toEqual([
+        'stop audit completed',
+        'stop billing completed',
+        'stop triage completed',
+      ]);
       expect(seen.filter((s) => s.startsWith('transition')).length, mode).toBeGreaterThan(0);
-      expect(deltas.filter((d) => d.startsWith('billing:')).join('').replace(/billing:/g, ''), mode).toBe('billed');
+      expect(
+        deltas
+          .filter((d) => d.startsWith('billing:'))
+          .join('')
+          .replace(/billing:/g, ''),
+        mode,
+      ).toBe('billed');
       if (mode === 'stream') expect(seen.length + deltas.length).toBeLessThanOrEqual(streamed.length);
     }
   });

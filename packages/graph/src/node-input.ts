@@ -11,7 +11,11 @@ import type { ContentBlock, MultiAgentTask, NodeResult, Prompt } from '@skein/co
  *   From triage:
  *     - triage: <triage's final text>
  */
-export function buildNodeInput(task: MultiAgentTask, sources: readonly string[], results: Readonly<Record<string, NodeResult>>): Prompt {
+export function buildNodeInput(
+  task: MultiAgentTask,
+  sources: readonly string[],
+  results: Readonly<Record<string, NodeResult>>,
+): Prompt {
   if (sources.length === 0) return task;
   const blocks: ContentBlock[] = [];
   if (typeof task === 'string') blocks.push({ text: `Original Task: ${task}` });

@@ -3,7 +3,13 @@
  * interrupts wait, how answers reach the paused nodes, and the transitions both record.
  */
 import {
-  InterruptRaised, interruptId, matchResponses, type Interrupt, type InterruptResponse, type JsonValue, type NewTransition,
+  InterruptRaised,
+  interruptId,
+  matchResponses,
+  type Interrupt,
+  type InterruptResponse,
+  type JsonValue,
+  type NewTransition,
 } from '@skein/core';
 import type { Answers, PauseStage, RunState } from './run-state.js';
 
@@ -15,7 +21,12 @@ export function pendingInterrupts(state: RunState): Interrupt[] {
 /** The transition that records a node pausing. */
 export function pauseTransition(nodeId: string, stage: PauseStage, interrupts: readonly Interrupt[]): NewTransition {
   const names = [...new Set(interrupts.map((i) => i.name))].join(', ');
-  return { from: nodeId, to: null, kind: 'interrupt', reason: `${stage === 'before' ? 'before running, asks' : 'asks'} for ${names}` };
+  return {
+    from: nodeId,
+    to: null,
+    kind: 'interrupt',
+    reason: `${stage === 'before' ? 'before running, asks' : 'asks'} for ${names}`,
+  };
 }
 
 /**
@@ -33,7 +44,12 @@ export function resumePaused(state: RunState, responses: readonly InterruptRespo
       paused.stage === 'before'
         ? { before: [...earlier.before.filter((a) => !answered.has(a.interruptId)), ...mine], node: [] }
         : { before: earlier.before, node: mine };
-    transitions.push({ from: null, to: nodeId, kind: 'resume', reason: `answered ${paused.interrupts.map((i) => i.name).join(', ')}` });
+    transitions.push({
+      from: null,
+      to: nodeId,
+      kind: 'resume',
+      reason: `answered ${paused.interrupts.map((i) => i.name).join(', ')}`,
+    });
     return { nodeId, sources: paused.sources };
   });
   state.paused = {};
@@ -46,7 +62,11 @@ export function resumePaused(state: RunState, responses: readonly InterruptRespo
  * What `BeforeNodeCallEvent.interrupt` does for a node: the answer given on resume, or a pause. Ids
  * are `<orchestrator id>/<node id>#<name>`.
  */
-export function beforeNodeAsk(orchestratorId: string, nodeId: string, answers: Answers | undefined): (name: string, reason?: JsonValue) => JsonValue {
+export function beforeNodeAsk(
+  orchestratorId: string,
+  nodeId: string,
+  answers: Answers | undefined,
+): (name: string, reason?: JsonValue) => JsonValue {
   return (name, reason) => {
     const id = interruptId(`${orchestratorId}/${nodeId}`, name);
     const answer = answers?.before.find((a) => a.interruptId === id);

@@ -27,14 +27,23 @@ class OverlapMeter {
   }
 }
 
-function triageGraph(answer: string): { run: () => ReturnType<ReturnType<GraphBuilder['build']>['invoke']>; billing: Agent; refund: Agent } {
+function triageGraph(answer: string): {
+  run: () => ReturnType<ReturnType<GraphBuilder['build']>['invoke']>;
+  billing: Agent;
+  refund: Agent;
+} {
   const triage = agent('triage', [answer]);
   const billing = agent('billing', ['Billing handled it.']);
   const refund = agent('refund', ['Refund issued.']);
   const isBilling = (s: GraphState): boolean => s.results['triage']?.text.includes('BILLING') ?? false;
   const isRefund = (s: GraphState): boolean => s.results['triage']?.text.includes('REFUND') ?? false;
-  const graph = new GraphBuilder().addNode(triage).addNode(billing).addNode(refund)
-    .addEdge('triage', 'billing', isBilling).addEdge('triage', 'refund', isRefund).build();
+  const graph = new GraphBuilder()
+    .addNode(triage)
+    .addNode(billing)
+    .addNode(refund)
+    .addEdge('triage', 'billing', isBilling)
+    .addEdge('triage', 'refund', isRefund)
+    .build();
   return { run: () => graph.invoke('I was charged twice'), billing, refund };
 }
 
@@ -45,7 +54,11 @@ describe('routing', () => {
     expect(r1.status).toBe('completed');
     expect(r1.executionOrder).toEqual(['triage', 'billing']);
     expect(billingCase.refund.messages).toHaveLength(0);
-    expect(r1.transitions.map((t) => [t.from, t.to, t.kind])).toEqual([[null, 'triage', 'start'], ['triage', 'billing', 'edge'], ['billing', null, 'complete']]);
+    expect(r1.transitions.map((t) => [t.from, t.to, t.kind])).toEqual([
+      [null, 'triage', 'start'],
+      ['triage', 'billing', 'edge'],
+      ['billing', null, 'complete'],
+    ]);
     expect(r1.transitions[1]?.reason).toBe('triage -> billing (condition isBilling held)');
 
     const refundCase = triageGraph('Route: REFUND');
@@ -59,7 +72,9 @@ describe('routing', () => {
   it("gives a node the original task plus its sources' outputs, labelled by node id", async () => {
     const { run, billing } = triageGraph('Route: BILLING');
     await run();
-    expect(lastInput(billing)).toBe('Original Task: I was charged twice\nInputs from previous nodes:\nFrom triage:  - triage: Route: BILLING');
+    expect(lastInput(billing)).toBe(
+      'Original Task: I was charged twice\nInputs from previous nodes:\nFrom triage:  - triage: Route: BILLING',
+    );
   });
 
   it('a join waits for all its sources and receives every output', async () => {
@@ -80,7 +95,14 @@ describe('routing', () => {
     const a = agent('a', [{ text: 'A', delayMs: 30 }]);
     const b = agent('b', ['B']);
     const c = agent('c', ['c1', 'c2']);
-    const result = await new GraphBuilder().addNode(a).addNode(b).addNode(c).addEdge('a', 'c').addEdge('b', 'c').build().invoke('go');
+    const result = await new GraphBuilder()
+      .addNode(a)
+      .addNode(b)
+      .addNode(c)
+      .addEdge('a', 'c')
+      .addEdge('b', 'c')
+      .build()
+      .invoke('go');
     expect(result.executionOrder).toEqual(['b', 'c', 'a', 'c']);
     expect(result.results['c']?.executionCount).toBe(2);
   });
@@ -98,7 +120,8 @@ describe('routing', () => {
   it('runs the 32 branches of a 1 -> 32 -> 1 fan-out in parallel, up to maxConcurrency', async () => {
     for (const limit of [8, Infinity]) {
       const meter = new OverlapMeter();
-      const node = (name: string): Agent => new Agent({ name, model: meter.wrap(new ScriptedModel([{ text: name, delayMs: 20 }])) });
+      const node = (name: string): Agent =>
+        new Agent({ name, model: meter.wrap(new ScriptedModel([{ text: name, delayMs: 20 }])) });
       const builder = new GraphBuilder().setMaxConcurrency(limit).addNode(node('fanout')).addNode(node('fanin'));
       const workers = Array.from({ length: 32 }, (_, i) => `w${i}`);
       for (const w of workers) builder.addNode(node(w)).addEdge('fanout', w);
@@ -113,10 +136,14 @@ describe('routing', () => {
 
   it('starts a ready node as soon as it is ready, not in lock-step batches', async () => {
     const started: string[] = [];
-    const mk = (name: string, delayMs: number): Agent => agent(name, [() => (started.push(name), { text: name, delayMs })]);
+    const mk = (name: string, delayMs: number): Agent =>
+      agent(name, [() => (started.push(name), { text: name, delayMs })]);
     const graph = new GraphBuilder()
-      .addNode(mk('slow', 100)).addNode(mk('fast', 1)).addNode(mk('afterFast', 1))
-      .addEdge('fast', 'afterFast').build();
+      .addNode(mk('slow', 100))
+      .addNode(mk('fast', 1))
+      .addNode(mk('afterFast', 1))
+      .addEdge('fast', 'afterFast')
+      .build();
     const result = await graph.invoke('go');
     expect(result.executionOrder).toEqual(['fast', 'afterFast', 'slow']);
   });

@@ -1,6 +1,19 @@
 import {
-  AgentResult, TimeoutError, addUsage, budgetStopOf, emptyUsage, type BudgetScope, isMultiAgent, withSourcePrefix, type AccumulatedUsage, type Interrupt, type InvocationState, type MultiAgentResult,
-  type MultiAgentStreamEvent, type NodeResult, type Prompt,
+  AgentResult,
+  TimeoutError,
+  addUsage,
+  budgetStopOf,
+  emptyUsage,
+  type BudgetScope,
+  isMultiAgent,
+  withSourcePrefix,
+  type AccumulatedUsage,
+  type Interrupt,
+  type InvocationState,
+  type MultiAgentResult,
+  type MultiAgentStreamEvent,
+  type NodeResult,
+  type Prompt,
 } from '@skein/core';
 import type { GraphNode } from './graph-types.js';
 
@@ -50,23 +63,63 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
     const outcome = await drive(run, signal);
     const interrupts = timedOut ? [] : interruptsOf(outcome, node.id);
     if (interrupts.length > 0) {
-      return { ...base, status: 'interrupted', text: textOf(outcome), result: outcome, interrupts, usage: usageOf(outcome), executionTimeMs: performance.now() - started };
+      return {
+        ...base,
+        status: 'interrupted',
+        text: textOf(outcome),
+        result: outcome,
+        interrupts,
+        usage: usageOf(outcome),
+        executionTimeMs: performance.now() - started,
+      };
     }
     const budgetStop = timedOut ? undefined : budgetStopOf(outcome);
     if (budgetStop) {
-      return { ...base, status: 'budgetExceeded', text: textOf(outcome), result: outcome, budgetExceeded: budgetStop, usage: usageOf(outcome), executionTimeMs: performance.now() - started };
+      return {
+        ...base,
+        status: 'budgetExceeded',
+        text: textOf(outcome),
+        result: outcome,
+        budgetExceeded: budgetStop,
+        usage: usageOf(outcome),
+        executionTimeMs: performance.now() - started,
+      };
     }
     const failure = timedOut ? timeoutText(node.id, timeoutMs) : failureOf(outcome, signal);
     const text = textOf(outcome);
     const usage = usageOf(outcome);
     // Two literals rather than spreads (same keys, same order): runs for every node, and the spreads showed up in CPU profiles.
     if (failure === undefined) {
-      return { nodeId: node.id, executionCount: run.executionCount, status: 'completed', text, result: outcome, usage, executionTimeMs: performance.now() - started };
+      return {
+        nodeId: node.id,
+        executionCount: run.executionCount,
+        status: 'completed',
+        text,
+        result: outcome,
+        usage,
+        executionTimeMs: performance.now() - started,
+      };
     }
-    return { nodeId: node.id, executionCount: run.executionCount, status: 'failed', text, result: outcome, error: failure, usage, executionTimeMs: performance.now() - started };
+    return {
+      nodeId: node.id,
+      executionCount: run.executionCount,
+      status: 'failed',
+      text,
+      result: outcome,
+      error: failure,
+      usage,
+      executionTimeMs: performance.now() - started,
+    };
   } catch (error) {
     const message = timedOut ? timeoutText(node.id, timeoutMs) : error instanceof Error ? error.message : String(error);
-    return { ...base, status: 'failed', text: '', error: message, usage: emptyUsage(), executionTimeMs: performance.now() - started };
+    return {
+      ...base,
+      status: 'failed',
+      text: '',
+      error: message,
+      usage: emptyUsage(),
+      executionTimeMs: performance.now() - started,
+    };
   } finally {
     if (timer) clearTimeout(timer);
     if (controller) runSignal.removeEventListener('abort', onRunAbort);
@@ -123,14 +176,18 @@ function usageOf(outcome: AgentResult | MultiAgentResult): AccumulatedUsage {
 function textOf(outcome: AgentResult | MultiAgentResult): string {
   if (outcome instanceof AgentResult) return String(outcome);
   const order = (outcome as { executionOrder?: unknown }).executionOrder;
-  const last = Array.isArray(order) && typeof order[order.length - 1] === 'string' ? (order[order.length - 1] as string) : lastNodeOf(outcome);
+  const last =
+    Array.isArray(order) && typeof order[order.length - 1] === 'string'
+      ? (order[order.length - 1] as string)
+      : lastNodeOf(outcome);
   return last === undefined ? '' : (outcome.results[last]?.text ?? '');
 }
 
 function lastNodeOf(outcome: MultiAgentResult): string | undefined {
   for (let i = outcome.transitions.length - 1; i >= 0; i--) {
     const t = outcome.transitions[i];
-    for (const id of [t?.from, t?.to]) if (typeof id === 'string' && outcome.results[id]?.status === 'completed') return id;
+    for (const id of [t?.from, t?.to])
+      if (typeof id === 'string' && outcome.results[id]?.status === 'completed') return id;
   }
   const keys = Object.keys(outcome.results);
   return keys[keys.length - 1];

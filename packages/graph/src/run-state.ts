@@ -1,6 +1,18 @@
 import {
-  type AgentCheckpoint, decodeBytes, emptyUsage, encodeBytes, type AccumulatedUsage, type BudgetSpend, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue, type MultiAgentTask,
-  type NodeResult, type NodeTransition, type Status,
+  type AgentCheckpoint,
+  decodeBytes,
+  emptyUsage,
+  encodeBytes,
+  type AccumulatedUsage,
+  type BudgetSpend,
+  type Interrupt,
+  type InterruptResponse,
+  type JsonObject,
+  type JsonValue,
+  type MultiAgentTask,
+  type NodeResult,
+  type NodeTransition,
+  type Status,
 } from '@skein/core';
 import type { Activation } from './schedule.js';
 
@@ -67,9 +79,23 @@ export interface RunState {
 /** A fresh run of `task` starting at `entryPoints`. */
 export function newRunState(task: MultiAgentTask, entryPoints: readonly string[]): RunState {
   return {
-    status: 'executing', task, results: {}, executionOrder: [], places: {}, executionCount: 0, counts: {}, usage: emptyUsage(),
-    waiting: entryPoints.map((nodeId) => ({ nodeId, sources: [] })), running: {}, joins: new Map(), handled: [], paused: {}, answers: {}, transitions: [],
-    elapsedBeforeMs: 0, failureReason: undefined,
+    status: 'executing',
+    task,
+    results: {},
+    executionOrder: [],
+    places: {},
+    executionCount: 0,
+    counts: {},
+    usage: emptyUsage(),
+    waiting: entryPoints.map((nodeId) => ({ nodeId, sources: [] })),
+    running: {},
+    joins: new Map(),
+    handled: [],
+    paused: {},
+    answers: {},
+    transitions: [],
+    elapsedBeforeMs: 0,
+    failureReason: undefined,
   };
 }
 
@@ -80,13 +106,18 @@ function inFlightJson(f: InFlight): JsonObject {
     ...(f.messages === undefined ? {} : { messages: f.messages }),
     ...(f.state ? { state: f.state } : {}),
     ...(f.interruptState ? { interruptState: encodeBytes(f.interruptState) as JsonObject } : {}),
-    ...(f.checkpoint ? { checkpoint: { nextMessageId: f.checkpoint.nextMessageId, conversation: f.checkpoint.conversation } } : {}),
+    ...(f.checkpoint
+      ? { checkpoint: { nextMessageId: f.checkpoint.nextMessageId, conversation: f.checkpoint.conversation } }
+      : {}),
   };
 }
 
 function inFlightOf(f: StoredInFlight): InFlight {
   return {
-    sources: [...f.sources], messages: f.messages, state: f.state, interruptState: f.interruptState && (decodeBytes(f.interruptState) as JsonObject),
+    sources: [...f.sources],
+    messages: f.messages,
+    state: f.state,
+    interruptState: f.interruptState && (decodeBytes(f.interruptState) as JsonObject),
     ...(f.checkpoint ? { checkpoint: f.checkpoint } : {}),
   };
 }
@@ -96,7 +127,11 @@ function inFlightOf(f: StoredInFlight): InFlight {
  * `snapshots` are what the agents of waiting nodes look like now: a node's writes wait for its own
  * step, so a resume brings its agent back to this point when that step was cut by a crash.
  */
-export function stateDocument(state: RunState, elapsedMs: number, snapshots: ReadonlyMap<string, InFlight> = new Map()): JsonObject {
+export function stateDocument(
+  state: RunState,
+  elapsedMs: number,
+  snapshots: ReadonlyMap<string, InFlight> = new Map(),
+): JsonObject {
   return {
     version: 1,
     status: state.status,
@@ -106,13 +141,17 @@ export function stateDocument(state: RunState, elapsedMs: number, snapshots: Rea
     usage: { ...state.usage },
     waiting: state.waiting.map((a) => {
       const at = snapshots.get(a.nodeId);
-      return at ? { nodeId: a.nodeId, ...inFlightJson({ ...at, sources: [...a.sources] }) } : { nodeId: a.nodeId, sources: [...a.sources] };
+      return at
+        ? { nodeId: a.nodeId, ...inFlightJson({ ...at, sources: [...a.sources] }) }
+        : { nodeId: a.nodeId, sources: [...a.sources] };
     }),
     running: Object.fromEntries(Object.entries(state.running).map(([id, f]) => [id, inFlightJson(f)])),
     joins: Object.fromEntries([...state.joins].map(([k, v]) => [String(k), [...v]])),
     handled: [...state.handled],
     ...(Object.keys(state.paused).length > 0 ? { paused: JSON.parse(JSON.stringify(state.paused)) as JsonObject } : {}),
-    ...(Object.keys(state.answers).length > 0 ? { answers: JSON.parse(JSON.stringify(state.answers)) as JsonObject } : {}),
+    ...(Object.keys(state.answers).length > 0
+      ? { answers: JSON.parse(JSON.stringify(state.answers)) as JsonObject }
+      : {}),
     elapsedMs,
     ...(state.failureReason === undefined ? {} : { failureReason: state.failureReason }),
   };
@@ -125,7 +164,11 @@ export function nodeEntry(result: NodeResult, order: readonly number[]): JsonObj
 }
 
 /** Rebuilds a run from its state document, node entries and transitions. */
-export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObject>, transitions: NodeTransition[]): RunState {
+export function restoreRunState(
+  doc: JsonObject,
+  nodes: Record<string, JsonObject>,
+  transitions: NodeTransition[],
+): RunState {
   const d = doc as unknown as StoredState;
   const results: Record<string, NodeResult> = {};
   const order: [number, string][] = [];
@@ -156,7 +199,9 @@ export function restoreRunState(doc: JsonObject, nodes: Record<string, JsonObjec
     usage: { ...emptyUsage(), ...d.usage },
     waiting: d.waiting.map((a) => ({ nodeId: a.nodeId, sources: [...a.sources] })),
     running: Object.fromEntries(Object.entries(d.running).map(([id, f]) => [id, inFlightOf(f)])),
-    startPoints: Object.fromEntries(d.waiting.flatMap((a) => (a.checkpoint ? [[a.nodeId, inFlightOf(a)] as const] : []))),
+    startPoints: Object.fromEntries(
+      d.waiting.flatMap((a) => (a.checkpoint ? [[a.nodeId, inFlightOf(a)] as const] : [])),
+    ),
     joins: new Map(Object.entries(d.joins).map(([k, v]) => [Number(k), v])),
     handled: [...d.handled],
     paused: d.paused ?? {},

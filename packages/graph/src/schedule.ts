@@ -127,14 +127,17 @@ export function strandedJoins(
     const firstArrival = Math.min(...arrived.map((a) => lastPlace(places, a)));
     for (const missing of edge.from.filter((f) => !arrived.includes(f))) {
       if (results[missing]?.status === 'completed' && (neverFired || lastPlace(places, missing) > firstArrival)) {
-        stranded.push(`join of ${edge.from.join(', ')} -> ${edge.to} (${missing} completed but its arrival was not recorded)`);
+        stranded.push(
+          `join of ${edge.from.join(', ')} -> ${edge.to} (${missing} completed but its arrival was not recorded)`,
+        );
       }
     }
   }
   return stranded;
 }
 
-const lastPlace = (places: Readonly<Record<string, readonly number[]>>, nodeId: string): number => places[nodeId]?.at(-1) ?? -1;
+const lastPlace = (places: Readonly<Record<string, readonly number[]>>, nodeId: string): number =>
+  places[nodeId]?.at(-1) ?? -1;
 
 function arrive(arrived: readonly string[], source: string): string[] {
   return arrived.includes(source) ? [...arrived] : [...arrived, source];
@@ -154,6 +157,10 @@ export function addActivation(waiting: readonly Activation[], activation: Activa
 export function describeEdge(edge: GraphEdge): string {
   const from = edge.join ? `join of ${edge.from.join(', ')}` : (edge.from[0] ?? '');
   const name = edge.condition?.name;
-  const why = !edge.condition ? 'unconditional' : name && name !== 'condition' ? `condition ${name} held` : 'condition held';
+  const why = !edge.condition
+    ? 'unconditional'
+    : name && name !== 'condition'
+      ? `condition ${name} held`
+      : 'condition held';
   return `${from} -> ${edge.to} (${why})`;
 }

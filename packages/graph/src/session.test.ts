@@ -1,13 +1,24 @@
-import { Agent, BeforeNodeCallEvent, InMemorySessionRepository, RepositorySessionManager, messageText } from '@skein/core';
+import {
+  Agent,
+  BeforeNodeCallEvent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  messageText,
+} from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
 import { GraphBuilder, type Graph } from './index.js';
 
 const agent = (name: string, script: ScriptedTurn[]): Agent => new Agent({ name, model: new ScriptedModel(script) });
 
-function chain(repository: InMemorySessionRepository, scripts: Record<string, ScriptedTurn[]>): { graph: Graph; agents: Record<string, Agent> } {
+function chain(
+  repository: InMemorySessionRepository,
+  scripts: Record<string, ScriptedTurn[]>,
+): { graph: Graph; agents: Record<string, Agent> } {
   const agents = Object.fromEntries(Object.entries(scripts).map(([n, s]) => [n, agent(n, s)]));
-  const builder = new GraphBuilder().setId('pipeline').setSessionManager(new RepositorySessionManager({ sessionId: 'sess', repository }));
+  const builder = new GraphBuilder()
+    .setId('pipeline')
+    .setSessionManager(new RepositorySessionManager({ sessionId: 'sess', repository }));
   const names = Object.keys(agents);
   for (const n of names) builder.addNode(agents[n] as Agent);
   for (let i = 1; i < names.length; i++) builder.addEdge(names[i - 1] as string, names[i] as string);
@@ -21,14 +32,30 @@ describe('sessions', () => {
     const result = await graph.invoke('task');
     const stored = await repository.readMultiAgent('sess', 'pipeline');
     expect(stored?.type).toBe('graph');
-    expect(stored?.state).toMatchObject({ status: 'completed', task: 'task', executionCount: 2, waiting: [], running: {} });
+    expect(stored?.state).toMatchObject({
+      status: 'completed',
+      task: 'task',
+      executionCount: 2,
+      waiting: [],
+      running: {},
+    });
     const nodes = await repository.readNodeEntries('sess', 'pipeline');
-    expect(nodes['b']).toMatchObject({ result: { nodeId: 'b', status: 'completed', text: 'B', executionCount: 1 }, order: [1] });
+    expect(nodes['b']).toMatchObject({
+      result: { nodeId: 'b', status: 'completed', text: 'B', executionCount: 1 },
+      order: [1],
+    });
     const transitions = await repository.readTransitions('sess', 'pipeline');
     expect(transitions).toEqual(result.transitions);
-    expect(transitions.map((t) => [t.seq, t.from, t.to, t.kind])).toEqual([[0, null, 'a', 'start'], [1, 'a', 'b', 'edge'], [2, 'b', null, 'complete']]);
+    expect(transitions.map((t) => [t.seq, t.from, t.to, t.kind])).toEqual([
+      [0, null, 'a', 'start'],
+      [1, 'a', 'b', 'edge'],
+      [2, 'b', null, 'complete'],
+    ]);
     const messages = await repository.listMessages('sess', 'pipeline.b');
-    expect(messages.map((m) => messageText(m.message))).toEqual(['Original Task: task\nInputs from previous nodes:\nFrom a:  - a: A', 'B']);
+    expect(messages.map((m) => messageText(m.message))).toEqual([
+      'Original Task: task\nInputs from previous nodes:\nFrom a:  - a: A',
+      'B',
+    ]);
   });
 
   it('resumes an interrupted run: completed nodes do not run again, the running node re-runs from its start', async () => {
@@ -40,7 +67,10 @@ describe('sessions', () => {
     });
     const interrupted = await first.graph.invoke('task', { signal: controller.signal });
     expect(interrupted.status).toBe('interrupted');
-    expect((await repository.readMultiAgent('sess', 'pipeline'))?.state).toMatchObject({ status: 'interrupted', running: { b: { sources: ['a'] } } });
+    expect((await repository.readMultiAgent('sess', 'pipeline'))?.state).toMatchObject({
+      status: 'interrupted',
+      running: { b: { sources: ['a'] } },
+    });
 
     // a new process: new agents, same graph id and session; `a` has no script left, so running it again would fail
     const second = chain(repository, { a: [], b: ['B'], c: ['C'] });
@@ -52,7 +82,10 @@ describe('sessions', () => {
     expect(second.agents['b']?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messageText(second.agents['c']?.messages[0])).toContain('Original Task: task');
     expect(result.transitions.map((t) => t.kind)).toEqual(['start', 'edge', 'resume', 'edge', 'complete']);
-    expect((await repository.listMessages('sess', 'pipeline.b')).map((m) => m.message.role)).toEqual(['user', 'assistant']);
+    expect((await repository.listMessages('sess', 'pipeline.b')).map((m) => m.message.role)).toEqual([
+      'user',
+      'assistant',
+    ]);
   });
 
   it('starts a finished run fresh, and node agents keep their persisted history', async () => {
@@ -75,7 +108,9 @@ describe('sessions', () => {
         await super.putNodeEntry(...args);
         if (args[2] === 'b' && this.armed) [this.dead, this.armed] = [true, false];
       }
-      override async updateMultiAgent(...args: Parameters<InMemorySessionRepository['updateMultiAgent']>): Promise<void> {
+      override async updateMultiAgent(
+        ...args: Parameters<InMemorySessionRepository['updateMultiAgent']>
+      ): Promise<void> {
         if (this.dead) return new Promise(() => undefined);
         return super.updateMultiAgent(...args);
       }

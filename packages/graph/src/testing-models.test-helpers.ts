@@ -1,5 +1,13 @@
 /** Models and graphs for the scheduling tests: latency profiles, seeded randomness, a store that dies. */
-import { Agent, InMemorySessionRepository, type JsonObject, type Model, type ModelStreamEvent, type NewTransition, type NodeTransition } from '@skein/core';
+import {
+  Agent,
+  InMemorySessionRepository,
+  type JsonObject,
+  type Model,
+  type ModelStreamEvent,
+  type NewTransition,
+  type NodeTransition,
+} from '@skein/core';
 
 /** How a node's model waits: not at all (a cache, a canned answer), one macrotask, or a seeded random time. */
 export type Latency = 'zero' | 'tick' | { seed: number; maxMs: number };
@@ -22,7 +30,8 @@ export function fastModel(text: string, latency: Latency, random?: () => number)
     modelId: 'fast',
     async *stream(): AsyncGenerator<ModelStreamEvent> {
       if (latency === 'tick') await new Promise((resolve) => setImmediate(resolve));
-      else if (latency !== 'zero') await new Promise((resolve) => setTimeout(resolve, Math.floor((random ?? Math.random)() * latency.maxMs)));
+      else if (latency !== 'zero')
+        await new Promise((resolve) => setTimeout(resolve, Math.floor((random ?? Math.random)() * latency.maxMs)));
       yield { messageStart: { role: 'assistant' } };
       yield { contentBlockDelta: { contentBlockIndex: 0, delta: { text } } };
       yield { contentBlockStop: { contentBlockIndex: 0 } };
@@ -37,7 +46,9 @@ export function fastAgent(name: string, latency: Latency, random?: () => number,
 
 /** An in-memory store that dies (every write throws, as after a SIGKILL) at the first write matching `dieAt`. */
 export class DyingRepository extends InMemorySessionRepository {
-  dieAt: ((write: { kind: 'node' | 'transition' | 'state' | 'message'; nodeId?: string; state?: JsonObject }) => boolean) | undefined;
+  dieAt:
+    | ((write: { kind: 'node' | 'transition' | 'state' | 'message'; nodeId?: string; state?: JsonObject }) => boolean)
+    | undefined;
   dead = false;
 
   #check(write: { kind: 'node' | 'transition' | 'state' | 'message'; nodeId?: string; state?: JsonObject }): void {
@@ -45,12 +56,21 @@ export class DyingRepository extends InMemorySessionRepository {
     if (this.dead) throw new Error('the process died');
   }
 
-  override async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
+  override async putNodeEntry(
+    sessionId: string,
+    multiAgentId: string,
+    nodeId: string,
+    entry: JsonObject,
+  ): Promise<void> {
     this.#check({ kind: 'node', nodeId });
     return super.putNodeEntry(sessionId, multiAgentId, nodeId, entry);
   }
 
-  override async appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void> {
+  override async appendTransitions(
+    sessionId: string,
+    multiAgentId: string,
+    transitions: readonly NodeTransition[],
+  ): Promise<void> {
     this.#check({ kind: 'transition' });
     return super.appendTransitions(sessionId, multiAgentId, transitions);
   }

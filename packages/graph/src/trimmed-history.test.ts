@@ -4,7 +4,14 @@
  * sliding window already removed messages (`removed_message_count` > 0). This needs core's
  * `AgentPersistence.reset` to write the kept messages from id `removedMessageCount`.
  */
-import { Agent, InMemorySessionRepository, RepositorySessionManager, SlidingWindowConversationManager, messageText, tool } from '@skein/core';
+import {
+  Agent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  SlidingWindowConversationManager,
+  messageText,
+  tool,
+} from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { z } from 'zod';
 import { expect, it } from 'vitest';
@@ -12,7 +19,12 @@ import { GraphBuilder } from './index.js';
 
 const noop = tool({ name: 'noop', description: 'does nothing', inputSchema: z.object({}), callback: () => 'done' });
 const worker = (script: ScriptedTurn[]): Agent =>
-  new Agent({ name: 'worker', tools: [noop], model: new ScriptedModel(script), conversationManager: new SlidingWindowConversationManager({ windowSize: 2 }) });
+  new Agent({
+    name: 'worker',
+    tools: [noop],
+    model: new ScriptedModel(script),
+    conversationManager: new SlidingWindowConversationManager({ windowSize: 2 }),
+  });
 
 it('resetAgent on an agent whose window removed messages restores what was stored', async () => {
   const sm = new RepositorySessionManager({ sessionId: 's', repository: new InMemorySessionRepository() });
@@ -33,8 +45,15 @@ it('resetOnRevisit with a session stores the reset history consistently, also af
   const repository = new InMemorySessionRepository();
   const sm = new RepositorySessionManager({ sessionId: 's', repository });
   const live = worker([{ toolUses: [{ name: 'noop', input: {} }] }, 'one', 'two']);
-  const graph = new GraphBuilder().setId('g').setSessionManager(sm).addNode(live).setEntryPoint('worker').setMaxNodeExecutions(2)
-    .addEdge('worker', 'worker', (s) => (s.results['worker']?.executionCount ?? 0) < 2).resetOnRevisit().build();
+  const graph = new GraphBuilder()
+    .setId('g')
+    .setSessionManager(sm)
+    .addNode(live)
+    .setEntryPoint('worker')
+    .setMaxNodeExecutions(2)
+    .addEdge('worker', 'worker', (s) => (s.results['worker']?.executionCount ?? 0) < 2)
+    .resetOnRevisit()
+    .build();
   expect((await graph.invoke('task')).status).toBe('completed');
   const restored = worker([]);
   await (await sm.openMultiAgent('g', 'graph')).attachAgent(restored, 'worker', { restore: true });

@@ -9,7 +9,13 @@
  * Usage: node --conditions=@skein/source --import tsx crash-child.ts <storageDir> <logFile> <mode> [node]
  */
 import { appendFileSync } from 'node:fs';
-import { AfterNodeCallEvent, Agent, RepositorySessionManager, type SessionManager, type SessionRepository } from '@skein/core';
+import {
+  AfterNodeCallEvent,
+  Agent,
+  RepositorySessionManager,
+  type SessionManager,
+  type SessionRepository,
+} from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager, FileSessionRepository } from '@skein/session-file';
@@ -54,13 +60,23 @@ function holdingCommit(repository: FileSessionRepository): SessionRepository {
 
 const sessionManager: SessionManager & { close?: () => Promise<void> } =
   mode === 'uncommitted'
-    ? new RepositorySessionManager({ sessionId: 'crash', repository: holdingCommit(new FileSessionRepository({ storageDir })) })
+    ? new RepositorySessionManager({
+        sessionId: 'crash',
+        repository: holdingCommit(new FileSessionRepository({ storageDir })),
+      })
     : new FileSessionManager({ sessionId: 'crash', storageDir });
 const graph = new GraphBuilder()
   .setId('crashy')
   .setSessionManager(sessionManager)
-  .addNode(node('a')).addNode(node('b')).addNode(node('x')).addNode(node('c')).addNode(node('d'))
-  .addEdge('a', 'b').addEdge('a', 'x').addEdge(['b', 'x'], 'c').addEdge('c', 'd')
+  .addNode(node('a'))
+  .addNode(node('b'))
+  .addNode(node('x'))
+  .addNode(node('c'))
+  .addNode(node('d'))
+  .addEdge('a', 'b')
+  .addEdge('a', 'x')
+  .addEdge(['b', 'x'], 'c')
+  .addEdge('c', 'd')
   .build();
 
 if (mode === 'between') {
@@ -72,6 +88,10 @@ if (mode === 'between') {
 }
 
 const result = await graph.invoke('the crash task');
-const messages = Object.fromEntries([...graph.nodes.values()].map((n) => [n.id, (n.target as Agent).messages.map((m) => m.role)]));
-process.stdout.write(`${JSON.stringify({ status: result.status, executionOrder: result.executionOrder, kinds: result.transitions.map((t) => t.kind), messages })}\n`);
+const messages = Object.fromEntries(
+  [...graph.nodes.values()].map((n) => [n.id, (n.target as Agent).messages.map((m) => m.role)]),
+);
+process.stdout.write(
+  `${JSON.stringify({ status: result.status, executionOrder: result.executionOrder, kinds: result.transitions.map((t) => t.kind), messages })}\n`,
+);
 await sessionManager.close?.();

@@ -15,7 +15,8 @@ export function mergeSameRole(messages: readonly Message[]): Message[] {
   for (const message of messages) {
     if (message.content.length === 0) continue;
     const last = out[out.length - 1];
-    if (last && last.role === message.role) out[out.length - 1] = { role: last.role, content: [...last.content, ...message.content] };
+    if (last && last.role === message.role)
+      out[out.length - 1] = { role: last.role, content: [...last.content, ...message.content] };
     else out.push(message);
   }
   return out;

@@ -21,7 +21,10 @@ describe('handoff()', () => {
   });
 
   it('takes name and description overrides and refuses bad options', () => {
-    const h = handoff(quiet('x'), { toolNameOverride: 'custom_handoff_tool', toolDescriptionOverride: 'Custom description' });
+    const h = handoff(quiet('x'), {
+      toolNameOverride: 'custom_handoff_tool',
+      toolDescriptionOverride: 'Custom description',
+    });
     expect([h.toolName, h.toolDescription]).toEqual(['custom_handoff_tool', 'Custom description']);
     expect(() => handoff(quiet('x'), { toolNameOverride: 'has space' })).toThrow(ConfigurationError);
     expect(() => handoff(quiet('x'), { inputType: z.string() })).toThrow(/must describe an object/);
@@ -56,7 +59,11 @@ describe('handoff()', () => {
   });
 
   it('a throwing onHandoff refuses the transfer with a readable error', async () => {
-    const h = handoff(quiet('B'), { onHandoff: () => { throw new Error('db down'); } });
+    const h = handoff(quiet('B'), {
+      onHandoff: () => {
+        throw new Error('db down');
+      },
+    });
     const model = new ScriptedModel([{ toolUses: [{ name: 'transfer_to_b' }] }, 'ok, I will help myself']);
     const a = new Agent({ model, name: 'A', handoffs: [h] });
     const result = await a.invoke('x');

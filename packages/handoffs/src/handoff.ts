@@ -1,6 +1,14 @@
 import {
-  ConfigurationError, defaultHandoffDescription, handoffToolName, isZodSchema, toJsonSchema,
-  type Agent, type Handoff, type HandoffContext, type HandoffInputFilter, type JsonSchema,
+  ConfigurationError,
+  defaultHandoffDescription,
+  handoffToolName,
+  isZodSchema,
+  toJsonSchema,
+  type Agent,
+  type Handoff,
+  type HandoffContext,
+  type HandoffInputFilter,
+  type JsonSchema,
 } from '@skein/core';
 import type { z } from 'zod';
 
@@ -22,32 +30,59 @@ export interface HandoffOptions<S extends z.ZodType = z.ZodType> {
   nestHandoffHistory?: boolean;
 }
 
-const KNOWN = new Set(['toolNameOverride', 'toolDescriptionOverride', 'onHandoff', 'inputType', 'inputFilter', 'isEnabled', 'nestHandoffHistory']);
+const KNOWN = new Set([
+  'toolNameOverride',
+  'toolDescriptionOverride',
+  'onHandoff',
+  'inputType',
+  'inputFilter',
+  'isEnabled',
+  'nestHandoffHistory',
+]);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const NO_INPUT: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 
 function isAgentLike(value: unknown): value is Agent {
-  return typeof value === 'object' && value !== null && typeof (value as { invoke?: unknown }).invoke === 'function' && typeof (value as { name?: unknown }).name === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { invoke?: unknown }).invoke === 'function' &&
+    typeof (value as { name?: unknown }).name === 'string'
+  );
 }
 
 function checkOptions(agent: unknown, options: HandoffOptions<z.ZodType>): asserts agent is Agent {
-  if (!isAgentLike(agent)) throw new ConfigurationError('handoff(agent, options) needs the agent to transfer to as its first argument, e.g. handoff(refundAgent).');
-  if (typeof options !== 'object' || options === null) throw new ConfigurationError(`handoff(${agent.name}, options): options must be an object.`);
+  if (!isAgentLike(agent))
+    throw new ConfigurationError(
+      'handoff(agent, options) needs the agent to transfer to as its first argument, e.g. handoff(refundAgent).',
+    );
+  if (typeof options !== 'object' || options === null)
+    throw new ConfigurationError(`handoff(${agent.name}, options): options must be an object.`);
   const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
-  if (unknown.length > 0) throw new ConfigurationError(`Unknown handoff option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`);
+  if (unknown.length > 0)
+    throw new ConfigurationError(
+      `Unknown handoff option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`,
+    );
   const name = options.toolNameOverride;
   if (name !== undefined && (typeof name !== 'string' || !TOOL_NAME.test(name))) {
-    throw new ConfigurationError(`handoff(${agent.name}): toolNameOverride ${JSON.stringify(name)} is invalid: use 1-64 characters from a-z, A-Z, 0-9, "_" and "-".`);
+    throw new ConfigurationError(
+      `handoff(${agent.name}): toolNameOverride ${JSON.stringify(name)} is invalid: use 1-64 characters from a-z, A-Z, 0-9, "_" and "-".`,
+    );
   }
   if (options.inputType !== undefined && !isZodSchema(options.inputType)) {
-    throw new ConfigurationError(`handoff(${agent.name}): inputType must be a zod object schema, e.g. z.object({ reason: z.string() }).`);
+    throw new ConfigurationError(
+      `handoff(${agent.name}): inputType must be a zod object schema, e.g. z.object({ reason: z.string() }).`,
+    );
   }
   for (const key of ['onHandoff', 'inputFilter'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'function') throw new ConfigurationError(`handoff(${agent.name}): ${key} must be a function.`);
+    if (options[key] !== undefined && typeof options[key] !== 'function')
+      throw new ConfigurationError(`handoff(${agent.name}): ${key} must be a function.`);
   }
   const enabled = options.isEnabled;
   if (enabled !== undefined && typeof enabled !== 'boolean' && typeof enabled !== 'function') {
-    throw new ConfigurationError(`handoff(${agent.name}): isEnabled must be a boolean or a function (context) => boolean | Promise<boolean>.`);
+    throw new ConfigurationError(
+      `handoff(${agent.name}): isEnabled must be a boolean or a function (context) => boolean | Promise<boolean>.`,
+    );
   }
 }
 
@@ -55,7 +90,9 @@ function inputJsonSchema(agent: Agent, schema: z.ZodType | undefined): JsonSchem
   if (!schema) return NO_INPUT;
   const json = toJsonSchema(schema);
   if (json['type'] !== 'object') {
-    throw new ConfigurationError(`handoff(${agent.name}): inputType must describe an object (tool arguments are objects); wrap it, e.g. z.object({ value: schema }).`);
+    throw new ConfigurationError(
+      `handoff(${agent.name}): inputType must describe an object (tool arguments are objects); wrap it, e.g. z.object({ value: schema }).`,
+    );
   }
   return json;
 }

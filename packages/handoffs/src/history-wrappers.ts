@@ -27,7 +27,10 @@ export function setConversationHistoryWrappers(wrappers: Partial<ConversationHis
       throw new TypeError(`setConversationHistoryWrappers: ${key} must be a non-empty string.`);
     }
   }
-  const next: ConversationHistoryWrappers = { start: wrappers.start ?? current.start, end: wrappers.end ?? current.end };
+  const next: ConversationHistoryWrappers = {
+    start: wrappers.start ?? current.start,
+    end: wrappers.end ?? current.end,
+  };
   if (next.start === next.end) throw new TypeError('setConversationHistoryWrappers: start and end must differ.');
   current = next;
 }

@@ -5,7 +5,10 @@ export { defaultHandoffHistoryMapper, nestHandoffHistory, transcriptEntries } fr
 export type { HandoffHistoryMapper, NestHandoffHistoryOptions } from './filters/nest-handoff-history.js';
 export { composeFilters } from './filters/compose-filters.js';
 export {
-  DEFAULT_CONVERSATION_HISTORY_WRAPPERS, getConversationHistoryWrappers, resetConversationHistoryWrappers, setConversationHistoryWrappers,
+  DEFAULT_CONVERSATION_HISTORY_WRAPPERS,
+  getConversationHistoryWrappers,
+  resetConversationHistoryWrappers,
+  setConversationHistoryWrappers,
 } from './history-wrappers.js';
 export type { ConversationHistoryWrappers } from './history-wrappers.js';
 export { resolveInputFilter } from './resolve-input-filter.js';

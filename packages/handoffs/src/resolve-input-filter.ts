@@ -16,7 +16,10 @@ export interface HandoffRunSettings {
  * else nested history when the handoff (or, failing that, the run) asks for it, else none
  * (`undefined`: the next agent receives the conversation as it is).
  */
-export function resolveInputFilter(handoff: Handoff, settings: HandoffRunSettings = {}): HandoffInputFilter | undefined {
+export function resolveInputFilter(
+  handoff: Handoff,
+  settings: HandoffRunSettings = {},
+): HandoffInputFilter | undefined {
   if (handoff.inputFilter) return handoff.inputFilter;
   if (settings.inputFilter) return settings.inputFilter;
   const nest = handoff.nestHandoffHistory ?? settings.nestHandoffHistory ?? false;

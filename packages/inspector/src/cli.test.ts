@@ -50,8 +50,19 @@ describe('skein sessions', () => {
   });
 
   it('prints JSON for scripts', async () => {
-    const list = JSON.parse((await cli('sessions', dir, '--json')).out) as { id: string; orchestrators: { status: string }[] }[];
-    expect(list.map((s) => s.id).sort()).toEqual(['agent-solo', 'graph-approved', 'graph-done', 'graph-killed', 'graph-resumed', 'graph-waiting', 'swarm-desk']);
+    const list = JSON.parse((await cli('sessions', dir, '--json')).out) as {
+      id: string;
+      orchestrators: { status: string }[];
+    }[];
+    expect(list.map((s) => s.id).sort()).toEqual([
+      'agent-solo',
+      'graph-approved',
+      'graph-done',
+      'graph-killed',
+      'graph-resumed',
+      'graph-waiting',
+      'swarm-desk',
+    ]);
     expect(list.find((s) => s.id === 'graph-done')?.orchestrators[0]?.status).toBe('completed');
   });
 
@@ -68,7 +79,9 @@ describe('skein show', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/graph support {2}completed {2}4 node executions {2}75 tokens/);
     expect(out).toMatch(/triage {2}completed .* start: entry point/);
-    expect(out).toMatch(/billing {2}completed .*30 tokens .*edge from triage: triage -> billing \(condition isBilling held\)/);
+    expect(out).toMatch(
+      /billing {2}completed .*30 tokens .*edge from triage: triage -> billing \(condition isBilling held\)/,
+    );
     expect(out).toMatch(/summary {2}completed .*join from billing/);
     expect(out).not.toContain('refund  ');
   });
@@ -101,7 +114,9 @@ describe('skein show', () => {
     expect(approved).toMatch(/interrupt at refund[^\n]*\n[^\n]*resume {2}answered approval/);
     expect(approved).toMatch(/refund {2}completed .* resume: answered approval/);
     expect(approved).not.toContain('waiting for an answer');
-    expect((await cli('show', dir, 'graph-approved', '--agent', 'approvals.refund')).out).toContain('← success: refunded 80 EUR for order 7');
+    expect((await cli('show', dir, 'graph-approved', '--agent', 'approvals.refund')).out).toContain(
+      '← success: refunded 80 EUR for order 7',
+    );
   });
 
   it('shows a swarm with its handoff message', async () => {
@@ -121,7 +136,9 @@ describe('skein show', () => {
   });
 
   it('prints JSON with the runs', async () => {
-    const data = JSON.parse((await cli('show', dir, 'graph-done', '--json')).out) as { runs: { executions: { nodeId: string }[] }[] };
+    const data = JSON.parse((await cli('show', dir, 'graph-done', '--json')).out) as {
+      runs: { executions: { nodeId: string }[] }[];
+    };
     expect(data.runs[0]?.executions.map((e) => e.nodeId)).toEqual(['triage', 'billing', 'audit', 'summary']);
   });
 
@@ -130,7 +147,10 @@ describe('skein show', () => {
     await writeFixtureSessions(copy);
     const msg = join(copy, 'session_graph-done', 'agents', 'agent_support.billing', 'messages', 'message_1.json');
     await writeFile(msg, '{"message": {"role": "assist');
-    await writeFile(join(copy, 'session_graph-done', 'multi_agents', 'multi_agent_support', 'nodes', 'node_audit.json'), 'not json');
+    await writeFile(
+      join(copy, 'session_graph-done', 'multi_agents', 'multi_agent_support', 'nodes', 'node_audit.json'),
+      'not json',
+    );
     const { code, out } = await cli('show', copy, 'graph-done');
     expect(code).toBe(0);
     expect(out).toMatch(/! node entries of support: .*node_audit\.json/);
@@ -166,8 +186,12 @@ describe('skein export', () => {
   it('draws every member of a swarm, and the handoffs taken as its edges', async () => {
     const file = join(dir, '..', `skein-export-swarm-${Date.now()}.html`);
     expect((await cli('export', dir, 'swarm-desk', '-o', file)).code).toBe(0);
-    const json = /<script type="application\/json" id="skein-data">([\s\S]*?)<\/script>/.exec(await readFile(file, 'utf8'))?.[1] ?? '';
-    const data = JSON.parse(json) as { runs: { run: { shape: { nodes: string[]; edges: { from: string; to: string }[] } } }[] };
+    const json =
+      /<script type="application\/json" id="skein-data">([\s\S]*?)<\/script>/.exec(await readFile(file, 'utf8'))?.[1] ??
+      '';
+    const data = JSON.parse(json) as {
+      runs: { run: { shape: { nodes: string[]; edges: { from: string; to: string }[] } } }[];
+    };
     const shape = data.runs[0]?.run.shape;
     expect(shape?.nodes).toEqual(['triage', 'billing', 'refund']); // refund never ran
     expect(shape?.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['triage->billing']);
@@ -204,7 +228,16 @@ describe('usage', () => {
     const swarm = await cli('graph', mod, 'swarm');
     // triage declares its handoff to billing; billing declares none, so it is offered one to every other member.
     expect(swarm.out).toBe(
-      ['flowchart LR', '  n0["triage"]', '  n1["billing"]', '  n0 -->|transfer_to_billing| n1', '  n1 -->|transfer_to_triage| n0', '  classDef entry stroke-width:3px', '  class n0 entry', ''].join('\n'),
+      [
+        'flowchart LR',
+        '  n0["triage"]',
+        '  n1["billing"]',
+        '  n0 -->|transfer_to_billing| n1',
+        '  n1 -->|transfer_to_triage| n0',
+        '  classDef entry stroke-width:3px',
+        '  class n0 entry',
+        '',
+      ].join('\n'),
     );
   });
 });
@@ -219,7 +252,9 @@ describe('a store written by Strands Agents (Python)', () => {
     expect(show).toContain('task: Is coffee good for you?');
     expect(show).toMatch(/research {2}completed {2}1\.20 s {2}20 tokens/);
     expect(show).toMatch(/analysis {2}completed {2}800 ms {2}20 tokens/);
-    expect((await cli('show', strands, 'strands-graph', '--agent', 'research')).out).toContain('[1] assistant: Three sources found.');
+    expect((await cli('show', strands, 'strands-graph', '--agent', 'research')).out).toContain(
+      '[1] assistant: Three sources found.',
+    );
     await rm(strands, { recursive: true, force: true });
   });
 });

@@ -50,14 +50,29 @@ describe('exported page', () => {
     await writeFile(file, renderHtmlPage(pageData(await loadSession(store, 'graph-done'))));
     const page = await browser.newPage();
     const watch = await watchPage(browser, page);
-    await browser.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }, page);
+    await browser.send(
+      'Network.emulateNetworkConditions',
+      { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 },
+      page,
+    );
     await load(browser, page, pathToFileURL(file).href);
     const drawn = await browser.evaluate<Drawn>(page, DRAWN);
     expect(watch.errors).toEqual([]);
     expect(watch.requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
-    expect(drawn.nodes).toEqual(['triage:node completed', 'billing:node completed', 'refund:node pending', 'audit:node completed', 'summary:node completed']);
+    expect(drawn.nodes).toEqual([
+      'triage:node completed',
+      'billing:node completed',
+      'refund:node pending',
+      'audit:node completed',
+      'summary:node completed',
+    ]);
     expect(drawn.takenEdges).toBe(4);
-    expect(drawn.bars.map((b) => `${b.node}:${b.status}`)).toEqual(['triage:completed', 'billing:completed', 'audit:completed', 'summary:completed']);
+    expect(drawn.bars.map((b) => `${b.node}:${b.status}`)).toEqual([
+      'triage:completed',
+      'billing:completed',
+      'audit:completed',
+      'summary:completed',
+    ]);
     expect(drawn.bars.every((b) => b.width >= 2)).toBe(true);
     expect(drawn.conversations).toContain('agent support.billing (4 messages)');
     expect(drawn.messages).toBeGreaterThanOrEqual(10);
@@ -79,7 +94,12 @@ describe('exported page', () => {
     expect(drawn.conversations.some((c) => c.startsWith('desk turn 1: billing'))).toBe(true);
     expect(drawn.conversations).toContain('<img src=x onerror="window.__pwned=1"> (0 messages)');
     // The handoff says what billing received after the nested-history filter, and every member is drawn.
-    expect(await browser.evaluate<string>(page, `document.querySelector('ol.transitions li.kind-handoff .received')?.textContent ?? ''`)).toBe(' (received 1 of 3 messages)');
+    expect(
+      await browser.evaluate<string>(
+        page,
+        `document.querySelector('ol.transitions li.kind-handoff .received')?.textContent ?? ''`,
+      ),
+    ).toBe(' (received 1 of 3 messages)');
     expect(drawn.nodes.map((n) => n.split(':')[0])).toEqual(['triage', 'billing', 'refund']);
     expect(await browser.evaluate<unknown>(page, 'window.__pwned ?? null')).toBeNull();
     watch.stop();
@@ -110,7 +130,9 @@ describe('live server', () => {
       release.abort();
       await running;
       await sessionManager.close();
-      await supportGraph(new FileSessionManager({ sessionId: 'live', storageDir: live })).invoke('I was charged twice for order 42');
+      await supportGraph(new FileSessionManager({ sessionId: 'live', storageDir: live })).invoke(
+        'I was charged twice for order 42',
+      );
       let after = before;
       for (let i = 0; i < 100 && !after.bars.some((b) => b.node === 'summary' && b.status === 'completed'); i++) {
         await new Promise((r) => setTimeout(r, 100));
@@ -118,7 +140,9 @@ describe('live server', () => {
       }
       expect(after.bars.some((b) => b.node === 'summary' && b.status === 'completed')).toBe(true);
       expect(after.status).toMatch(/^completed/);
-      expect(Number(await browser.evaluate<string>(page, "document.body.getAttribute('data-updates')"))).toBeGreaterThanOrEqual(1);
+      expect(
+        Number(await browser.evaluate<string>(page, "document.body.getAttribute('data-updates')")),
+      ).toBeGreaterThanOrEqual(1);
       expect(watch.errors).toEqual([]);
       watch.stop();
     } finally {

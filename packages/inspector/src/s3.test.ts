@@ -12,7 +12,12 @@ let bucket: string;
 beforeAll(async () => {
   server = await startRgwServer();
   bucket = await server.createBucket('skein-inspector');
-  const manager = new S3SessionManager({ sessionId: 'desk-1', bucket, prefix: 'prod', clientConfig: server.clientConfig() });
+  const manager = new S3SessionManager({
+    sessionId: 'desk-1',
+    bucket,
+    prefix: 'prod',
+    clientConfig: server.clientConfig(),
+  });
   await supportGraph(manager).invoke('I was charged twice for order 42');
   manager.destroy();
 }, 600_000);
@@ -49,6 +54,8 @@ describe('skein on s3://bucket/prefix', () => {
   it('says clearly when the location is not an S3 URL or the bucket is wrong', async () => {
     const bad = s3Io();
     expect(await runCli(['sessions', `s3://no-such-bucket-${Date.now()}`], bad)).toBe(1);
-    expect(bad.err()).toMatch(/skein: Could not list s3:\/\/no-such-bucket-\d+\/: .*HTTP 404.*the bucket does not exist/);
+    expect(bad.err()).toMatch(
+      /skein: Could not list s3:\/\/no-such-bucket-\d+\/: .*HTTP 404.*the bucket does not exist/,
+    );
   });
 });

@@ -1,5 +1,10 @@
 import {
-  isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type RequestId, type StreamableHTTPClientTransport, type Transport,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+  type StreamableHTTPClientTransport,
+  type Transport,
 } from '@modelcontextprotocol/client';
 
 type SendOptions = NonNullable<Parameters<StreamableHTTPClientTransport['send']>[1]>;

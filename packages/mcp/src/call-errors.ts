@@ -27,9 +27,15 @@ export function isTransportFailure(error: unknown, aborted: boolean): boolean {
 /** One readable sentence (or three) for the model about why a call to an MCP tool failed. */
 export function describeCallError(error: unknown, f: CallFailure): string {
   if (f.aborted) return `Tool ${f.tool} was cancelled before the ${f.server} answered.`;
-  if (f.lost || (error instanceof SdkError && (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected))) {
+  if (
+    f.lost ||
+    (error instanceof SdkError &&
+      (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected))
+  ) {
     const said = f.stderr ? ` Its stderr ended with: "${f.stderr}".` : '';
-    const next = f.reconnects ? ' The next call will start a new connection; the call may or may not have taken effect.' : '';
+    const next = f.reconnects
+      ? ' The next call will start a new connection; the call may or may not have taken effect.'
+      : '';
     return `The ${f.server} went away while tool ${f.tool} was running.${said}${next}`;
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
@@ -38,7 +44,8 @@ export function describeCallError(error: unknown, f: CallFailure): string {
   if (error instanceof ProtocolError && error.code === STREAM_ENDED_CODE) {
     return `The ${f.server} dropped the connection while tool ${f.tool} was running, before answering; the call may or may not have taken effect.`;
   }
-  if (error instanceof ProtocolError) return `The ${f.server} refused the call to ${f.tool}: ${error.message} (JSON-RPC error ${error.code}).`;
+  if (error instanceof ProtocolError)
+    return `The ${f.server} refused the call to ${f.tool}: ${error.message} (JSON-RPC error ${error.code}).`;
   const message = error instanceof Error ? error.message : String(error);
   return `Calling tool ${f.tool} on the ${f.server} failed: ${message}`;
 }

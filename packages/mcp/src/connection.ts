@@ -64,7 +64,12 @@ function buildTransport(options: McpTransportOptions, keepStderr: (chunk: Buffer
  * Starts the transport and runs the MCP handshake within `timeoutMs`. On any failure the transport
  * is closed (a started child process is stopped) and a `McpConnectionError` says what happened.
  */
-export async function openConnection(name: string, options: McpTransportOptions, timeoutMs: number, events: ConnectionEvents): Promise<Connection> {
+export async function openConnection(
+  name: string,
+  options: McpTransportOptions,
+  timeoutMs: number,
+  events: ConnectionEvents,
+): Promise<Connection> {
   let tail = Buffer.alloc(0);
   const keep = (chunk: Buffer): void => {
     tail = Buffer.concat([tail, chunk]);
@@ -81,7 +86,10 @@ export async function openConnection(name: string, options: McpTransportOptions,
   const stderrTail = (): string => tail.toString('utf8').trim();
   const close = async (): Promise<void> => {
     if (transport instanceof AnswerWatchingTransport && !lost) {
-      await Promise.race([transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
+      await Promise.race([
+        transport.terminateSession().catch(() => {}),
+        new Promise((r) => setTimeout(r, 1000).unref()),
+      ]);
     }
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
@@ -95,7 +103,9 @@ export async function openConnection(name: string, options: McpTransportOptions,
     const reason = error instanceof Error ? error.message : String(error);
     throw new McpConnectionError(
       `Could not connect to ${describeServer(name, options)}: ${reason}.${said ? ` Its stderr ended with: "${said}".` : ''}` +
-        (isStdio(options) ? ' Check the command, its arguments and environment.' : ' Check the URL, the headers and that the server is running.'),
+        (isStdio(options)
+          ? ' Check the command, its arguments and environment.'
+          : ' Check the URL, the headers and that the server is running.'),
       { cause: error, ...(said ? { stderr: said } : {}) },
     );
   }

@@ -1,6 +1,11 @@
 export { McpClient } from './mcp-client.js';
 export type {
-  McpClientOptions, McpHttpTransportOptions, McpStdioTransportOptions, McpToolDefinition, McpToolSelection, McpTransportOptions,
+  McpClientOptions,
+  McpHttpTransportOptions,
+  McpStdioTransportOptions,
+  McpToolDefinition,
+  McpToolSelection,
+  McpTransportOptions,
 } from './mcp-client-options.js';
 export type { McpAgentTool } from './mcp-tool.js';
 export type { SkippedTool } from './tool-definitions.js';

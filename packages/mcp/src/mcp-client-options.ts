@@ -55,7 +55,17 @@ export interface McpClientOptions extends McpToolSelection {
   onToolsChanged?: () => void;
 }
 
-const KNOWN = new Set(['transport', 'name', 'timeoutMs', 'connectTimeoutMs', 'reconnect', 'onToolsChanged', 'allowedTools', 'toolFilter', 'prefix']);
+const KNOWN = new Set([
+  'transport',
+  'name',
+  'timeoutMs',
+  'connectTimeoutMs',
+  'reconnect',
+  'onToolsChanged',
+  'allowedTools',
+  'toolFilter',
+  'prefix',
+]);
 
 /** True for stdio transport options. */
 export function isStdio(transport: McpTransportOptions): transport is McpStdioTransportOptions {
@@ -64,7 +74,9 @@ export function isStdio(transport: McpTransportOptions): transport is McpStdioTr
 
 function checkMs(value: number | undefined, name: string): void {
   if (value !== undefined && (!Number.isFinite(value) || value <= 0)) {
-    throw new ConfigurationError(`McpClient: ${name} must be a positive number of milliseconds (got ${String(value)}).`);
+    throw new ConfigurationError(
+      `McpClient: ${name} must be a positive number of milliseconds (got ${String(value)}).`,
+    );
   }
 }
 
@@ -77,23 +89,30 @@ export function checkSelection(selection: McpToolSelection, where: string): void
     throw new ConfigurationError(`${where}: toolFilter must be a function (tool) => boolean.`);
   }
   if (selection.prefix !== undefined && !/^[a-zA-Z0-9_-]{1,40}$/.test(selection.prefix)) {
-    throw new ConfigurationError(`${where}: prefix ${JSON.stringify(selection.prefix)} must be 1-40 of a-z, A-Z, 0-9, "_" and "-".`);
+    throw new ConfigurationError(
+      `${where}: prefix ${JSON.stringify(selection.prefix)} must be 1-40 of a-z, A-Z, 0-9, "_" and "-".`,
+    );
   }
 }
 
 /** Checks client options and says what to change; throws `ConfigurationError`. */
 export function checkClientOptions(options: McpClientOptions | undefined): asserts options is McpClientOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError("new McpClient() takes an options object, e.g. new McpClient({ transport: { command: 'npx', args: ['my-server'] } }).");
+    throw new ConfigurationError(
+      "new McpClient() takes an options object, e.g. new McpClient({ transport: { command: 'npx', args: ['my-server'] } }).",
+    );
   }
   const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
-  if (unknown.length > 0) throw new ConfigurationError(`Unknown McpClient option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`);
+  if (unknown.length > 0)
+    throw new ConfigurationError(
+      `Unknown McpClient option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`,
+    );
   const t = options.transport as Partial<McpStdioTransportOptions & McpHttpTransportOptions> | undefined;
   const hasCommand = typeof t?.command === 'string' && t.command.length > 0;
   const hasUrl = t?.url !== undefined;
   if (!t || hasCommand === hasUrl) {
     throw new ConfigurationError(
-      "McpClient: transport must be either stdio { command, args?, env?, cwd? } or streamable HTTP { url, headers? } (exactly one of command and url).",
+      'McpClient: transport must be either stdio { command, args?, env?, cwd? } or streamable HTTP { url, headers? } (exactly one of command and url).',
     );
   }
   if (hasUrl) {
@@ -103,7 +122,8 @@ export function checkClientOptions(options: McpClientOptions | undefined): asser
     } catch {
       throw new ConfigurationError(`McpClient: transport.url ${JSON.stringify(String(t.url))} is not a valid URL.`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigurationError(`McpClient: transport.url must be http or https (got ${url.protocol}).`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new ConfigurationError(`McpClient: transport.url must be http or https (got ${url.protocol}).`);
   }
   checkMs(options.timeoutMs, 'timeoutMs');
   checkMs(options.connectTimeoutMs, 'connectTimeoutMs');

@@ -19,17 +19,27 @@ function open(options: Partial<ConstructorParameters<typeof McpClient>[0]> = {})
   clients.push(client);
   return client;
 }
-const agentWith = (tools: AgentTool[]): Agent => new Agent({ model: new ScriptedModel([]), tools, recordDirectToolCall: false });
-const text = (result: ToolResult | undefined): string => (result?.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
+const agentWith = (tools: AgentTool[]): Agent =>
+  new Agent({ model: new ScriptedModel([]), tools, recordDirectToolCall: false });
+const text = (result: ToolResult | undefined): string =>
+  (result?.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
 
 describe('McpClient over streamable HTTP', () => {
   it('connects, lists and calls tools, sending the configured headers with every request', async () => {
-    const client = open({ transport: { url: server.url, headers: { authorization: 'Bearer t0ken', 'x-team': 'skein' } } });
+    const client = open({
+      transport: { url: server.url, headers: { authorization: 'Bearer t0ken', 'x-team': 'skein' } },
+    });
     expect(client.name).toMatch(/^127\.0\.0\.1:\d+$/);
     const agent = agentWith(await client.listTools());
     expect(client.pid).toBeUndefined();
-    expect((await agent.tool.add?.({ a: 20, b: 22 }))?.content).toEqual([{ text: '20 + 22 = 42' }, { json: { sum: 42 } }]);
-    expect(await agent.tool.fail?.({ message: 'nope' })).toMatchObject({ status: 'error', content: [{ text: 'nope' }] });
+    expect((await agent.tool.add?.({ a: 20, b: 22 }))?.content).toEqual([
+      { text: '20 + 22 = 42' },
+      { json: { sum: 42 } },
+    ]);
+    expect(await agent.tool.fail?.({ message: 'nope' })).toMatchObject({
+      status: 'error',
+      content: [{ text: 'nope' }],
+    });
     const posts = server.requests.filter((h) => h['content-type']?.includes('json'));
     expect(posts.length).toBeGreaterThanOrEqual(3);
     for (const headers of posts) {
@@ -69,7 +79,9 @@ describe('McpClient over streamable HTTP', () => {
     await server.close();
     const client = open();
     await expect(client.connect()).rejects.toThrow(McpConnectionError);
-    await expect(client.listTools()).rejects.toThrow(/^Could not connect to MCP server "127\.0\.0\.1:\d+" \(http:\/\/127\.0\.0\.1:\d+\/mcp\): .*Check the URL/);
+    await expect(client.listTools()).rejects.toThrow(
+      /^Could not connect to MCP server "127\.0\.0\.1:\d+" \(http:\/\/127\.0\.0\.1:\d+\/mcp\): .*Check the URL/,
+    );
     server = await startHttpTestServer();
   });
 
@@ -79,7 +91,9 @@ describe('McpClient over streamable HTTP', () => {
     setTimeout(() => server.dropConnections(), 200);
     const result = await call;
     expect(result?.status).toBe('error');
-    expect(text(result)).toMatch(/^The MCP server "127\.0\.0\.1:\d+" \(.*\) dropped the connection while tool slow was running, before answering; the call may or may not have taken effect\.$/);
+    expect(text(result)).toMatch(
+      /^The MCP server "127\.0\.0\.1:\d+" \(.*\) dropped the connection while tool slow was running, before answering; the call may or may not have taken effect\.$/,
+    );
     expect(text(await agent.tool.echo?.({ text: 'after' }))).toBe('after');
   });
 
@@ -89,7 +103,9 @@ describe('McpClient over streamable HTTP', () => {
     await server.close();
     const down = await agent.tool.echo?.({ text: 'x' });
     expect(down?.status).toBe('error');
-    expect(text(down)).toMatch(/^The MCP server "127\.0\.0\.1:\d+" .* went away while tool echo was running\. The next call will start a new connection/);
+    expect(text(down)).toMatch(
+      /^The MCP server "127\.0\.0\.1:\d+" .* went away while tool echo was running\. The next call will start a new connection/,
+    );
     server = await startHttpTestServer({ port });
     expect(text(await agent.tool.echo?.({ text: 'back' }))).toBe('back');
   });

@@ -35,18 +35,34 @@ async function stats(agent: Agent, name = 'stats'): Promise<{ calls: number; can
   return (json as { json: { calls: number; cancelled: number; pid: number } }).json;
 }
 
-const text = (result: ToolResult | undefined): string => (result?.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
+const text = (result: ToolResult | undefined): string =>
+  (result?.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
 
 describe('McpClient over stdio', () => {
-  it('lists the tools as skein tools whose input schemas are the server\'s JSON Schemas as they are', async () => {
+  it("lists the tools as skein tools whose input schemas are the server's JSON Schemas as they are", async () => {
     const client = open();
     expect(client.isConnected).toBe(false);
     const tools = await client.listTools();
     expect(client.isConnected).toBe(true);
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'picture', 'documents', 'fail', 'slow', 'hang', 'crash', 'stats', 'change_tools']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'echo',
+      'add',
+      'picture',
+      'documents',
+      'fail',
+      'slow',
+      'hang',
+      'crash',
+      'stats',
+      'change_tools',
+    ]);
     const add = tools.find((t) => t.name === 'add');
     expect(add?.spec.description).toBe('Adds two numbers.');
-    expect(add?.spec.inputSchema.json).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
+    expect(add?.spec.inputSchema.json).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    });
   });
 
   it('maps text, structured content, images and embedded resources, and isError', async () => {
@@ -63,7 +79,10 @@ describe('McpClient over stdio', () => {
     const pdf = docs?.content[1] as { document: { format: string; name: string; source: { bytes: Uint8Array } } };
     expect(pdf.document).toMatchObject({ format: 'pdf', name: 'q3' });
     expect(Buffer.from(pdf.document.source.bytes).toString()).toBe('%PDF-1.4 test');
-    expect(await agent.tool.fail?.({ message: 'disk full' })).toMatchObject({ status: 'error', content: [{ text: 'disk full' }] });
+    expect(await agent.tool.fail?.({ message: 'disk full' })).toMatchObject({
+      status: 'error',
+      content: [{ text: 'disk full' }],
+    });
   });
 
   it('validates input against the JSON Schema before calling: invalid input never reaches the server', async () => {
@@ -87,7 +106,9 @@ describe('McpClient over stdio', () => {
     // The selection can be given per listing too, overriding the client's.
     expect((await math.listTools({ allowedTools: ['echo'], prefix: 'm2' })).map((t) => t.name)).toEqual(['m2_echo']);
     await expect(math.listTools({ allowedTools: ['ad'] })).rejects.toThrow(ConfigurationError);
-    await expect(math.listTools({ allowedTools: ['ad'] })).rejects.toThrow(/does not offer: ad\. .*It offers: echo, add/);
+    await expect(math.listTools({ allowedTools: ['ad'] })).rejects.toThrow(
+      /does not offer: ad\. .*It offers: echo, add/,
+    );
   });
 
   it('gives the model an error result when a call outlives timeoutMs, and keeps working', async () => {
@@ -98,7 +119,7 @@ describe('McpClient over stdio', () => {
     expect(text(await agent.tool.echo?.({ text: 'still here' }))).toBe('still here');
   });
 
-  it('cancels the MCP request when the agent\'s signal aborts', async () => {
+  it("cancels the MCP request when the agent's signal aborts", async () => {
     const agent = agentWith(await open().listTools());
     const controller = new AbortController();
     const call = agent.tool.slow?.({ ms: 30_000 }, { signal: controller.signal });
@@ -138,7 +159,9 @@ describe('McpClient over stdio: closing', () => {
     await client.close();
     const result = await call;
     expect(result?.status).toBe('error');
-    expect(text(result)).toMatch(/^Tool slow was stopped: the client of the MCP server "node" .* was closed during the call\.$/);
+    expect(text(result)).toMatch(
+      /^Tool slow was stopped: the client of the MCP server "node" .* was closed during the call\.$/,
+    );
     expect(await waitForExit(pid)).toBe(true);
   });
 });
@@ -147,10 +170,15 @@ describe('McpClient over stdio: faults', () => {
   it('a server that fails to start: a clear McpConnectionError with its stderr, no process left', async () => {
     const pidFile = join(dir, 'fail-start.pid');
     const client = open({ transport: { ...stdioTestServer({ failStart: true, pidFile }), stderr: 'ignore' } });
-    const error = await client.connect().then(() => undefined, (e: unknown) => e);
+    const error = await client.connect().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(McpConnectionError.is(error)).toBe(true);
-    expect((error as McpConnectionError).message).toMatch(/^Could not connect to MCP server "node" \(.*stdio-server\.ts\): .*refusing to start/);
+    expect((error as McpConnectionError).message).toMatch(
+      /^Could not connect to MCP server "node" \(.*stdio-server\.ts\): .*refusing to start/,
+    );
     expect((error as McpConnectionError).stderr).toBe('test server: missing configuration, refusing to start');
     expect(client.isConnected).toBe(false);
     expect(await waitForExit(Number(await readFile(pidFile, 'utf8')))).toBe(true);
@@ -158,14 +186,19 @@ describe('McpClient over stdio: faults', () => {
 
   it('a command that does not exist: McpConnectionError naming it', async () => {
     const client = open({ transport: { command: 'skein-no-such-mcp-server', args: ['--x'] } });
-    await expect(client.listTools()).rejects.toThrow(/Could not connect to MCP server "skein-no-such-mcp-server" \(skein-no-such-mcp-server --x\): .*ENOENT/);
+    await expect(client.listTools()).rejects.toThrow(
+      /Could not connect to MCP server "skein-no-such-mcp-server" \(skein-no-such-mcp-server --x\): .*ENOENT/,
+    );
   });
 
   it('a server that never answers and ignores end of input and SIGTERM: McpConnectionError after connectTimeoutMs, process killed', async () => {
     const pidFile = join(dir, 'stubborn.pid');
     const stubborn = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.on('SIGTERM', () => {}); setInterval(() => {}, 1e6);`;
     const client = open({ transport: { command: process.execPath, args: ['-e', stubborn] }, connectTimeoutMs: 1500 });
-    const error = await client.connect().then(() => undefined, (e: unknown) => e as McpConnectionError);
+    const error = await client.connect().then(
+      () => undefined,
+      (e: unknown) => e as McpConnectionError,
+    );
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error?.message).toMatch(/^Could not connect to MCP server "node" .*: Request timed out\. Check the command/);
     expect(await waitForExit(Number(await readFile(pidFile, 'utf8')))).toBe(true);
@@ -177,7 +210,9 @@ describe('McpClient over stdio: faults', () => {
     const first = client.pid as number;
     const crashed = await agent.tool.crash?.({});
     expect(crashed?.status).toBe('error');
-    expect(text(crashed)).toMatch(/went away while tool crash was running\. Its stderr ended with: "test server: crashing on purpose"\. The next call will start a new connection/);
+    expect(text(crashed)).toMatch(
+      /went away while tool crash was running\. Its stderr ended with: "test server: crashing on purpose"\. The next call will start a new connection/,
+    );
     expect(await waitForExit(first)).toBe(true);
     expect(text(await agent.tool.echo?.({ text: 'back' }))).toBe('back');
     const second = client.pid as number;
@@ -199,11 +234,16 @@ describe('McpClient over stdio: faults', () => {
     const tools = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['echo']);
     expect(client.skippedTools).toEqual([
-      { name: 'bad_schema', reason: expect.stringMatching(/^its inputSchema is not valid JSON Schema: type must be JSONType/) as string },
+      {
+        name: 'bad_schema',
+        reason: expect.stringMatching(/^its inputSchema is not valid JSON Schema: type must be JSONType/) as string,
+      },
       { name: 'bad_shape', reason: 'its inputSchema is not a JSON Schema object with type "object", as MCP requires' },
     ]);
     expect(text(await agentWith(tools).tool.echo?.({ text: 'ok' }))).toBe('ok');
-    await expect(client.listTools({ allowedTools: ['bad_schema'] })).rejects.toThrow(/does not offer: bad_schema\. bad_schema: its inputSchema is not valid JSON Schema/);
+    await expect(client.listTools({ allowedTools: ['bad_schema'] })).rejects.toThrow(
+      /does not offer: bad_schema\. bad_schema: its inputSchema is not valid JSON Schema/,
+    );
   });
 
   it('a tool list change: a removed tool answers with an error result, a relisting picks up new tools', async () => {
@@ -215,7 +255,9 @@ describe('McpClient over stdio: faults', () => {
     expect(changes).toBeGreaterThan(0);
     const removed = await agent.tool.echo?.({ text: 'x' });
     expect(removed?.status).toBe('error');
-    expect(text(removed)).toMatch(/^Tool echo is no longer offered by the MCP server "node" \(.*\) \(its tool list changed\)\. Do not call it again\.$/);
+    expect(text(removed)).toMatch(
+      /^Tool echo is no longer offered by the MCP server "node" \(.*\) \(its tool list changed\)\. Do not call it again\.$/,
+    );
     const relisted = await client.listTools();
     expect(relisted.map((t) => t.name)).toContain('twice');
     expect(relisted.map((t) => t.name)).not.toContain('echo');

@@ -1,7 +1,12 @@
 import { ConfigurationError, errorToolResult, type JsonValue, type ToolContext, type ToolResult } from '@skein/core';
 import { describeCallError, isTransportFailure } from './call-errors.js';
 import { defaultServerName, describeServer, openConnection, type Connection } from './connection.js';
-import { checkClientOptions, checkSelection, type McpClientOptions, type McpToolSelection } from './mcp-client-options.js';
+import {
+  checkClientOptions,
+  checkSelection,
+  type McpClientOptions,
+  type McpToolSelection,
+} from './mcp-client-options.js';
 import { McpError } from './mcp-errors.js';
 import { createMcpTool, type McpAgentTool } from './mcp-tool.js';
 import { toToolResult } from './result-mapping.js';
@@ -77,7 +82,11 @@ export class McpClient {
     const prefix = selection.prefix ?? this.#options.prefix;
     const missing = (allowed ?? []).filter((n) => !catalog.tools.has(n));
     if (missing.length > 0) {
-      const why = missing.map((n) => catalog.skipped.find((s) => s.name === n)).filter((s) => s !== undefined).map((s) => ` ${s.name}: ${s.reason}.`).join('');
+      const why = missing
+        .map((n) => catalog.skipped.find((s) => s.name === n))
+        .filter((s) => s !== undefined)
+        .map((s) => ` ${s.name}: ${s.reason}.`)
+        .join('');
       throw new ConfigurationError(
         `allowedTools names tool(s) the ${this.#server} does not offer: ${missing.join(', ')}.${why} It offers: ${[...catalog.tools.keys()].join(', ') || 'none'}.`,
       );
@@ -89,9 +98,14 @@ export class McpClient {
       if (filter && !filter(definition)) continue;
       const name = skeinToolName(definition.name, prefix);
       const clash = byName.get(name);
-      if (clash !== undefined) throw new ConfigurationError(`MCP tools ${clash} and ${definition.name} of the ${this.#server} both become ${name}; filter one out.`);
+      if (clash !== undefined)
+        throw new ConfigurationError(
+          `MCP tools ${clash} and ${definition.name} of the ${this.#server} both become ${name}; filter one out.`,
+        );
       byName.set(name, definition.name);
-      tools.push(createMcpTool(definition, name, (mcpName, input, context) => this.#call(name, mcpName, input, context)));
+      tools.push(
+        createMcpTool(definition, name, (mcpName, input, context) => this.#call(name, mcpName, input, context)),
+      );
     }
     return tools;
   }
@@ -114,20 +128,27 @@ export class McpClient {
       this.#connection = undefined;
       const opening = (async () => {
         await current?.close();
-        const connection = await openConnection(this.name, this.#options.transport, this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, {
-          onToolsChanged: () => {
-            this.#stale = true;
-            this.#options.onToolsChanged?.();
+        const connection = await openConnection(
+          this.name,
+          this.#options.transport,
+          this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+          {
+            onToolsChanged: () => {
+              this.#stale = true;
+              this.#options.onToolsChanged?.();
+            },
           },
-        });
+        );
         this.#connection = connection;
         this.#stale = true;
         return connection;
       })();
       this.#connecting = opening;
-      void opening.finally(() => {
-        if (this.#connecting === opening) this.#connecting = undefined;
-      }).catch(() => undefined);
+      void opening
+        .finally(() => {
+          if (this.#connecting === opening) this.#connecting = undefined;
+        })
+        .catch(() => undefined);
     }
     return this.#connecting;
   }
@@ -139,14 +160,18 @@ export class McpClient {
       this.#catalog = await fetchCatalog(connection.client, this.#timeoutMs);
     } catch (error) {
       this.#stale = true;
-      throw new McpError(`Could not list the tools of the ${this.#server}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new McpError(
+        `Could not list the tools of the ${this.#server}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     return this.#catalog;
   }
 
   async #call(name: string, mcpName: string, input: JsonValue, context: ToolContext): Promise<ToolResult> {
     const id = context.toolUse.toolUseId;
-    if (this.#closed) return errorToolResult(id, `Tool ${name} cannot run: the client of the ${this.#server} was closed.`);
+    if (this.#closed)
+      return errorToolResult(id, `Tool ${name} cannot run: the client of the ${this.#server} was closed.`);
     const lostBefore = this.#connection?.lost === true;
     if (lostBefore && this.#options.reconnect === false) {
       return errorToolResult(id, `Tool ${name} cannot run: the ${this.#server} went away and reconnecting is off.`);
@@ -162,33 +187,52 @@ export class McpClient {
     const checked = catalog.tools.get(mcpName);
     if (!checked) {
       const skipped = catalog.skipped.find((s) => s.name === mcpName);
-      return errorToolResult(id, skipped
-        ? `Tool ${name} cannot be called: ${skipped.reason}.`
-        : `Tool ${name} is no longer offered by the ${this.#server} (its tool list changed). Do not call it again.`);
+      return errorToolResult(
+        id,
+        skipped
+          ? `Tool ${name} cannot be called: ${skipped.reason}.`
+          : `Tool ${name} is no longer offered by the ${this.#server} (its tool list changed). Do not call it again.`,
+      );
     }
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return errorToolResult(id, `Invalid input for tool ${name}: expected a JSON object. Call it again with input matching its schema.`);
+      return errorToolResult(
+        id,
+        `Invalid input for tool ${name}: expected a JSON object. Call it again with input matching its schema.`,
+      );
     }
     const valid = checked.validate(input);
     if (!valid.valid) {
-      return errorToolResult(id, `Invalid input for tool ${name}: ${valid.errorMessage}. Call it again with input matching its schema.`);
+      return errorToolResult(
+        id,
+        `Invalid input for tool ${name}: ${valid.errorMessage}. Call it again with input matching its schema.`,
+      );
     }
     try {
-      const result = await connection.client.callTool({ name: mcpName, arguments: input }, { signal: context.signal, timeout: this.#timeoutMs });
+      const result = await connection.client.callTool(
+        { name: mcpName, arguments: input },
+        { signal: context.signal, timeout: this.#timeoutMs },
+      );
       return toToolResult(id, result);
     } catch (error) {
       await new Promise((r) => setImmediate(r)); // let a dying server's last stderr lines arrive
-      if (this.#closed) return errorToolResult(id, `Tool ${name} was stopped: the client of the ${this.#server} was closed during the call.`);
+      if (this.#closed)
+        return errorToolResult(
+          id,
+          `Tool ${name} was stopped: the client of the ${this.#server} was closed during the call.`,
+        );
       if (isTransportFailure(error, context.signal.aborted)) connection.markLost();
-      return errorToolResult(id, describeCallError(error, {
-        tool: name,
-        server: this.#server,
-        timeoutMs: this.#timeoutMs,
-        aborted: context.signal.aborted,
-        lost: connection.lost,
-        reconnects: this.#options.reconnect !== false,
-        stderr: connection.stderrTail(),
-      }));
+      return errorToolResult(
+        id,
+        describeCallError(error, {
+          tool: name,
+          server: this.#server,
+          timeoutMs: this.#timeoutMs,
+          aborted: context.signal.aborted,
+          lost: connection.lost,
+          reconnects: this.#options.reconnect !== false,
+          stderr: connection.stderrTail(),
+        }),
+      );
     }
   }
 }

@@ -13,7 +13,13 @@ describe('MCP content -> skein tool result content', () => {
   });
 
   it('images of the four formats models take become image blocks with the decoded bytes', () => {
-    for (const [mimeType, format] of [['image/png', 'png'], ['image/jpeg', 'jpeg'], ['image/gif', 'gif'], ['image/webp', 'webp'], ['IMAGE/PNG; x=1', 'png']]) {
+    for (const [mimeType, format] of [
+      ['image/png', 'png'],
+      ['image/jpeg', 'jpeg'],
+      ['image/gif', 'gif'],
+      ['image/webp', 'webp'],
+      ['IMAGE/PNG; x=1', 'png'],
+    ]) {
       const block = toResultContent({ type: 'image', data: b64('pixels'), mimeType: mimeType as string });
       expect(block).toMatchObject({ image: { format } });
       expect(bytesOf(block)).toBe('pixels');
@@ -30,33 +36,54 @@ describe('MCP content -> skein tool result content', () => {
   });
 
   it('an embedded text resource becomes its text', () => {
-    expect(toResultContent({ type: 'resource', resource: { uri: 'file:///a.md', mimeType: 'text/markdown', text: '# A' } })).toEqual({ text: '# A' });
+    expect(
+      toResultContent({ type: 'resource', resource: { uri: 'file:///a.md', mimeType: 'text/markdown', text: '# A' } }),
+    ).toEqual({ text: '# A' });
   });
 
   it('an embedded blob becomes an image or a document by its MIME type, named after its URI', () => {
-    const image = toResultContent({ type: 'resource', resource: { uri: 'file:///x/dot.png', mimeType: 'image/png', blob: b64('png!') } });
+    const image = toResultContent({
+      type: 'resource',
+      resource: { uri: 'file:///x/dot.png', mimeType: 'image/png', blob: b64('png!') },
+    });
     expect(image).toMatchObject({ image: { format: 'png' } });
     expect(bytesOf(image)).toBe('png!');
     const cases: [string, string][] = [
-      ['application/pdf', 'pdf'], ['text/csv', 'csv'], ['text/html', 'html'], ['text/plain', 'txt'], ['text/markdown', 'md'],
-      ['application/msword', 'doc'], ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'docx'],
-      ['application/vnd.ms-excel', 'xls'], ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'xlsx'],
+      ['application/pdf', 'pdf'],
+      ['text/csv', 'csv'],
+      ['text/html', 'html'],
+      ['text/plain', 'txt'],
+      ['text/markdown', 'md'],
+      ['application/msword', 'doc'],
+      ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'docx'],
+      ['application/vnd.ms-excel', 'xls'],
+      ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'xlsx'],
     ];
     for (const [mimeType, format] of cases) {
-      const doc = toResultContent({ type: 'resource', resource: { uri: 'https://h/reports/Q3 report.v2.pdf', mimeType, blob: b64('data') } });
+      const doc = toResultContent({
+        type: 'resource',
+        resource: { uri: 'https://h/reports/Q3 report.v2.pdf', mimeType, blob: b64('data') },
+      });
       expect(doc).toMatchObject({ document: { format, name: 'Q3 report-v2' } });
       expect(bytesOf(doc)).toBe('data');
     }
   });
 
   it('a blob of another type becomes a text note naming the resource', () => {
-    expect(toResultContent({ type: 'resource', resource: { uri: 'file:///b.bin', mimeType: 'application/octet-stream', blob: b64('abc') } })).toEqual({
+    expect(
+      toResultContent({
+        type: 'resource',
+        resource: { uri: 'file:///b.bin', mimeType: 'application/octet-stream', blob: b64('abc') },
+      }),
+    ).toEqual({
       text: '[resource file:///b.bin of type application/octet-stream, 3 bytes, left out: skein tool results cannot carry it]',
     });
   });
 
   it('a resource link becomes a text naming it', () => {
-    expect(toResultContent({ type: 'resource_link', uri: 'file:///c.txt', name: 'c', description: 'the c file' })).toEqual({
+    expect(
+      toResultContent({ type: 'resource_link', uri: 'file:///c.txt', name: 'c', description: 'the c file' }),
+    ).toEqual({
       text: '[resource link: c file:///c.txt (the c file)]',
     });
   });
@@ -70,7 +97,9 @@ describe('MCP content -> skein tool result content', () => {
 
 describe('MCP tools/call result -> skein tool result', () => {
   it('content in order, then structuredContent as a json block', () => {
-    expect(toToolResult('t1', { content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3, parts: [1, 2] } })).toEqual({
+    expect(
+      toToolResult('t1', { content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3, parts: [1, 2] } }),
+    ).toEqual({
       toolUseId: 't1',
       status: 'success',
       content: [{ text: '3' }, { json: { sum: 3, parts: [1, 2] } }],
@@ -79,15 +108,23 @@ describe('MCP tools/call result -> skein tool result', () => {
 
   it('isError makes an error result, with a sentence when the server said nothing', () => {
     expect(toToolResult('t2', { isError: true, content: [{ type: 'text', text: 'no such file' }] })).toEqual({
-      toolUseId: 't2', status: 'error', content: [{ text: 'no such file' }],
+      toolUseId: 't2',
+      status: 'error',
+      content: [{ text: 'no such file' }],
     });
     expect(toToolResult('t3', { isError: true, content: [] })).toEqual({
-      toolUseId: 't3', status: 'error', content: [{ text: 'The tool reported an error without saying what went wrong.' }],
+      toolUseId: 't3',
+      status: 'error',
+      content: [{ text: 'The tool reported an error without saying what went wrong.' }],
     });
   });
 
   it('an empty result is a json null, as for a skein tool returning nothing', () => {
-    expect(toToolResult('t4', { content: [] })).toEqual({ toolUseId: 't4', status: 'success', content: [{ json: null }] });
+    expect(toToolResult('t4', { content: [] })).toEqual({
+      toolUseId: 't4',
+      status: 'success',
+      content: [{ json: null }],
+    });
   });
 });
 

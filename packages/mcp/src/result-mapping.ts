@@ -14,7 +14,13 @@ import type { CallToolResult, ContentBlock, EmbeddedResource } from '@modelconte
 //   isError                                -> status 'error'
 //   nothing at all                         -> { json: null }, as core does for a tool returning undefined
 
-const IMAGE: Record<string, ImageFormat> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' };
+const IMAGE: Record<string, ImageFormat> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/jpg': 'jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
 const DOCUMENT: Record<string, DocumentFormat> = {
   'application/pdf': 'pdf',
   'text/csv': 'csv',
@@ -35,7 +41,11 @@ function bytes(base64: string): Uint8Array {
 /** A document name providers accept (letters, digits, spaces, hyphens, parentheses, brackets), from a URI. */
 export function documentName(uri: string): string {
   const last = uri.split(/[/\\]/).filter(Boolean).pop() ?? 'document';
-  const base = last.replace(/\.[^.]*$/, '').replace(/[^a-zA-Z0-9\s\-()[\]]/g, '-').replace(/-+/g, '-').trim();
+  const base = last
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^a-zA-Z0-9\s\-()[\]]/g, '-')
+    .replace(/-+/g, '-')
+    .trim();
   return base.slice(0, 200) || 'document';
 }
 
@@ -44,7 +54,9 @@ function mime(type: string | undefined): string {
 }
 
 function omitted(what: string, type: string | undefined, size: number): ToolResultContent {
-  return { text: `[${what}${type ? ` of type ${type}` : ''}, ${size} bytes, left out: skein tool results cannot carry it]` };
+  return {
+    text: `[${what}${type ? ` of type ${type}` : ''}, ${size} bytes, left out: skein tool results cannot carry it]`,
+  };
 }
 
 function fromResource(block: EmbeddedResource): ToolResultContent {
@@ -66,16 +78,22 @@ export function toResultContent(block: ContentBlock): ToolResultContent {
       return { text: block.text };
     case 'image': {
       const format = IMAGE[mime(block.mimeType)];
-      return format ? { image: { format, source: { bytes: bytes(block.data) } } } : omitted('image', block.mimeType, bytes(block.data).byteLength);
+      return format
+        ? { image: { format, source: { bytes: bytes(block.data) } } }
+        : omitted('image', block.mimeType, bytes(block.data).byteLength);
     }
     case 'audio':
       return omitted('audio', block.mimeType, bytes(block.data).byteLength);
     case 'resource':
       return fromResource(block);
     case 'resource_link':
-      return { text: `[resource link: ${block.name} ${block.uri}${block.description ? ` (${block.description})` : ''}]` };
+      return {
+        text: `[resource link: ${block.name} ${block.uri}${block.description ? ` (${block.description})` : ''}]`,
+      };
     default:
-      return { text: `[content of type ${String((block as { type?: unknown }).type)} left out: not known to this version of @skein/mcp]` };
+      return {
+        text: `[content of type ${String((block as { type?: unknown }).type)} left out: not known to this version of @skein/mcp]`,
+      };
   }
 }
 

@@ -29,7 +29,8 @@ const LOOSE_LIST: StandardSchemaV1<unknown, { tools: unknown[]; nextCursor?: str
     vendor: 'skein',
     validate: (value: unknown) => {
       const v = value as { tools?: unknown; nextCursor?: unknown } | null;
-      if (typeof v !== 'object' || v === null || !Array.isArray(v.tools)) return { issues: [{ message: 'the tools/list result has no tools array' }] };
+      if (typeof v !== 'object' || v === null || !Array.isArray(v.tools))
+        return { issues: [{ message: 'the tools/list result has no tools array' }] };
       return { value: { tools: v.tools, ...(typeof v.nextCursor === 'string' ? { nextCursor: v.nextCursor } : {}) } };
     },
   },
@@ -68,13 +69,21 @@ function check(raw: unknown, validator: AjvJsonSchemaValidator): CheckedTool | S
     return { name, reason: 'the server listed a tool without a name' };
   }
   const schema = tool.inputSchema as unknown;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || (schema as { type?: unknown }).type !== 'object') {
+  if (
+    typeof schema !== 'object' ||
+    schema === null ||
+    Array.isArray(schema) ||
+    (schema as { type?: unknown }).type !== 'object'
+  ) {
     return { name, reason: 'its inputSchema is not a JSON Schema object with type "object", as MCP requires' };
   }
   try {
     return { definition: tool as Tool, validate: validator.getValidator<unknown>(schema as JsonSchemaType) };
   } catch (error) {
-    return { name, reason: `its inputSchema is not valid JSON Schema: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      name,
+      reason: `its inputSchema is not valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -85,7 +94,8 @@ export async function fetchCatalog(client: Client, timeoutMs: number): Promise<T
   for (const raw of await listRaw(client, timeoutMs)) {
     const checked = check(raw, validator);
     if ('reason' in checked) catalog.skipped.push(checked);
-    else if (catalog.tools.has(checked.definition.name)) catalog.skipped.push({ name: checked.definition.name, reason: 'the server listed two tools with this name' });
+    else if (catalog.tools.has(checked.definition.name))
+      catalog.skipped.push({ name: checked.definition.name, reason: 'the server listed two tools with this name' });
     else catalog.tools.set(checked.definition.name, checked);
   }
   return catalog;

@@ -48,21 +48,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Validates options, fills in defaults and builds the client (SDK retries off unless asked for). */
 export function resolveAnthropicOptions(options: unknown): ResolvedAnthropicOptions {
   if (options === undefined) options = {};
-  if (!isPlainObject(options)) throw new ConfigurationError('AnthropicModel options must be an object, e.g. { modelId: "claude-sonnet-5-5" }.');
+  if (!isPlainObject(options))
+    throw new ConfigurationError('AnthropicModel options must be an object, e.g. { modelId: "claude-sonnet-5-5" }.');
   for (const key of Object.keys(options)) {
     if (!KNOWN_OPTIONS.has(key)) {
       const hint = key === 'model' ? ' Did you mean modelId?' : key === 'max_tokens' ? ' Did you mean maxTokens?' : '';
-      throw new ConfigurationError(`AnthropicModel: unknown option "${key}".${hint} Known options: ${[...KNOWN_OPTIONS].join(', ')}.`);
+      throw new ConfigurationError(
+        `AnthropicModel: unknown option "${key}".${hint} Known options: ${[...KNOWN_OPTIONS].join(', ')}.`,
+      );
     }
   }
-  const { modelId = DEFAULT_ANTHROPIC_MODEL_ID, maxTokens = DEFAULT_ANTHROPIC_MAX_TOKENS, params = {}, client, clientOptions } = options;
+  const {
+    modelId = DEFAULT_ANTHROPIC_MODEL_ID,
+    maxTokens = DEFAULT_ANTHROPIC_MAX_TOKENS,
+    params = {},
+    client,
+    clientOptions,
+  } = options;
   if (typeof modelId !== 'string' || modelId.trim() === '') {
-    throw new ConfigurationError(`AnthropicModel: modelId must be a non-empty string such as "${DEFAULT_ANTHROPIC_MODEL_ID}".`);
+    throw new ConfigurationError(
+      `AnthropicModel: modelId must be a non-empty string such as "${DEFAULT_ANTHROPIC_MODEL_ID}".`,
+    );
   }
   if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new ConfigurationError(`AnthropicModel: maxTokens must be a positive integer (got ${String(maxTokens)}).`);
   }
-  if (!isPlainObject(params)) throw new ConfigurationError('AnthropicModel: params must be an object of Messages API fields, e.g. { stop_sequences: ["END"] }.');
+  if (!isPlainObject(params))
+    throw new ConfigurationError(
+      'AnthropicModel: params must be an object of Messages API fields, e.g. { stop_sequences: ["END"] }.',
+    );
   for (const key of RESERVED_PARAMS) {
     if (key in params) {
       throw new ConfigurationError(
@@ -71,13 +85,19 @@ export function resolveAnthropicOptions(options: unknown): ResolvedAnthropicOpti
     }
   }
   if (client !== undefined && clientOptions !== undefined) {
-    throw new ConfigurationError('AnthropicModel: pass either client or clientOptions, not both (clientOptions only configure the client skein builds).');
+    throw new ConfigurationError(
+      'AnthropicModel: pass either client or clientOptions, not both (clientOptions only configure the client skein builds).',
+    );
   }
   if (clientOptions !== undefined && !isPlainObject(clientOptions)) {
-    throw new ConfigurationError('AnthropicModel: clientOptions must be an object of Anthropic client options, e.g. { apiKey, baseURL }.');
+    throw new ConfigurationError(
+      'AnthropicModel: clientOptions must be an object of Anthropic client options, e.g. { apiKey, baseURL }.',
+    );
   }
   if (client !== undefined && !hasMessagesCreate(client)) {
-    throw new ConfigurationError('AnthropicModel: client must be an Anthropic client from @anthropic-ai/sdk (it has no messages.create).');
+    throw new ConfigurationError(
+      'AnthropicModel: client must be an Anthropic client from @anthropic-ai/sdk (it has no messages.create).',
+    );
   }
   return {
     modelId,
@@ -90,5 +110,7 @@ export function resolveAnthropicOptions(options: unknown): ResolvedAnthropicOpti
 function hasMessagesCreate(client: unknown): client is AnthropicClient {
   if (!isPlainObject(client) && typeof client !== 'object') return false;
   const messages = (client as { messages?: unknown }).messages;
-  return typeof messages === 'object' && messages !== null && typeof (messages as { create?: unknown }).create === 'function';
+  return (
+    typeof messages === 'object' && messages !== null && typeof (messages as { create?: unknown }).create === 'function'
+  );
 }

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APIError } from '@anthropic-ai/sdk';
-import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError, type ModelRequest, type ModelStreamEvent } from '@skein/core';
+import {
+  CancelledError,
+  ContextWindowOverflowError,
+  ModelError,
+  ModelThrottledError,
+  ModelTransientError,
+  type ModelRequest,
+  type ModelStreamEvent,
+} from '@skein/core';
 import { AnthropicModel } from './index.js';
 import { AnthropicTestServer, answerEvents, errorBody, errorEvent } from './testing/index.js';
 
@@ -30,7 +38,11 @@ async function failure(request: ModelRequest = hello): Promise<{ error: unknown;
 
 describe('AnthropicModel errors on the wire', () => {
   it('maps 429 to ModelThrottledError with retry-after (seconds), without SDK retries', async () => {
-    server.enqueue({ status: 429, body: errorBody('rate_limit_error', 'Number of requests has exceeded your rate limit'), headers: { 'retry-after': '7', 'request-id': 'req_429' } });
+    server.enqueue({
+      status: 429,
+      body: errorBody('rate_limit_error', 'Number of requests has exceeded your rate limit'),
+      headers: { 'retry-after': '7', 'request-id': 'req_429' },
+    });
     const { error } = await failure();
     expect(ModelThrottledError.is(error)).toBe(true);
     const e = error as ModelThrottledError;
@@ -43,7 +55,11 @@ describe('AnthropicModel errors on the wire', () => {
   });
 
   it('prefers retry-after-ms', async () => {
-    server.enqueue({ status: 429, body: errorBody('rate_limit_error', 'slow down'), headers: { 'retry-after-ms': '1500', 'retry-after': '2' } });
+    server.enqueue({
+      status: 429,
+      body: errorBody('rate_limit_error', 'slow down'),
+      headers: { 'retry-after-ms': '1500', 'retry-after': '2' },
+    });
     expect(((await failure()).error as ModelThrottledError).retryAfterMs).toBe(1500);
   });
 
@@ -64,14 +80,23 @@ describe('AnthropicModel errors on the wire', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it.each([500, 502, 503, 504])('maps %i to ModelTransientError with status and request id, not retried by the SDK', async (status) => {
-    server.enqueue({ status, body: errorBody('api_error', 'Internal server error'), headers: { 'request-id': 'req_500' } });
-    const { error } = await failure();
-    expect(ModelTransientError.is(error) && !ModelThrottledError.is(error) && !ContextWindowOverflowError.is(error)).toBe(true);
-    expect(error).toMatchObject({ status, requestId: 'req_500', code: 'model_transient' });
-    expect((error as Error).message).toContain('Internal server error');
-    expect(server.requests).toHaveLength(1);
-  });
+  it.each([500, 502, 503, 504])(
+    'maps %i to ModelTransientError with status and request id, not retried by the SDK',
+    async (status) => {
+      server.enqueue({
+        status,
+        body: errorBody('api_error', 'Internal server error'),
+        headers: { 'request-id': 'req_500' },
+      });
+      const { error } = await failure();
+      expect(
+        ModelTransientError.is(error) && !ModelThrottledError.is(error) && !ContextWindowOverflowError.is(error),
+      ).toBe(true);
+      expect(error).toMatchObject({ status, requestId: 'req_500', code: 'model_transient' });
+      expect((error as Error).message).toContain('Internal server error');
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 
   it.each([
     'prompt is too long: 208532 tokens > 200000 maximum',
@@ -143,7 +168,10 @@ describe('AnthropicModel errors on the wire', () => {
         if ('contentBlockDelta' in event) controller.abort(new Error('user pressed stop'));
       }
     })();
-    const error = await run.then(() => undefined, (e: unknown) => e);
+    const error = await run.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(CancelledError.is(error)).toBe(true);
     expect((error as Error).cause).toMatchObject({ message: 'user pressed stop' });
     for (let i = 0; i < 200 && server.clientDisconnects === 0; i++) await new Promise((r) => setTimeout(r, 5));

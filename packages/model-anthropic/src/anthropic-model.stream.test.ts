@@ -28,7 +28,12 @@ function deltas(events: ModelStreamEvent[]): unknown[] {
 
 describe('AnthropicModel.stream: answers on the wire', () => {
   it('streams a text answer in pieces, with no contentBlockStart for text', async () => {
-    server.enqueue({ events: answerEvents({ blocks: [{ text: ['Hel', 'lo, ', 'world'] }], usage: { input_tokens: 12, output_tokens: 4 } }) });
+    server.enqueue({
+      events: answerEvents({
+        blocks: [{ text: ['Hel', 'lo, ', 'world'] }],
+        usage: { input_tokens: 12, output_tokens: 4 },
+      }),
+    });
     const events = await collect();
     expect(events[0]).toEqual({ messageStart: { role: 'assistant' } });
     expect(events.some((e) => 'contentBlockStart' in e)).toBe(false);
@@ -37,7 +42,11 @@ describe('AnthropicModel.stream: answers on the wire', () => {
     expect(events.at(-2)).toEqual({ messageStop: { stopReason: 'end_turn' } });
     const last = events.at(-1);
     expect(last && 'metadata' in last && last.metadata.usage).toEqual({
-      inputTokens: 12, outputTokens: 4, totalTokens: 16, cacheReadInputTokens: 0, cacheWriteInputTokens: 0,
+      inputTokens: 12,
+      outputTokens: 4,
+      totalTokens: 16,
+      cacheReadInputTokens: 0,
+      cacheWriteInputTokens: 0,
     });
     expect(last && 'metadata' in last && last.metadata.metrics?.latencyMs).toBeGreaterThanOrEqual(0);
     const sent = server.requests[0];
@@ -46,7 +55,11 @@ describe('AnthropicModel.stream: answers on the wire', () => {
   });
 
   it('parses events split at arbitrary byte offsets, multi-byte characters included', async () => {
-    server.enqueue({ events: answerEvents({ blocks: [{ text: ['こんにちは', ' 🌍', ' done'] }] }), splitBytes: 11, chunkDelayMs: 1 });
+    server.enqueue({
+      events: answerEvents({ blocks: [{ text: ['こんにちは', ' 🌍', ' done'] }] }),
+      splitBytes: 11,
+      chunkDelayMs: 1,
+    });
     const events = await collect();
     expect(deltas(events)).toEqual([{ text: 'こんにちは' }, { text: ' 🌍' }, { text: ' done' }]);
   });
@@ -67,10 +80,20 @@ describe('AnthropicModel.stream: answers on the wire', () => {
 
   it('streams a tool call whose JSON arrives split mid-token', async () => {
     const inputChunks = ['{"ci', 'ty": "Pa', 'ris", "da', 'ys": 1', '2}'];
-    server.enqueue({ events: answerEvents({ blocks: [{ text: ['Let me check.'] }, { toolUse: { id: 'toolu_1', name: 'weather', inputChunks } }] }) });
+    server.enqueue({
+      events: answerEvents({
+        blocks: [{ text: ['Let me check.'] }, { toolUse: { id: 'toolu_1', name: 'weather', inputChunks } }],
+      }),
+    });
     const events = await collect();
-    expect(events).toContainEqual({ contentBlockStart: { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'toolu_1', name: 'weather' } } } });
-    const input = deltas(events).flatMap((d) => (typeof d === 'object' && d !== null && 'toolUse' in d ? [(d as { toolUse: { input: string } }).toolUse.input] : []));
+    expect(events).toContainEqual({
+      contentBlockStart: { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'toolu_1', name: 'weather' } } },
+    });
+    const input = deltas(events).flatMap((d) =>
+      typeof d === 'object' && d !== null && 'toolUse' in d
+        ? [(d as { toolUse: { input: string } }).toolUse.input]
+        : [],
+    );
     expect(input).toEqual(inputChunks);
     expect(JSON.parse(input.join(''))).toEqual({ city: 'Paris', days: 12 });
     expect(events).toContainEqual({ messageStop: { stopReason: 'tool_use' } });
@@ -92,7 +115,15 @@ describe('AnthropicModel.stream: answers on the wire', () => {
       { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'toolu_b', name: 'mul' } } },
     ]);
     const byIndex = (i: number): string =>
-      events.map((e) => ('contentBlockDelta' in e && e.contentBlockDelta.contentBlockIndex === i && 'toolUse' in e.contentBlockDelta.delta ? e.contentBlockDelta.delta.toolUse.input : '')).join('');
+      events
+        .map((e) =>
+          'contentBlockDelta' in e &&
+          e.contentBlockDelta.contentBlockIndex === i &&
+          'toolUse' in e.contentBlockDelta.delta
+            ? e.contentBlockDelta.delta.toolUse.input
+            : '',
+        )
+        .join('');
     expect(JSON.parse(byIndex(0))).toEqual({ a: 1, b: 2 });
     expect(JSON.parse(byIndex(1))).toEqual({ a: 3, b: 4 });
   });
@@ -100,7 +131,11 @@ describe('AnthropicModel.stream: answers on the wire', () => {
   it('streams thinking with its signature, and redacted thinking as bytes', async () => {
     server.enqueue({
       events: answerEvents({
-        blocks: [{ thinking: ['Let me ', 'think.'], signature: 'sig-abc' }, { redactedThinking: 'ENCRYPTED==' }, { text: ['42'] }],
+        blocks: [
+          { thinking: ['Let me ', 'think.'], signature: 'sig-abc' },
+          { redactedThinking: 'ENCRYPTED==' },
+          { text: ['42'] },
+        ],
       }),
     });
     const events = await collect();
@@ -124,13 +159,22 @@ describe('AnthropicModel.stream: answers on the wire', () => {
     });
     const meta = (await collect()).at(-1);
     expect(meta && 'metadata' in meta && meta.metadata.usage).toEqual({
-      inputTokens: 20, outputTokens: 3, totalTokens: 1823, cacheReadInputTokens: 1500, cacheWriteInputTokens: 300,
+      inputTokens: 20,
+      outputTokens: 3,
+      totalTokens: 1823,
+      cacheReadInputTokens: 1500,
+      cacheWriteInputTokens: 300,
     });
   });
 
   it.each([
-    ['end_turn', 'end_turn'], ['max_tokens', 'max_tokens'], ['stop_sequence', 'stop_sequence'], ['refusal', 'content_filtered'],
-    ['pause_turn', 'end_turn'], ['model_context_window_exceeded', 'max_tokens'], ['some_new_reason', 'some_new_reason'],
+    ['end_turn', 'end_turn'],
+    ['max_tokens', 'max_tokens'],
+    ['stop_sequence', 'stop_sequence'],
+    ['refusal', 'content_filtered'],
+    ['pause_turn', 'end_turn'],
+    ['model_context_window_exceeded', 'max_tokens'],
+    ['some_new_reason', 'some_new_reason'],
   ])('maps stop reason %s to %s', async (wire, core) => {
     server.enqueue({ events: answerEvents({ blocks: [{ text: ['x'] }], stopReason: wire }) });
     expect(await collect()).toContainEqual({ messageStop: { stopReason: core } });

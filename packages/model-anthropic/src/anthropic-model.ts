@@ -1,5 +1,10 @@
 import type { Model, ModelRequest, ModelStreamEvent } from '@skein/core';
-import { resolveAnthropicOptions, type AnthropicClient, type AnthropicModelOptions, type ResolvedAnthropicOptions } from './anthropic-model-options.js';
+import {
+  resolveAnthropicOptions,
+  type AnthropicClient,
+  type AnthropicModelOptions,
+  type ResolvedAnthropicOptions,
+} from './anthropic-model-options.js';
 import { toAnthropicRequest } from './convert/to-anthropic-request.js';
 import { toSkeinError } from './errors/to-skein-error.js';
 import { translateStream } from './stream/translate-stream.js';

@@ -1,4 +1,10 @@
-import { ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError, SkeinError } from '@skein/core';
+import {
+  ContextWindowOverflowError,
+  ModelError,
+  ModelThrottledError,
+  ModelTransientError,
+  SkeinError,
+} from '@skein/core';
 
 /** Messages Bedrock (and the models behind it) use when the input does not fit the context window. */
 const OVERFLOW = [
@@ -15,13 +21,36 @@ const OVERFLOW = [
 const THROTTLING = new Set(['ThrottlingException', 'ModelNotReadyException', 'TooManyRequestsException']);
 
 /** Exception names of server-side or network faults: the same request may succeed when tried again. */
-const TRANSIENT = new Set(['ServiceUnavailableException', 'InternalServerException', 'ModelStreamErrorException', 'ModelTimeoutException', 'TimeoutError', 'RequestTimeout']);
+const TRANSIENT = new Set([
+  'ServiceUnavailableException',
+  'InternalServerException',
+  'ModelStreamErrorException',
+  'ModelTimeoutException',
+  'TimeoutError',
+  'RequestTimeout',
+]);
 
 /** Error codes of a connection that failed (reset, refused, timed out). */
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_SESSION_ERROR', 'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_STREAM_CANCEL']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ERR_HTTP2_STREAM_ERROR',
+  'ERR_HTTP2_SESSION_ERROR',
+  'ERR_HTTP2_GOAWAY_SESSION',
+  'ERR_HTTP2_STREAM_CANCEL',
+]);
 
 function isNetworkFault(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    typeof e === 'object' && e !== null && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
   }
@@ -66,9 +95,15 @@ export function retryAfterMs(headers: Record<string, unknown> | undefined, now =
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
-function isThrottling(name: string, status: number | undefined, text: string, originalStatus: number | undefined): boolean {
+function isThrottling(
+  name: string,
+  status: number | undefined,
+  text: string,
+  originalStatus: number | undefined,
+): boolean {
   if (THROTTLING.has(name) || status === 429) return true;
-  if (name === 'ModelStreamErrorException') return originalStatus === 429 || /throttl|too many requests|rate limit|overloaded/i.test(text);
+  if (name === 'ModelStreamErrorException')
+    return originalStatus === 429 || /throttl|too many requests|rate limit|overloaded/i.test(text);
   return false;
 }
 
@@ -84,27 +119,47 @@ export function toCoreError(error: unknown, modelId: string, context: ErrorConte
   const message = str(e.message) ?? String(error);
   const originalMessage = str(e.originalMessage);
   const text = (originalMessage ? `${message} (${originalMessage})` : message).replace(/[.\s]+$/, '');
-  const status = num(e.$metadata?.httpStatusCode) ?? num(e.$response?.statusCode) ?? num(e.originalStatusCode) ?? context.status;
+  const status =
+    num(e.$metadata?.httpStatusCode) ?? num(e.$response?.statusCode) ?? num(e.originalStatusCode) ?? context.status;
   const requestId = str(e.$metadata?.requestId) ?? context.requestId;
   const fields: { cause: unknown; status?: number; requestId?: string } = { cause: error };
   if (status !== undefined) fields.status = status;
   if (requestId !== undefined) fields.requestId = requestId;
   const where = `${name}${status === undefined ? '' : `, HTTP ${status}`}${requestId === undefined ? '' : `, request id ${requestId}`}`;
 
-  if (isThrottling(name, num(e.$metadata?.httpStatusCode) ?? num(e.$response?.statusCode), text, num(e.originalStatusCode))) {
+  if (
+    isThrottling(
+      name,
+      num(e.$metadata?.httpStatusCode) ?? num(e.$response?.statusCode),
+      text,
+      num(e.originalStatusCode),
+    )
+  ) {
     const after = retryAfterMs(e.$response?.headers);
-    return new ModelThrottledError(`Bedrock throttled the call to ${modelId} (${where}): ${text}. The agent loop retries with backoff; raise your Bedrock quota if this persists.`, after === undefined ? fields : { ...fields, retryAfterMs: after });
+    return new ModelThrottledError(
+      `Bedrock throttled the call to ${modelId} (${where}): ${text}. The agent loop retries with backoff; raise your Bedrock quota if this persists.`,
+      after === undefined ? fields : { ...fields, retryAfterMs: after },
+    );
   }
   if (OVERFLOW.some((re) => re.test(text))) {
-    return new ContextWindowOverflowError(`The input does not fit the context window of ${modelId} (${where}): ${text}. Shorten the conversation (a conversation manager does this) or use a model with a larger window.`, fields);
+    return new ContextWindowOverflowError(
+      `The input does not fit the context window of ${modelId} (${where}): ${text}. Shorten the conversation (a conversation manager does this) or use a model with a larger window.`,
+      fields,
+    );
   }
   const httpStatus = num(e.$metadata?.httpStatusCode) ?? num(e.$response?.statusCode);
   if (TRANSIENT.has(name) || (httpStatus !== undefined && httpStatus >= 500) || isNetworkFault(error)) {
-    return new ModelTransientError(`Bedrock call to ${modelId} failed on the server or the network (${where}): ${text}. The agent loop retries with backoff.`, fields);
+    return new ModelTransientError(
+      `Bedrock call to ${modelId} failed on the server or the network (${where}): ${text}. The agent loop retries with backoff.`,
+      fields,
+    );
   }
   let hint = '';
-  if (name === 'CredentialsProviderError') hint = ' Configure AWS credentials (environment, ~/.aws, SSO, instance role) or pass clientConfig.credentials.';
-  else if (name === 'AccessDeniedException' || name === 'UnrecognizedClientException') hint = ' Check the AWS credentials and that model access is enabled in the Bedrock console.';
-  else if (name === 'ResourceNotFoundException' || /model identifier is invalid|on-demand throughput/i.test(text)) hint = ' Check modelId (an inference profile id like us.anthropic... may be needed) and region.';
+  if (name === 'CredentialsProviderError')
+    hint = ' Configure AWS credentials (environment, ~/.aws, SSO, instance role) or pass clientConfig.credentials.';
+  else if (name === 'AccessDeniedException' || name === 'UnrecognizedClientException')
+    hint = ' Check the AWS credentials and that model access is enabled in the Bedrock console.';
+  else if (name === 'ResourceNotFoundException' || /model identifier is invalid|on-demand throughput/i.test(text))
+    hint = ' Check modelId (an inference profile id like us.anthropic... may be needed) and region.';
   return new ModelError(`Bedrock call to ${modelId} failed (${where}): ${text}.${hint}`, fields);
 }

@@ -29,10 +29,16 @@ describe('BedrockModel with streaming: false (Converse)', () => {
         metrics: { latencyMs: 120 },
       },
     });
-    const model = h.model({ streaming: false, guardrail: { guardrailIdentifier: 'g', guardrailVersion: '1', streamProcessingMode: 'async' } });
+    const model = h.model({
+      streaming: false,
+      guardrail: { guardrailIdentifier: 'g', guardrailVersion: '1', streamProcessingMode: 'async' },
+    });
     const events = await collect(model, ask('weigh the cat'));
     expect(h.server.requests[0]?.path).toMatch(/\/converse$/);
-    expect((h.server.requests[0]?.body as { guardrailConfig: unknown }).guardrailConfig).toEqual({ guardrailIdentifier: 'g', guardrailVersion: '1' });
+    expect((h.server.requests[0]?.body as { guardrailConfig: unknown }).guardrailConfig).toEqual({
+      guardrailIdentifier: 'g',
+      guardrailVersion: '1',
+    });
     expect(events).toEqual([
       { messageStart: { role: 'assistant' } },
       { contentBlockDelta: { contentBlockIndex: 0, delta: { reasoningContent: { text: 'hmm' } } } },
@@ -44,7 +50,12 @@ describe('BedrockModel with streaming: false (Converse)', () => {
       { contentBlockDelta: { contentBlockIndex: 2, delta: { toolUse: { input: '{"item":"cat","precise":true}' } } } },
       { contentBlockStop: { contentBlockIndex: 2 } },
       { messageStop: { stopReason: 'tool_use' } },
-      { metadata: { usage: { inputTokens: 30, outputTokens: 10, totalTokens: 40, cacheReadInputTokens: 25 }, metrics: { latencyMs: 120 } } },
+      {
+        metadata: {
+          usage: { inputTokens: 30, outputTokens: 10, totalTokens: 40, cacheReadInputTokens: 25 },
+          metrics: { latencyMs: 120 },
+        },
+      },
     ]);
   });
 

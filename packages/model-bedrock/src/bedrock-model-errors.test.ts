@@ -1,4 +1,10 @@
-import { CancelledError, ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError } from '@skein/core';
+import {
+  CancelledError,
+  ContextWindowOverflowError,
+  ModelError,
+  ModelThrottledError,
+  ModelTransientError,
+} from '@skein/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ask, collectUntilError, startHarness, type Harness } from './testing/harness.js';
 import { BedrockModel } from './index.js';
@@ -16,7 +22,12 @@ const partial = textFrames(['Hel', 'lo', ' there']).slice(0, 3);
 
 describe('BedrockModel errors before the stream', () => {
   it('maps a 429 ThrottlingException to ModelThrottledError with retry-after, status, request id and cause; the SDK does not retry', async () => {
-    h.server.reply({ status: 429, errorType: 'ThrottlingException', message: 'Too many requests, please wait before trying again.', headers: { 'retry-after': '3' } });
+    h.server.reply({
+      status: 429,
+      errorType: 'ThrottlingException',
+      message: 'Too many requests, please wait before trying again.',
+      headers: { 'retry-after': '3' },
+    });
     const { error } = await collectUntilError(h.model(), ask('hi'));
     expect(ModelThrottledError.is(error)).toBe(true);
     const e = error as ModelThrottledError;
@@ -38,7 +49,9 @@ describe('BedrockModel errors before the stream', () => {
   it('maps 500 InternalServerException to ModelTransientError with status and request id', async () => {
     h.server.reply({ status: 500, errorType: 'InternalServerException', message: 'Internal failure.' });
     const { error } = await collectUntilError(h.model(), ask('hi'));
-    expect(ModelTransientError.is(error) && !ModelThrottledError.is(error) && !ContextWindowOverflowError.is(error)).toBe(true);
+    expect(
+      ModelTransientError.is(error) && !ModelThrottledError.is(error) && !ContextWindowOverflowError.is(error),
+    ).toBe(true);
     expect(error).toMatchObject({ status: 500, requestId: 'req-1' });
     expect((error as Error).message).toMatch(/InternalServerException, HTTP 500, request id req-1/);
   });
@@ -72,8 +85,14 @@ describe('BedrockModel errors before the stream', () => {
 
 describe('BedrockModel errors without a response', () => {
   it('maps missing credentials to ModelError saying how to configure them', async () => {
-    const noCredentials = (): Promise<never> => Promise.reject(Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }));
-    const model = new BedrockModel({ region: 'us-east-1', clientConfig: { endpoint: h.server.endpoint, credentials: noCredentials } });
+    const noCredentials = (): Promise<never> =>
+      Promise.reject(
+        Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }),
+      );
+    const model = new BedrockModel({
+      region: 'us-east-1',
+      clientConfig: { endpoint: h.server.endpoint, credentials: noCredentials },
+    });
     const { error } = await collectUntilError(model, ask('hi'));
     model.client.destroy();
     expect(ModelError.is(error)).toBe(true);
@@ -84,7 +103,9 @@ describe('BedrockModel errors without a response', () => {
 
 describe('BedrockModel exceptions inside the stream', () => {
   it('maps a throttlingException as the first frame to ModelThrottledError', async () => {
-    h.server.reply({ frames: [{ exception: 'throttlingException', body: { message: 'Too many tokens, please wait.' } }] });
+    h.server.reply({
+      frames: [{ exception: 'throttlingException', body: { message: 'Too many tokens, please wait.' } }],
+    });
     const { events, error } = await collectUntilError(h.model(), ask('hi'));
     expect(events).toEqual([]);
     expect(ModelThrottledError.is(error)).toBe(true);
@@ -92,7 +113,15 @@ describe('BedrockModel exceptions inside the stream', () => {
   });
 
   it('maps a modelStreamErrorException caused by throttling mid-stream to ModelThrottledError with the request id', async () => {
-    h.server.reply({ frames: [...partial, { exception: 'modelStreamErrorException', body: { message: 'Model stream error', originalStatusCode: 429, originalMessage: 'Too many requests' } }] });
+    h.server.reply({
+      frames: [
+        ...partial,
+        {
+          exception: 'modelStreamErrorException',
+          body: { message: 'Model stream error', originalStatusCode: 429, originalMessage: 'Too many requests' },
+        },
+      ],
+    });
     const { events, error } = await collectUntilError(h.model(), ask('hi'));
     expect(events).toHaveLength(3);
     expect(ModelThrottledError.is(error)).toBe(true);
@@ -100,7 +129,9 @@ describe('BedrockModel exceptions inside the stream', () => {
   });
 
   it('maps an internalServerException mid-stream to ModelTransientError after the events already sent', async () => {
-    h.server.reply({ frames: [...partial, { exception: 'internalServerException', body: { message: 'Something broke' } }] });
+    h.server.reply({
+      frames: [...partial, { exception: 'internalServerException', body: { message: 'Something broke' } }],
+    });
     const { events, error } = await collectUntilError(h.model(), ask('hi'));
     expect(events.map((e) => Object.keys(e)[0])).toEqual(['messageStart', 'contentBlockDelta', 'contentBlockDelta']);
     expect(ModelTransientError.is(error) && !ModelThrottledError.is(error)).toBe(true);
@@ -109,7 +140,12 @@ describe('BedrockModel exceptions inside the stream', () => {
   });
 
   it('maps a validationException about the context window mid-stream to ContextWindowOverflowError', async () => {
-    h.server.reply({ frames: [...partial, { exception: 'validationException', body: { message: 'Input is too long for requested model.' } }] });
+    h.server.reply({
+      frames: [
+        ...partial,
+        { exception: 'validationException', body: { message: 'Input is too long for requested model.' } },
+      ],
+    });
     const { error } = await collectUntilError(h.model(), ask('hi'));
     expect(ContextWindowOverflowError.is(error)).toBe(true);
   });
@@ -135,12 +171,18 @@ describe('BedrockModel abort', () => {
   it('yields events as they arrive and stops with CancelledError when the signal aborts mid-stream', async () => {
     h.server.reply({ frames: partial, end: 'hang' });
     const controller = new AbortController();
-    const iterator = h.model().stream(ask('hi', { signal: controller.signal }))[Symbol.asyncIterator]();
+    const iterator = h
+      .model()
+      .stream(ask('hi', { signal: controller.signal }))
+      [Symbol.asyncIterator]();
     const seen = [];
     for (let i = 0; i < 3; i++) seen.push((await iterator.next()).value);
     expect(seen[2]).toEqual({ contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'lo' } } });
     controller.abort(new Error('user pressed stop'));
-    const error = await iterator.next().then(() => undefined, (e: unknown) => e);
+    const error = await iterator.next().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(CancelledError.is(error)).toBe(true);
     expect((error as Error).cause).toMatchObject({ message: 'user pressed stop' });
   });

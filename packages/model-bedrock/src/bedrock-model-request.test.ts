@@ -18,7 +18,14 @@ const pdf = new TextEncoder().encode('%PDF-1.7 tiny');
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
 const conversation: Message[] = [
-  { role: 'user', content: [{ text: 'What is in this picture, and how heavy is it?' }, { image: { format: 'png', source: { bytes: png } } }, { cachePoint: { type: 'default' } }] },
+  {
+    role: 'user',
+    content: [
+      { text: 'What is in this picture, and how heavy is it?' },
+      { image: { format: 'png', source: { bytes: png } } },
+      { cachePoint: { type: 'default' } },
+    ],
+  },
   {
     role: 'assistant',
     content: [
@@ -29,20 +36,52 @@ const conversation: Message[] = [
   },
   {
     role: 'user',
-    content: [{ toolResult: { toolUseId: 't1', status: 'success', content: [{ json: { kg: 4.2 } }, { text: 'measured' }, { image: { format: 'jpeg', source: { bytes: jpeg } } }] } }],
+    content: [
+      {
+        toolResult: {
+          toolUseId: 't1',
+          status: 'success',
+          content: [
+            { json: { kg: 4.2 } },
+            { text: 'measured' },
+            { image: { format: 'jpeg', source: { bytes: jpeg } } },
+          ],
+        },
+      },
+    ],
   },
-  { role: 'user', content: [{ text: 'Also check this report.' }, { document: { format: 'pdf', name: 'report', source: { bytes: pdf } } }] },
+  {
+    role: 'user',
+    content: [
+      { text: 'Also check this report.' },
+      { document: { format: 'pdf', name: 'report', source: { bytes: pdf } } },
+    ],
+  },
   { role: 'assistant', content: [{ toolUse: { toolUseId: 't2', name: 'weigh', input: { item: 'report' } } }] },
   {
     role: 'user',
-    content: [{ toolResult: { toolUseId: 't2', status: 'error', content: [{ text: 'scale broken' }, { document: { format: 'txt', name: 'log', source: { bytes: pdf } } }] } }],
+    content: [
+      {
+        toolResult: {
+          toolUseId: 't2',
+          status: 'error',
+          content: [{ text: 'scale broken' }, { document: { format: 'txt', name: 'log', source: { bytes: pdf } } }],
+        },
+      },
+    ],
   },
 ];
 
 const request: ModelRequest = {
   messages: conversation,
   systemPrompt: 'You are a vet.',
-  toolSpecs: [{ name: 'weigh', description: 'Weighs an item.', inputSchema: { json: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] } } }],
+  toolSpecs: [
+    {
+      name: 'weigh',
+      description: 'Weighs an item.',
+      inputSchema: { json: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] } },
+    },
+  ],
   toolChoice: { tool: { name: 'weigh' } },
 };
 
@@ -52,14 +91,27 @@ describe('BedrockModel request body on the wire', () => {
       modelId: 'anthropic.claude-3-5-haiku-20241022-v1:0',
       cachePrompt: 'default',
       cacheTools: 'default',
-      params: { maxTokens: 512, temperature: 0.2, topP: 0.9, stopSequences: ['END'], additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } } },
+      params: {
+        maxTokens: 512,
+        temperature: 0.2,
+        topP: 0.9,
+        stopSequences: ['END'],
+        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } },
+      },
     });
     await collect(model, request);
     const received = h.server.requests[0];
     expect(received?.path).toBe('/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/converse-stream');
     expect(received?.body).toEqual({
       messages: [
-        { role: 'user', content: [{ text: 'What is in this picture, and how heavy is it?' }, { image: { format: 'png', source: { bytes: b64(png) } } }, { cachePoint: { type: 'default' } }] },
+        {
+          role: 'user',
+          content: [
+            { text: 'What is in this picture, and how heavy is it?' },
+            { image: { format: 'png', source: { bytes: b64(png) } } },
+            { cachePoint: { type: 'default' } },
+          ],
+        },
         {
           role: 'assistant',
           content: [
@@ -71,7 +123,17 @@ describe('BedrockModel request body on the wire', () => {
         {
           role: 'user',
           content: [
-            { toolResult: { toolUseId: 't1', status: 'success', content: [{ json: { kg: 4.2 } }, { text: 'measured' }, { image: { format: 'jpeg', source: { bytes: b64(jpeg) } } }] } },
+            {
+              toolResult: {
+                toolUseId: 't1',
+                status: 'success',
+                content: [
+                  { json: { kg: 4.2 } },
+                  { text: 'measured' },
+                  { image: { format: 'jpeg', source: { bytes: b64(jpeg) } } },
+                ],
+              },
+            },
             { text: 'Also check this report.' },
             { document: { format: 'pdf', name: 'report', source: { bytes: b64(pdf) } } },
           ],
@@ -79,13 +141,30 @@ describe('BedrockModel request body on the wire', () => {
         { role: 'assistant', content: [{ toolUse: { toolUseId: 't2', name: 'weigh', input: { item: 'report' } } }] },
         {
           role: 'user',
-          content: [{ toolResult: { toolUseId: 't2', status: 'error', content: [{ text: 'scale broken' }, { document: { format: 'txt', name: 'log', source: { bytes: b64(pdf) } } }] } }],
+          content: [
+            {
+              toolResult: {
+                toolUseId: 't2',
+                status: 'error',
+                content: [
+                  { text: 'scale broken' },
+                  { document: { format: 'txt', name: 'log', source: { bytes: b64(pdf) } } },
+                ],
+              },
+            },
+          ],
         },
       ],
       system: [{ text: 'You are a vet.' }, { cachePoint: { type: 'default' } }],
       toolConfig: {
         tools: [
-          { toolSpec: { name: 'weigh', description: 'Weighs an item.', inputSchema: { json: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] } } } },
+          {
+            toolSpec: {
+              name: 'weigh',
+              description: 'Weighs an item.',
+              inputSchema: { json: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] } },
+            },
+          },
           { cachePoint: { type: 'default' } },
         ],
         toolChoice: { tool: { name: 'weigh' } },
@@ -100,10 +179,28 @@ describe('BedrockModel request body on the wire', () => {
     const messages: Message[] = [
       { role: 'user', content: [{ image: { format: 'webp', source: { bytes } } }] },
       { role: 'assistant', content: [{ toolUse: { toolUseId: 'x', name: 'snap', input: {} } }] },
-      { role: 'user', content: [{ toolResult: { toolUseId: 'x', status: 'success', content: [{ image: { format: 'gif', source: { bytes } } }] } }] },
+      {
+        role: 'user',
+        content: [
+          {
+            toolResult: {
+              toolUseId: 'x',
+              status: 'success',
+              content: [{ image: { format: 'gif', source: { bytes } } }],
+            },
+          },
+        ],
+      },
     ];
-    await collect(h.model(), { messages, toolSpecs: [{ name: 'snap', description: 'Takes a picture.', inputSchema: { json: { type: 'object' } } }] });
-    const body = h.server.requests[0]?.body as { messages: { content: Record<string, { source?: { bytes: string }; content?: { image: { source: { bytes: string } } }[] }>[] }[] };
+    await collect(h.model(), {
+      messages,
+      toolSpecs: [{ name: 'snap', description: 'Takes a picture.', inputSchema: { json: { type: 'object' } } }],
+    });
+    const body = h.server.requests[0]?.body as {
+      messages: {
+        content: Record<string, { source?: { bytes: string }; content?: { image: { source: { bytes: string } } }[] }>[];
+      }[];
+    };
     const direct = body.messages[0]?.content[0]?.['image']?.source?.bytes ?? '';
     const inResult = body.messages[2]?.content[0]?.['toolResult']?.content?.[0]?.image.source.bytes ?? '';
     expect(new Uint8Array(Buffer.from(direct, 'base64'))).toEqual(bytes);
@@ -117,24 +214,36 @@ describe('BedrockModel request body on the wire', () => {
     const toolSpecs = request.toolSpecs ?? [];
     await collect(h.model(), ask('hi', { toolSpecs, toolChoice: { auto: {} } }));
     await collect(h.model(), ask('hi', { toolSpecs, toolChoice: { any: {} } }));
-    expect((h.server.requests[1]?.body as { toolConfig: { toolChoice: unknown } }).toolConfig.toolChoice).toEqual({ auto: {} });
-    expect((h.server.requests[2]?.body as { toolConfig: { toolChoice: unknown } }).toolConfig.toolChoice).toEqual({ any: {} });
+    expect((h.server.requests[1]?.body as { toolConfig: { toolChoice: unknown } }).toolConfig.toolChoice).toEqual({
+      auto: {},
+    });
+    expect((h.server.requests[2]?.body as { toolConfig: { toolChoice: unknown } }).toolConfig.toolChoice).toEqual({
+      any: {},
+    });
   });
 
   it('sends redacted reasoning back as bytes', async () => {
     const messages: Message[] = [
       { role: 'user', content: [{ text: 'q' }] },
-      { role: 'assistant', content: [{ reasoningContent: { redactedContent: new Uint8Array([9, 8, 7]) } }, { text: 'a' }] },
+      {
+        role: 'assistant',
+        content: [{ reasoningContent: { redactedContent: new Uint8Array([9, 8, 7]) } }, { text: 'a' }],
+      },
       { role: 'user', content: [{ text: 'q2' }] },
     ];
     await collect(h.model(), { messages });
     const body = h.server.requests[0]?.body as { messages: { content: unknown[] }[] };
-    expect(body.messages[1]?.content[0]).toEqual({ reasoningContent: { redactedContent: b64(new Uint8Array([9, 8, 7])) } });
+    expect(body.messages[1]?.content[0]).toEqual({
+      reasoningContent: { redactedContent: b64(new Uint8Array([9, 8, 7])) },
+    });
   });
 
   it('renders tool blocks as text when the request has no tool specs (Converse needs toolConfig for them)', async () => {
     await collect(h.model(), { messages: conversation.slice(0, 3), systemPrompt: 'Summarize.' });
-    const body = h.server.requests[0]?.body as { messages: { role: string; content: unknown[] }[]; toolConfig?: unknown };
+    const body = h.server.requests[0]?.body as {
+      messages: { role: string; content: unknown[] }[];
+      toolConfig?: unknown;
+    };
     expect(body.toolConfig).toBeUndefined();
     expect(body.messages[1]?.content.at(-1)).toEqual({ text: '[tool call weigh (t1) with input {"item":"cat"}]' });
     expect(body.messages[2]?.content).toEqual([

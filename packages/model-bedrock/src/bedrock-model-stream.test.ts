@@ -13,11 +13,16 @@ afterEach(async () => {
 
 const start: WireFrame = { event: 'messageStart', body: { role: 'assistant' } };
 const stop = (stopReason: string): WireFrame => ({ event: 'messageStop', body: { stopReason } });
-const metadata: WireFrame = { event: 'metadata', body: { usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 }, metrics: { latencyMs: 9 } } };
+const metadata: WireFrame = {
+  event: 'metadata',
+  body: { usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 }, metrics: { latencyMs: 9 } },
+};
 
 describe('BedrockModel streaming (ConverseStream on the wire)', () => {
   it('streams a text answer in pieces, one core event per frame, and calls the right path', async () => {
-    h.server.reply({ frames: textFrames(['Hel', 'lo, ', 'world'], { inputTokens: 12, outputTokens: 3, totalTokens: 15 }) });
+    h.server.reply({
+      frames: textFrames(['Hel', 'lo, ', 'world'], { inputTokens: 12, outputTokens: 3, totalTokens: 15 }),
+    });
     const events = await collect(h.model(), ask('hi'));
     expect(events).toEqual([
       { messageStart: { role: 'assistant' } },
@@ -37,10 +42,18 @@ describe('BedrockModel streaming (ConverseStream on the wire)', () => {
 
   it('passes a tool call whose JSON input is split mid-token through unchanged', async () => {
     const pieces = ['{"expr', 'ession": "25 ', '* 4', '8", "pre', 'cision":', ' 2}'];
-    h.server.reply({ frames: [start, ...toolUseFrames(0, 'tooluse_1', 'calculator', pieces), stop('tool_use'), metadata] });
+    h.server.reply({
+      frames: [start, ...toolUseFrames(0, 'tooluse_1', 'calculator', pieces), stop('tool_use'), metadata],
+    });
     const events = await collect(h.model(), ask('compute'));
-    expect(events[1]).toEqual({ contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: 'tooluse_1', name: 'calculator' } } } });
-    const input = events.flatMap((e) => ('contentBlockDelta' in e && 'toolUse' in e.contentBlockDelta.delta ? [e.contentBlockDelta.delta.toolUse.input] : []));
+    expect(events[1]).toEqual({
+      contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: 'tooluse_1', name: 'calculator' } } },
+    });
+    const input = events.flatMap((e) =>
+      'contentBlockDelta' in e && 'toolUse' in e.contentBlockDelta.delta
+        ? [e.contentBlockDelta.delta.toolUse.input]
+        : [],
+    );
     expect(input).toEqual(pieces);
     expect(JSON.parse(input.join(''))).toEqual({ expression: '25 * 48', precision: 2 });
     expect(events.at(-2)).toEqual({ messageStop: { stopReason: 'tool_use' } });
@@ -65,7 +78,15 @@ describe('BedrockModel streaming (ConverseStream on the wire)', () => {
       { contentBlockIndex: 2, start: { toolUse: { toolUseId: 'tu_b', name: 'weather' } } },
     ]);
     const inputOf = (index: number): string =>
-      events.map((e) => ('contentBlockDelta' in e && e.contentBlockDelta.contentBlockIndex === index && 'toolUse' in e.contentBlockDelta.delta ? e.contentBlockDelta.delta.toolUse.input : '')).join('');
+      events
+        .map((e) =>
+          'contentBlockDelta' in e &&
+          e.contentBlockDelta.contentBlockIndex === index &&
+          'toolUse' in e.contentBlockDelta.delta
+            ? e.contentBlockDelta.delta.toolUse.input
+            : '',
+        )
+        .join('');
     expect(JSON.parse(inputOf(1))).toEqual({ city: 'Paris' });
     expect(JSON.parse(inputOf(2))).toEqual({ city: 'Oslo' });
   });
@@ -74,11 +95,23 @@ describe('BedrockModel streaming (ConverseStream on the wire)', () => {
     h.server.reply({
       frames: [
         start,
-        { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { reasoningContent: { text: 'Let me ' } } } },
+        {
+          event: 'contentBlockDelta',
+          body: { contentBlockIndex: 0, delta: { reasoningContent: { text: 'Let me ' } } },
+        },
         { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { reasoningContent: { text: 'think.' } } } },
-        { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'sig-abc==' } } } },
+        {
+          event: 'contentBlockDelta',
+          body: { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'sig-abc==' } } },
+        },
         { event: 'contentBlockStop', body: { contentBlockIndex: 0 } },
-        { event: 'contentBlockDelta', body: { contentBlockIndex: 1, delta: { reasoningContent: { redactedContent: Buffer.from([1, 2, 3]).toString('base64') } } } },
+        {
+          event: 'contentBlockDelta',
+          body: {
+            contentBlockIndex: 1,
+            delta: { reasoningContent: { redactedContent: Buffer.from([1, 2, 3]).toString('base64') } },
+          },
+        },
         { event: 'contentBlockStop', body: { contentBlockIndex: 1 } },
         { event: 'contentBlockDelta', body: { contentBlockIndex: 2, delta: { text: '42' } } },
         { event: 'contentBlockStop', body: { contentBlockIndex: 2 } },
@@ -94,11 +127,19 @@ describe('BedrockModel streaming (ConverseStream on the wire)', () => {
       { contentBlockStop: { contentBlockIndex: 0 } },
     ]);
     const redacted = events[5];
-    expect(redacted && 'contentBlockDelta' in redacted && redacted.contentBlockDelta.delta).toEqual({ reasoningContent: { redactedContent: new Uint8Array([1, 2, 3]) } });
+    expect(redacted && 'contentBlockDelta' in redacted && redacted.contentBlockDelta.delta).toEqual({
+      reasoningContent: { redactedContent: new Uint8Array([1, 2, 3]) },
+    });
   });
 
   it('reports cache read and write tokens and latency in usage metadata', async () => {
-    const usage = { inputTokens: 20, outputTokens: 2, totalTokens: 1522, cacheReadInputTokens: 1000, cacheWriteInputTokens: 500 };
+    const usage = {
+      inputTokens: 20,
+      outputTokens: 2,
+      totalTokens: 1522,
+      cacheReadInputTokens: 1000,
+      cacheWriteInputTokens: 500,
+    };
     h.server.reply({ frames: textFrames(['ok'], usage) });
     const events = await collect(h.model({ cachePrompt: 'default' }), ask('hi', { systemPrompt: 'long prompt' }));
     expect(events.at(-1)).toEqual({ metadata: { usage, metrics: { latencyMs: 42 } } });
@@ -106,12 +147,29 @@ describe('BedrockModel streaming (ConverseStream on the wire)', () => {
 
   it('surfaces a guardrail intervention as stopReason guardrail_intervened and sends the guardrail config', async () => {
     h.server.reply({
-      frames: [start, { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { text: 'Sorry, I cannot help.' } } }, { event: 'contentBlockStop', body: { contentBlockIndex: 0 } }, stop('guardrail_intervened'), { event: 'metadata', body: { usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, metrics: { latencyMs: 1 }, trace: { guardrail: {} } } }],
+      frames: [
+        start,
+        { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { text: 'Sorry, I cannot help.' } } },
+        { event: 'contentBlockStop', body: { contentBlockIndex: 0 } },
+        stop('guardrail_intervened'),
+        {
+          event: 'metadata',
+          body: {
+            usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+            metrics: { latencyMs: 1 },
+            trace: { guardrail: {} },
+          },
+        },
+      ],
     });
     const model = h.model({ guardrail: { guardrailIdentifier: 'gr-1', guardrailVersion: '2', trace: 'enabled' } });
     const events = await collect(model, ask('something bad'));
     expect(events).toContainEqual({ messageStop: { stopReason: 'guardrail_intervened' } });
-    expect((h.server.requests[0]?.body as { guardrailConfig: unknown }).guardrailConfig).toEqual({ guardrailIdentifier: 'gr-1', guardrailVersion: '2', trace: 'enabled' });
+    expect((h.server.requests[0]?.body as { guardrailConfig: unknown }).guardrailConfig).toEqual({
+      guardrailIdentifier: 'gr-1',
+      guardrailVersion: '2',
+      trace: 'enabled',
+    });
   });
 
   it('skips events core has no place for (unknown event types, citations)', async () => {
@@ -127,6 +185,12 @@ describe('BedrockModel streaming (ConverseStream on the wire)', () => {
       ],
     });
     const events = await collect(h.model(), ask('hi'));
-    expect(events.map((e) => Object.keys(e)[0])).toEqual(['messageStart', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata']);
+    expect(events.map((e) => Object.keys(e)[0])).toEqual([
+      'messageStart',
+      'contentBlockDelta',
+      'contentBlockStop',
+      'messageStop',
+      'metadata',
+    ]);
   });
 });

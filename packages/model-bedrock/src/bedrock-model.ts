@@ -5,9 +5,22 @@ import {
   type ConverseCommandInput,
   type ConverseStreamCommandInput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { CancelledError, ModelError, ModelTransientError, type Model, type ModelRequest, type ModelStreamEvent, type SkeinError } from '@skein/core';
+import {
+  CancelledError,
+  ModelError,
+  ModelTransientError,
+  type Model,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type SkeinError,
+} from '@skein/core';
 import { toCoreError, type ErrorContext } from './bedrock-errors.js';
-import { DEFAULT_BEDROCK_MODEL_ID, resolveRegion, validateOptions, type BedrockModelOptions } from './bedrock-options.js';
+import {
+  DEFAULT_BEDROCK_MODEL_ID,
+  resolveRegion,
+  validateOptions,
+  type BedrockModelOptions,
+} from './bedrock-options.js';
 import { fromConverseResponse, fromStreamEvent } from './converse-events.js';
 import { toConverseInput, type RequestOptions } from './converse-request.js';
 
@@ -39,7 +52,9 @@ export class BedrockModel implements Model {
     validateOptions(options);
     this.modelId = options.modelId ?? DEFAULT_BEDROCK_MODEL_ID;
     this.streaming = options.streaming ?? true;
-    this.client = options.client ?? new BedrockRuntimeClient({ maxAttempts: 1, ...options.clientConfig, region: resolveRegion(options) });
+    this.client =
+      options.client ??
+      new BedrockRuntimeClient({ maxAttempts: 1, ...options.clientConfig, region: resolveRegion(options) });
     const request: RequestOptions = {};
     if (options.params) request.params = structuredClone(options.params);
     if (options.guardrail) request.guardrail = { ...options.guardrail };
@@ -63,7 +78,10 @@ export class BedrockModel implements Model {
     } catch (error) {
       throw this.#fail(error, signal, {});
     }
-    const context: ErrorContext = { requestId: response.$metadata.requestId, status: response.$metadata.httpStatusCode };
+    const context: ErrorContext = {
+      requestId: response.$metadata.requestId,
+      status: response.$metadata.httpStatusCode,
+    };
     if (!response.stream) throw this.#fail(new Error('the response has no event stream'), signal, context);
     let stopped = false;
     try {
@@ -82,7 +100,10 @@ export class BedrockModel implements Model {
     if (!stopped) {
       throw new ModelTransientError(
         `The Bedrock stream of ${this.modelId} ended before messageStop: the connection was cut and the answer is incomplete. The agent loop retries it.`,
-        { ...(context.status === undefined ? {} : { status: context.status }), ...(context.requestId === undefined ? {} : { requestId: context.requestId }) },
+        {
+          ...(context.status === undefined ? {} : { status: context.status }),
+          ...(context.requestId === undefined ? {} : { requestId: context.requestId }),
+        },
       );
     }
   }
@@ -94,7 +115,10 @@ export class BedrockModel implements Model {
       converseInput.guardrailConfig = guardrail;
     }
     try {
-      const response = await this.client.send(new ConverseCommand(converseInput), signal ? { abortSignal: signal } : {});
+      const response = await this.client.send(
+        new ConverseCommand(converseInput),
+        signal ? { abortSignal: signal } : {},
+      );
       return fromConverseResponse(response);
     } catch (error) {
       throw this.#fail(error, signal, {});

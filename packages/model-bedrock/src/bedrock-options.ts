@@ -55,7 +55,17 @@ export interface BedrockModelOptions {
   streaming?: boolean;
 }
 
-const KNOWN = new Set(['modelId', 'region', 'params', 'client', 'clientConfig', 'guardrail', 'cachePrompt', 'cacheTools', 'streaming']);
+const KNOWN = new Set([
+  'modelId',
+  'region',
+  'params',
+  'client',
+  'clientConfig',
+  'guardrail',
+  'cachePrompt',
+  'cacheTools',
+  'streaming',
+]);
 const PARAMS = new Set(['maxTokens', 'temperature', 'topP', 'stopSequences', 'additionalModelRequestFields']);
 
 function fail(message: string): never {
@@ -69,29 +79,44 @@ function checkKeys(value: object, known: Set<string>, where: string): void {
 }
 
 function checkString(value: unknown, name: string): void {
-  if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) fail(`${name} must be a non-empty string.`);
+  if (value !== undefined && (typeof value !== 'string' || value.trim() === ''))
+    fail(`${name} must be a non-empty string.`);
 }
 
 function checkParams(params: BedrockModelParams): void {
   checkKeys(params, PARAMS, 'params.');
   const { maxTokens, temperature, topP, stopSequences, additionalModelRequestFields: extra } = params;
-  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0)) fail(`params.maxTokens must be a positive integer (got ${String(maxTokens)}).`);
-  if (temperature !== undefined && !(typeof temperature === 'number' && temperature >= 0 && Number.isFinite(temperature))) {
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0))
+    fail(`params.maxTokens must be a positive integer (got ${String(maxTokens)}).`);
+  if (
+    temperature !== undefined &&
+    !(typeof temperature === 'number' && temperature >= 0 && Number.isFinite(temperature))
+  ) {
     fail(`params.temperature must be a finite number >= 0 (got ${String(temperature)}).`);
   }
-  if (topP !== undefined && !(typeof topP === 'number' && topP >= 0 && topP <= 1)) fail(`params.topP must be a number in 0..1 (got ${String(topP)}).`);
-  if (stopSequences !== undefined && !(Array.isArray(stopSequences) && stopSequences.every((s) => typeof s === 'string' && s !== ''))) {
+  if (topP !== undefined && !(typeof topP === 'number' && topP >= 0 && topP <= 1))
+    fail(`params.topP must be a number in 0..1 (got ${String(topP)}).`);
+  if (
+    stopSequences !== undefined &&
+    !(Array.isArray(stopSequences) && stopSequences.every((s) => typeof s === 'string' && s !== ''))
+  ) {
     fail('params.stopSequences must be an array of non-empty strings.');
   }
-  if (extra !== undefined && (typeof extra !== 'object' || extra === null || Array.isArray(extra))) fail('params.additionalModelRequestFields must be a JSON object.');
+  if (extra !== undefined && (typeof extra !== 'object' || extra === null || Array.isArray(extra)))
+    fail('params.additionalModelRequestFields must be a JSON object.');
 }
 
 function checkGuardrail(guardrail: BedrockGuardrail): void {
-  if (typeof guardrail !== 'object' || guardrail === null) fail('guardrail must be an object { guardrailIdentifier, guardrailVersion, trace? }.');
-  if (typeof guardrail.guardrailIdentifier !== 'string' || guardrail.guardrailIdentifier === '') fail('guardrail.guardrailIdentifier must be a non-empty string.');
-  if (typeof guardrail.guardrailVersion !== 'string' || guardrail.guardrailVersion === '') fail('guardrail.guardrailVersion must be a non-empty string (e.g. "1" or "DRAFT").');
-  if (guardrail.trace !== undefined && !['enabled', 'disabled', 'enabled_full'].includes(guardrail.trace)) fail("guardrail.trace must be 'enabled', 'disabled' or 'enabled_full'.");
-  if (guardrail.streamProcessingMode !== undefined && !['sync', 'async'].includes(guardrail.streamProcessingMode)) fail("guardrail.streamProcessingMode must be 'sync' or 'async'.");
+  if (typeof guardrail !== 'object' || guardrail === null)
+    fail('guardrail must be an object { guardrailIdentifier, guardrailVersion, trace? }.');
+  if (typeof guardrail.guardrailIdentifier !== 'string' || guardrail.guardrailIdentifier === '')
+    fail('guardrail.guardrailIdentifier must be a non-empty string.');
+  if (typeof guardrail.guardrailVersion !== 'string' || guardrail.guardrailVersion === '')
+    fail('guardrail.guardrailVersion must be a non-empty string (e.g. "1" or "DRAFT").');
+  if (guardrail.trace !== undefined && !['enabled', 'disabled', 'enabled_full'].includes(guardrail.trace))
+    fail("guardrail.trace must be 'enabled', 'disabled' or 'enabled_full'.");
+  if (guardrail.streamProcessingMode !== undefined && !['sync', 'async'].includes(guardrail.streamProcessingMode))
+    fail("guardrail.streamProcessingMode must be 'sync' or 'async'.");
 }
 
 /** Throws a `ConfigurationError` naming the first option that cannot work. */
@@ -101,23 +126,31 @@ export function validateOptions(options: BedrockModelOptions): void {
   checkString(options.modelId, 'modelId');
   checkString(options.region, 'region');
   if (options.client !== undefined) {
-    if (typeof options.client !== 'object' || options.client === null || typeof options.client.send !== 'function') fail('client must be a BedrockRuntimeClient.');
+    if (typeof options.client !== 'object' || options.client === null || typeof options.client.send !== 'function')
+      fail('client must be a BedrockRuntimeClient.');
     if (options.region !== undefined || options.clientConfig !== undefined) {
-      fail('region and clientConfig configure the client BedrockModel builds; with `client` set, configure that client instead.');
+      fail(
+        'region and clientConfig configure the client BedrockModel builds; with `client` set, configure that client instead.',
+      );
     }
   }
-  if (options.clientConfig !== undefined && (typeof options.clientConfig !== 'object' || options.clientConfig === null)) fail('clientConfig must be an object.');
+  if (options.clientConfig !== undefined && (typeof options.clientConfig !== 'object' || options.clientConfig === null))
+    fail('clientConfig must be an object.');
   if (options.params !== undefined) {
     if (typeof options.params !== 'object' || options.params === null) fail('params must be an object.');
     checkParams(options.params);
   }
   if (options.guardrail !== undefined) checkGuardrail(options.guardrail);
-  if (options.cachePrompt !== undefined && options.cachePrompt !== 'default') fail("cachePrompt must be 'default' (or left out).");
-  if (options.cacheTools !== undefined && options.cacheTools !== 'default') fail("cacheTools must be 'default' (or left out).");
+  if (options.cachePrompt !== undefined && options.cachePrompt !== 'default')
+    fail("cachePrompt must be 'default' (or left out).");
+  if (options.cacheTools !== undefined && options.cacheTools !== 'default')
+    fail("cacheTools must be 'default' (or left out).");
   if (options.streaming !== undefined && typeof options.streaming !== 'boolean') fail('streaming must be a boolean.');
 }
 
 /** The region for a client BedrockModel builds: options, then clientConfig, then `AWS_REGION`, then the default. */
 export function resolveRegion(options: BedrockModelOptions): NonNullable<BedrockRuntimeClientConfig['region']> {
-  return options.region ?? options.clientConfig?.region ?? (process.env['AWS_REGION'] || undefined) ?? DEFAULT_BEDROCK_REGION;
+  return (
+    options.region ?? options.clientConfig?.region ?? (process.env['AWS_REGION'] || undefined) ?? DEFAULT_BEDROCK_REGION
+  );
 }

@@ -12,7 +12,9 @@ export function toUsage(usage: TokenUsage | undefined): Usage {
 }
 
 function metadataEvent(usage: TokenUsage | undefined, latencyMs: number | undefined): ModelStreamEvent {
-  return { metadata: latencyMs === undefined ? { usage: toUsage(usage) } : { usage: toUsage(usage), metrics: { latencyMs } } };
+  return {
+    metadata: latencyMs === undefined ? { usage: toUsage(usage) } : { usage: toUsage(usage), metrics: { latencyMs } },
+  };
 }
 
 /**
@@ -24,11 +26,17 @@ export function fromStreamEvent(event: ConverseStreamOutput): ModelStreamEvent |
   if (event.contentBlockDelta) {
     const { contentBlockIndex = 0, delta } = event.contentBlockDelta;
     if (delta?.text !== undefined) return { contentBlockDelta: { contentBlockIndex, delta: { text: delta.text } } };
-    if (delta?.toolUse) return { contentBlockDelta: { contentBlockIndex, delta: { toolUse: { input: delta.toolUse.input ?? '' } } } };
+    if (delta?.toolUse)
+      return { contentBlockDelta: { contentBlockIndex, delta: { toolUse: { input: delta.toolUse.input ?? '' } } } };
     const r = delta?.reasoningContent;
-    if (r?.text !== undefined) return { contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { text: r.text } } } };
-    if (r?.signature !== undefined) return { contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { signature: r.signature } } } };
-    if (r?.redactedContent !== undefined) return { contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { redactedContent: r.redactedContent } } } };
+    if (r?.text !== undefined)
+      return { contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { text: r.text } } } };
+    if (r?.signature !== undefined)
+      return { contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { signature: r.signature } } } };
+    if (r?.redactedContent !== undefined)
+      return {
+        contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { redactedContent: r.redactedContent } } },
+      };
     return undefined;
   }
   if (event.contentBlockStart) {
@@ -37,7 +45,8 @@ export function fromStreamEvent(event: ConverseStreamOutput): ModelStreamEvent |
     const { toolUseId = '', name = '' } = start.toolUse;
     return { contentBlockStart: { contentBlockIndex, start: { toolUse: { toolUseId, name } } } };
   }
-  if (event.contentBlockStop) return { contentBlockStop: { contentBlockIndex: event.contentBlockStop.contentBlockIndex ?? 0 } };
+  if (event.contentBlockStop)
+    return { contentBlockStop: { contentBlockIndex: event.contentBlockStop.contentBlockIndex ?? 0 } };
   if (event.messageStart) return { messageStart: { role: 'assistant' } };
   if (event.messageStop) return { messageStop: { stopReason: event.messageStop.stopReason ?? 'end_turn' } };
   if (event.metadata) return metadataEvent(event.metadata.usage, event.metadata.metrics?.latencyMs);
@@ -56,13 +65,22 @@ export function fromConverseResponse(response: ConverseResponse): ModelStreamEve
     } else if (block.toolUse) {
       const { toolUseId = '', name = '', input } = block.toolUse;
       events.push({ contentBlockStart: { contentBlockIndex, start: { toolUse: { toolUseId, name } } } });
-      events.push({ contentBlockDelta: { contentBlockIndex, delta: { toolUse: { input: JSON.stringify(input ?? {}) } } } });
+      events.push({
+        contentBlockDelta: { contentBlockIndex, delta: { toolUse: { input: JSON.stringify(input ?? {}) } } },
+      });
     } else if (block.reasoningContent) {
       const { reasoningText, redactedContent } = block.reasoningContent;
       if (reasoningText) {
-        events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { text: reasoningText.text ?? '' } } } });
+        events.push({
+          contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { text: reasoningText.text ?? '' } } },
+        });
         if (reasoningText.signature !== undefined) {
-          events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { signature: reasoningText.signature } } } });
+          events.push({
+            contentBlockDelta: {
+              contentBlockIndex,
+              delta: { reasoningContent: { signature: reasoningText.signature } },
+            },
+          });
         }
       } else if (redactedContent) {
         events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { redactedContent } } } });

@@ -23,7 +23,8 @@ function toolResultContent(item: ToolResultContent): ToolResultContentBlock {
 /** One core content block as a Converse content block. */
 export function toConverseBlock(block: ContentBlock): ConverseBlock {
   if ('text' in block) return { text: block.text };
-  if ('toolUse' in block) return { toolUse: { toolUseId: block.toolUse.toolUseId, name: block.toolUse.name, input: block.toolUse.input } };
+  if ('toolUse' in block)
+    return { toolUse: { toolUseId: block.toolUse.toolUseId, name: block.toolUse.name, input: block.toolUse.input } };
   if ('toolResult' in block) {
     const { toolUseId, status, content } = block.toolResult;
     return { toolResult: { toolUseId, status, content: content.map(toolResultContent) } };
@@ -36,14 +37,21 @@ export function toConverseBlock(block: ContentBlock): ConverseBlock {
   if ('reasoningContent' in block) {
     const { reasoningText, redactedContent } = block.reasoningContent;
     if (reasoningText) {
-      const text = reasoningText.signature === undefined ? { text: reasoningText.text } : { text: reasoningText.text, signature: reasoningText.signature };
+      const text =
+        reasoningText.signature === undefined
+          ? { text: reasoningText.text }
+          : { text: reasoningText.text, signature: reasoningText.signature };
       return { reasoningContent: { reasoningText: text } };
     }
     if (redactedContent) return { reasoningContent: { redactedContent } };
-    throw new ModelError('A reasoningContent block has neither reasoningText nor redactedContent; Bedrock cannot accept it.');
+    throw new ModelError(
+      'A reasoningContent block has neither reasoningText nor redactedContent; Bedrock cannot accept it.',
+    );
   }
   if ('cachePoint' in block) return { cachePoint: { type: block.cachePoint.type } };
-  throw new ModelError(`Unknown content block with keys ${Object.keys(block as object).join(', ')}; Bedrock cannot accept it.`);
+  throw new ModelError(
+    `Unknown content block with keys ${Object.keys(block as object).join(', ')}; Bedrock cannot accept it.`,
+  );
 }
 
 /** Whether any message holds a tool use or a tool result. */
@@ -89,7 +97,11 @@ export function toConverseMessages(messages: readonly Message[], flattenTools = 
 }
 
 /** The ConverseStream / Converse input of one request (the same fields serve both commands). */
-export function toConverseInput(modelId: string, request: ModelRequest, options: RequestOptions): ConverseStreamCommandInput {
+export function toConverseInput(
+  modelId: string,
+  request: ModelRequest,
+  options: RequestOptions,
+): ConverseStreamCommandInput {
   const hasSpecs = (request.toolSpecs?.length ?? 0) > 0;
   const flatten = !hasSpecs && hasToolBlocks(request.messages);
   const input: ConverseStreamCommandInput = { modelId, messages: toConverseMessages(request.messages, flatten) };
@@ -100,7 +112,11 @@ export function toConverseInput(modelId: string, request: ModelRequest, options:
   }
   if (request.toolSpecs && hasSpecs) {
     const tools: Tool[] = request.toolSpecs.map((spec) => ({
-      toolSpec: { name: spec.name, description: spec.description, inputSchema: { json: spec.inputSchema.json as NonNullable<unknown> } },
+      toolSpec: {
+        name: spec.name,
+        description: spec.description,
+        inputSchema: { json: spec.inputSchema.json as NonNullable<unknown> },
+      },
     }));
     if (options.cacheTools) tools.push({ cachePoint: { type: options.cacheTools } });
     input.toolConfig = request.toolChoice ? { tools, toolChoice: request.toolChoice } : { tools };

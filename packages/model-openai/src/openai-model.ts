@@ -41,8 +41,14 @@ export class OpenAIModel implements Model {
       if (signal?.aborted) throw signal.reason;
       events =
         api === 'responses'
-          ? translateResponseEvents(await this.client.responses.create(toResponsesRequest(request, this.modelId, params), options), started)
-          : translateChunks(await this.client.chat.completions.create(toChatRequest(request, this.modelId, params), options), started);
+          ? translateResponseEvents(
+              await this.client.responses.create(toResponsesRequest(request, this.modelId, params), options),
+              started,
+            )
+          : translateChunks(
+              await this.client.chat.completions.create(toChatRequest(request, this.modelId, params), options),
+              started,
+            );
     } catch (error) {
       throw toSkeinError(error, signal, baseURL, 'request');
     }

@@ -1,7 +1,15 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import {
-  AfterInvocationEvent, AfterModelCallEvent, AfterToolCallEvent, BeforeInvocationEvent, BeforeModelCallEvent, BeforeToolCallEvent,
-  type Agent, type AgentStreamEvent, type AgentTool, type Usage,
+  AfterInvocationEvent,
+  AfterModelCallEvent,
+  AfterToolCallEvent,
+  BeforeInvocationEvent,
+  BeforeModelCallEvent,
+  BeforeToolCallEvent,
+  type Agent,
+  type AgentStreamEvent,
+  type AgentTool,
+  type Usage,
 } from '@skein/core';
 import { instructionsJson, messagesJson, resultContent } from './content.js';
 import { ATTR, EVENT, OPERATION } from './conventions.js';
@@ -47,20 +55,46 @@ const noTokens = (): TokenCounts => ({ input: 0, output: 0, cacheRead: 0, cacheW
  */
 export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
   let run: AgentRun | undefined;
-  const metricBase: Attributes = { [ATTR.providerName]: t.providerOf(agent.model), [ATTR.requestModel]: agent.model.modelId };
+  const metricBase: Attributes = {
+    [ATTR.providerName]: t.providerOf(agent.model),
+    [ATTR.requestModel]: agent.model.modelId,
+  };
 
   const start = (): void => {
     const parent = parentOf(agent);
     const conversationId = t.conversationId ?? parent?.conversationId ?? agent.sessionManager?.sessionId;
-    const attributes: Attributes = { ...metricBase, [ATTR.operationName]: OPERATION.invokeAgent, [ATTR.agentName]: agent.name, [ATTR.agentId]: agent.id };
+    const attributes: Attributes = {
+      ...metricBase,
+      [ATTR.operationName]: OPERATION.invokeAgent,
+      [ATTR.agentName]: agent.name,
+      [ATTR.agentId]: agent.id,
+    };
     if (agent.description !== undefined) attributes[ATTR.agentDescription] = agent.description;
     if (conversationId !== undefined) attributes[ATTR.conversationId] = conversationId;
     const parentCtx = parent?.ctx ?? context.active();
-    const span = t.tracer.startSpan(`${OPERATION.invokeAgent} ${agent.name}`, { kind: SpanKind.INTERNAL, attributes }, parentCtx);
-    if (t.capture && agent.systemPrompt !== undefined && span.isRecording()) span.setAttribute(ATTR.systemInstructions, instructionsJson(agent.systemPrompt));
+    const span = t.tracer.startSpan(
+      `${OPERATION.invokeAgent} ${agent.name}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      parentCtx,
+    );
+    if (t.capture && agent.systemPrompt !== undefined && span.isRecording())
+      span.setAttribute(ATTR.systemInstructions, instructionsJson(agent.systemPrompt));
     const waiting = agent.interrupts;
-    if (waiting.length > 0) span.addEvent(EVENT.resume, { [ATTR.interruptIds]: waiting.map((i) => i.id), [ATTR.interruptNames]: waiting.map((i) => i.name) });
-    run = { span, ctx: trace.setSpan(parentCtx, span), started: performance.now(), conversationId, tokens: noTokens(), cycles: 0, chat: undefined, tools: new Map() };
+    if (waiting.length > 0)
+      span.addEvent(EVENT.resume, {
+        [ATTR.interruptIds]: waiting.map((i) => i.id),
+        [ATTR.interruptNames]: waiting.map((i) => i.name),
+      });
+    run = {
+      span,
+      ctx: trace.setSpan(parentCtx, span),
+      started: performance.now(),
+      conversationId,
+      tokens: noTokens(),
+      cycles: 0,
+      chat: undefined,
+      tools: new Map(),
+    };
     // Nothing records spans or metrics (no provider registered, or an unsampled trace): the loop runs
     // without our per-cycle hooks and listeners, as if uninstrumented.
     if (span.isRecording() || t.metricsOn) attach();
@@ -70,10 +104,15 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
     if (!run) return;
     const attributes: Attributes = { ...metricBase, [ATTR.operationName]: OPERATION.chat };
     if (run.conversationId !== undefined) attributes[ATTR.conversationId] = run.conversationId;
-    const span = t.tracer.startSpan(`${OPERATION.chat} ${agent.model.modelId}`, { kind: SpanKind.CLIENT, attributes }, run.ctx);
+    const span = t.tracer.startSpan(
+      `${OPERATION.chat} ${agent.model.modelId}`,
+      { kind: SpanKind.CLIENT, attributes },
+      run.ctx,
+    );
     if (t.capture && span.isRecording()) {
       span.setAttribute(ATTR.inputMessages, messagesJson(agent.messages));
-      if (agent.systemPrompt !== undefined) span.setAttribute(ATTR.systemInstructions, instructionsJson(agent.systemPrompt));
+      if (agent.systemPrompt !== undefined)
+        span.setAttribute(ATTR.systemInstructions, instructionsJson(agent.systemPrompt));
     }
     run.chat = { span, started: performance.now(), firstChunk: undefined, tokens: noTokens() };
   };
@@ -83,7 +122,8 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
     if (!call) return;
     const event = e.event;
     if ('metadata' in event) addTokens(call.tokens, event.metadata.usage);
-    else if (call.firstChunk === undefined && ('contentBlockDelta' in event || 'contentBlockStart' in event)) call.firstChunk = performance.now();
+    else if (call.firstChunk === undefined && ('contentBlockDelta' in event || 'contentBlockStart' in event))
+      call.firstChunk = performance.now();
   };
 
   const afterModel = (e: AfterModelCallEvent): void => {
@@ -101,7 +141,8 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
       run.cycles++;
       addCounts(run.tokens, call.tokens);
       span.setAttributes({ [ATTR.finishReasons]: [e.stopResponse.stopReason], ...usageAttributes(call.tokens) });
-      if (t.capture && span.isRecording()) span.setAttribute(ATTR.outputMessages, messagesJson([e.stopResponse.message], e.stopResponse.stopReason));
+      if (t.capture && span.isRecording())
+        span.setAttribute(ATTR.outputMessages, messagesJson([e.stopResponse.message], e.stopResponse.stopReason));
       t.tokenUsage.record(call.tokens.input, { ...attributes, [ATTR.tokenType]: 'input' });
       t.tokenUsage.record(call.tokens.output, { ...attributes, [ATTR.tokenType]: 'output' });
     } else {
@@ -126,7 +167,11 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
     const description = e.selectedTool?.spec.description;
     if (description !== undefined) attributes[ATTR.toolDescription] = description;
     if (run.conversationId !== undefined) attributes[ATTR.conversationId] = run.conversationId;
-    const span = t.tracer.startSpan(`${OPERATION.executeTool} ${toolUse.name}`, { kind: SpanKind.INTERNAL, attributes }, run.ctx);
+    const span = t.tracer.startSpan(
+      `${OPERATION.executeTool} ${toolUse.name}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      run.ctx,
+    );
     let nested: ToolCall['nested'];
     if (span.isRecording()) {
       if (t.capture) span.setAttribute(ATTR.toolCallArguments, JSON.stringify(toolUse.input));
@@ -151,10 +196,14 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
       const type = e.error === undefined ? 'tool_error' : errorType(e.error);
       attributes[ATTR.errorType] = type;
       span.setAttribute(ATTR.errorType, type);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: e.error === undefined ? 'The tool returned an error result.' : errorMessage(e.error) });
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: e.error === undefined ? 'The tool returned an error result.' : errorMessage(e.error),
+      });
       t.toolErrors.add(1, attributes);
     }
-    if (t.capture && span.isRecording()) span.setAttribute(ATTR.toolCallResult, JSON.stringify(resultContent(e.result)));
+    if (t.capture && span.isRecording())
+      span.setAttribute(ATTR.toolCallResult, JSON.stringify(resultContent(e.result)));
     span.end();
     if (call.nested) clearParent(call.nested.agent, call.nested.parent);
     t.toolCalls.add(1, attributes);
@@ -162,11 +211,19 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
   };
 
   const onRetry = (e: StreamEvent<'modelRetry'>): void => {
-    run?.span.addEvent(EVENT.retry, { [ATTR.attempt]: e.attempt, [ATTR.delayMs]: e.delayMs, [ATTR.errorType]: errorType(e.error), [ATTR.discarded]: e.discardedPartialAnswer });
+    run?.span.addEvent(EVENT.retry, {
+      [ATTR.attempt]: e.attempt,
+      [ATTR.delayMs]: e.delayMs,
+      [ATTR.errorType]: errorType(e.error),
+      [ATTR.discarded]: e.discardedPartialAnswer,
+    });
   };
 
   const onInterrupt = (e: StreamEvent<'interrupt'>): void => {
-    run?.span.addEvent(EVENT.interrupt, { [ATTR.interruptIds]: e.interrupts.map((i) => i.id), [ATTR.interruptNames]: e.interrupts.map((i) => i.name) });
+    run?.span.addEvent(EVENT.interrupt, {
+      [ATTR.interruptIds]: e.interrupts.map((i) => i.id),
+      [ATTR.interruptNames]: e.interrupts.map((i) => i.name),
+    });
   };
 
   const finish = (e: AfterInvocationEvent): void => {
@@ -181,7 +238,8 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
     }
     const attributes: Attributes = { ...metricBase, [ATTR.operationName]: OPERATION.invokeAgent };
     span.setAttributes({ ...usageAttributes(run.tokens), [ATTR.cycles]: run.cycles });
-    if (e.stopReason !== undefined) span.setAttributes({ [ATTR.finishReasons]: [e.stopReason], [ATTR.stopReason]: e.stopReason });
+    if (e.stopReason !== undefined)
+      span.setAttributes({ [ATTR.finishReasons]: [e.stopReason], [ATTR.stopReason]: e.stopReason });
     if (e.error !== undefined) {
       const type = errorType(e.error);
       attributes[ATTR.errorType] = type;
@@ -215,7 +273,10 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
 
   // Per invocation: these two hooks and the interrupt listener (which also keeps the agent's listener
   // registry in place, so that listeners attached when an invocation starts hear its events).
-  const removers = [agent.hooks.addCallback(BeforeInvocationEvent, start), agent.hooks.addCallback(AfterInvocationEvent, finish)];
+  const removers = [
+    agent.hooks.addCallback(BeforeInvocationEvent, start),
+    agent.hooks.addCallback(AfterInvocationEvent, finish),
+  ];
   agent.on('interrupt', onInterrupt);
   return () => {
     for (const remove of removers) remove();
@@ -227,7 +288,10 @@ export function instrumentAgent(agent: Agent, t: Telemetry): () => void {
 /** The tool, run inside `ctx`: spans the tool starts (HTTP clients, nested agents) nest under its execute_tool span. */
 function inContext(tool: AgentTool, ctx: Context): AgentTool {
   const traced = Object.create(tool) as AgentTool;
-  Object.defineProperty(traced, 'invoke', { value: (input: Parameters<AgentTool['invoke']>[0], toolContext: Parameters<AgentTool['invoke']>[1]) => context.with(ctx, () => tool.invoke(input, toolContext)) });
+  Object.defineProperty(traced, 'invoke', {
+    value: (input: Parameters<AgentTool['invoke']>[0], toolContext: Parameters<AgentTool['invoke']>[1]) =>
+      context.with(ctx, () => tool.invoke(input, toolContext)),
+  });
   return traced;
 }
 

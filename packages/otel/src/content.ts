@@ -13,9 +13,12 @@ type Part =
 
 function part(block: ContentBlock): Part | undefined {
   if ('text' in block) return { type: 'text', content: block.text };
-  if ('toolUse' in block) return { type: 'tool_call', id: block.toolUse.toolUseId, name: block.toolUse.name, arguments: block.toolUse.input };
-  if ('toolResult' in block) return { type: 'tool_call_response', id: block.toolResult.toolUseId, response: resultContent(block.toolResult) };
-  if ('reasoningContent' in block) return { type: 'reasoning', content: block.reasoningContent.reasoningText?.text ?? '' };
+  if ('toolUse' in block)
+    return { type: 'tool_call', id: block.toolUse.toolUseId, name: block.toolUse.name, arguments: block.toolUse.input };
+  if ('toolResult' in block)
+    return { type: 'tool_call_response', id: block.toolResult.toolUseId, response: resultContent(block.toolResult) };
+  if ('reasoningContent' in block)
+    return { type: 'reasoning', content: block.reasoningContent.reasoningText?.text ?? '' };
   if ('image' in block) return { type: 'blob', modality: 'image' };
   if ('document' in block) return { type: 'blob', modality: 'document' };
   return undefined;

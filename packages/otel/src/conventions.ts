@@ -81,15 +81,35 @@ export const EVENT = {
 
 /** Metric instruments: name, unit, description, kind. */
 export const METRIC = {
-  tokenUsage: { name: 'gen_ai.client.token.usage', unit: '{token}', description: 'Tokens used per model call, by gen_ai.token.type.' },
-  operationDuration: { name: 'gen_ai.client.operation.duration', unit: 's', description: 'Duration of GenAI operations (chat, invoke_agent, invoke_workflow).' },
-  timeToFirstChunk: { name: 'gen_ai.client.operation.time_to_first_chunk', unit: 's', description: 'Time from the model request to its first streamed chunk.' },
+  tokenUsage: {
+    name: 'gen_ai.client.token.usage',
+    unit: '{token}',
+    description: 'Tokens used per model call, by gen_ai.token.type.',
+  },
+  operationDuration: {
+    name: 'gen_ai.client.operation.duration',
+    unit: 's',
+    description: 'Duration of GenAI operations (chat, invoke_agent, invoke_workflow).',
+  },
+  timeToFirstChunk: {
+    name: 'gen_ai.client.operation.time_to_first_chunk',
+    unit: 's',
+    description: 'Time from the model request to its first streamed chunk.',
+  },
   toolCalls: { name: 'skein.tool.calls', unit: '{call}', description: 'Tool calls.' },
   toolErrors: { name: 'skein.tool.errors', unit: '{call}', description: 'Tool calls whose result is an error.' },
   toolDuration: { name: 'skein.tool.duration', unit: 's', description: 'Duration of tool calls.' },
-  nodeExecutions: { name: 'skein.node.executions', unit: '{execution}', description: 'Node executions of graphs and swarms, by skein.node.status.' },
+  nodeExecutions: {
+    name: 'skein.node.executions',
+    unit: '{execution}',
+    description: 'Node executions of graphs and swarms, by skein.node.status.',
+  },
   nodeDuration: { name: 'skein.node.duration', unit: 's', description: 'Duration of node executions.' },
-  cycles: { name: 'skein.agent.cycles', unit: '{cycle}', description: 'Agent-loop cycles (model turns) per invocation.' },
+  cycles: {
+    name: 'skein.agent.cycles',
+    unit: '{cycle}',
+    description: 'Agent-loop cycles (model turns) per invocation.',
+  },
 } as const;
 
 /**

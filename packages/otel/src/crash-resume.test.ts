@@ -24,7 +24,9 @@ interface SpanLine {
 /** Runs the worker; in `crash` mode it is SIGKILLed as soon as it says node b runs. */
 function run(dir: string, mode: 'crash' | 'resume'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', worker, dir, mode], { cwd: repoRoot });
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', worker, dir, mode], {
+      cwd: repoRoot,
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -40,7 +42,10 @@ function run(dir: string, mode: 'crash' | 'resume'): Promise<string> {
 }
 
 const spansOf = async (dir: string, mode: string): Promise<SpanLine[]> =>
-  (await readFile(join(dir, `spans-${mode}.jsonl`), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as SpanLine);
+  (await readFile(join(dir, `spans-${mode}.jsonl`), 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as SpanLine);
 
 describe('a run resumed in a new process after a crash', () => {
   it('links to the trace the killed process exported its finished spans under', async () => {
@@ -55,7 +60,12 @@ describe('a run resumed in a new process after a crash', () => {
 
       expect(await run(dir, 'resume')).toContain('"status":"completed"');
       const resumed = await spansOf(dir, 'resume');
-      expect(resumed.map((s) => s.name).sort()).toEqual(['chat scripted', 'execute_node b', 'invoke_agent b', 'invoke_workflow pipeline']);
+      expect(resumed.map((s) => s.name).sort()).toEqual([
+        'chat scripted',
+        'execute_node b',
+        'invoke_agent b',
+        'invoke_workflow pipeline',
+      ]);
       const runSpan = resumed.find((s) => s.name === 'invoke_workflow pipeline') as SpanLine;
       expect(runSpan.links).toEqual([originalTrace]);
       expect(runSpan.runId).toBe(originalTrace);

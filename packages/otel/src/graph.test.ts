@@ -14,7 +14,10 @@ function supportGraph(): Graph {
   const slow = (text: string): ScriptedTurn => ({ text: text.split(''), chunkDelayMs: 2 });
   const desk = new Swarm({
     id: 'desk',
-    nodes: [agent('refunds', [{ toolUses: [{ name: 'transfer_to_escalation', input: {} }] }]), agent('escalation', [slow('Escalated.')])],
+    nodes: [
+      agent('refunds', [{ toolUses: [{ name: 'transfer_to_escalation', input: {} }] }]),
+      agent('escalation', [slow('Escalated.')]),
+    ],
   });
   return new GraphBuilder()
     .setId('support')
@@ -60,7 +63,12 @@ describe('an instrumented graph', () => {
     expect(ms(billing.startTime) < ms(desk.endTime) && ms(desk.startTime) < ms(billing.endTime)).toBe(true);
     for (const s of spans) expect(s.attributes['gen_ai.conversation.id'], s.name).toBe('case-7');
     const root = only(spans, 'invoke_workflow support');
-    expect(root.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': 'support', 'skein.orchestrator.kind': 'graph', 'skein.run.status': 'completed' });
+    expect(root.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_workflow',
+      'gen_ai.workflow.name': 'support',
+      'skein.orchestrator.kind': 'graph',
+      'skein.run.status': 'completed',
+    });
     expect(root.attributes['gen_ai.usage.input_tokens']).toBe(40);
     expect(root.events.map((e) => `${e.name} ${String(e.attributes?.['skein.transition.kind'])}`)).toEqual([
       'skein.transition start',
@@ -69,14 +77,24 @@ describe('an instrumented graph', () => {
       'skein.transition complete',
     ]);
     const nested = only(spans, 'invoke_workflow desk');
-    expect(nested.events.some((e) => e.name === 'skein.handoff' && e.attributes?.['skein.transition.to'] === 'escalation')).toBe(true);
-    expect(only(spans, 'execute_node billing').attributes).toMatchObject({ 'skein.node.id': 'billing', 'skein.node.status': 'completed', 'skein.node.execution': 1 });
+    expect(
+      nested.events.some((e) => e.name === 'skein.handoff' && e.attributes?.['skein.transition.to'] === 'escalation'),
+    ).toBe(true);
+    expect(only(spans, 'execute_node billing').attributes).toMatchObject({
+      'skein.node.id': 'billing',
+      'skein.node.status': 'completed',
+      'skein.node.execution': 1,
+    });
 
     const metrics = await h.metrics();
     expect(total(metrics.get('skein.node.executions'), { 'gen_ai.workflow.name': 'support' })).toBe(3);
-    expect(total(metrics.get('skein.node.executions'), { 'gen_ai.workflow.name': 'desk', 'skein.node.status': 'completed' })).toBe(2);
+    expect(
+      total(metrics.get('skein.node.executions'), { 'gen_ai.workflow.name': 'desk', 'skein.node.status': 'completed' }),
+    ).toBe(2);
     expect(recordings(metrics.get('skein.node.duration'))).toBe(5);
-    expect(recordings(metrics.get('gen_ai.client.operation.duration'), { 'gen_ai.operation.name': 'invoke_workflow' })).toBe(2);
+    expect(
+      recordings(metrics.get('gen_ai.client.operation.duration'), { 'gen_ai.operation.name': 'invoke_workflow' }),
+    ).toBe(2);
   });
 
   it('names runs invoke_graph / invoke_swarm when asked', async () => {
@@ -84,12 +102,21 @@ describe('an instrumented graph', () => {
     const graph = supportGraph();
     instrument(graph, { tracerProvider: h.tracerProvider, meterProvider: h.meterProvider, workflowSpanName: 'kind' });
     await graph.invoke('go');
-    expect(h.spans().map((s) => s.name).filter((n) => n.startsWith('invoke_') && !n.startsWith('invoke_agent')).sort()).toEqual(['invoke_graph support', 'invoke_swarm desk']);
+    expect(
+      h
+        .spans()
+        .map((s) => s.name)
+        .filter((n) => n.startsWith('invoke_') && !n.startsWith('invoke_agent'))
+        .sort(),
+    ).toEqual(['invoke_graph support', 'invoke_swarm desk']);
   });
 
   it('marks a failed node and a failed run as errors', async () => {
     const h = harness();
-    const graph = new GraphBuilder().setId('g').addNode(agent('a', [{ error: new Error('model exploded') }]), 'a').build();
+    const graph = new GraphBuilder()
+      .setId('g')
+      .addNode(agent('a', [{ error: new Error('model exploded') }]), 'a')
+      .build();
     instrument(graph, { tracerProvider: h.tracerProvider, meterProvider: h.meterProvider });
     const result = await graph.invoke('go');
     expect(result.status).toBe('failed');
@@ -136,7 +163,11 @@ describe('a run resumed by another process', () => {
     expect(resumed.spanContext().traceId).not.toBe(runId);
     expect(resumed.links.map((l) => l.context.traceId)).toEqual([runId]);
     expect(resumed.attributes['skein.run.id']).toBe(runId);
-    expect(resumed.events.find((e) => e.name === 'skein.resume')?.attributes).toMatchObject({ 'skein.transition.to': 'b' });
-    expect(tree(two.spans())).toBe(['invoke_workflow pipeline', '  execute_node b', '    invoke_agent b', '      chat scripted'].join('\n'));
+    expect(resumed.events.find((e) => e.name === 'skein.resume')?.attributes).toMatchObject({
+      'skein.transition.to': 'b',
+    });
+    expect(tree(two.spans())).toBe(
+      ['invoke_workflow pipeline', '  execute_node b', '    invoke_agent b', '      chat scripted'].join('\n'),
+    );
   });
 });

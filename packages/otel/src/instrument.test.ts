@@ -1,7 +1,15 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, ConfigurationError, InMemorySessionRepository, RepositorySessionManager, tool, type MultiAgentBase, type SessionMultiAgent } from '@skein/core';
+import {
+  Agent,
+  ConfigurationError,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  tool,
+  type MultiAgentBase,
+  type SessionMultiAgent,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { instrument } from './index.js';
@@ -9,7 +17,14 @@ import { harness, only } from './testing/harness.js';
 
 describe('instrument()', () => {
   it('rejects what it cannot instrument, saying what it takes', () => {
-    const bare: MultiAgentBase = { id: 'bare', kind: 'multiAgent', invoke: () => Promise.reject(new Error('unused')), stream: () => { throw new Error('unused'); } };
+    const bare: MultiAgentBase = {
+      id: 'bare',
+      kind: 'multiAgent',
+      invoke: () => Promise.reject(new Error('unused')),
+      stream: () => {
+        throw new Error('unused');
+      },
+    };
     expect(() => instrument(bare)).toThrow(ConfigurationError);
     expect(() => instrument(bare)).toThrow(/Give it an Agent, a Graph, a Swarm/);
   });
@@ -43,13 +58,25 @@ describe('instrument()', () => {
       else process.env['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'] = before;
     }
     const run = only(h.spans(), 'invoke_agent a');
-    expect(JSON.parse(String(run.attributes['gen_ai.output.messages']))).toEqual([{ role: 'assistant', finish_reason: 'end_turn', parts: [{ type: 'text', content: 'Hello there.' }] }]);
+    expect(JSON.parse(String(run.attributes['gen_ai.output.messages']))).toEqual([
+      { role: 'assistant', finish_reason: 'end_turn', parts: [{ type: 'text', content: 'Hello there.' }] },
+    ]);
   });
 
   it('marks a pause for approval and the resume that answers it as span events', async () => {
     const h = harness();
-    const refund = tool({ name: 'refund', description: 'Refunds.', inputSchema: z.object({}), needsApproval: true, callback: () => 'refunded' });
-    const agent = new Agent({ name: 'desk', model: new ScriptedModel([{ toolUses: [{ name: 'refund', input: {} }] }, 'Refunded.']), tools: [refund] });
+    const refund = tool({
+      name: 'refund',
+      description: 'Refunds.',
+      inputSchema: z.object({}),
+      needsApproval: true,
+      callback: () => 'refunded',
+    });
+    const agent = new Agent({
+      name: 'desk',
+      model: new ScriptedModel([{ toolUses: [{ name: 'refund', input: {} }] }, 'Refunded.']),
+      tools: [refund],
+    });
     instrument(agent, { tracerProvider: h.tracerProvider });
     const paused = await agent.invoke('refund me');
     expect(paused.stopReason).toBe('interrupt');

@@ -5,7 +5,12 @@ import { errorType } from './errors.js';
 import { providerOfModel } from './index.js';
 
 const modelNamed = (className: string, extra: Record<string, unknown> = {}): Model => {
-  const cls = { [className]: class { readonly modelId = 'm'; async *stream(): AsyncGenerator<ModelStreamEvent> {} } }[className] as new () => Model;
+  const cls = {
+    [className]: class {
+      readonly modelId = 'm';
+      async *stream(): AsyncGenerator<ModelStreamEvent> {}
+    },
+  }[className] as new () => Model;
   return Object.assign(new cls(), extra);
 };
 
@@ -45,7 +50,12 @@ describe('the mapping tables', () => {
           { cachePoint: { type: 'default' } },
         ],
       },
-      { role: 'user', content: [{ toolResult: { toolUseId: 't1', status: 'success', content: [{ text: 'shipped' }, { json: { eta: 2 } }] } }] },
+      {
+        role: 'user',
+        content: [
+          { toolResult: { toolUseId: 't1', status: 'success', content: [{ text: 'shipped' }, { json: { eta: 2 } }] } },
+        ],
+      },
     ]);
     expect(JSON.parse(json)).toEqual([
       {

@@ -1,4 +1,13 @@
-import { createNoopMeter, metrics, trace, type Counter, type Histogram, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import {
+  createNoopMeter,
+  metrics,
+  trace,
+  type Counter,
+  type Histogram,
+  type MeterProvider,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
 import type { Model } from '@skein/core';
 import { CAPTURE_CONTENT_ENV, KIND_SPAN_NAMES, METRIC, PROVIDER_BY_MODEL_CLASS } from './conventions.js';
 
@@ -56,8 +65,10 @@ const VERSION = '0.1.0';
 export function resolveTelemetry(options: InstrumentOptions): Telemetry {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, VERSION);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, VERSION);
-  const histogram = (m: { name: string; unit: string; description: string }): Histogram => meter.createHistogram(m.name, { unit: m.unit, description: m.description });
-  const counter = (m: { name: string; unit: string; description: string }): Counter => meter.createCounter(m.name, { unit: m.unit, description: m.description });
+  const histogram = (m: { name: string; unit: string; description: string }): Histogram =>
+    meter.createHistogram(m.name, { unit: m.unit, description: m.description });
+  const counter = (m: { name: string; unit: string; description: string }): Counter =>
+    meter.createCounter(m.name, { unit: m.unit, description: m.description });
   const provider = options.providerName;
   return {
     tracer,

@@ -26,13 +26,21 @@ interface OtlpRequest {
 }
 
 /** A loopback OTLP/HTTP receiver: keeps what arrives on /v1/traces. */
-async function receiver(): Promise<{ server: Server; url: string; requests: { contentType: string | undefined; body: OtlpRequest }[] }> {
+async function receiver(): Promise<{
+  server: Server;
+  url: string;
+  requests: { contentType: string | undefined; body: OtlpRequest }[];
+}> {
   const requests: { contentType: string | undefined; body: OtlpRequest }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.url === '/v1/traces') requests.push({ contentType: req.headers['content-type'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpRequest });
+      if (req.url === '/v1/traces')
+        requests.push({
+          contentType: req.headers['content-type'],
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpRequest,
+        });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -51,9 +59,20 @@ describe('export over OTLP/HTTP', () => {
     useAsyncContext();
     const r = await receiver();
     open = r.server;
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: r.url }))] });
-    const lookup = tool({ name: 'lookup', description: 'Looks up an order.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => `order ${id}` });
-    const agent = new Agent({ name: 'support', model: new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { id: '1' } }] }, 'Done.'], { modelId: 'm1' }), tools: [lookup] });
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: r.url }))],
+    });
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks up an order.',
+      inputSchema: z.object({ id: z.string() }),
+      callback: ({ id }) => `order ${id}`,
+    });
+    const agent = new Agent({
+      name: 'support',
+      model: new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { id: '1' } }] }, 'Done.'], { modelId: 'm1' }),
+      tools: [lookup],
+    });
     instrument(agent, { tracerProvider: provider });
     await agent.invoke('go');
     await provider.forceFlush();
@@ -61,8 +80,17 @@ describe('export over OTLP/HTTP', () => {
 
     expect(r.requests.length).toBeGreaterThan(0);
     expect(r.requests[0]?.contentType).toMatch(/application\/json/);
-    const spans = r.requests.flatMap((q) => q.body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => ({ ...s, scope: ss.scope.name })))));
-    expect(spans.map((s) => s.name).sort()).toEqual(['chat m1', 'chat m1', 'execute_tool lookup', 'invoke_agent support']);
+    const spans = r.requests.flatMap((q) =>
+      q.body.resourceSpans.flatMap((rs) =>
+        rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => ({ ...s, scope: ss.scope.name }))),
+      ),
+    );
+    expect(spans.map((s) => s.name).sort()).toEqual([
+      'chat m1',
+      'chat m1',
+      'execute_tool lookup',
+      'invoke_agent support',
+    ]);
     expect(new Set(spans.map((s) => s.scope))).toEqual(new Set(['@skein/otel']));
     const root = spans.find((s) => s.name === 'invoke_agent support') as OtlpSpan;
     for (const s of spans.filter((x) => x !== root)) {

@@ -20,5 +20,10 @@ export function usageAttributes(counts: TokenCounts): Attributes {
 
 /** Token counts of a node's or run's accumulated usage. */
 export function countsOf(usage: AccumulatedUsage): TokenCounts {
-  return { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadInputTokens, cacheWrite: usage.cacheWriteInputTokens };
+  return {
+    input: usage.inputTokens,
+    output: usage.outputTokens,
+    cacheRead: usage.cacheReadInputTokens,
+    cacheWrite: usage.cacheWriteInputTokens,
+  };
 }

@@ -29,7 +29,8 @@ export function nodeTargets(o: MultiAgentBase): Map<string, Agent | MultiAgentBa
   } else if (Array.isArray(nodes)) {
     const ids = (o as { nodeIds?: unknown }).nodeIds;
     nodes.forEach((node: unknown, i) => {
-      const id = Array.isArray(ids) && typeof ids[i] === 'string' ? ids[i] : node instanceof Agent ? node.name : undefined;
+      const id =
+        Array.isArray(ids) && typeof ids[i] === 'string' ? ids[i] : node instanceof Agent ? node.name : undefined;
       if (id !== undefined && (node instanceof Agent || isMultiAgent(node))) out.set(id, node);
     });
   }

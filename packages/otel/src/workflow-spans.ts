@@ -1,7 +1,12 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import {
-  AfterMultiAgentInvocationEvent, AfterNodeCallEvent, BeforeMultiAgentInvocationEvent, BeforeNodeCallEvent,
-  type JsonObject, type MultiAgentResult, type NodeTransition,
+  AfterMultiAgentInvocationEvent,
+  AfterNodeCallEvent,
+  BeforeMultiAgentInvocationEvent,
+  BeforeNodeCallEvent,
+  type JsonObject,
+  type MultiAgentResult,
+  type NodeTransition,
 } from '@skein/core';
 import { ATTR, EVENT, OPERATION } from './conventions.js';
 import { errorMessage, errorType } from './errors.js';
@@ -71,14 +76,22 @@ export function instrumentWorkflow(o: Orchestrator, t: Telemetry, options: Workf
   const open = (r: WorkflowRun, start?: NodeTransition): Span => {
     if (r.span) return r.span;
     let parentCtx = r.parent?.ctx ?? r.active;
-    const attributes: Attributes = { [ATTR.operationName]: OPERATION.invokeWorkflow, [ATTR.workflowName]: o.id, [ATTR.orchestratorKind]: kind };
+    const attributes: Attributes = {
+      [ATTR.operationName]: OPERATION.invokeWorkflow,
+      [ATTR.workflowName]: o.id,
+      [ATTR.orchestratorKind]: kind,
+    };
     if (r.conversationId !== undefined) attributes[ATTR.conversationId] = r.conversationId;
     if (start && options.linkResumedRuns && isRoot(r)) {
       const key = runKey(o.id, start);
       parentCtx = anchorContext(parentCtx, key);
       attributes[ATTR.runId] = anchorOf(key).traceId;
     }
-    const span = t.tracer.startSpan(workflowSpanName(t, o), { kind: SpanKind.INTERNAL, attributes, startTime: r.startTime }, parentCtx);
+    const span = t.tracer.startSpan(
+      workflowSpanName(t, o),
+      { kind: SpanKind.INTERNAL, attributes, startTime: r.startTime },
+      parentCtx,
+    );
     r.span = span;
     r.ctx = trace.setSpan(parentCtx, span);
     return span;
@@ -89,8 +102,19 @@ export function instrumentWorkflow(o: Orchestrator, t: Telemetry, options: Workf
     const r = ensureRun();
     if (!r.span && tr.kind === 'resume') r.resumed = true;
     const span = open(r, tr.kind === 'start' ? tr : undefined);
-    const name = tr.kind === 'handoff' ? EVENT.handoff : tr.kind === 'interrupt' ? EVENT.interrupt : tr.kind === 'resume' ? EVENT.resume : EVENT.transition;
-    const attributes: Attributes = { [ATTR.transitionSeq]: tr.seq, [ATTR.transitionKind]: tr.kind, [ATTR.transitionReason]: tr.reason };
+    const name =
+      tr.kind === 'handoff'
+        ? EVENT.handoff
+        : tr.kind === 'interrupt'
+          ? EVENT.interrupt
+          : tr.kind === 'resume'
+            ? EVENT.resume
+            : EVENT.transition;
+    const attributes: Attributes = {
+      [ATTR.transitionSeq]: tr.seq,
+      [ATTR.transitionKind]: tr.kind,
+      [ATTR.transitionReason]: tr.reason,
+    };
     if (tr.from !== null) attributes[ATTR.transitionFrom] = tr.from;
     if (tr.to !== null) attributes[ATTR.transitionTo] = tr.to;
     if (tr.kind === 'handoff' && tr.details) addHandoffDetails(attributes, tr.details);
@@ -106,7 +130,9 @@ export function instrumentWorkflow(o: Orchestrator, t: Telemetry, options: Workf
     if (r.conversationId !== undefined) attributes[ATTR.conversationId] = r.conversationId;
     const span = t.tracer.startSpan(`execute_node ${e.nodeId}`, { kind: SpanKind.INTERNAL, attributes }, r.ctx);
     const target = targets.get(e.nodeId);
-    const nested = target ? { target, parent: { ctx: trace.setSpan(r.ctx as Context, span), conversationId: r.conversationId } } : undefined;
+    const nested = target
+      ? { target, parent: { ctx: trace.setSpan(r.ctx as Context, span), conversationId: r.conversationId } }
+      : undefined;
     if (nested) setParent(nested.target, nested.parent);
     r.nodes.get(e.nodeId)?.span.end();
     r.nodes.set(e.nodeId, { span, started: performance.now(), nested });
@@ -119,11 +145,20 @@ export function instrumentWorkflow(o: Orchestrator, t: Telemetry, options: Workf
     const { span } = exec;
     const { result } = e;
     span.setAttributes({ [ATTR.nodeStatus]: result.status, ...usageAttributes(countsOf(result.usage)) });
-    if (result.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? 'The node failed.' });
-    if (result.interrupts?.length) span.addEvent(EVENT.interrupt, { [ATTR.interruptIds]: result.interrupts.map((i) => i.id), [ATTR.interruptNames]: result.interrupts.map((i) => i.name) });
+    if (result.status === 'failed')
+      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? 'The node failed.' });
+    if (result.interrupts?.length)
+      span.addEvent(EVENT.interrupt, {
+        [ATTR.interruptIds]: result.interrupts.map((i) => i.id),
+        [ATTR.interruptNames]: result.interrupts.map((i) => i.name),
+      });
     span.end();
     if (exec.nested) clearParent(exec.nested.target, exec.nested.parent);
-    const attributes: Attributes = { [ATTR.workflowName]: o.id, [ATTR.nodeId]: e.nodeId, [ATTR.nodeStatus]: result.status };
+    const attributes: Attributes = {
+      [ATTR.workflowName]: o.id,
+      [ATTR.nodeId]: e.nodeId,
+      [ATTR.nodeStatus]: result.status,
+    };
     t.nodeExecutions.add(1, attributes);
     t.nodeDuration.record((performance.now() - exec.started) / 1000, attributes);
   };
@@ -146,7 +181,8 @@ export function instrumentWorkflow(o: Orchestrator, t: Telemetry, options: Workf
         attributes[ATTR.errorType] = 'failed';
         span.setStatus({ code: SpanStatusCode.ERROR, message: result.failureReason ?? 'The run failed.' });
       }
-      const origin = r.resumed && options.linkResumedRuns && isRoot(r) ? originKey(o.id, result.transitions) : undefined;
+      const origin =
+        r.resumed && options.linkResumedRuns && isRoot(r) ? originKey(o.id, result.transitions) : undefined;
       if (origin !== undefined) {
         const anchor = anchorOf(origin);
         span.addLink({ context: anchor, attributes: { [ATTR.runId]: anchor.traceId } });
@@ -167,7 +203,11 @@ export function instrumentWorkflow(o: Orchestrator, t: Telemetry, options: Workf
     o.hooks.addCallback(BeforeNodeCallEvent, beforeNode),
     o.hooks.addCallback(AfterNodeCallEvent, afterNode),
     o.hooks.addCallback(AfterMultiAgentInvocationEvent, (e) => finish(e.result, undefined)),
-    guardErrors(o, () => run !== undefined, (error) => finish(undefined, error)),
+    guardErrors(
+      o,
+      () => run !== undefined,
+      (error) => finish(undefined, error),
+    ),
   ];
   o.on('transition', onTransition);
   return () => {
@@ -182,7 +222,9 @@ function addHandoffDetails(attributes: Attributes, details: JsonObject): void {
   if (typeof historyBefore === 'number') attributes[ATTR.handoffHistoryBefore] = historyBefore;
   if (typeof historyAfter === 'number') attributes[ATTR.handoffHistoryAfter] = historyAfter;
   if (typeof sharedContextKeys === 'object' && sharedContextKeys !== null && !Array.isArray(sharedContextKeys)) {
-    attributes[ATTR.handoffSharedContextKeys] = Object.entries(sharedContextKeys).flatMap(([node, keys]) => (Array.isArray(keys) ? keys.map((k) => `${node}.${String(k)}`) : []));
+    attributes[ATTR.handoffSharedContextKeys] = Object.entries(sharedContextKeys).flatMap(([node, keys]) =>
+      Array.isArray(keys) ? keys.map((k) => `${node}.${String(k)}`) : [],
+    );
   }
   if (Array.isArray(alsoRan)) attributes[ATTR.handoffAlsoRan] = alsoRan.map(String);
   if (Array.isArray(refused)) attributes[ATTR.handoffRefused] = refused.map(String);

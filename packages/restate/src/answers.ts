@@ -15,10 +15,15 @@ export interface PendingReply {
   interrupts: Interrupt[];
 }
 
-const RESPOND_SHAPE = 'respond takes { "interruptId": string, "response": JSON } (or a list of them), e.g. { "interruptId": "tool-1#approval", "response": { "approved": true } }';
+const RESPOND_SHAPE =
+  'respond takes { "interruptId": string, "response": JSON } (or a list of them), e.g. { "interruptId": "tool-1#approval", "response": { "approved": true } }';
 
 function answerOf(value: unknown): InterruptResponse {
-  const v = (typeof value === 'object' && value !== null && 'interruptResponse' in value ? (value as { interruptResponse: unknown }).interruptResponse : value) as { interruptId?: unknown; response?: unknown } | null;
+  const v = (
+    typeof value === 'object' && value !== null && 'interruptResponse' in value
+      ? (value as { interruptResponse: unknown }).interruptResponse
+      : value
+  ) as { interruptId?: unknown; response?: unknown } | null;
   if (typeof v !== 'object' || v === null || typeof v.interruptId !== 'string' || v.response === undefined) {
     throw new TerminalError(`${RESPOND_SHAPE} (got ${JSON.stringify(value)}).`, { errorCode: 400 });
   }
@@ -33,16 +38,32 @@ export function answersOf(input: unknown): InterruptResponse[] {
 }
 
 /** The interrupt each answer is for; throws a TerminalError when the run does not wait for it or an approval is malformed. */
-export function matchPending(key: string, pending: readonly Interrupt[], answers: readonly InterruptResponse[]): Interrupt[] {
+export function matchPending(
+  key: string,
+  pending: readonly Interrupt[],
+  answers: readonly InterruptResponse[],
+): Interrupt[] {
   return answers.map((answer) => {
     const interrupt = pending.find((i) => i.id === answer.interruptId);
     if (!interrupt) {
       const waiting = pending.length === 0 ? 'nothing' : pending.map((i) => JSON.stringify(i.id)).join(', ');
-      throw new TerminalError(`${key} waits for no interrupt ${JSON.stringify(answer.interruptId)}; it waits for ${waiting} (ask the pending handler).`, { errorCode: 404 });
+      throw new TerminalError(
+        `${key} waits for no interrupt ${JSON.stringify(answer.interruptId)}; it waits for ${waiting} (ask the pending handler).`,
+        { errorCode: 404 },
+      );
     }
     const r = answer.response;
-    if (interrupt.name === 'approval' && (typeof r !== 'object' || r === null || Array.isArray(r) || typeof (r as { approved?: unknown }).approved !== 'boolean')) {
-      throw new TerminalError(`Interrupt ${JSON.stringify(interrupt.id)} asks for approval: answer { "approved": true | false, "message"?: string } (got ${JSON.stringify(r)}).`, { errorCode: 400 });
+    if (
+      interrupt.name === 'approval' &&
+      (typeof r !== 'object' ||
+        r === null ||
+        Array.isArray(r) ||
+        typeof (r as { approved?: unknown }).approved !== 'boolean')
+    ) {
+      throw new TerminalError(
+        `Interrupt ${JSON.stringify(interrupt.id)} asks for approval: answer { "approved": true | false, "message"?: string } (got ${JSON.stringify(r)}).`,
+        { errorCode: 400 },
+      );
     }
     return interrupt;
   });

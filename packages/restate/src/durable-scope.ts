@@ -29,7 +29,8 @@ export interface DurableScope {
  * not on how fast each step was.
  */
 class StepBatcher {
-  #queue: { step: RestatePromise<unknown>; resolve: (value: unknown) => void; reject: (reason: unknown) => void }[] = [];
+  #queue: { step: RestatePromise<unknown>; resolve: (value: unknown) => void; reject: (reason: unknown) => void }[] =
+    [];
   #pumping = false;
 
   wait<T>(step: RestatePromise<T>): Promise<T> {
@@ -87,7 +88,15 @@ export interface NodeReply {
     stopReason: StopReason;
     message: Message;
     interrupts: Interrupt[];
-    metrics: { cycleCount: number; modelCallCount: number; modelLatencyMs: number; durationMs: number; interruptCount: number; usage: AccumulatedUsage; toolMetrics: Record<string, ToolMetrics> };
+    metrics: {
+      cycleCount: number;
+      modelCallCount: number;
+      modelLatencyMs: number;
+      durationMs: number;
+      interruptCount: number;
+      usage: AccumulatedUsage;
+      toolMetrics: Record<string, ToolMetrics>;
+    };
   };
 }
 

@@ -5,7 +5,15 @@
  * permanent ones are recorded as the step's outcome and rethrown as the same skein error class.
  */
 import { TerminalError } from '@restatedev/restate-sdk';
-import { ContextWindowOverflowError, ModelError, ModelThrottledError, ModelTransientError, type Model, type ModelRequest, type ModelStreamEvent } from '@skein/core';
+import {
+  ContextWindowOverflowError,
+  ModelError,
+  ModelThrottledError,
+  ModelTransientError,
+  type Model,
+  type ModelRequest,
+  type ModelStreamEvent,
+} from '@skein/core';
 import { activeJournal, journaled, type DurableScope } from './durable-scope.js';
 
 type StepOutcome = { events: ModelStreamEvent[] } | { error: { code: string; message: string } };
@@ -41,7 +49,9 @@ async function* replay(
     }
   });
   if ('error' in outcome) {
-    throw outcome.error.code === 'context_window_overflow' ? new ContextWindowOverflowError(outcome.error.message) : new ModelError(outcome.error.message, {}, outcome.error.code);
+    throw outcome.error.code === 'context_window_overflow'
+      ? new ContextWindowOverflowError(outcome.error.message)
+      : new ModelError(outcome.error.message, {}, outcome.error.code);
   }
   yield* outcome.events;
 }

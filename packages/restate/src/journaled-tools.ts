@@ -7,7 +7,16 @@
  * (`context.interrupt`) records the question and pauses the same way on replay; approvals
  * (`needsApproval`) are asked by the loop before the step, so a denied tool never has one.
  */
-import { BeforeToolCallEvent, InterruptRaised, errorToolResult, type AgentTool, type HookProvider, type HookRegistry, type Interrupt, type ToolResult } from '@skein/core';
+import {
+  BeforeToolCallEvent,
+  InterruptRaised,
+  errorToolResult,
+  type AgentTool,
+  type HookProvider,
+  type HookRegistry,
+  type Interrupt,
+  type ToolResult,
+} from '@skein/core';
 import { activeJournal, journaled } from './durable-scope.js';
 
 type ToolOutcome = { result: ToolResult } | { interrupts: Interrupt[] };
@@ -20,14 +29,23 @@ function journaledTool(tool: AgentTool): AgentTool {
     async invoke(input, context) {
       const scope = activeJournal();
       if (!scope) return tool.invoke(input, context);
-      const outcome = await journaled<ToolOutcome>(scope, `tool ${tool.name} ${context.toolUse.toolUseId}`, async () => {
-        try {
-          return { result: await tool.invoke(input, context) };
-        } catch (error) {
-          if (error instanceof InterruptRaised) return { interrupts: error.interrupts };
-          return { result: errorToolResult(context.toolUse.toolUseId, error instanceof Error ? error.message : String(error)) };
-        }
-      });
+      const outcome = await journaled<ToolOutcome>(
+        scope,
+        `tool ${tool.name} ${context.toolUse.toolUseId}`,
+        async () => {
+          try {
+            return { result: await tool.invoke(input, context) };
+          } catch (error) {
+            if (error instanceof InterruptRaised) return { interrupts: error.interrupts };
+            return {
+              result: errorToolResult(
+                context.toolUse.toolUseId,
+                error instanceof Error ? error.message : String(error),
+              ),
+            };
+          }
+        },
+      );
       if ('interrupts' in outcome) throw new InterruptRaised(outcome.interrupts);
       return outcome.result;
     },

@@ -3,7 +3,11 @@
  * it. Importing @skein/restate adds the standard method when, and only when, it is missing.
  */
 interface WithResolvers {
-  withResolvers?: <T>() => { promise: Promise<T>; resolve: (value: T | PromiseLike<T>) => void; reject: (reason?: unknown) => void };
+  withResolvers?: <T>() => {
+    promise: Promise<T>;
+    resolve: (value: T | PromiseLike<T>) => void;
+    reject: (reason?: unknown) => void;
+  };
 }
 
 const PromiseWith = Promise as unknown as WithResolvers;

@@ -19,9 +19,15 @@ interface PendingState {
 const PENDING = 'pending';
 
 /** Records the pause and waits (suspended, holding no worker) until every interrupt has an answer. */
-export async function waitForObjectAnswers(ctx: ObjectContext, interrupts: readonly Interrupt[]): Promise<InterruptResponseBlock[]> {
+export async function waitForObjectAnswers(
+  ctx: ObjectContext,
+  interrupts: readonly Interrupt[],
+): Promise<InterruptResponseBlock[]> {
   const waits = interrupts.map(() => ctx.awakeable<JsonValue>());
-  ctx.set<PendingState>(PENDING, { interrupts: [...interrupts], awakeables: Object.fromEntries(interrupts.map((i, k) => [i.id, waits[k]?.id ?? ''])) });
+  ctx.set<PendingState>(PENDING, {
+    interrupts: [...interrupts],
+    awakeables: Object.fromEntries(interrupts.map((i, k) => [i.id, waits[k]?.id ?? ''])),
+  });
   const values = await RestatePromise.all(waits.map((w) => w.promise));
   ctx.clear(PENDING);
   return resumePrompt(interrupts, values);

@@ -18,7 +18,9 @@ function childrenOf(orchestrator: MultiAgentBase): unknown[] {
   const graphNodes = (orchestrator as { nodes?: unknown }).nodes;
   if (graphNodes instanceof Map) return [...graphNodes.values()].map((node: { target: unknown }) => node.target);
   if (Array.isArray(graphNodes)) return graphNodes;
-  throw new TypeError(`Orchestrator ${orchestrator.id} exposes no nodes; @skein/restate runs Graph and Swarm (or anything with a nodes map or array).`);
+  throw new TypeError(
+    `Orchestrator ${orchestrator.id} exposes no nodes; @skein/restate runs Graph and Swarm (or anything with a nodes map or array).`,
+  );
 }
 
 /** Journals every model and tool call of `target` and everything nested in it (idempotent). */

@@ -5,7 +5,15 @@
  * worker that dies mid-message is replaced by a retry that replays what finished and goes on.
  */
 import * as restate from '@restatedev/restate-sdk';
-import { addUsage, emptyUsage, type Agent, type JsonObject, type Message, type StopReason, type Usage } from '@skein/core';
+import {
+  addUsage,
+  emptyUsage,
+  type Agent,
+  type JsonObject,
+  type Message,
+  type StopReason,
+  type Usage,
+} from '@skein/core';
 import type { PendingReply, RespondInput } from './answers.js';
 import { runInScope } from './durable-scope.js';
 import { objectPendingOf, objectRespondTo, waitForObjectAnswers } from './object-waits.js';
@@ -25,8 +33,12 @@ export type AgentMessage = string | { prompt: string };
 
 function promptOf(input: unknown): string {
   if (typeof input === 'string' && input.length > 0) return input;
-  if (typeof input === 'object' && input !== null && typeof (input as { prompt?: unknown }).prompt === 'string') return (input as { prompt: string }).prompt;
-  throw new restate.TerminalError(`send takes a non-empty string or { "prompt": string } (got ${JSON.stringify(input)}).`, { errorCode: 400 });
+  if (typeof input === 'object' && input !== null && typeof (input as { prompt?: unknown }).prompt === 'string')
+    return (input as { prompt: string }).prompt;
+  throw new restate.TerminalError(
+    `send takes a non-empty string or { "prompt": string } (got ${JSON.stringify(input)}).`,
+    { errorCode: 400 },
+  );
 }
 
 /**
@@ -64,10 +76,17 @@ export function restateAgent<N extends string>(name: N, build: () => Agent | Pro
         return { text: String(result), stopReason: result.stopReason, usage, messageCount: agent.messages.length };
       },
       /** What the conversation's current message waits for (empty when nothing). */
-      pending: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<PendingReply> => objectPendingOf(ctx)),
+      pending: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<PendingReply> => objectPendingOf(ctx),
+      ),
       /** Answers interrupts of the waiting message; it goes on once all are answered. */
-      respond: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext, input: RespondInput): Promise<PendingReply> => objectRespondTo(ctx, input)),
-      history: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Message[]> => (await ctx.get<Message[]>('messages')) ?? []),
+      respond: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext, input: RespondInput): Promise<PendingReply> =>
+          objectRespondTo(ctx, input),
+      ),
+      history: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<Message[]> => (await ctx.get<Message[]>('messages')) ?? [],
+      ),
       async reset(ctx: restate.ObjectContext): Promise<void> {
         ctx.clearAll();
       },

@@ -24,8 +24,12 @@ export interface RunReply {
 
 function taskOf(input: unknown): string {
   if (typeof input === 'string' && input.length > 0) return input;
-  if (typeof input === 'object' && input !== null && typeof (input as { task?: unknown }).task === 'string') return (input as { task: string }).task;
-  throw new restate.TerminalError(`run takes a non-empty string or { "task": string } (got ${JSON.stringify(input)}).`, { errorCode: 400 });
+  if (typeof input === 'object' && input !== null && typeof (input as { task?: unknown }).task === 'string')
+    return (input as { task: string }).task;
+  throw new restate.TerminalError(
+    `run takes a non-empty string or { "task": string } (got ${JSON.stringify(input)}).`,
+    { errorCode: 400 },
+  );
 }
 
 function replyOf(result: MultiAgentResult): RunReply {
@@ -66,39 +70,63 @@ function interruptsOf(result: MultiAgentResult): Interrupt[] {
  * // curl localhost:8080/desk/run-1/pending
  * // curl localhost:8080/desk/run-1/respond --json '{"interruptId": "t1#approval", "response": {"approved": true}}'
  */
-export function restateOrchestrator<N extends string>(name: N, build: () => MultiAgentBase | Promise<MultiAgentBase>, options: RestateOrchestratorOptions = {}) {
+export function restateOrchestrator<N extends string>(
+  name: N,
+  build: () => MultiAgentBase | Promise<MultiAgentBase>,
+  options: RestateOrchestratorOptions = {},
+) {
   const spread = options.spreadNodes ?? 'parallel';
   const nodeCaller =
     (ctx: restate.WorkflowContext): NodeCaller =>
     (request) =>
-      ctx.genericCall<NodeRequest, NodeReply>({ service: name, method: 'node', key: ctx.key, parameter: request, inputSerde: restate.serde.json as restate.Serde<NodeRequest>, outputSerde: restate.serde.json as restate.Serde<NodeReply> });
+      ctx.genericCall<NodeRequest, NodeReply>({
+        service: name,
+        method: 'node',
+        key: ctx.key,
+        parameter: request,
+        inputSerde: restate.serde.json as restate.Serde<NodeRequest>,
+        outputSerde: restate.serde.json as restate.Serde<NodeReply>,
+      });
   return restate.workflow({
     name,
     handlers: {
-      run: restate.handlers.workflow.workflow(async (ctx: restate.WorkflowContext, input: string | { task: string }): Promise<RunReply> => {
-        const task = taskOf(input);
-        const orchestrator = await build();
-        prepareTree(orchestrator);
-        spreadNodes(orchestrator, spread);
-        const callNode = spread === 'none' ? undefined : nodeCaller(ctx);
-        let result = await runInScope(ctx, () => orchestrator.invoke(task), callNode);
-        for (let round = 1, waiting = interruptsOf(result); waiting.length > 0; round++, waiting = interruptsOf(result)) {
-          const answers = await waitForAnswers(ctx, round, waiting);
-          result = await runInScope(ctx, () => orchestrator.invoke(answers), callNode);
-        }
-        clearPending(ctx);
-        return replyOf(result);
-      }),
+      run: restate.handlers.workflow.workflow(
+        async (ctx: restate.WorkflowContext, input: string | { task: string }): Promise<RunReply> => {
+          const task = taskOf(input);
+          const orchestrator = await build();
+          prepareTree(orchestrator);
+          spreadNodes(orchestrator, spread);
+          const callNode = spread === 'none' ? undefined : nodeCaller(ctx);
+          let result = await runInScope(ctx, () => orchestrator.invoke(task), callNode);
+          for (
+            let round = 1, waiting = interruptsOf(result);
+            waiting.length > 0;
+            round++, waiting = interruptsOf(result)
+          ) {
+            const answers = await waitForAnswers(ctx, round, waiting);
+            result = await runInScope(ctx, () => orchestrator.invoke(answers), callNode);
+          }
+          clearPending(ctx);
+          return replyOf(result);
+        },
+      ),
       /** Runs one agent node of a run (called by the run itself when nodes are spread; not for clients). */
-      node: restate.handlers.workflow.shared({ ingressPrivate: true }, async (ctx: restate.WorkflowSharedContext, request: NodeRequest): Promise<NodeReply> => {
-        const root = await build();
-        prepareTree(root);
-        return runNodeHere(ctx, root, request);
-      }),
+      node: restate.handlers.workflow.shared(
+        { ingressPrivate: true },
+        async (ctx: restate.WorkflowSharedContext, request: NodeRequest): Promise<NodeReply> => {
+          const root = await build();
+          prepareTree(root);
+          return runNodeHere(ctx, root, request);
+        },
+      ),
       /** What the run waits for: the unanswered interrupts of its current pause (empty when none). */
-      pending: restate.handlers.workflow.shared(async (ctx: restate.WorkflowSharedContext): Promise<PendingReply> => pendingOf(ctx)),
+      pending: restate.handlers.workflow.shared(
+        async (ctx: restate.WorkflowSharedContext): Promise<PendingReply> => pendingOf(ctx),
+      ),
       /** Answers interrupts of the current pause; the run goes on once all are answered. Returns what still waits. */
-      respond: restate.handlers.workflow.shared(async (ctx: restate.WorkflowSharedContext, input: RespondInput): Promise<PendingReply> => respondTo(ctx, input)),
+      respond: restate.handlers.workflow.shared(
+        async (ctx: restate.WorkflowSharedContext, input: RespondInput): Promise<PendingReply> => respondTo(ctx, input),
+      ),
     },
   });
 }

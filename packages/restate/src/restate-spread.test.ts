@@ -18,8 +18,10 @@ let dir = '';
 const workers: WorkerProcess[] = [];
 const traces: string[] = [];
 
-const linesOf = async (file: string): Promise<string[]> => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-const modelsIn = async (file: string): Promise<string[]> => (await linesOf(file)).filter((l) => l.startsWith('model ')).map((l) => l.split(' ')[1] ?? '');
+const linesOf = async (file: string): Promise<string[]> =>
+  (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+const modelsIn = async (file: string): Promise<string[]> =>
+  (await linesOf(file)).filter((l) => l.startsWith('model ')).map((l) => l.split(' ')[1] ?? '');
 const count = (all: string[], prefix: string): number => all.filter((l) => l.startsWith(prefix)).length;
 const shape = (t: NodeTransition): unknown => ({ from: t.from, to: t.to, kind: t.kind });
 
@@ -59,8 +61,11 @@ describe('two workers sharing the parallel branches of a fan-out', () => {
     expect(b.length, `worker a ran ${a.join(', ')}; worker b ran ${b.join(', ')}`).toBeGreaterThan(0);
   }, 60_000);
 
-  it('answers the same with nodes spread and with every node in the run\'s worker', async () => {
-    const [spread, inline] = await Promise.all([server.call<RunReply>('desk/spread-2/run', 'Order 7'), server.call<RunReply>('deskInline/inline-2/run', 'Order 7')]);
+  it("answers the same with nodes spread and with every node in the run's worker", async () => {
+    const [spread, inline] = await Promise.all([
+      server.call<RunReply>('desk/spread-2/run', 'Order 7'),
+      server.call<RunReply>('deskInline/inline-2/run', 'Order 7'),
+    ]);
     expect(spread.texts).toEqual(inline.texts);
     expect(spread.transitions.map(shape)).toEqual(inline.transitions.map(shape));
   }, 60_000);
@@ -68,7 +73,8 @@ describe('two workers sharing the parallel branches of a fan-out', () => {
   it('finishes a run whose node was running on a worker killed with SIGKILL, on the other worker, without repeating finished steps', async () => {
     const task = 'Order 9 was charged twice';
     const seen = await Promise.all(traces.map(async (t) => (await linesOf(t)).length));
-    const fresh = async (): Promise<string[][]> => Promise.all(traces.map(async (t, k) => (await linesOf(t)).slice(seen[k])));
+    const fresh = async (): Promise<string[][]> =>
+      Promise.all(traces.map(async (t, k) => (await linesOf(t)).slice(seen[k])));
     const run = server.call<RunReply>('desk/failover-1/run', task);
     let victim = -1;
     for (let i = 0; i < 400 && victim < 0; i++) {

@@ -15,8 +15,13 @@ let worker: WorkerProcess;
 let port = 0;
 let trace = '';
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({ SKEIN_TRACE_FILE: trace, ...(process.env['SKEIN_WORKER_LOG'] ? { SKEIN_WORKER_LOG: process.env['SKEIN_WORKER_LOG'] } : {}), ...extra });
-const lines = async (): Promise<string[]> => (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  SKEIN_TRACE_FILE: trace,
+  ...(process.env['SKEIN_WORKER_LOG'] ? { SKEIN_WORKER_LOG: process.env['SKEIN_WORKER_LOG'] } : {}),
+  ...extra,
+});
+const lines = async (): Promise<string[]> =>
+  (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 const count = (all: string[], prefix: string): number => all.filter((l) => l.startsWith(prefix)).length;
 
 async function restartWorker(extra: Record<string, string> = {}): Promise<void> {
@@ -77,30 +82,43 @@ describe('an agent conversation as a virtual object', () => {
   }, 60_000);
 
   it('rejects a message that is not text, saying what it takes', async () => {
-    await expect(server.call('support/customer-3/send', { text: 5 })).rejects.toThrow(/answered 400: .*send takes a non-empty string or \{ \\?"prompt\\?": string \}/);
+    await expect(server.call('support/customer-3/send', { text: 5 })).rejects.toThrow(
+      /answered 400: .*send takes a non-empty string or \{ \\?"prompt\\?": string \}/,
+    );
   }, 30_000);
 });
 
 describe('a worker killed mid-step', () => {
   it('replays concurrent tool calls that finished and runs only the ones that did not, concurrently again', async () => {
     // lookup_order finishes quickly; the other two are still running when the worker is killed.
-    await restartWorker({ SKEIN_TOOL_DELAYS_MS: JSON.stringify({ lookup_order: 20, check_invoice: 1500, check_refunds: 1500 }) });
+    await restartWorker({
+      SKEIN_TOOL_DELAYS_MS: JSON.stringify({ lookup_order: 20, check_invoice: 1500, check_refunds: 1500 }),
+    });
     const before = await lines();
     const call = server.call<AgentReply>('parallel/customer-9/send', 'Order 9');
-    await waitFor((all) => count(all.slice(before.length), 'end lookup_order') === 1 && count(all.slice(before.length), 'start ') === 3);
-    await restartWorker({ SKEIN_TOOL_DELAYS_MS: JSON.stringify({ lookup_order: 20, check_invoice: 400, check_refunds: 400 }) });
+    await waitFor(
+      (all) =>
+        count(all.slice(before.length), 'end lookup_order') === 1 && count(all.slice(before.length), 'start ') === 3,
+    );
+    await restartWorker({
+      SKEIN_TOOL_DELAYS_MS: JSON.stringify({ lookup_order: 20, check_invoice: 400, check_refunds: 400 }),
+    });
     const reply = await call;
     expect(reply.text).toBe('parallel handled order 9 (3 tool results seen).');
     const after = (await lines()).slice(before.length);
     // The finished call is replayed from the journal (started and ended once); the cut ones run again
     // and end once each.
     expect(count(after, 'start lookup_order'), after.join('\n')).toBe(1);
-    for (const t of ['lookup_order', 'check_invoice', 'check_refunds']) expect(count(after, `end ${t}`), after.join('\n')).toBe(1);
+    for (const t of ['lookup_order', 'check_invoice', 'check_refunds'])
+      expect(count(after, `end ${t}`), after.join('\n')).toBe(1);
     for (const t of ['check_invoice', 'check_refunds']) expect(count(after, `start ${t}`), after.join('\n')).toBe(2);
     // After the restart the two cut calls run concurrently again: both started before either ended.
     const restarted = after.slice(after.findIndex((l) => l.startsWith('end lookup_order')) + 1);
     const firstEnd = restarted.findIndex((l) => l.startsWith('end '));
-    expect(restarted.slice(0, firstEnd).filter((l) => l.startsWith('start ')), after.join('\n')).toHaveLength(2);
+    expect(
+      restarted.slice(0, firstEnd).filter((l) => l.startsWith('start ')),
+      after.join('\n'),
+    ).toHaveLength(2);
     // The first model call finished before the kill and was not made again.
     expect(count(after, 'model parallel 1')).toBe(1);
   }, 90_000);
@@ -142,13 +160,26 @@ describe('interrupts as durable promises', () => {
     const before = await lines();
     const invocation = await server.send('refunds/run-1/run', 'Please refund order 42');
     const { interrupts } = await pendingOf('refunds/run-1');
-    expect(interrupts).toEqual([expect.objectContaining({ id: 'billing-issue_refund-1#approval', name: 'approval', source: 'billing' })]);
+    expect(interrupts).toEqual([
+      expect.objectContaining({ id: 'billing-issue_refund-1#approval', name: 'approval', source: 'billing' }),
+    ]);
     // The worker dies while the run waits; the run holds no process, a fresh worker takes over.
     await restartWorker();
     const [waiting] = interrupts;
-    await expect(server.call('refunds/run-1/respond', { interruptId: 'nope#approval', response: { approved: true } })).rejects.toThrow(/answered 404: .*waits for no interrupt .*nope#approval.*; it waits for .*billing-issue_refund-1#approval/);
-    await expect(server.call('refunds/run-1/respond', { interruptId: waiting?.id, response: 'yes' })).rejects.toThrow(/answered 400: .*asks for approval: answer \{ .*approved.*: true \| false/);
-    expect(await server.call<PendingReply>('refunds/run-1/respond', { interruptId: waiting?.id, response: { approved: true } })).toEqual({ interrupts: [] });
+    await expect(
+      server.call('refunds/run-1/respond', { interruptId: 'nope#approval', response: { approved: true } }),
+    ).rejects.toThrow(
+      /answered 404: .*waits for no interrupt .*nope#approval.*; it waits for .*billing-issue_refund-1#approval/,
+    );
+    await expect(server.call('refunds/run-1/respond', { interruptId: waiting?.id, response: 'yes' })).rejects.toThrow(
+      /answered 400: .*asks for approval: answer \{ .*approved.*: true \| false/,
+    );
+    expect(
+      await server.call<PendingReply>('refunds/run-1/respond', {
+        interruptId: waiting?.id,
+        response: { approved: true },
+      }),
+    ).toEqual({ interrupts: [] });
     const reply = await server.attach<RunReply>(invocation);
     expect(reply.status).toBe('completed');
     expect(reply.texts['billing']).toBe('billing handled order 42 (2 tool results seen).');
@@ -166,10 +197,14 @@ describe('interrupts as durable promises', () => {
     const { interrupts } = await pendingOf('refundDesk/customer-5');
     expect(interrupts.map((i) => i.name)).toEqual(['approval']);
     await restartWorker();
-    await server.call('refundDesk/customer-5/respond', [{ interruptId: interrupts[0]?.id, response: { approved: false, message: 'over the limit' } }]);
+    await server.call('refundDesk/customer-5/respond', [
+      { interruptId: interrupts[0]?.id, response: { approved: false, message: 'over the limit' } },
+    ]);
     const reply = await server.attach<AgentReply>(invocation);
     expect(reply.text).toBe('refundDesk handled order 5 (2 tool results seen).');
-    const history = await server.call<{ content: { toolResult?: { status: string; content: { text?: string }[] } }[] }[]>('refundDesk/customer-5/history', null);
+    const history = await server.call<
+      { content: { toolResult?: { status: string; content: { text?: string }[] } }[] }[]
+    >('refundDesk/customer-5/history', null);
     const denied = history.flatMap((m) => m.content).find((b) => b.toolResult?.status === 'error');
     expect(denied?.toolResult?.content[0]?.text).toContain('over the limit');
     const after = (await lines()).slice(before.length);
@@ -182,8 +217,16 @@ describe('interrupts as durable promises', () => {
     const before = await lines();
     const invocation = await server.send('askingSwarm/run-1/run', 'Order 8 arrived broken');
     const { interrupts } = await pendingOf('askingSwarm/run-1');
-    expect(interrupts).toEqual([expect.objectContaining({ name: 'address', source: 'billing', reason: { question: 'Where should the replacement for order 8 go?' } })]);
-    await server.call('askingSwarm/run-1/respond', { interruptResponse: { interruptId: interrupts[0]?.id, response: 'Kobe' } });
+    expect(interrupts).toEqual([
+      expect.objectContaining({
+        name: 'address',
+        source: 'billing',
+        reason: { question: 'Where should the replacement for order 8 go?' },
+      }),
+    ]);
+    await server.call('askingSwarm/run-1/respond', {
+      interruptResponse: { interruptId: interrupts[0]?.id, response: 'Kobe' },
+    });
     const reply = await server.attach<RunReply>(invocation);
     expect(reply.status).toBe('completed');
     expect(reply.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'interrupt', 'resume', 'complete']);

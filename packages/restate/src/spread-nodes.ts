@@ -19,7 +19,19 @@
  * Swarm members, nested Swarms and agents used as tools stay in the process that runs their parent:
  * a Swarm runs one agent at a time, so spreading it gains nothing.
  */
-import { AgentMetrics, AgentResult, addUsage, interruptStateOf, isMultiAgent, restoreInterruptState, type Agent, type AgentStreamEvent, type InvokeOptions, type MultiAgentBase, type Prompt } from '@skein/core';
+import {
+  AgentMetrics,
+  AgentResult,
+  addUsage,
+  interruptStateOf,
+  isMultiAgent,
+  restoreInterruptState,
+  type Agent,
+  type AgentStreamEvent,
+  type InvokeOptions,
+  type MultiAgentBase,
+  type Prompt,
+} from '@skein/core';
 import { activeJournal, awaitInScope, runInScope, type NodeReply, type NodeRequest } from './durable-scope.js';
 import type { Context } from '@restatedev/restate-sdk';
 
@@ -41,9 +53,13 @@ export type SpreadMode = 'parallel' | 'all' | 'none';
 
 /** The nodes that can run alongside another: targets of a fan-out, and several entry points. */
 function parallelNodes(graph: MultiAgentBase): Set<string> {
-  const { edges = [], entryPoints = [] } = graph as { edges?: readonly { from: readonly string[]; to: string }[]; entryPoints?: readonly string[] };
+  const { edges = [], entryPoints = [] } = graph as {
+    edges?: readonly { from: readonly string[]; to: string }[];
+    entryPoints?: readonly string[];
+  };
   const targets = new Map<string, Set<string>>();
-  for (const edge of edges) for (const from of edge.from) targets.set(from, (targets.get(from) ?? new Set()).add(edge.to));
+  for (const edge of edges)
+    for (const from of edge.from) targets.set(from, (targets.get(from) ?? new Set()).add(edge.to));
   const parallel = new Set(entryPoints.length > 1 ? entryPoints : []);
   for (const to of targets.values()) if (to.size > 1) for (const id of to) parallel.add(id);
   return parallel;
@@ -69,9 +85,20 @@ function stubAgent(agent: Agent, path: string[]): void {
 }
 
 /** The stub's stream: no events (the node's own stay in the worker that ran it), then the result. */
-async function* remote(agent: Agent, path: string[], prompt: Prompt, scope: NonNullable<ReturnType<typeof activeJournal>>): AsyncGenerator<AgentStreamEvent, AgentResult> {
+async function* remote(
+  agent: Agent,
+  path: string[],
+  prompt: Prompt,
+  scope: NonNullable<ReturnType<typeof activeJournal>>,
+): AsyncGenerator<AgentStreamEvent, AgentResult> {
   const interruptState = interruptStateOf(agent);
-  const request: NodeRequest = { path, prompt, messages: agent.messages, state: agent.state.get(), ...(interruptState ? { interruptState } : {}) };
+  const request: NodeRequest = {
+    path,
+    prompt,
+    messages: agent.messages,
+    state: agent.state.get(),
+    ...(interruptState ? { interruptState } : {}),
+  };
   const reply = await awaitInScope(scope, (scope.callNode as NonNullable<typeof scope.callNode>)(request));
   agent.messages = reply.messages;
   agent.state.replace(reply.state);
@@ -82,22 +109,39 @@ async function* remote(agent: Agent, path: string[], prompt: Prompt, scope: NonN
 function resultOf(reply: NodeReply): AgentResult {
   const { metrics: m, ...rest } = reply.result;
   const metrics = new AgentMetrics();
-  Object.assign(metrics, { cycleCount: m.cycleCount, modelCallCount: m.modelCallCount, modelLatencyMs: m.modelLatencyMs, durationMs: m.durationMs, interruptCount: m.interruptCount });
+  Object.assign(metrics, {
+    cycleCount: m.cycleCount,
+    modelCallCount: m.modelCallCount,
+    modelLatencyMs: m.modelLatencyMs,
+    durationMs: m.durationMs,
+    interruptCount: m.interruptCount,
+  });
   addUsage(metrics.usage, m.usage);
   Object.assign(metrics.toolMetrics, m.toolMetrics);
-  return new AgentResult({ stopReason: rest.stopReason, message: rest.message, metrics, state: {}, interrupts: rest.interrupts });
+  return new AgentResult({
+    stopReason: rest.stopReason,
+    message: rest.message,
+    metrics,
+    state: {},
+    interrupts: rest.interrupts,
+  });
 }
 
 /** The agent at `path` in a freshly built tree; throws when the tree has no agent there. */
 function agentAt(root: Agent | MultiAgentBase, path: readonly string[]): Agent {
   let at: unknown = root;
   for (const id of path) at = isMultiAgent(at) ? graphNodes(at)?.get(id) : undefined;
-  if (!isAgent(at)) throw new TypeError(`No agent node at ${path.join('/')}: build() must return the same graph on every worker.`);
+  if (!isAgent(at))
+    throw new TypeError(`No agent node at ${path.join('/')}: build() must return the same graph on every worker.`);
   return at;
 }
 
 /** Runs one node agent of a freshly built tree as the `node` handler asked, journaled in `ctx`. */
-export async function runNodeHere(ctx: Context, root: Agent | MultiAgentBase, request: NodeRequest): Promise<NodeReply> {
+export async function runNodeHere(
+  ctx: Context,
+  root: Agent | MultiAgentBase,
+  request: NodeRequest,
+): Promise<NodeReply> {
   const agent = agentAt(root, request.path);
   agent.messages = request.messages;
   agent.state.replace(request.state);
@@ -113,7 +157,15 @@ export async function runNodeHere(ctx: Context, root: Agent | MultiAgentBase, re
       stopReason: result.stopReason,
       message: result.message,
       interrupts: [...result.interrupts],
-      metrics: { cycleCount: m.cycleCount, modelCallCount: m.modelCallCount, modelLatencyMs: m.modelLatencyMs, durationMs: m.durationMs, interruptCount: m.interruptCount, usage: m.usage, toolMetrics: m.toolMetrics },
+      metrics: {
+        cycleCount: m.cycleCount,
+        modelCallCount: m.modelCallCount,
+        modelLatencyMs: m.modelLatencyMs,
+        durationMs: m.durationMs,
+        interruptCount: m.interruptCount,
+        usage: m.usage,
+        toolMetrics: m.toolMetrics,
+      },
     },
   };
 }

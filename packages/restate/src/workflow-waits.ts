@@ -22,9 +22,15 @@ const PENDING = 'pending';
 const promiseName = (round: number, id: string): string => `interrupt ${round} ${id}`;
 
 /** Records the pause and waits (suspended, holding no worker) until every interrupt has an answer. */
-export async function waitForAnswers(ctx: WorkflowContext, round: number, interrupts: readonly Interrupt[]): Promise<InterruptResponseBlock[]> {
+export async function waitForAnswers(
+  ctx: WorkflowContext,
+  round: number,
+  interrupts: readonly Interrupt[],
+): Promise<InterruptResponseBlock[]> {
   ctx.set<PendingState>(PENDING, { round, interrupts: [...interrupts] });
-  const values = await RestatePromise.all(interrupts.map((i) => ctx.promise<JsonValue>(promiseName(round, i.id)).get()));
+  const values = await RestatePromise.all(
+    interrupts.map((i) => ctx.promise<JsonValue>(promiseName(round, i.id)).get()),
+  );
   return resumePrompt(interrupts, values);
 }
 
@@ -37,7 +43,9 @@ export function clearPending(ctx: WorkflowContext): void {
 export async function pendingOf(ctx: WorkflowSharedContext): Promise<PendingReply> {
   const state = await ctx.get<PendingState>(PENDING);
   if (!state) return { interrupts: [] };
-  const answered = await Promise.all(state.interrupts.map((i) => ctx.promise<JsonValue>(promiseName(state.round, i.id)).peek()));
+  const answered = await Promise.all(
+    state.interrupts.map((i) => ctx.promise<JsonValue>(promiseName(state.round, i.id)).peek()),
+  );
   return { interrupts: state.interrupts.filter((_, k) => answered[k] === undefined) };
 }
 
@@ -47,7 +55,8 @@ export async function respondTo(ctx: WorkflowSharedContext, input: unknown): Pro
   const state = (await ctx.get<PendingState>(PENDING)) ?? { round: 0, interrupts: [] };
   const { interrupts: open } = await pendingOf(ctx);
   matchPending(`Run ${ctx.key}`, open, answers);
-  for (const answer of answers) await ctx.promise<JsonValue>(promiseName(state.round, answer.interruptId)).resolve(answer.response);
+  for (const answer of answers)
+    await ctx.promise<JsonValue>(promiseName(state.round, answer.interruptId)).resolve(answer.response);
   const answeredIds = new Set(answers.map((a) => a.interruptId));
   return { interrupts: open.filter((i) => !answeredIds.has(i.id)) };
 }

@@ -61,7 +61,8 @@ async function linkOrRename(tmp: string, file: string): Promise<void> {
       () => true,
       () => false,
     );
-    if (exists) throw Object.assign(new Error(`EEXIST: file already exists, link '${tmp}' -> '${file}'`), { code: 'EEXIST' });
+    if (exists)
+      throw Object.assign(new Error(`EEXIST: file already exists, link '${tmp}' -> '${file}'`), { code: 'EEXIST' });
     await fs.rename(tmp, file); // the session lock keeps other writers out
   }
 }

@@ -31,9 +31,15 @@ export class FileSessionManager extends RepositorySessionManager {
   declare readonly repository: FileSessionRepository;
 
   constructor(options: FileSessionManagerOptions) {
-    if (!options || typeof options !== 'object') throw new ConfigurationError('FileSessionManager needs { sessionId, storageDir? }.');
-    if (options.storageDir !== undefined && (typeof options.storageDir !== 'string' || options.storageDir.trim() === '')) {
-      throw new ConfigurationError(`storageDir must be a non-empty path (got ${JSON.stringify(options.storageDir)}); leave it out for the default ${defaultStorageDir()}.`);
+    if (!options || typeof options !== 'object')
+      throw new ConfigurationError('FileSessionManager needs { sessionId, storageDir? }.');
+    if (
+      options.storageDir !== undefined &&
+      (typeof options.storageDir !== 'string' || options.storageDir.trim() === '')
+    ) {
+      throw new ConfigurationError(
+        `storageDir must be a non-empty path (got ${JSON.stringify(options.storageDir)}); leave it out for the default ${defaultStorageDir()}.`,
+      );
     }
     const repository = new FileSessionRepository({
       storageDir: options.storageDir ?? defaultStorageDir(),

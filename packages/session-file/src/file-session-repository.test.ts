@@ -4,7 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  Agent, ConfigurationError, RepositorySessionManager, SessionConflictError, SessionCorruptError, SessionError, SessionNotFoundError, messageText,
+  Agent,
+  ConfigurationError,
+  RepositorySessionManager,
+  SessionConflictError,
+  SessionCorruptError,
+  SessionError,
+  SessionNotFoundError,
+  messageText,
   type SessionMessage,
 } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
@@ -13,7 +20,13 @@ import { FileSessionManager, FileSessionRepository } from './index.js';
 let dir: string;
 const open: { close(): Promise<void> }[] = [];
 const at = '2025-07-23T19:09:41.714508+00:00';
-const row = (id: number): SessionMessage => ({ message: { role: 'user', content: [{ text: `m${id}` }] }, message_id: id, redact_message: null, created_at: at, updated_at: at });
+const row = (id: number): SessionMessage => ({
+  message: { role: 'user', content: [{ text: `m${id}` }] },
+  message_id: id,
+  redact_message: null,
+  created_at: at,
+  updated_at: at,
+});
 
 function repo(): FileSessionRepository {
   const r = new FileSessionRepository({ storageDir: dir });
@@ -24,7 +37,13 @@ function repo(): FileSessionRepository {
 async function seeded(count: number): Promise<FileSessionRepository> {
   const r = repo();
   await r.createSession({ session_id: 's1', session_type: 'AGENT', created_at: at, updated_at: at });
-  await r.createAgent('s1', { agent_id: 'a1', state: {}, conversation_manager_state: {}, created_at: at, updated_at: at });
+  await r.createAgent('s1', {
+    agent_id: 'a1',
+    state: {},
+    conversation_manager_state: {},
+    created_at: at,
+    updated_at: at,
+  });
   for (let i = 0; i < count; i++) await r.createMessage('s1', 'a1', row(i));
   return r;
 }
@@ -33,7 +52,9 @@ const messageFile = (n: number): string => path.join(dir, 'session_s1/agents/age
 
 async function snapshot(): Promise<Record<string, string>> {
   const files = (await fs.readdir(dir, { recursive: true })).filter((f) => f.endsWith('.json')).sort();
-  return Object.fromEntries(await Promise.all(files.map(async (f) => [f, await fs.readFile(path.join(dir, f), 'utf8')] as const)));
+  return Object.fromEntries(
+    await Promise.all(files.map(async (f) => [f, await fs.readFile(path.join(dir, f), 'utf8')] as const)),
+  );
 }
 
 beforeEach(async () => {
@@ -50,7 +71,15 @@ describe('FileSessionRepository: bad input', () => {
     const before = await snapshot();
     for (const id of ['../x', '..', 'a/../../b', '/etc', '.lock', 'a\0b', '']) {
       await expect(r.readSession(id)).rejects.toBeInstanceOf(SessionNotFoundError);
-      await expect(r.createAgent('s1', { agent_id: id, state: {}, conversation_manager_state: {}, created_at: at, updated_at: at })).rejects.toThrow(/Invalid agent id/);
+      await expect(
+        r.createAgent('s1', {
+          agent_id: id,
+          state: {},
+          conversation_manager_state: {},
+          created_at: at,
+          updated_at: at,
+        }),
+      ).rejects.toThrow(/Invalid agent id/);
     }
     await expect(r.putNodeEntry('s1', 'g', '../../x', {})).rejects.toThrow(/Invalid node id/);
     await expect(r.createMessage('s1', 'a1', { ...row(0), message_id: -1 })).rejects.toThrow(/Invalid message id/);
@@ -82,9 +111,18 @@ describe('FileSessionRepository: bad input', () => {
     expect((error as SessionCorruptError).location).toBe(messageFile(2));
     expect((await r.listMessages('s1', 'a1', { offset: 3 })).map((m) => m.message_id)).toEqual([3, 4]);
     await r.close();
-    const agent = new Agent({ id: 'a1', model: new ScriptedModel([]), sessionManager: new RepositorySessionManager({ sessionId: 's1', repository: repo() }) });
+    const agent = new Agent({
+      id: 'a1',
+      model: new ScriptedModel([]),
+      sessionManager: new RepositorySessionManager({ sessionId: 's1', repository: repo() }),
+    });
     await expect(agent.initialize()).rejects.toThrow(/message_2\.json is missing/);
-    expect((await fs.readdir(path.dirname(messageFile(0)))).sort()).toEqual(['message_0.json', 'message_1.json', 'message_3.json', 'message_4.json']);
+    expect((await fs.readdir(path.dirname(messageFile(0)))).sort()).toEqual([
+      'message_0.json',
+      'message_1.json',
+      'message_3.json',
+      'message_4.json',
+    ]);
   });
 
   it('refuses a storageDir that is a file, at construction and when it becomes one', async () => {
@@ -97,17 +135,29 @@ describe('FileSessionRepository: bad input', () => {
     const r = new FileSessionRepository({ storageDir: later });
     await fs.writeFile(later, 'x');
     await expect(r.readSession('s')).rejects.toBeInstanceOf(SessionError);
-    const error = await r.createSession({ session_id: 's', session_type: 'AGENT', created_at: at, updated_at: at }).catch((e: unknown) => e);
+    const error = await r
+      .createSession({ session_id: 's', session_type: 'AGENT', created_at: at, updated_at: at })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionError);
     expect(String(error)).toMatch(/is the storage dir .* a file/);
   });
 
   it('never overwrites on create, and refuses updates of missing items', async () => {
     const r = await seeded(1);
-    await expect(r.createMessage('s1', 'a1', { ...row(0), message: { role: 'user', content: [{ text: 'other' }] } })).rejects.toBeInstanceOf(SessionConflictError);
+    await expect(
+      r.createMessage('s1', 'a1', { ...row(0), message: { role: 'user', content: [{ text: 'other' }] } }),
+    ).rejects.toBeInstanceOf(SessionConflictError);
     expect(messageText((await r.readMessage('s1', 'a1', 0))!.message)).toBe('m0');
     await expect(r.updateMessage('s1', 'a1', row(9))).rejects.toBeInstanceOf(SessionNotFoundError);
-    await expect(r.createAgent('nope', { agent_id: 'a', state: {}, conversation_manager_state: {}, created_at: at, updated_at: at })).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(
+      r.createAgent('nope', {
+        agent_id: 'a',
+        state: {},
+        conversation_manager_state: {},
+        created_at: at,
+        updated_at: at,
+      }),
+    ).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(r.createMessage('s1', 'ghost', row(0))).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(r.listMessages('s1', 'ghost')).rejects.toBeInstanceOf(SessionNotFoundError);
     expect(await r.readAgent('nope', 'a')).toBeUndefined();
@@ -139,11 +189,20 @@ describe('FileSessionRepository: behaviour', () => {
     await session.saveNode('writer', { status: 'completed' });
     await Promise.all([
       session.appendTransition({ from: null, to: 'writer', kind: 'start', reason: '' }),
-      session.appendTransition({ from: 'writer', to: null, kind: 'complete', reason: 'done', details: { historyBefore: 5, keys: ['a'] } }),
+      session.appendTransition({
+        from: 'writer',
+        to: null,
+        kind: 'complete',
+        reason: 'done',
+        details: { historyBefore: 5, keys: ['a'] },
+      }),
     ]);
     const base = path.join(dir, 'session_run/multi_agents/multi_agent_g1');
     expect((await fs.readdir(base, { recursive: true })).filter((f) => f.endsWith('.json')).sort()).toEqual([
-      'multi_agent.json', 'nodes/node_writer.json', 'transitions/transition_0.json', 'transitions/transition_1.json',
+      'multi_agent.json',
+      'nodes/node_writer.json',
+      'transitions/transition_0.json',
+      'transitions/transition_1.json',
     ]);
     const transition0 = await fs.readFile(path.join(base, 'transitions/transition_0.json'), 'utf8');
     await sm.close();
@@ -155,11 +214,14 @@ describe('FileSessionRepository: behaviour', () => {
     expect(snapshot?.transitions.map((t) => t.kind)).toEqual(['start', 'complete']);
     expect(snapshot?.transitions.map((t) => t.details)).toEqual([undefined, { historyBefore: 5, keys: ['a'] }]); // structured facts are kept
     expect('details' in (snapshot?.transitions[0] ?? {})).toBe(false);
-    await expect(again.repository.appendTransitions('run', 'g1', [{ seq: 0, from: 'x', to: 'y', kind: 'edge', reason: '', at }])).rejects.toBeInstanceOf(
-      SessionConflictError,
-    );
+    await expect(
+      again.repository.appendTransitions('run', 'g1', [{ seq: 0, from: 'x', to: 'y', kind: 'edge', reason: '', at }]),
+    ).rejects.toBeInstanceOf(SessionConflictError);
     expect(await fs.readFile(path.join(base, 'transitions/transition_0.json'), 'utf8')).toBe(transition0);
-    expect((await again.repository.listMessages('run', 'g1.writer')).map((m) => messageText(m.message))).toEqual(['write', 'done']);
+    expect((await again.repository.listMessages('run', 'g1.writer')).map((m) => messageText(m.message))).toEqual([
+      'write',
+      'done',
+    ]);
   });
 });
 
@@ -211,13 +273,16 @@ describe('FileSessionRepository: one writer per session', () => {
     await again.close();
   });
 
-  it('after a recoverer killed between removing a stale lock and taking its own, removes the dead writers\' temp files everywhere', async () => {
+  it("after a recoverer killed between removing a stale lock and taking its own, removes the dead writers' temp files everywhere", async () => {
     await (await seeded(1)).close();
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const base = { host: os.hostname(), process_started_at: at, acquired_at: at, token: 'recoverer' };
     // The lock is gone (the recoverer removed it) and the recoverer's .break file is left; the writer
     // whose lock it removed had died in the middle of a write, deep in the session.
-    await fs.writeFile(path.join(dir, 'session_s1/.skein.lock.break'), JSON.stringify({ ...base, pid: Number(dead.stdout) }));
+    await fs.writeFile(
+      path.join(dir, 'session_s1/.skein.lock.break'),
+      JSON.stringify({ ...base, pid: Number(dead.stdout) }),
+    );
     const torn = path.join(path.dirname(messageFile(0)), `.message_1.json.${dead.stdout}.0123456789ab.tmp`);
     await fs.writeFile(torn, '');
     const r = repo();
@@ -246,9 +311,14 @@ describe('FileSessionRepository: one writer per session', () => {
     await (await seeded(1)).close();
     const lock = path.join(dir, 'session_s1/.skein.lock');
     const base = { process_started_at: at, acquired_at: at, token: 'other' };
-    for (const holder of [{ host: os.hostname(), pid: process.ppid }, { host: 'some-other-host', pid: 999_999 }]) {
+    for (const holder of [
+      { host: os.hostname(), pid: process.ppid },
+      { host: 'some-other-host', pid: 999_999 },
+    ]) {
       await fs.writeFile(lock, JSON.stringify({ ...base, ...holder }));
-      const error = await repo().createMessage('s1', 'a1', row(1)).catch((e: unknown) => e);
+      const error = await repo()
+        .createMessage('s1', 'a1', row(1))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SessionConflictError);
       expect(String(error)).toContain(`process ${holder.pid} on ${holder.host}`);
       expect((error as SessionConflictError).location).toBe(lock);

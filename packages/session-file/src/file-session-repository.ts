@@ -3,8 +3,17 @@ import { statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
-  ConfigurationError, SessionCorruptError, SessionNotFoundError, type JsonObject, type ListMessagesOptions,
-  type NodeTransition, type Session, type SessionAgent, type SessionMessage, type SessionMultiAgent, type SessionRepository,
+  ConfigurationError,
+  SessionCorruptError,
+  SessionNotFoundError,
+  type JsonObject,
+  type ListMessagesOptions,
+  type NodeTransition,
+  type Session,
+  type SessionAgent,
+  type SessionMessage,
+  type SessionMultiAgent,
+  type SessionRepository,
 } from '@skein/core';
 import { syncDir } from './atomic-write.js';
 import { errnoCode, fsError } from './fs-errors.js';
@@ -43,7 +52,8 @@ export class FileSessionRepository implements SessionRepository {
       throw new ConfigurationError('FileSessionRepository needs { storageDir: "<directory>" } (a non-empty path).');
     }
     const concurrency = options.readConcurrency ?? 32;
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigurationError(`readConcurrency must be an integer >= 1 (got ${String(concurrency)}).`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new ConfigurationError(`readConcurrency must be an integer >= 1 (got ${String(concurrency)}).`);
     this.#paths = new SessionPaths(options.storageDir);
     this.storageDir = this.#paths.root;
     this.#concurrency = concurrency;
@@ -52,17 +62,27 @@ export class FileSessionRepository implements SessionRepository {
     try {
       stat = statSync(this.storageDir, { throwIfNoEntry: false });
     } catch (error) {
-      throw new ConfigurationError(`storageDir ${this.storageDir} cannot be used (${errnoCode(error) === 'ENOTDIR' ? 'a part of the path is a file' : String(error)}); point storageDir at a directory.`, { cause: error });
+      throw new ConfigurationError(
+        `storageDir ${this.storageDir} cannot be used (${errnoCode(error) === 'ENOTDIR' ? 'a part of the path is a file' : String(error)}); point storageDir at a directory.`,
+        { cause: error },
+      );
     }
     if (stat && !stat.isDirectory()) {
-      throw new ConfigurationError(`storageDir ${this.storageDir} is a file, not a directory; point storageDir at a directory (it is created if missing).`);
+      throw new ConfigurationError(
+        `storageDir ${this.storageDir} is a file, not a directory; point storageDir at a directory (it is created if missing).`,
+      );
     }
   }
 
   async createSession(session: Session): Promise<Session> {
     const file = this.#paths.sessionFile(session.session_id);
     await this.#files.writable(session.session_id);
-    const doc = { session_id: session.session_id, session_type: session.session_type, created_at: session.created_at, updated_at: session.updated_at };
+    const doc = {
+      session_id: session.session_id,
+      session_type: session.session_type,
+      created_at: session.created_at,
+      updated_at: session.updated_at,
+    };
     await this.#files.write(file, doc, 'create', `Session ${session.session_id}`);
     return doc;
   }
@@ -89,7 +109,10 @@ export class FileSessionRepository implements SessionRepository {
 
   async createAgent(sessionId: string, agent: SessionAgent): Promise<void> {
     const file = this.#paths.agentFile(sessionId, agent.agent_id);
-    await this.#files.require(this.#paths.sessionFile(sessionId), `Session ${sessionId} does not exist; create it first.`);
+    await this.#files.require(
+      this.#paths.sessionFile(sessionId),
+      `Session ${sessionId} does not exist; create it first.`,
+    );
     await this.#files.writable(sessionId);
     await this.#files.mkdir(this.#paths.messages(sessionId, agent.agent_id));
     await this.#files.write(file, agentDoc(agent), 'create', `Agent ${agent.agent_id} of session ${sessionId}`);
@@ -110,7 +133,10 @@ export class FileSessionRepository implements SessionRepository {
 
   async createMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     const file = this.#paths.messageFile(sessionId, agentId, message.message_id);
-    await this.#files.require(this.#paths.agentFile(sessionId, agentId), `Agent ${agentId} does not exist in session ${sessionId}; create it first.`);
+    await this.#files.require(
+      this.#paths.agentFile(sessionId, agentId),
+      `Agent ${agentId} does not exist in session ${sessionId}; create it first.`,
+    );
     await this.#files.writable(sessionId);
     await this.#files.mkdir(path.dirname(file));
     await this.#files.write(file, messageDoc(message), 'create', `Message ${message.message_id} of agent ${agentId}`);
@@ -124,7 +150,10 @@ export class FileSessionRepository implements SessionRepository {
 
   async updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     const file = this.#paths.messageFile(sessionId, agentId, message.message_id);
-    if (!(await this.#files.exists(file))) throw new SessionNotFoundError(`Message ${message.message_id} of agent ${agentId} does not exist (${file}).`, { location: file });
+    if (!(await this.#files.exists(file)))
+      throw new SessionNotFoundError(`Message ${message.message_id} of agent ${agentId} does not exist (${file}).`, {
+        location: file,
+      });
     await this.#files.writable(sessionId);
     await this.#files.write(file, messageDoc(message), 'replace', `Message ${message.message_id} of agent ${agentId}`);
   }
@@ -136,7 +165,10 @@ export class FileSessionRepository implements SessionRepository {
     const ids = await numbered(dir, 'message', this.storageDir);
     if (ids === undefined) {
       if (await this.readAgent(sessionId, agentId)) return [];
-      throw new SessionNotFoundError(`Agent ${agentId} does not exist in session ${sessionId} (${path.dirname(dir)}).`, { location: path.dirname(dir) });
+      throw new SessionNotFoundError(
+        `Agent ${agentId} does not exist in session ${sessionId} (${path.dirname(dir)}).`,
+        { location: path.dirname(dir) },
+      );
     }
     const wanted = ids.filter((id) => id >= offset).slice(0, limit);
     wanted.forEach((id, i) => {
@@ -151,7 +183,11 @@ export class FileSessionRepository implements SessionRepository {
     return mapLimit(wanted, this.#concurrency, async (id) => {
       const file = path.join(dir, `message_${id}.json`);
       const raw = await readJson(file, this.storageDir);
-      if (raw === undefined) throw new SessionCorruptError(`${file} disappeared while it was read; is another process deleting this session?`, { location: file });
+      if (raw === undefined)
+        throw new SessionCorruptError(
+          `${file} disappeared while it was read; is another process deleting this session?`,
+          { location: file },
+        );
       return toMessage(raw, file, id);
     });
   }
@@ -163,16 +199,25 @@ export class FileSessionRepository implements SessionRepository {
     if (doomed.length === 0) return;
     await this.#files.writable(sessionId);
     await this.#files.contained(dir);
-    for (const id of doomed) await fs.unlink(path.join(dir, `message_${id}.json`)).catch((e: unknown) => this.#ignoreMissing(e, dir));
+    for (const id of doomed)
+      await fs.unlink(path.join(dir, `message_${id}.json`)).catch((e: unknown) => this.#ignoreMissing(e, dir));
     await syncDir(dir);
   }
 
   async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     const file = this.#paths.multiAgentFile(sessionId, multiAgent.id);
-    await this.#files.require(this.#paths.sessionFile(sessionId), `Session ${sessionId} does not exist; create it first.`);
+    await this.#files.require(
+      this.#paths.sessionFile(sessionId),
+      `Session ${sessionId} does not exist; create it first.`,
+    );
     await this.#files.writable(sessionId);
     await this.#files.mkdir(path.dirname(file));
-    await this.#files.write(file, multiAgentDoc(multiAgent), 'create', `Orchestrator ${multiAgent.id} of session ${sessionId}`);
+    await this.#files.write(
+      file,
+      multiAgentDoc(multiAgent),
+      'create',
+      `Orchestrator ${multiAgent.id} of session ${sessionId}`,
+    );
   }
 
   async readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
@@ -183,7 +228,10 @@ export class FileSessionRepository implements SessionRepository {
 
   async updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     const file = this.#paths.multiAgentFile(sessionId, multiAgent.id);
-    await this.#files.require(file, `Orchestrator ${multiAgent.id} does not exist in session ${sessionId}; create it first.`);
+    await this.#files.require(
+      file,
+      `Orchestrator ${multiAgent.id} does not exist in session ${sessionId}; create it first.`,
+    );
     await this.#files.writable(sessionId);
     await this.#files.write(file, multiAgentDoc(multiAgent), 'replace', `Orchestrator ${multiAgent.id}`);
   }
@@ -202,7 +250,10 @@ export class FileSessionRepository implements SessionRepository {
 
   async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
     const file = this.#paths.nodeFile(sessionId, multiAgentId, nodeId);
-    await this.#files.require(this.#paths.multiAgentFile(sessionId, multiAgentId), `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`);
+    await this.#files.require(
+      this.#paths.multiAgentFile(sessionId, multiAgentId),
+      `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`,
+    );
     await this.#files.writable(sessionId);
     await this.#files.mkdir(path.dirname(file));
     await this.#files.write(file, entry, 'replace', `Node ${nodeId} of ${multiAgentId}`);
@@ -219,21 +270,44 @@ export class FileSessionRepository implements SessionRepository {
     }
     const entries = await mapLimit(names, this.#concurrency, async (name) => {
       const file = path.join(dir, name);
-      return [name.slice('node_'.length, -'.json'.length), toNodeEntry(await readJson(file, this.storageDir), file)] as const;
+      return [
+        name.slice('node_'.length, -'.json'.length),
+        toNodeEntry(await readJson(file, this.storageDir), file),
+      ] as const;
     });
     return Object.fromEntries(entries);
   }
 
-  async appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void> {
+  async appendTransitions(
+    sessionId: string,
+    multiAgentId: string,
+    transitions: readonly NodeTransition[],
+  ): Promise<void> {
     if (transitions.length === 0) return;
     const dir = this.#paths.transitions(sessionId, multiAgentId);
     for (const t of transitions) this.#paths.transitionFile(sessionId, multiAgentId, t.seq);
-    await this.#files.require(this.#paths.multiAgentFile(sessionId, multiAgentId), `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`);
+    await this.#files.require(
+      this.#paths.multiAgentFile(sessionId, multiAgentId),
+      `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`,
+    );
     await this.#files.writable(sessionId);
     await this.#files.mkdir(dir);
     for (const t of transitions) {
-      const doc = { seq: t.seq, from: t.from, to: t.to, kind: t.kind, reason: t.reason, ...(t.details ? { details: t.details } : {}), at: t.at };
-      await this.#files.write(this.#paths.transitionFile(sessionId, multiAgentId, t.seq), doc, 'create', `Transition ${t.seq} of ${multiAgentId}`);
+      const doc = {
+        seq: t.seq,
+        from: t.from,
+        to: t.to,
+        kind: t.kind,
+        reason: t.reason,
+        ...(t.details ? { details: t.details } : {}),
+        at: t.at,
+      };
+      await this.#files.write(
+        this.#paths.transitionFile(sessionId, multiAgentId, t.seq),
+        doc,
+        'create',
+        `Transition ${t.seq} of ${multiAgentId}`,
+      );
     }
   }
 
@@ -243,7 +317,10 @@ export class FileSessionRepository implements SessionRepository {
     seqs.forEach((seq, i) => {
       if (seq !== i) {
         const missing = path.join(dir, `transition_${i}.json`);
-        throw new SessionCorruptError(`${missing} is missing (the history has transition ${seq}); restore it from a backup.`, { location: missing });
+        throw new SessionCorruptError(
+          `${missing} is missing (the history has transition ${seq}); restore it from a backup.`,
+          { location: missing },
+        );
       }
     });
     return mapLimit(seqs, this.#concurrency, async (seq) => {
@@ -279,4 +356,10 @@ const messageDoc = (m: SessionMessage): SessionMessage => ({
   updated_at: m.updated_at,
 });
 
-const multiAgentDoc = (m: SessionMultiAgent): SessionMultiAgent => ({ id: m.id, type: m.type, state: m.state, created_at: m.created_at, updated_at: m.updated_at });
+const multiAgentDoc = (m: SessionMultiAgent): SessionMultiAgent => ({
+  id: m.id,
+  type: m.type,
+  state: m.state,
+  created_at: m.created_at,
+  updated_at: m.updated_at,
+});

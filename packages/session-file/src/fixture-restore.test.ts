@@ -45,15 +45,27 @@ describe('a session directory in the Strands layout', () => {
 
     await agent.invoke('もう一回教えて');
     expect(model.requests[0]?.messages).toHaveLength(7);
-    const stored = JSON.parse(await fs.readFile(path.join(dir, 'session_strands-fixture/agents/agent_default/messages/message_6.json'), 'utf8'));
+    const stored = JSON.parse(
+      await fs.readFile(path.join(dir, 'session_strands-fixture/agents/agent_default/messages/message_6.json'), 'utf8'),
+    );
     expect(Object.keys(stored)).toEqual(['message', 'message_id', 'redact_message', 'created_at', 'updated_at']);
-    expect(stored).toMatchObject({ message: { role: 'user', content: [{ text: 'もう一回教えて' }] }, message_id: 6, redact_message: null });
+    expect(stored).toMatchObject({
+      message: { role: 'user', content: [{ text: 'もう一回教えて' }] },
+      message_id: 6,
+      redact_message: null,
+    });
   });
 
   it('leaves the stored files as they were after a restore (reads never rewrite)', async () => {
-    const before = await fs.readFile(path.join(dir, 'session_strands-fixture/agents/agent_default/messages/message_0.json'), 'utf8');
+    const before = await fs.readFile(
+      path.join(dir, 'session_strands-fixture/agents/agent_default/messages/message_0.json'),
+      'utf8',
+    );
     await new Agent({ model: new ScriptedModel([]), sessionManager: open() }).initialize();
-    const after = await fs.readFile(path.join(dir, 'session_strands-fixture/agents/agent_default/messages/message_0.json'), 'utf8');
+    const after = await fs.readFile(
+      path.join(dir, 'session_strands-fixture/agents/agent_default/messages/message_0.json'),
+      'utf8',
+    );
     expect(after).toBe(before);
     await expect(fs.stat(path.join(dir, 'session_strands-fixture/.skein.lock'))).rejects.toThrow(); // restore alone takes no lock
   });
@@ -66,13 +78,25 @@ describe('a session directory in the Strands layout', () => {
     await agent.invoke([{ text: '私の趣味は競馬なんですよ!' }, { image: { format: 'png', source: { bytes: png } } }]);
     const root = path.join(dir, 'session_my_session');
     const files = (await fs.readdir(root, { recursive: true })).filter((f) => f.endsWith('.json')).sort();
-    expect(files).toEqual(['agents/agent_default/agent.json', 'agents/agent_default/messages/message_0.json', 'agents/agent_default/messages/message_1.json', 'session.json']);
+    expect(files).toEqual([
+      'agents/agent_default/agent.json',
+      'agents/agent_default/messages/message_0.json',
+      'agents/agent_default/messages/message_1.json',
+      'session.json',
+    ]);
     const text = await fs.readFile(path.join(root, 'agents/agent_default/messages/message_0.json'), 'utf8');
     expect(text).toContain('\n  "message": {\n    "role": "user"');
-    expect(JSON.parse(text).message.content[1]).toEqual({ image: { format: 'png', source: { bytes: { __bytes_encoded__: true, data: 'iVBORw==' } } } });
-    expect(Object.keys(JSON.parse(await fs.readFile(path.join(root, 'session.json'), 'utf8')))).toEqual(['session_id', 'session_type', 'created_at', 'updated_at']);
-    expect(Object.keys(JSON.parse(await fs.readFile(path.join(root, 'agents/agent_default/agent.json'), 'utf8')))).toEqual([
-      'agent_id', 'state', 'conversation_manager_state', 'created_at', 'updated_at',
+    expect(JSON.parse(text).message.content[1]).toEqual({
+      image: { format: 'png', source: { bytes: { __bytes_encoded__: true, data: 'iVBORw==' } } },
+    });
+    expect(Object.keys(JSON.parse(await fs.readFile(path.join(root, 'session.json'), 'utf8')))).toEqual([
+      'session_id',
+      'session_type',
+      'created_at',
+      'updated_at',
     ]);
+    expect(
+      Object.keys(JSON.parse(await fs.readFile(path.join(root, 'agents/agent_default/agent.json'), 'utf8'))),
+    ).toEqual(['agent_id', 'state', 'conversation_manager_state', 'created_at', 'updated_at']);
   });
 });

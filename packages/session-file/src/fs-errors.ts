@@ -2,7 +2,9 @@ import { SessionError } from '@skein/core';
 
 /** The `code` of a Node.js file-system error, if it is one. */
 export function errnoCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+    ? (error as { code: string }).code
+    : undefined;
 }
 
 /** Turns a file-system error into a `SessionError` that names the file and says what to do. */

@@ -1,6 +1,13 @@
 import fs from 'node:fs/promises';
 import {
-  SessionCorruptError, parseSessionData, type JsonObject, type Message, type NodeTransition, type Session, type SessionAgent, type SessionMessage,
+  SessionCorruptError,
+  parseSessionData,
+  type JsonObject,
+  type Message,
+  type NodeTransition,
+  type Session,
+  type SessionAgent,
+  type SessionMessage,
   type SessionMultiAgent,
 } from '@skein/core';
 import { errnoCode, fsError } from './fs-errors.js';
@@ -20,28 +27,40 @@ export async function readJson(file: string, root: string): Promise<unknown> {
 type Obj = Record<string, unknown>;
 
 function corrupt(file: string, what: string): SessionCorruptError {
-  return new SessionCorruptError(`${file} is not a valid ${what}; fix the file (or restore it from a backup). Nothing was changed.`, { location: file });
+  return new SessionCorruptError(
+    `${file} is not a valid ${what}; fix the file (or restore it from a backup). Nothing was changed.`,
+    { location: file },
+  );
 }
 
 function object(raw: unknown, file: string, what: string): Obj {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw corrupt(file, `${what} (expected a JSON object)`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw corrupt(file, `${what} (expected a JSON object)`);
   return raw as Obj;
 }
 
 function isMessage(value: unknown): value is Message {
   const m = value as { role?: unknown; content?: unknown } | null;
-  return typeof m === 'object' && m !== null && (m.role === 'user' || m.role === 'assistant') && Array.isArray(m.content);
+  return (
+    typeof m === 'object' && m !== null && (m.role === 'user' || m.role === 'assistant') && Array.isArray(m.content)
+  );
 }
 
 const text = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
-const jsonObject = (value: unknown): JsonObject => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {});
+const jsonObject = (value: unknown): JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {};
 
 /** `session.json`. */
 export function toSession(raw: unknown, file: string): Session {
   const o = object(raw, file, 'session.json');
   if (typeof o['session_id'] !== 'string') throw corrupt(file, 'session.json (no "session_id")');
   const type = o['session_type'] === 'MULTI_AGENT' ? 'MULTI_AGENT' : 'AGENT';
-  return { session_id: o['session_id'], session_type: type, created_at: text(o['created_at'], ''), updated_at: text(o['updated_at'], '') };
+  return {
+    session_id: o['session_id'],
+    session_type: type,
+    created_at: text(o['created_at'], ''),
+    updated_at: text(o['updated_at'], ''),
+  };
 }
 
 /** `agent.json`. */
@@ -62,17 +81,34 @@ export function toAgent(raw: unknown, file: string): SessionAgent {
 export function toMessage(raw: unknown, file: string, messageId: number): SessionMessage {
   const o = object(raw, file, 'session message');
   if (!isMessage(o['message'])) throw corrupt(file, 'session message ("message" needs a role and a content list)');
-  if (o['message_id'] !== messageId) throw corrupt(file, `session message ("message_id" is ${JSON.stringify(o['message_id'])}, its file name says ${messageId})`);
+  if (o['message_id'] !== messageId)
+    throw corrupt(
+      file,
+      `session message ("message_id" is ${JSON.stringify(o['message_id'])}, its file name says ${messageId})`,
+    );
   const redact = o['redact_message'];
-  if (redact !== null && redact !== undefined && !isMessage(redact)) throw corrupt(file, 'session message ("redact_message" is not a message)');
-  return { message: o['message'], message_id: messageId, redact_message: redact ?? null, created_at: text(o['created_at'], ''), updated_at: text(o['updated_at'], '') };
+  if (redact !== null && redact !== undefined && !isMessage(redact))
+    throw corrupt(file, 'session message ("redact_message" is not a message)');
+  return {
+    message: o['message'],
+    message_id: messageId,
+    redact_message: redact ?? null,
+    created_at: text(o['created_at'], ''),
+    updated_at: text(o['updated_at'], ''),
+  };
 }
 
 /** `multi_agent.json`. */
 export function toMultiAgent(raw: unknown, file: string): SessionMultiAgent {
   const o = object(raw, file, 'multi_agent.json');
   if (typeof o['id'] !== 'string') throw corrupt(file, 'multi_agent.json (no "id")');
-  return { id: o['id'], type: text(o['type'], ''), state: jsonObject(o['state']), created_at: text(o['created_at'], ''), updated_at: text(o['updated_at'], '') };
+  return {
+    id: o['id'],
+    type: text(o['type'], ''),
+    state: jsonObject(o['state']),
+    created_at: text(o['created_at'], ''),
+    updated_at: text(o['updated_at'], ''),
+  };
 }
 
 /** `node_<id>.json`. */
@@ -83,10 +119,19 @@ export function toNodeEntry(raw: unknown, file: string): JsonObject {
 /** `transition_<seq>.json`; its `seq` must be the file's. */
 export function toTransition(raw: unknown, file: string, seq: number): NodeTransition {
   const o = object(raw, file, 'transition');
-  if (o['seq'] !== seq) throw corrupt(file, `transition ("seq" is ${JSON.stringify(o['seq'])}, its file name says ${seq})`);
+  if (o['seq'] !== seq)
+    throw corrupt(file, `transition ("seq" is ${JSON.stringify(o['seq'])}, its file name says ${seq})`);
   const node = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   const details = isPlainObject(o['details']) ? { details: o['details'] } : {};
-  return { seq, from: node(o['from']), to: node(o['to']), kind: text(o['kind'], ''), reason: text(o['reason'], ''), ...details, at: text(o['at'], '') };
+  return {
+    seq,
+    from: node(o['from']),
+    to: node(o['to']),
+    kind: text(o['kind'], ''),
+    reason: text(o['reason'], ''),
+    ...details,
+    at: text(o['at'], ''),
+  };
 }
 
 function isPlainObject(value: unknown): value is JsonObject {

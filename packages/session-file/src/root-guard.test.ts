@@ -13,7 +13,13 @@ let parent: string;
 let root: string;
 let outside: string;
 const at = '2025-07-23T19:09:41.714508+00:00';
-const row = (id: number): SessionMessage => ({ message: { role: 'user', content: [{ text: `m${id}` }] }, message_id: id, redact_message: null, created_at: at, updated_at: at });
+const row = (id: number): SessionMessage => ({
+  message: { role: 'user', content: [{ text: `m${id}` }] },
+  message_id: id,
+  redact_message: null,
+  created_at: at,
+  updated_at: at,
+});
 
 beforeEach(async () => {
   parent = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-root-guard-'));
@@ -22,7 +28,13 @@ beforeEach(async () => {
   await fs.mkdir(outside);
   const repo = new FileSessionRepository({ storageDir: root });
   await repo.createSession({ session_id: 's1', session_type: 'AGENT', created_at: at, updated_at: at });
-  await repo.createAgent('s1', { agent_id: 'a1', state: {}, conversation_manager_state: {}, created_at: at, updated_at: at });
+  await repo.createAgent('s1', {
+    agent_id: 'a1',
+    state: {},
+    conversation_manager_state: {},
+    created_at: at,
+    updated_at: at,
+  });
   for (let i = 0; i < 2; i++) await repo.createMessage('s1', 'a1', row(i));
   await repo.close();
 });

@@ -18,7 +18,10 @@ export async function numbered(dir: string, prefix: string, root: string): Promi
     throw fsError(error, 'list', dir, root);
   }
   const pattern = new RegExp(`^${prefix}_(0|[1-9][0-9]*)\\.json$`);
-  return names.flatMap((n) => pattern.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+  return names
+    .flatMap((n) => pattern.exec(n)?.[1] ?? [])
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 /**
@@ -70,7 +73,10 @@ export class SessionFiles {
         const lock = new SessionLock(this.#paths.lockFile(sessionId));
         const recovery = await lock.acquire(`Session ${sessionId} in ${this.#paths.root}`);
         this.#locks.set(sessionId, lock);
-        await removeTempFiles(dir, recovery && { stalePid: recovery.stale?.host === os.hostname() ? recovery.stale.pid : undefined });
+        await removeTempFiles(
+          dir,
+          recovery && { stalePid: recovery.stale?.host === os.hostname() ? recovery.stale.pid : undefined },
+        );
         await lock.endRecovery();
       })();
       this.#locking.set(sessionId, taking);
@@ -86,7 +92,10 @@ export class SessionFiles {
       await writeFileAtomic(file, serializeSessionData(value), mode);
     } catch (error) {
       if (mode === 'create' && errnoCode(error) === 'EEXIST') {
-        throw new SessionConflictError(`${what} already exists (${file}); it was not overwritten.`, { location: file, cause: error });
+        throw new SessionConflictError(`${what} already exists (${file}); it was not overwritten.`, {
+          location: file,
+          cause: error,
+        });
       }
       throw fsError(error, 'write', file, this.#paths.root);
     }

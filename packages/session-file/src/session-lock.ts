@@ -125,7 +125,10 @@ export class SessionLock {
       }
       if (await this.#breakStale(info, what)) recovered = info;
     }
-    throw new SessionConflictError(`${what}: could not take the lock ${this.file}; another process keeps taking it. Retry later.`, { location: this.file });
+    throw new SessionConflictError(
+      `${what}: could not take the lock ${this.file}; another process keeps taking it. Retry later.`,
+      { location: this.file },
+    );
   }
 
   /** Ends a recovery reported by `acquire`: removes this process's `.break` file. */
@@ -185,7 +188,10 @@ export class SessionLock {
       if (other === undefined) return false; // finished meanwhile: try again
       const recovererGone = other.host === os.hostname() && other.pid !== process.pid && !pidAlive(other.pid);
       if (!recovererGone) {
-        throw new SessionConflictError(`${what}: process ${other.pid} is recovering the stale lock ${this.file}; retry in a moment.`, { location: this.file });
+        throw new SessionConflictError(
+          `${what}: process ${other.pid} is recovering the stale lock ${this.file}; retry in a moment.`,
+          { location: this.file },
+        );
       }
       await fs.unlink(breaker).catch(() => undefined); // its recoverer died too
       return false;

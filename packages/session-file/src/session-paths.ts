@@ -86,7 +86,9 @@ export class SessionPaths {
   #inside(p: string): string {
     const relative = path.relative(this.root, p);
     if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
-      throw new SessionNotFoundError(`The path ${p} would leave the session storage ${this.root}; use plain ids.`, { location: p });
+      throw new SessionNotFoundError(`The path ${p} would leave the session storage ${this.root}; use plain ids.`, {
+        location: p,
+      });
     }
     return p;
   }

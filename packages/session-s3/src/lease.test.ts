@@ -33,24 +33,48 @@ const manager = (sessionId: string, extra: { takeover?: boolean } = {}): S3Sessi
 };
 const leaseKey = (sessionId: string): string => `lease/session_${sessionId}/.skein-lease.json`;
 const putLease = (sessionId: string, doc: object): Promise<unknown> =>
-  raw.send(new PutObjectCommand({ Bucket: bucket, Key: leaseKey(sessionId), Body: JSON.stringify(doc), ContentType: 'application/json' }));
+  raw.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: leaseKey(sessionId),
+      Body: JSON.stringify(doc),
+      ContentType: 'application/json',
+    }),
+  );
 const answers = (n: number, who: string): string[] => Array.from({ length: n }, (_, i) => `${who} answer ${i}`);
 
 describe('the session lease', () => {
   it('is taken at the first write and given up by close()', async () => {
     const m = manager('basic');
     await new Agent({ model: new ScriptedModel(['hi']), sessionManager: m }).invoke('hello');
-    const stored = JSON.parse(await (await raw.send(new GetObjectCommand({ Bucket: bucket, Key: leaseKey('basic') }))).Body!.transformToString()) as { pid: number; host: string };
+    const stored = JSON.parse(
+      await (
+        await raw.send(new GetObjectCommand({ Bucket: bucket, Key: leaseKey('basic') }))
+      ).Body!.transformToString(),
+    ) as { pid: number; host: string };
     expect(stored).toMatchObject({ pid: process.pid, host: os.hostname() });
     await m.close();
     await expect(raw.send(new GetObjectCommand({ Bucket: bucket, Key: leaseKey('basic') }))).rejects.toThrow();
   });
 
   it('left by a writer that died on this host is taken over at once', async () => {
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-    await manager('died').repository.createSession({ session_id: 'died', session_type: 'AGENT', created_at: 'x', updated_at: 'x' });
+    const dead = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+    );
+    await manager('died').repository.createSession({
+      session_id: 'died',
+      session_type: 'AGENT',
+      created_at: 'x',
+      updated_at: 'x',
+    });
     await open.at(-1)?.close();
-    await putLease('died', { owner: 'old', pid: dead, host: os.hostname(), acquired_at: new Date().toISOString(), expires_at: new Date(Date.now() + 600_000).toISOString() });
+    await putLease('died', {
+      owner: 'old',
+      pid: dead,
+      host: os.hostname(),
+      acquired_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 600_000).toISOString(),
+    });
     const agent = new Agent({ model: new ScriptedModel(['back']), sessionManager: manager('died') });
     await agent.invoke('after the crash');
     expect(agent.messages.map(messageText)).toEqual(['after the crash', 'back']);
@@ -60,7 +84,9 @@ describe('the session lease', () => {
     const held = { owner: 'other', pid: 1, host: 'another-host', acquired_at: new Date().toISOString() };
     await putLease('elsewhere', { ...held, expires_at: new Date(Date.now() + 600_000).toISOString() });
     const blocked = new Agent({ model: new ScriptedModel(['never']), sessionManager: manager('elsewhere') });
-    await expect(blocked.invoke('q')).rejects.toThrow(/held by another writer \(process 1 on another-host, lease until .*\)/);
+    await expect(blocked.invoke('q')).rejects.toThrow(
+      /held by another writer \(process 1 on another-host, lease until .*\)/,
+    );
     await putLease('elsewhere', { ...held, expires_at: new Date(Date.now() - 1_000).toISOString() });
     const next = new Agent({ model: new ScriptedModel(['ok']), sessionManager: manager('elsewhere') });
     await next.invoke('q');
@@ -68,8 +94,17 @@ describe('the session lease', () => {
   });
 
   it('can be taken over on purpose (takeover: true) when the caller knows the holder is gone', async () => {
-    await putLease('forced', { owner: 'other', pid: 1, host: 'another-host', acquired_at: '', expires_at: new Date(Date.now() + 600_000).toISOString() });
-    const agent = new Agent({ model: new ScriptedModel(['taken']), sessionManager: manager('forced', { takeover: true }) });
+    await putLease('forced', {
+      owner: 'other',
+      pid: 1,
+      host: 'another-host',
+      acquired_at: '',
+      expires_at: new Date(Date.now() + 600_000).toISOString(),
+    });
+    const agent = new Agent({
+      model: new ScriptedModel(['taken']),
+      sessionManager: manager('forced', { takeover: true }),
+    });
     await agent.invoke('q');
     expect(agent.messages).toHaveLength(2);
   });
@@ -93,12 +128,17 @@ describe('two writers racing on one session (seeded trials)', () => {
         }
       };
       const outcomes = await Promise.all([run(a, 'A'), run(b, 'B')]);
-      expect(outcomes.filter((o) => o === 'ok'), `trial ${t}: ${outcomes.join(', ')}`).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o === 'ok'),
+        `trial ${t}: ${outcomes.join(', ')}`,
+      ).toHaveLength(1);
       const winner = outcomes[0] === 'ok' ? 'A' : 'B';
       const restored = new S3SessionRepository({ bucket, prefix: 'lease', clientConfig: server.clientConfig() });
       open.push(restored);
       const stored = (await restored.listMessages(id, 'default')).map((r) => messageText(r.message));
-      expect(stored, `trial ${t}`).toEqual(Array.from({ length: 5 }, (_, i) => [`${winner}-${i}`, `${winner} answer ${i}`]).flat());
+      expect(stored, `trial ${t}`).toEqual(
+        Array.from({ length: 5 }, (_, i) => [`${winner}-${i}`, `${winner} answer ${i}`]).flat(),
+      );
     }
   }, 120_000);
 });

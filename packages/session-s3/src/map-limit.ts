@@ -2,7 +2,11 @@
  * Maps `items` through `fn` with at most `limit` calls in flight, keeping the input order. The first
  * failure rejects the whole call (calls already started finish, none new start).
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failed = false;

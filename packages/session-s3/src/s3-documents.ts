@@ -1,4 +1,13 @@
-import { parseSessionData, SessionCorruptError, type JsonObject, type NodeTransition, type Session, type SessionAgent, type SessionMessage, type SessionMultiAgent } from '@skein/core';
+import {
+  parseSessionData,
+  SessionCorruptError,
+  type JsonObject,
+  type NodeTransition,
+  type Session,
+  type SessionAgent,
+  type SessionMessage,
+  type SessionMultiAgent,
+} from '@skein/core';
 
 /**
  * Parses stored objects and checks the fields skein relies on, so a hand-edited or truncated object is
@@ -34,8 +43,13 @@ export function parseSession(text: string, location: string): Session {
 export function parseAgent(text: string, location: string): SessionAgent {
   const doc = parseObject(text, location);
   requireString(doc, 'agent_id', location);
-  if (doc['state'] !== undefined && !isObject(doc['state'])) throw corrupt(location, 'has a "state" that is not an object');
-  return { ...doc, state: doc['state'] ?? {}, conversation_manager_state: doc['conversation_manager_state'] ?? {} } as unknown as SessionAgent;
+  if (doc['state'] !== undefined && !isObject(doc['state']))
+    throw corrupt(location, 'has a "state" that is not an object');
+  return {
+    ...doc,
+    state: doc['state'] ?? {},
+    conversation_manager_state: doc['conversation_manager_state'] ?? {},
+  } as unknown as SessionAgent;
 }
 
 /** `message_<n>.json`; its `message_id` must be `n`. */
@@ -45,7 +59,8 @@ export function parseMessage(text: string, location: string, expectedId: number)
   if (!isObject(message) || typeof message['role'] !== 'string' || !Array.isArray(message['content'])) {
     throw corrupt(location, 'has no valid "message" (an object with "role" and a "content" array)');
   }
-  if (doc['message_id'] !== expectedId) throw corrupt(location, `has message_id ${JSON.stringify(doc['message_id'])} but its key says ${expectedId}`);
+  if (doc['message_id'] !== expectedId)
+    throw corrupt(location, `has message_id ${JSON.stringify(doc['message_id'])} but its key says ${expectedId}`);
   return { ...doc, redact_message: doc['redact_message'] ?? null } as unknown as SessionMessage;
 }
 

@@ -33,7 +33,8 @@ export function s3ErrorCode(error: unknown): string {
   if (typeof error !== 'object' || error === null) return String(error);
   const e = error as S3ErrorShape;
   for (const candidate of [e.Code, e.name, e.code]) {
-    if (typeof candidate === 'string' && candidate !== '' && candidate !== 'Error' && candidate !== 'UnknownError') return candidate;
+    if (typeof candidate === 'string' && candidate !== '' && candidate !== 'Error' && candidate !== 'UnknownError')
+      return candidate;
   }
   return 'Error';
 }
@@ -76,27 +77,40 @@ export function toSessionError(error: unknown, target: S3Target): SessionError {
     );
   }
   if (code === 'AccessDenied' || code === 'AllAccessDisabled' || (status === 403 && code === 'Forbidden')) {
-    const resource = target.action === 'list' ? `arn:aws:s3:::${target.bucket}` : `arn:aws:s3:::${target.bucket}/${target.key ?? '*'}`;
+    const resource =
+      target.action === 'list' ? `arn:aws:s3:::${target.bucket}` : `arn:aws:s3:::${target.bucket}/${target.key ?? '*'}`;
     return new SessionError(
       `S3 denied ${VERB[target.action]} ${where} (${code}): the credentials need ${PERMISSION[target.action]} on ${resource}. A session store needs s3:GetObject, s3:PutObject, s3:DeleteObject and s3:ListBucket.`,
       { cause: error, location },
     );
   }
   if (code === 'InvalidAccessKeyId' || code === 'SignatureDoesNotMatch' || code === 'ExpiredToken') {
-    return new SessionError(`S3 rejected the credentials while ${VERB[target.action]} ${where} (${code}); check the access key, secret and region.`, {
-      cause: error,
-      location,
-    });
+    return new SessionError(
+      `S3 rejected the credentials while ${VERB[target.action]} ${where} (${code}); check the access key, secret and region.`,
+      {
+        cause: error,
+        location,
+      },
+    );
   }
-  const message = typeof (error as S3ErrorShape | null)?.message === 'string' ? String((error as S3ErrorShape).message) : String(error);
+  const message =
+    typeof (error as S3ErrorShape | null)?.message === 'string'
+      ? String((error as S3ErrorShape).message)
+      : String(error);
   if (status === undefined) {
-    return new SessionError(`Could not reach S3 while ${VERB[target.action]} ${where}: ${message}; check the endpoint, region and network.`, {
+    return new SessionError(
+      `Could not reach S3 while ${VERB[target.action]} ${where}: ${message}; check the endpoint, region and network.`,
+      {
+        cause: error,
+        location,
+      },
+    );
+  }
+  return new SessionError(
+    `S3 failed ${VERB[target.action]} ${where}: ${code} (HTTP ${status}) ${message === code ? '' : message}`.trim(),
+    {
       cause: error,
       location,
-    });
-  }
-  return new SessionError(`S3 failed ${VERB[target.action]} ${where}: ${code} (HTTP ${status}) ${message === code ? '' : message}`.trim(), {
-    cause: error,
-    location,
-  });
+    },
+  );
 }

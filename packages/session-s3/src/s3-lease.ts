@@ -106,7 +106,10 @@ export class SessionLease {
     // Gone (or taken over on purpose): replace exactly the version read, so two takers cannot both win.
     const outcome = await this.#store.replace(this.#key, body);
     if (outcome !== 'replaced') {
-      throw new SessionConflictError(`Another writer took the lease of ${this.#url} at the same moment; only one writer may hold a session. Retry later.`, { location: this.#url });
+      throw new SessionConflictError(
+        `Another writer took the lease of ${this.#url} at the same moment; only one writer may hold a session. Retry later.`,
+        { location: this.#url },
+      );
     }
     this.#hold(now);
   }
@@ -128,9 +131,12 @@ export class SessionLease {
   }
 
   #lost(why: string): SessionConflictError {
-    return new SessionConflictError(`This writer no longer holds ${this.#url}: ${why} (it was idle past the lease). Nothing more was written; reopen the session to continue from what is stored.`, {
-      location: this.#url,
-    });
+    return new SessionConflictError(
+      `This writer no longer holds ${this.#url}: ${why} (it was idle past the lease). Nothing more was written; reopen the session to continue from what is stored.`,
+      {
+        location: this.#url,
+      },
+    );
   }
 
   /** Gives the lease up (when still ours), so the next writer need not wait for it to expire. */

@@ -62,7 +62,13 @@ export class S3ObjectStore {
   async create(key: string, body: string): Promise<boolean> {
     try {
       const out = await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json', IfNoneMatch: '*' }),
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: body,
+          ContentType: 'application/json',
+          IfNoneMatch: '*',
+        }),
       );
       this.#remember(key, out.ETag);
       return true;
@@ -84,7 +90,13 @@ export class S3ObjectStore {
       try {
         const ifMatch = this.#quoteIfMatch ? `"${unquote(etag)}"` : unquote(etag);
         const out = await this.client.send(
-          new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json', IfMatch: ifMatch }),
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Body: body,
+            ContentType: 'application/json',
+            IfMatch: ifMatch,
+          }),
         );
         this.#quotingKnown = true;
         this.#remember(key, out.ETag);
@@ -94,7 +106,8 @@ export class S3ObjectStore {
         if (!isPreconditionFailed(error)) throw toSessionError(error, { bucket: this.bucket, key, action: 'write' });
         const current = await this.head(key);
         if (current === undefined) return 'missing';
-        if (unquote(current) !== unquote(etag) || this.#quotingKnown) return wasRetried(error) && (await this.get(key)) === body ? 'replaced' : 'changed';
+        if (unquote(current) !== unquote(etag) || this.#quotingKnown)
+          return wasRetried(error) && (await this.get(key)) === body ? 'replaced' : 'changed';
         this.#quoteIfMatch = !this.#quoteIfMatch;
       }
     }
@@ -122,7 +135,11 @@ export class S3ObjectStore {
     do {
       try {
         const out = await this.client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(token === undefined ? {} : { ContinuationToken: token }) }),
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            ...(token === undefined ? {} : { ContinuationToken: token }),
+          }),
         );
         for (const item of out.Contents ?? []) if (item.Key !== undefined) keys.push(item.Key);
         token = out.IsTruncated ? out.NextContinuationToken : undefined;
@@ -140,7 +157,10 @@ export class S3ObjectStore {
       let failures: readonly { Key?: string | undefined; Code?: string | undefined; Message?: string | undefined }[];
       try {
         const out = await this.client.send(
-          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+          new DeleteObjectsCommand({
+            Bucket: this.bucket,
+            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+          }),
         );
         failures = out.Errors ?? [];
       } catch (error) {
@@ -150,12 +170,18 @@ export class S3ObjectStore {
       const first = failures[0];
       if (first) {
         const target = { bucket: this.bucket, key: first.Key ?? '', action: 'delete' as const };
-        const shaped = Object.assign(new Error(first.Message ?? first.Code ?? 'delete failed'), { name: first.Code ?? 'Error', $metadata: { httpStatusCode: 200 } });
-        const base = toSessionError(shaped, target);
-        throw new SessionError(`${base.message} (${failures.length} of ${batch.length} keys in this batch were not deleted)`, {
-          cause: shaped,
-          location: base.location ?? this.bucket,
+        const shaped = Object.assign(new Error(first.Message ?? first.Code ?? 'delete failed'), {
+          name: first.Code ?? 'Error',
+          $metadata: { httpStatusCode: 200 },
         });
+        const base = toSessionError(shaped, target);
+        throw new SessionError(
+          `${base.message} (${failures.length} of ${batch.length} keys in this batch were not deleted)`,
+          {
+            cause: shaped,
+            location: base.location ?? this.bucket,
+          },
+        );
       }
     }
   }

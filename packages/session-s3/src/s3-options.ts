@@ -40,27 +40,53 @@ function isS3Client(value: unknown): value is S3Client {
 
 /** Validates the options and creates the client when none is given. */
 export function resolveS3Options(options: S3SessionRepositoryOptions, what: string): ResolvedS3Options {
-  if (typeof options !== 'object' || options === null) throw new ConfigurationError(`${what} needs an options object: { bucket, prefix?, client? | region?, clientConfig? }.`);
-  const { bucket, prefix = '', client, region, clientConfig, readConcurrency = 32, leaseTtlMs = 60_000, takeover = false } = options;
-  if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 1_000) throw new ConfigurationError(`${what}: leaseTtlMs must be an integer of at least 1000 ms, got ${JSON.stringify(leaseTtlMs)}.`);
-  if (typeof takeover !== 'boolean') throw new ConfigurationError(`${what}: takeover must be a boolean, got ${JSON.stringify(takeover)}.`);
+  if (typeof options !== 'object' || options === null)
+    throw new ConfigurationError(
+      `${what} needs an options object: { bucket, prefix?, client? | region?, clientConfig? }.`,
+    );
+  const {
+    bucket,
+    prefix = '',
+    client,
+    region,
+    clientConfig,
+    readConcurrency = 32,
+    leaseTtlMs = 60_000,
+    takeover = false,
+  } = options;
+  if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 1_000)
+    throw new ConfigurationError(
+      `${what}: leaseTtlMs must be an integer of at least 1000 ms, got ${JSON.stringify(leaseTtlMs)}.`,
+    );
+  if (typeof takeover !== 'boolean')
+    throw new ConfigurationError(`${what}: takeover must be a boolean, got ${JSON.stringify(takeover)}.`);
   if (typeof bucket !== 'string' || !BUCKET.test(bucket)) {
-    throw new ConfigurationError(`${what}: bucket must be an S3 bucket name (3-63 letters, digits, dots and hyphens), got ${JSON.stringify(bucket)}.`);
+    throw new ConfigurationError(
+      `${what}: bucket must be an S3 bucket name (3-63 letters, digits, dots and hyphens), got ${JSON.stringify(bucket)}.`,
+    );
   }
   if (typeof prefix !== 'string' || prefix.split('/').some((part) => part === '..' || part === '.')) {
-    throw new ConfigurationError(`${what}: prefix must be a string of key segments without "." or "..", got ${JSON.stringify(prefix)}.`);
+    throw new ConfigurationError(
+      `${what}: prefix must be a string of key segments without "." or "..", got ${JSON.stringify(prefix)}.`,
+    );
   }
   if (!Number.isInteger(readConcurrency) || readConcurrency < 1 || readConcurrency > 1000) {
-    throw new ConfigurationError(`${what}: readConcurrency must be an integer from 1 to 1000, got ${JSON.stringify(readConcurrency)}.`);
+    throw new ConfigurationError(
+      `${what}: readConcurrency must be an integer from 1 to 1000, got ${JSON.stringify(readConcurrency)}.`,
+    );
   }
   if (client !== undefined) {
-    if (!isS3Client(client)) throw new ConfigurationError(`${what}: client must be an S3Client from @aws-sdk/client-s3.`);
+    if (!isS3Client(client))
+      throw new ConfigurationError(`${what}: client must be an S3Client from @aws-sdk/client-s3.`);
     if (region !== undefined || clientConfig !== undefined) {
-      throw new ConfigurationError(`${what}: give either client or region/clientConfig, not both (configure the client you pass instead).`);
+      throw new ConfigurationError(
+        `${what}: give either client or region/clientConfig, not both (configure the client you pass instead).`,
+      );
     }
     return { bucket, prefix, client, ownsClient: false, readConcurrency, leaseTtlMs, takeover };
   }
-  if (region !== undefined && (typeof region !== 'string' || region === '')) throw new ConfigurationError(`${what}: region must be a non-empty string like "us-east-1".`);
+  if (region !== undefined && (typeof region !== 'string' || region === ''))
+    throw new ConfigurationError(`${what}: region must be a non-empty string like "us-east-1".`);
   if (clientConfig !== undefined && (typeof clientConfig !== 'object' || clientConfig === null)) {
     throw new ConfigurationError(`${what}: clientConfig must be an S3ClientConfig object.`);
   }

@@ -32,7 +32,9 @@ afterAll(async () => {
   await server?.stop();
 }, 120_000);
 
-function repo(options: { prefix?: string; bucket?: string; other?: boolean; takeover?: boolean } = {}): S3SessionRepository {
+function repo(
+  options: { prefix?: string; bucket?: string; other?: boolean; takeover?: boolean } = {},
+): S3SessionRepository {
   const r = new S3SessionRepository({
     bucket: options.bucket ?? bucket,
     prefix: options.prefix ?? 'repo',
@@ -55,13 +57,22 @@ const row = (id: number, message: Message = text(id % 2 ? 'assistant' : 'user', 
 
 async function withSession(r: S3SessionRepository, sessionId: string, agentId = 'default'): Promise<void> {
   await r.createSession({ session_id: sessionId, session_type: 'AGENT', created_at: now, updated_at: now });
-  await r.createAgent(sessionId, { agent_id: agentId, state: {}, conversation_manager_state: {}, created_at: now, updated_at: now });
+  await r.createAgent(sessionId, {
+    agent_id: agentId,
+    state: {},
+    conversation_manager_state: {},
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** Keys under `prefix`, without the writers' lease objects (they have their own tests). */
 async function keysUnder(prefix: string): Promise<string[]> {
   const out = await raw.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
-  return (out.Contents ?? []).map((c) => c.Key ?? '').filter((k) => !k.endsWith('/.skein-lease.json')).sort();
+  return (out.Contents ?? [])
+    .map((c) => c.Key ?? '')
+    .filter((k) => !k.endsWith('/.skein-lease.json'))
+    .sort();
 }
 
 async function readRaw(key: string): Promise<string> {
@@ -73,10 +84,24 @@ describe('S3SessionRepository round trip', () => {
   it('stores session, agent and messages in the Strands key layout and reads them back', async () => {
     const r = repo({ prefix: 'test/' });
     await withSession(r, 'user-123');
-    await r.updateAgent('user-123', { agent_id: 'default', state: { hobby: 'horse racing' }, conversation_manager_state: { removed_message_count: 0 }, created_at: now, updated_at: now });
+    await r.updateAgent('user-123', {
+      agent_id: 'default',
+      state: { hobby: 'horse racing' },
+      conversation_manager_state: { removed_message_count: 0 },
+      created_at: now,
+      updated_at: now,
+    });
     const bytes = new Uint8Array([0, 1, 2, 250]);
-    await r.createMessage('user-123', 'default', row(0, { role: 'user', content: [{ text: '私の趣味は競馬なんですよ!' }] }));
-    await r.createMessage('user-123', 'default', row(1, { role: 'assistant', content: [{ image: { format: 'png', source: { bytes } } }] } as Message));
+    await r.createMessage(
+      'user-123',
+      'default',
+      row(0, { role: 'user', content: [{ text: '私の趣味は競馬なんですよ!' }] }),
+    );
+    await r.createMessage(
+      'user-123',
+      'default',
+      row(1, { role: 'assistant', content: [{ image: { format: 'png', source: { bytes } } }] } as Message),
+    );
 
     expect(await keysUnder('test/')).toEqual([
       'test/session_user-123/agents/agent_default/agent.json',
@@ -84,9 +109,19 @@ describe('S3SessionRepository round trip', () => {
       'test/session_user-123/agents/agent_default/messages/message_1.json',
       'test/session_user-123/session.json',
     ]);
-    const stored = JSON.parse(await readRaw('test/session_user-123/agents/agent_default/messages/message_0.json')) as Record<string, unknown>;
-    expect(stored).toEqual({ message: { role: 'user', content: [{ text: '私の趣味は競馬なんですよ!' }] }, message_id: 0, redact_message: null, created_at: now, updated_at: now });
-    expect(await readRaw('test/session_user-123/agents/agent_default/messages/message_1.json')).toContain('"__bytes_encoded__": true');
+    const stored = JSON.parse(
+      await readRaw('test/session_user-123/agents/agent_default/messages/message_0.json'),
+    ) as Record<string, unknown>;
+    expect(stored).toEqual({
+      message: { role: 'user', content: [{ text: '私の趣味は競馬なんですよ!' }] },
+      message_id: 0,
+      redact_message: null,
+      created_at: now,
+      updated_at: now,
+    });
+    expect(await readRaw('test/session_user-123/agents/agent_default/messages/message_1.json')).toContain(
+      '"__bytes_encoded__": true',
+    );
 
     await r.close(); // gives the lease up: the next writer starts at once
     const fresh = repo({ prefix: 'test' });
@@ -110,15 +145,38 @@ describe('S3SessionRepository round trip', () => {
   it('stores an orchestrator: multi_agent.json, node entries and transitions', async () => {
     const r = repo();
     await r.createSession({ session_id: 'orch', session_type: 'MULTI_AGENT', created_at: now, updated_at: now });
-    await r.createMultiAgent('orch', { id: 'graph-1', type: 'graph', state: { status: 'executing' }, created_at: now, updated_at: now });
+    await r.createMultiAgent('orch', {
+      id: 'graph-1',
+      type: 'graph',
+      state: { status: 'executing' },
+      created_at: now,
+      updated_at: now,
+    });
     await r.putNodeEntry('orch', 'graph-1', 'research', { status: 'completed', result: 'facts' });
     await r.putNodeEntry('orch', 'graph-1', 'research', { status: 'completed', result: 'more facts' });
     await r.putNodeEntry('orch', 'graph-1', 'write', { status: 'executing' });
-    const t = (seq: number, from: string | null, to: string | null) => ({ seq, from, to, kind: 'edge', reason: 'because', at: now });
+    const t = (seq: number, from: string | null, to: string | null) => ({
+      seq,
+      from,
+      to,
+      kind: 'edge',
+      reason: 'because',
+      at: now,
+    });
     await r.appendTransitions('orch', 'graph-1', [t(0, null, 'research'), t(1, 'research', 'write')]);
-    await r.appendTransitions('orch', 'graph-1', [{ ...t(2, 'write', null), details: { historyBefore: 5, historyAfter: 2 } }]);
-    await expect(r.appendTransitions('orch', 'graph-1', [t(5, 'write', null)])).rejects.toBeInstanceOf(SessionConflictError);
-    await r.updateMultiAgent('orch', { id: 'graph-1', type: 'graph', state: { status: 'completed' }, created_at: now, updated_at: now });
+    await r.appendTransitions('orch', 'graph-1', [
+      { ...t(2, 'write', null), details: { historyBefore: 5, historyAfter: 2 } },
+    ]);
+    await expect(r.appendTransitions('orch', 'graph-1', [t(5, 'write', null)])).rejects.toBeInstanceOf(
+      SessionConflictError,
+    );
+    await r.updateMultiAgent('orch', {
+      id: 'graph-1',
+      type: 'graph',
+      state: { status: 'completed' },
+      created_at: now,
+      updated_at: now,
+    });
 
     expect(await keysUnder('repo/session_orch/multi_agents/')).toEqual([
       'repo/session_orch/multi_agents/multi_agent_graph-1/multi_agent.json',
@@ -130,10 +188,24 @@ describe('S3SessionRepository round trip', () => {
     ]);
     await r.close();
     const fresh = repo();
-    expect(await fresh.readMultiAgent('orch', 'graph-1')).toMatchObject({ type: 'graph', state: { status: 'completed' } });
-    expect(await fresh.readNodeEntries('orch', 'graph-1')).toEqual({ research: { status: 'completed', result: 'more facts' }, write: { status: 'executing' } });
-    expect((await fresh.readTransitions('orch', 'graph-1')).map((x) => [x.seq, x.to])).toEqual([[0, 'research'], [1, 'write'], [2, null]]);
-    expect((await fresh.readTransitions('orch', 'graph-1')).map((x) => x.details)).toEqual([undefined, undefined, { historyBefore: 5, historyAfter: 2 }]);
+    expect(await fresh.readMultiAgent('orch', 'graph-1')).toMatchObject({
+      type: 'graph',
+      state: { status: 'completed' },
+    });
+    expect(await fresh.readNodeEntries('orch', 'graph-1')).toEqual({
+      research: { status: 'completed', result: 'more facts' },
+      write: { status: 'executing' },
+    });
+    expect((await fresh.readTransitions('orch', 'graph-1')).map((x) => [x.seq, x.to])).toEqual([
+      [0, 'research'],
+      [1, 'write'],
+      [2, null],
+    ]);
+    expect((await fresh.readTransitions('orch', 'graph-1')).map((x) => x.details)).toEqual([
+      undefined,
+      undefined,
+      { historyBefore: 5, historyAfter: 2 },
+    ]);
     await fresh.putNodeEntry('orch', 'graph-1', 'write', { status: 'completed' });
     await fresh.appendTransitions('orch', 'graph-1', [t(3, null, null)]);
 
@@ -147,7 +219,8 @@ describe('S3SessionRepository round trip', () => {
     await withSession(r, 'big');
     const ids = Array.from({ length: 1_205 }, (_, i) => i);
     // Written concurrently by the test (distinct keys) to keep it quick; restore order comes from the ids.
-    for (let i = 0; i < ids.length; i += 64) await Promise.all(ids.slice(i, i + 64).map((id) => r.createMessage('big', 'default', row(id))));
+    for (let i = 0; i < ids.length; i += 64)
+      await Promise.all(ids.slice(i, i + 64).map((id) => r.createMessage('big', 'default', row(id))));
     const all = await repo({ prefix: 'paging' }).listMessages('big', 'default');
     expect(all.map((m) => m.message_id)).toEqual(ids);
     expect(all[1_204]?.message).toEqual(text('user', 'm1204'));
@@ -157,7 +230,7 @@ describe('S3SessionRepository round trip', () => {
     await r.deleteSession('big');
     expect(await keysUnder('paging/session_big/')).toEqual([]);
     expect(await r.readSession('big')).toBeUndefined();
-   }, 180_000);
+  }, 180_000);
 });
 
 describe('S3SessionRepository with two writers', () => {
@@ -168,11 +241,20 @@ describe('S3SessionRepository with two writers', () => {
     for (const write of [
       () => b.createSession({ session_id: 'race', session_type: 'AGENT', created_at: now, updated_at: now }),
       () => b.createMessage('race', 'default', row(1, text('user', 'from b'))),
-      () => b.updateAgent('race', { agent_id: 'default', state: { by: 'b' }, conversation_manager_state: {}, created_at: now, updated_at: now }),
+      () =>
+        b.updateAgent('race', {
+          agent_id: 'default',
+          state: { by: 'b' },
+          conversation_manager_state: {},
+          created_at: now,
+          updated_at: now,
+        }),
     ]) {
       const lost = write();
       await expect(lost).rejects.toBeInstanceOf(SessionConflictError);
-      await expect(lost).rejects.toThrow(/session_race\/\.skein-lease\.json is held by another writer \(process \d+ on .*lease until/);
+      await expect(lost).rejects.toThrow(
+        /session_race\/\.skein-lease\.json is held by another writer \(process \d+ on .*lease until/,
+      );
     }
     expect((await a.listMessages('race', 'default')).map((m) => m.message)).toEqual([text('user', 'from a')]);
     await a.close();
@@ -194,7 +276,9 @@ describe('S3SessionRepository with two writers', () => {
     // After reading, b writes; a's version is now stale and its write is refused.
     await b.readAgent('stale', 'default');
     await b.updateAgent('stale', { ...base, state: { writer: 'b' } });
-    await expect(a.updateAgent('stale', { ...base, state: { writer: 'a', round: 3 } })).rejects.toThrow(/changed by another writer/);
+    await expect(a.updateAgent('stale', { ...base, state: { writer: 'a', round: 3 } })).rejects.toThrow(
+      /changed by another writer/,
+    );
     expect((await repo().readAgent('stale', 'default'))?.state).toEqual({ writer: 'b' });
   });
 
@@ -207,9 +291,9 @@ describe('S3SessionRepository with two writers', () => {
     await a.putNodeEntry('orch2', 'swarm', 'n1', { by: 'a' });
     await a.appendTransitions('orch2', 'swarm', [{ seq: 0, from: null, to: 'n1', kind: 'start', reason: '', at: now }]);
     await expect(b.putNodeEntry('orch2', 'swarm', 'n1', { by: 'b' })).rejects.toBeInstanceOf(SessionConflictError);
-    await expect(b.appendTransitions('orch2', 'swarm', [{ seq: 0, from: null, to: 'n2', kind: 'start', reason: '', at: now }])).rejects.toBeInstanceOf(
-      SessionConflictError,
-    );
+    await expect(
+      b.appendTransitions('orch2', 'swarm', [{ seq: 0, from: null, to: 'n2', kind: 'start', reason: '', at: now }]),
+    ).rejects.toBeInstanceOf(SessionConflictError);
     expect(await a.readNodeEntries('orch2', 'swarm')).toEqual({ n1: { by: 'a' } });
     expect((await a.readTransitions('orch2', 'swarm'))[0]?.to).toBe('n1');
   });
@@ -220,22 +304,29 @@ describe('S3SessionRepository with two writers', () => {
     const upstream = new URL(server.endpoint);
     const cut = new Set<string>();
     const proxy = http.createServer((req, res) => {
-      const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        const url = req.url ?? '';
-        if (req.method === 'PUT' && url.includes('/messages/') && !cut.has(url)) {
-          cut.add(url);
-          answer.resume();
-          answer.on('end', () => res.socket?.destroy());
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forward = http.request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          const url = req.url ?? '';
+          if (req.method === 'PUT' && url.includes('/messages/') && !cut.has(url)) {
+            cut.add(url);
+            answer.resume();
+            answer.on('end', () => res.socket?.destroy());
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(forward);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const port = (proxy.address() as AddressInfo).port;
-    const flaky = new S3SessionRepository({ bucket, prefix: 'retry', clientConfig: { ...server.clientConfig(), endpoint: `http://127.0.0.1:${port}` } });
+    const flaky = new S3SessionRepository({
+      bucket,
+      prefix: 'retry',
+      clientConfig: { ...server.clientConfig(), endpoint: `http://127.0.0.1:${port}` },
+    });
     try {
       await withSession(flaky, 'r1');
       await flaky.createMessage('r1', 'default', row(0));
@@ -245,7 +336,9 @@ describe('S3SessionRepository with two writers', () => {
       expect(cut.size).toBe(2);
       expect((await flaky.listMessages('r1', 'default')).map((m) => m.message_id)).toEqual([0, 1]);
       // Another writer's message with the same id is still a conflict.
-      await expect(flaky.createMessage('r1', 'default', row(1, text('assistant', 'other')))).rejects.toBeInstanceOf(SessionConflictError);
+      await expect(flaky.createMessage('r1', 'default', row(1, text('assistant', 'other')))).rejects.toBeInstanceOf(
+        SessionConflictError,
+      );
     } finally {
       flaky.destroy();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
@@ -256,12 +349,24 @@ describe('S3SessionRepository with two writers', () => {
     const r = repo();
     await withSession(r, 'ghost');
     await expect(r.updateMessage('ghost', 'default', row(3))).rejects.toBeInstanceOf(SessionNotFoundError);
-    await expect(r.updateAgent('ghost', { agent_id: 'nope', state: {}, conversation_manager_state: {}, created_at: now, updated_at: now })).rejects.toBeInstanceOf(
-      SessionNotFoundError,
-    );
-    await expect(r.createAgent('no-session', { agent_id: 'a', state: {}, conversation_manager_state: {}, created_at: now, updated_at: now })).rejects.toThrow(
-      /Session no-session does not exist/,
-    );
+    await expect(
+      r.updateAgent('ghost', {
+        agent_id: 'nope',
+        state: {},
+        conversation_manager_state: {},
+        created_at: now,
+        updated_at: now,
+      }),
+    ).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(
+      r.createAgent('no-session', {
+        agent_id: 'a',
+        state: {},
+        conversation_manager_state: {},
+        created_at: now,
+        updated_at: now,
+      }),
+    ).rejects.toThrow(/Session no-session does not exist/);
   });
 });
 
@@ -271,7 +376,9 @@ describe('S3SessionRepository bad input', () => {
     const read = r.readSession('s1');
     await expect(read).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(read).rejects.toThrow('S3 bucket "skein-no-such-bucket" does not exist');
-    await expect(r.createSession({ session_id: 's1', session_type: 'AGENT', created_at: now, updated_at: now })).rejects.toThrow(/skein-no-such-bucket" does not exist/);
+    await expect(
+      r.createSession({ session_id: 's1', session_type: 'AGENT', created_at: now, updated_at: now }),
+    ).rejects.toThrow(/skein-no-such-bucket" does not exist/);
     await expect(r.listMessages('s1', 'a')).rejects.toThrow(/skein-no-such-bucket" does not exist/);
   });
 
@@ -281,8 +388,12 @@ describe('S3SessionRepository bad input', () => {
     const other = repo({ prefix: 'denied', other: true });
     const read = other.readSession('mine');
     await expect(read).rejects.toBeInstanceOf(SessionError);
-    await expect(read).rejects.toThrow(/S3 denied reading s3:\/\/skein-repo-[a-f0-9]+\/denied\/session_mine\/session\.json \(AccessDenied\): the credentials need s3:GetObject/);
-    await expect(other.createSession({ session_id: 'theirs', session_type: 'AGENT', created_at: now, updated_at: now })).rejects.toThrow(/need s3:PutObject/);
+    await expect(read).rejects.toThrow(
+      /S3 denied reading s3:\/\/skein-repo-[a-f0-9]+\/denied\/session_mine\/session\.json \(AccessDenied\): the credentials need s3:GetObject/,
+    );
+    await expect(
+      other.createSession({ session_id: 'theirs', session_type: 'AGENT', created_at: now, updated_at: now }),
+    ).rejects.toThrow(/need s3:PutObject/);
     await expect(other.listMessages('mine', 'default')).rejects.toThrow(/need s3:ListBucket/);
     await expect(other.deleteSession('mine')).rejects.toThrow(/need s3:PutObject/);
     expect(await owner.readSession('mine')).toBeDefined();
@@ -309,11 +420,21 @@ describe('S3SessionRepository bad input', () => {
     const list = r.listMessages('c1', 'default');
     await expect(list).rejects.toBeInstanceOf(SessionCorruptError);
     await expect(list).rejects.toThrow(`s3://${bucket}/${key} is not valid JSON`);
-    await raw.send(new PutObjectCommand({ Bucket: bucket, Key: 'corrupt/session_c1/agents/agent_default/agent.json', Body: '[1, 2]' }));
+    await raw.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: 'corrupt/session_c1/agents/agent_default/agent.json',
+        Body: '[1, 2]',
+      }),
+    );
     await expect(r.readAgent('c1', 'default')).rejects.toThrow(/agent\.json is not a JSON object/);
     await raw.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: JSON.stringify(row(7)) }));
-    await expect(r.listMessages('c1', 'default')).rejects.toThrow(/message_1\.json has message_id 7 but its key says 1/);
-    expect(await readRaw('corrupt/session_c1/agents/agent_default/messages/message_0.json')).toContain('"message_id": 0');
+    await expect(r.listMessages('c1', 'default')).rejects.toThrow(
+      /message_1\.json has message_id 7 but its key says 1/,
+    );
+    expect(await readRaw('corrupt/session_c1/agents/agent_default/messages/message_0.json')).toContain(
+      '"message_id": 0',
+    );
   });
 
   it('reports a message missing in the middle by the key that should be there', async () => {
@@ -322,7 +443,9 @@ describe('S3SessionRepository bad input', () => {
     for (const id of [0, 1, 2, 4, 5]) await r.createMessage('g1', 'default', row(id));
     const list = r.listMessages('g1', 'default');
     await expect(list).rejects.toBeInstanceOf(SessionCorruptError);
-    await expect(list).rejects.toThrow(`s3://${bucket}/gap/session_g1/agents/agent_default/messages/message_3.json does not exist (the next one stored is 4)`);
+    await expect(list).rejects.toThrow(
+      `s3://${bucket}/gap/session_g1/agents/agent_default/messages/message_3.json does not exist (the next one stored is 4)`,
+    );
     expect((await r.listMessages('g1', 'default', { offset: 4 })).map((m) => m.message_id)).toEqual([4, 5]);
     expect((await r.listMessages('g1', 'default', { limit: 3 })).map((m) => m.message_id)).toEqual([0, 1, 2]);
   });
@@ -333,8 +456,12 @@ describe('S3SessionRepository bad input', () => {
       expect(() => new S3SessionRepository({ bucket: '' })).toThrow(ConfigurationError);
       expect(() => new S3SessionRepository({ bucket: 'a/b' })).toThrow(/bucket must be an S3 bucket name/);
       expect(() => new S3SessionRepository({ bucket: 'ok-bucket', prefix: '../up' })).toThrow(/prefix/);
-      expect(() => new S3SessionRepository({ bucket: 'ok-bucket', client, region: 'us-east-1' })).toThrow(/either client or region/);
-      expect(() => new S3SessionRepository({ bucket: 'ok-bucket', client: {} as S3Client })).toThrow(/client must be an S3Client/);
+      expect(() => new S3SessionRepository({ bucket: 'ok-bucket', client, region: 'us-east-1' })).toThrow(
+        /either client or region/,
+      );
+      expect(() => new S3SessionRepository({ bucket: 'ok-bucket', client: {} as S3Client })).toThrow(
+        /client must be an S3Client/,
+      );
       expect(() => new S3SessionRepository({ bucket: 'ok-bucket', readConcurrency: 0 })).toThrow(/readConcurrency/);
       expect(new S3SessionRepository({ bucket: 'ok-bucket', client }).client).toBe(client);
     } finally {

@@ -15,7 +15,14 @@ import {
   type SessionRepository,
 } from '@skein/core';
 import { mapLimit } from './map-limit.js';
-import { parseAgent, parseMessage, parseMultiAgent, parseNodeEntry, parseSession, parseTransition } from './s3-documents.js';
+import {
+  parseAgent,
+  parseMessage,
+  parseMultiAgent,
+  parseNodeEntry,
+  parseSession,
+  parseTransition,
+} from './s3-documents.js';
 import { nodeIdOfKey, numberedKey, S3Keys } from './s3-keys.js';
 import { SessionLease } from './s3-lease.js';
 import { S3ObjectStore } from './s3-object-store.js';
@@ -89,15 +96,21 @@ export class S3SessionRepository implements SessionRepository {
 
   async #create(key: string, value: unknown, what: string): Promise<void> {
     if (!(await this.#store.create(key, serializeSessionData(value)))) {
-      throw new SessionConflictError(`${what} already exists at ${this.#url(key)}; another writer created it. Nothing was overwritten.`, {
-        location: this.#url(key),
-      });
+      throw new SessionConflictError(
+        `${what} already exists at ${this.#url(key)}; another writer created it. Nothing was overwritten.`,
+        {
+          location: this.#url(key),
+        },
+      );
     }
   }
 
   async #replace(key: string, value: unknown, what: string): Promise<void> {
     const outcome = await this.#store.replace(key, serializeSessionData(value));
-    if (outcome === 'missing') throw new SessionNotFoundError(`${what} does not exist at ${this.#url(key)}; create it first.`, { location: this.#url(key) });
+    if (outcome === 'missing')
+      throw new SessionNotFoundError(`${what} does not exist at ${this.#url(key)}; create it first.`, {
+        location: this.#url(key),
+      });
     if (outcome === 'changed') {
       throw new SessionConflictError(
         `${what} at ${this.#url(key)} was changed by another writer since this process read it; nothing was overwritten. Reopen the session to continue from what is stored.`,
@@ -109,7 +122,9 @@ export class S3SessionRepository implements SessionRepository {
   async #requireSession(sessionId: string): Promise<void> {
     const key = this.#keys.session(sessionId);
     if ((await this.#store.head(key)) === undefined) {
-      throw new SessionNotFoundError(`Session ${sessionId} does not exist (no ${this.#url(key)}); create it first.`, { location: this.#url(key) });
+      throw new SessionNotFoundError(`Session ${sessionId} does not exist (no ${this.#url(key)}); create it first.`, {
+        location: this.#url(key),
+      });
     }
   }
 
@@ -178,7 +193,12 @@ export class S3SessionRepository implements SessionRepository {
     const ids = await this.#numbered(dir, 'message');
     const wanted = ids.filter((id) => id >= offset).slice(0, limit);
     wanted.forEach((id, i) => {
-      if (id !== offset + i) this.#missing(this.#keys.message(sessionId, agentId, offset + i), `message ${offset + i} of agent ${agentId}`, id);
+      if (id !== offset + i)
+        this.#missing(
+          this.#keys.message(sessionId, agentId, offset + i),
+          `message ${offset + i} of agent ${agentId}`,
+          id,
+        );
     });
     return mapLimit(wanted, this.#concurrency, async (id) => {
       const key = this.#keys.message(sessionId, agentId, id);
@@ -191,7 +211,9 @@ export class S3SessionRepository implements SessionRepository {
     await this.#writable(sessionId);
     const from = checkIndex(fromMessageId, 'fromMessageId');
     const ids = await this.#numbered(this.#keys.messagesDir(sessionId, agentId), 'message');
-    await this.#store.deleteKeys(ids.filter((id) => id >= from).map((id) => this.#keys.message(sessionId, agentId, id)));
+    await this.#store.deleteKeys(
+      ids.filter((id) => id >= from).map((id) => this.#keys.message(sessionId, agentId, id)),
+    );
   }
 
   async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
@@ -231,23 +253,38 @@ export class S3SessionRepository implements SessionRepository {
   async readNodeEntries(sessionId: string, multiAgentId: string): Promise<Record<string, JsonObject>> {
     const dir = this.#keys.nodesDir(sessionId, multiAgentId);
     const keys = (await this.#store.list(dir)).filter((key) => nodeIdOfKey(key, dir) !== undefined);
-    const entries = await mapLimit(keys, this.#concurrency, async (key) => [nodeIdOfKey(key, dir) as string, await this.#read(key, parseNodeEntry)] as const);
+    const entries = await mapLimit(
+      keys,
+      this.#concurrency,
+      async (key) => [nodeIdOfKey(key, dir) as string, await this.#read(key, parseNodeEntry)] as const,
+    );
     const out: Record<string, JsonObject> = {};
     for (const [nodeId, entry] of entries) if (entry !== undefined) out[nodeId] = entry;
     this.#listedNodes.add(dir);
     return out;
   }
 
-  async appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void> {
+  async appendTransitions(
+    sessionId: string,
+    multiAgentId: string,
+    transitions: readonly NodeTransition[],
+  ): Promise<void> {
     await this.#writable(sessionId);
     const dir = this.#keys.multiAgentDir(sessionId, multiAgentId);
     for (const transition of transitions) {
       const seq = checkIndex(transition.seq, 'transition seq');
       const expected = this.#nextSeq.get(dir);
       if (expected !== undefined && seq !== expected) {
-        throw new SessionConflictError(`Transition ${seq} of orchestrator ${multiAgentId} is out of order (expected ${expected}).`, { location: this.#url(dir) });
+        throw new SessionConflictError(
+          `Transition ${seq} of orchestrator ${multiAgentId} is out of order (expected ${expected}).`,
+          { location: this.#url(dir) },
+        );
       }
-      await this.#create(this.#keys.transition(sessionId, multiAgentId, seq), transition, `Transition ${seq} of orchestrator ${multiAgentId}`);
+      await this.#create(
+        this.#keys.transition(sessionId, multiAgentId, seq),
+        transition,
+        `Transition ${seq} of orchestrator ${multiAgentId}`,
+      );
       this.#nextSeq.set(dir, seq + 1);
     }
   }
@@ -256,11 +293,19 @@ export class S3SessionRepository implements SessionRepository {
     const dir = this.#keys.transitionsDir(sessionId, multiAgentId);
     const seqs = await this.#numbered(dir, 'transition');
     seqs.forEach((seq, i) => {
-      if (seq !== i) this.#missing(this.#keys.transition(sessionId, multiAgentId, i), `transition ${i} of orchestrator ${multiAgentId}`, seq);
+      if (seq !== i)
+        this.#missing(
+          this.#keys.transition(sessionId, multiAgentId, i),
+          `transition ${i} of orchestrator ${multiAgentId}`,
+          seq,
+        );
     });
     const out = await mapLimit(seqs, this.#concurrency, async (seq) => {
       const key = this.#keys.transition(sessionId, multiAgentId, seq);
-      return (await this.#read(key, (text, location) => parseTransition(text, location, seq))) ?? this.#missing(key, `transition ${seq}`);
+      return (
+        (await this.#read(key, (text, location) => parseTransition(text, location, seq))) ??
+        this.#missing(key, `transition ${seq}`)
+      );
     });
     this.#nextSeq.set(this.#keys.multiAgentDir(sessionId, multiAgentId), out.length);
     return out;
@@ -284,9 +329,12 @@ export class S3SessionRepository implements SessionRepository {
 
   #missing(key: string, what: string, nextStored?: number): never {
     const next = nextStored === undefined ? '' : ` (the next one stored is ${nextStored})`;
-    throw new SessionCorruptError(`The session is missing ${what}: ${this.#url(key)} does not exist${next}. Restore that object from a backup, or delete the objects after it to truncate the history.`, {
-      location: this.#url(key),
-    });
+    throw new SessionCorruptError(
+      `The session is missing ${what}: ${this.#url(key)} does not exist${next}. Restore that object from a backup, or delete the objects after it to truncate the history.`,
+      {
+        location: this.#url(key),
+      },
+    );
   }
 }
 

@@ -1,6 +1,20 @@
 import {
-  addUsage, AfterNodeCallEvent, BeforeNodeCallEvent, budgetStopOf, emptyUsage, type BudgetScope, InterruptRaised, interruptStateOf, restoreInterruptState, type HookRegistry, type Interrupt,
-  type InvocationState, type JsonObject, type MultiAgentBase, type MultiAgentStreamEvent, type NodeResult,
+  addUsage,
+  AfterNodeCallEvent,
+  BeforeNodeCallEvent,
+  budgetStopOf,
+  emptyUsage,
+  type BudgetScope,
+  InterruptRaised,
+  interruptStateOf,
+  restoreInterruptState,
+  type HookRegistry,
+  type Interrupt,
+  type InvocationState,
+  type JsonObject,
+  type MultiAgentBase,
+  type MultiAgentStreamEvent,
+  type NodeResult,
 } from '@skein/core';
 import type { RunContext } from './apply-turn.js';
 import { startingMessages } from './handoff-note.js';
@@ -55,11 +69,24 @@ export async function* runActiveNode(
   let cancelNode: boolean | string = false;
   if (host.hooks.has(BeforeNodeCallEvent)) {
     try {
-      const before = await host.hooks.invoke(new BeforeNodeCallEvent(host.swarm, { nodeId, invocationState, interrupt: beforeNodeAsk(host.swarm.id, nodeId, state.answers) }));
+      const before = await host.hooks.invoke(
+        new BeforeNodeCallEvent(host.swarm, {
+          nodeId,
+          invocationState,
+          interrupt: beforeNodeAsk(host.swarm.id, nodeId, state.answers),
+        }),
+      );
       cancelNode = before.cancelNode;
     } catch (error) {
       if (!(error instanceof InterruptRaised)) throw error;
-      state.pause = { node: nodeId, stage: 'before', interrupts: error.interrupts, items: [], agentState: agent.state.get(), interruptState: undefined };
+      state.pause = {
+        node: nodeId,
+        stage: 'before',
+        interrupts: error.interrupts,
+        items: [],
+        agentState: agent.state.get(),
+        interruptState: undefined,
+      };
       return { ...notRun(undefined), paused: error.interrupts };
     }
   }
@@ -79,7 +106,11 @@ export async function* runActiveNode(
       restoreInterruptState(agent, resume.pause.interruptState);
     }
     const run: NodeRun = {
-      nodeId, agent, handoffs: host.members.handoffs(nodeId), invocationState, signal,
+      nodeId,
+      agent,
+      handoffs: host.members.handoffs(nodeId),
+      invocationState,
+      signal,
       nodeTimeoutMs: host.options.nodeTimeout,
       remainingMs: host.options.executionTimeout - host.elapsed(),
       executionTimeoutMs: host.options.executionTimeout,
@@ -95,24 +126,49 @@ export async function* runActiveNode(
     const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;
     if (paused) {
       const items = agent.messages.slice(startLength);
-      state.pause = { node: nodeId, stage: 'node', interrupts: paused, items, agentState: agent.state.get(), interruptState: interruptStateOf(agent) };
+      state.pause = {
+        node: nodeId,
+        stage: 'node',
+        interrupts: paused,
+        items,
+        agentState: agent.state.get(),
+        interruptState: interruptStateOf(agent),
+      };
       state.answers = state.answers && { before: state.answers.before, node: [] };
     }
     // Field by field rather than a spread: runs for every node, and the spread showed up in CPU profiles.
-    outcome = { result: ran.result, newItems, error: ran.error, interrupted: ran.interrupted, elapsedMs: ran.elapsedMs, repaired: ran.repaired, earlierUsage: ran.earlierUsage, paused };
+    outcome = {
+      result: ran.result,
+      newItems,
+      error: ran.error,
+      interrupted: ran.interrupted,
+      elapsedMs: ran.elapsedMs,
+      repaired: ran.repaired,
+      earlierUsage: ran.earlierUsage,
+      paused,
+    };
     if (ran.repaired) state.repairTurns++;
   }
   const result = nodeResult(state, nodeId, outcome);
   addUsage(state.usage, result.usage);
   host.results[nodeId] = result;
   host.store.saveNode(host.members.key(nodeId), result);
-  if (host.hooks.has(AfterNodeCallEvent)) await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
+  if (host.hooks.has(AfterNodeCallEvent))
+    await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
   yield { type: 'nodeStop', nodeId, result };
   return outcome;
 }
 
 function notRun(error: string | undefined): RepairedOutcome {
-  return { result: undefined, newItems: [], error, interrupted: false, elapsedMs: 0, repaired: undefined, earlierUsage: undefined };
+  return {
+    result: undefined,
+    newItems: [],
+    error,
+    interrupted: false,
+    elapsedMs: 0,
+    repaired: undefined,
+    earlierUsage: undefined,
+  };
 }
 
 function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome): NodeResult {
@@ -120,11 +176,19 @@ function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome
   if (outcome.earlierUsage) addUsage(usage, outcome.earlierUsage);
   if (outcome.result) addUsage(usage, outcome.result.metrics.usage);
   const budgetStop = budgetStopOf(outcome.result);
-  const status = outcome.interrupted || outcome.paused ? 'interrupted' : outcome.error !== undefined ? 'failed' : budgetStop ? 'budgetExceeded' : 'completed';
+  const status =
+    outcome.interrupted || outcome.paused
+      ? 'interrupted'
+      : outcome.error !== undefined
+        ? 'failed'
+        : budgetStop
+          ? 'budgetExceeded'
+          : 'completed';
   const text = outcome.result ? String(outcome.result) : '';
   const executionCount = state.nodeHistory.filter((id) => id === nodeId).length;
   // The usual outcome as one literal (the keys and order of the general one below): conditional spreads cost on every node.
-  if (status === 'completed' && outcome.result) return { nodeId, status, text, result: outcome.result, usage, executionTimeMs: outcome.elapsedMs, executionCount };
+  if (status === 'completed' && outcome.result)
+    return { nodeId, status, text, result: outcome.result, usage, executionTimeMs: outcome.elapsedMs, executionCount };
   return {
     nodeId,
     status,

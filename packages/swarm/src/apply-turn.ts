@@ -27,7 +27,14 @@ export interface TurnTransfer {
 /** The run after a transfer, or why the transfer failed. */
 export type AppliedTurn =
   | { failure: string }
-  | { failure: undefined; run: RunContext; note: Message; message: string | undefined; historyBefore: number; historyAfter: number };
+  | {
+      failure: undefined;
+      run: RunContext;
+      note: Message;
+      message: string | undefined;
+      historyBefore: number;
+      historyAfter: number;
+    };
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -39,7 +46,11 @@ function describe(error: unknown): string {
  * and appends the note for the next agent. The swarm uses it live and, on resume, to replay the
  * committed turns from the task, so both give the same conversation.
  */
-export async function applyTurn(run: RunContext, transfer: TurnTransfer, settings: HandoffRunSettings): Promise<AppliedTurn> {
+export async function applyTurn(
+  run: RunContext,
+  transfer: TurnTransfer,
+  settings: HandoffRunSettings,
+): Promise<AppliedTurn> {
   const { from, to } = transfer;
   let payload: ReturnType<typeof transferPayload>;
   try {
@@ -57,7 +68,11 @@ export async function applyTurn(run: RunContext, transfer: TurnTransfer, setting
   let shaped: HandoffInputData;
   try {
     shaped = filter ? await filter(data) : data;
-    if (!Array.isArray(shaped?.inputHistory) || !Array.isArray(shaped.preHandoffItems) || !Array.isArray(shaped.newItems)) {
+    if (
+      !Array.isArray(shaped?.inputHistory) ||
+      !Array.isArray(shaped.preHandoffItems) ||
+      !Array.isArray(shaped.newItems)
+    ) {
       throw new TypeError('it must return { inputHistory, preHandoffItems, newItems } arrays');
     }
   } catch (error) {
@@ -67,7 +82,17 @@ export async function applyTurn(run: RunContext, transfer: TurnTransfer, setting
     ? { ...run.sharedContext, [from]: { ...run.sharedContext[from], ...structuredClone(payload.context) } }
     : run.sharedContext;
   const note = handoffNote({ from, to, message: payload.message, sharedContext });
-  const conversation = { inputHistory: [...shaped.inputHistory], items: [...shaped.preHandoffItems, ...shaped.newItems, note] };
+  const conversation = {
+    inputHistory: [...shaped.inputHistory],
+    items: [...shaped.preHandoffItems, ...shaped.newItems, note],
+  };
   const size = (d: HandoffInputData): number => d.inputHistory.length + d.preHandoffItems.length + d.newItems.length;
-  return { failure: undefined, run: { conversation, sharedContext }, note, message: payload.message, historyBefore: size(data), historyAfter: size(shaped) };
+  return {
+    failure: undefined,
+    run: { conversation, sharedContext },
+    note,
+    message: payload.message,
+    historyBefore: size(data),
+    historyAfter: size(shaped),
+  };
 }

@@ -17,10 +17,17 @@ export type HandoffDetails = {
 };
 
 /** What the turn that handed off also did: the other tools it ran and the other transfers it asked for. */
-export function turnSideFacts(newItems: readonly Message[], handoffToolUseId: string, transferTools: ReadonlySet<string>): { alsoRan: string[]; refused: string[] } {
+export function turnSideFacts(
+  newItems: readonly Message[],
+  handoffToolUseId: string,
+  transferTools: ReadonlySet<string>,
+): { alsoRan: string[]; refused: string[] } {
   const asking = [...newItems].reverse().find((m) => toolUsesOf(m).some((u) => u.toolUseId === handoffToolUseId));
   const uses = asking ? toolUsesOf(asking).filter((u) => u.toolUseId !== handoffToolUseId) : [];
-  return { alsoRan: uses.filter((u) => !transferTools.has(u.name)).map((u) => u.name), refused: uses.filter((u) => transferTools.has(u.name)).map((u) => u.name) };
+  return {
+    alsoRan: uses.filter((u) => !transferTools.has(u.name)).map((u) => u.name),
+    refused: uses.filter((u) => transferTools.has(u.name)).map((u) => u.name),
+  };
 }
 
 /** The details of a handoff transition. */
@@ -34,7 +41,9 @@ export function handoffDetails(fields: {
 }): HandoffDetails {
   return {
     ...(fields.message !== undefined ? { message: fields.message } : {}),
-    sharedContextKeys: Object.fromEntries(Object.entries(fields.sharedContext).map(([node, ctx]) => [node, Object.keys(ctx)])),
+    sharedContextKeys: Object.fromEntries(
+      Object.entries(fields.sharedContext).map(([node, ctx]) => [node, Object.keys(ctx)]),
+    ),
     historyBefore: fields.historyBefore,
     historyAfter: fields.historyAfter,
     ...(fields.alsoRan.length > 0 ? { alsoRan: [...fields.alsoRan] } : {}),
@@ -46,12 +55,14 @@ export function handoffDetails(fields: {
 export function handoffReason(base: string, alsoRan: readonly string[], refused: readonly string[]): string {
   const parts = [base];
   if (alsoRan.length > 0) parts.push(`after running ${alsoRan.join(', ')}`);
-  if (refused.length > 0) parts.push(`not performed: ${refused.join(', ')} (one transfer per turn: the first valid one)`);
+  if (refused.length > 0)
+    parts.push(`not performed: ${refused.join(', ')} (one transfer per turn: the first valid one)`);
   return parts.join('; ');
 }
 
 /** The handoff details in a transition's `details`, when it has them. */
 export function detailsOf(details: JsonObject | undefined): HandoffDetails | undefined {
-  if (!details || typeof details['historyBefore'] !== 'number' || typeof details['historyAfter'] !== 'number') return undefined;
+  if (!details || typeof details['historyBefore'] !== 'number' || typeof details['historyAfter'] !== 'number')
+    return undefined;
   return details as unknown as HandoffDetails;
 }

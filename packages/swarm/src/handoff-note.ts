@@ -2,7 +2,8 @@ import type { JsonObject, Message } from '@skein/core';
 import { mergeSameRole } from '@skein/handoffs';
 
 /** Put first when a handed-over history would start with an assistant message (e.g. a nested summary). */
-export const TRANSFER_OPENER = '(This conversation was transferred to you from another agent. What happened so far follows.)';
+export const TRANSFER_OPENER =
+  '(This conversation was transferred to you from another agent. What happened so far follows.)';
 
 /** Inputs of the note a transferred-to agent receives. */
 export interface NoteFields {
@@ -19,7 +20,8 @@ export interface NoteFields {
 export function handoffNote(fields: NoteFields): Message {
   const lines = [`[Transfer] ${fields.from} handed this conversation to you (${fields.to}).`];
   if (fields.message) lines.push(`Message from ${fields.from}: ${fields.message}`);
-  if (Object.keys(fields.sharedContext).length > 0) lines.push(`Shared context (by agent): ${JSON.stringify(fields.sharedContext)}`);
+  if (Object.keys(fields.sharedContext).length > 0)
+    lines.push(`Shared context (by agent): ${JSON.stringify(fields.sharedContext)}`);
   lines.push('Continue helping the user from here.');
   return { role: 'user', content: [{ text: lines.join('\n') }] };
 }

@@ -1,7 +1,12 @@
 import type { ResolvedSwarmOptions } from './swarm-options.js';
 
 /** Why the next node may not run (iteration or time budget spent), or `undefined`. */
-export function beforeNodeLimit(options: ResolvedSwarmOptions, executions: number, elapsedMs: number, next: string): string | undefined {
+export function beforeNodeLimit(
+  options: ResolvedSwarmOptions,
+  executions: number,
+  elapsedMs: number,
+  next: string,
+): string | undefined {
   if (executions >= options.maxIterations) {
     return `The swarm reached maxIterations (${options.maxIterations} node executions) before running ${next}.`;
   }
@@ -12,7 +17,13 @@ export function beforeNodeLimit(options: ResolvedSwarmOptions, executions: numbe
 }
 
 /** Why a requested transfer may not happen (handoff budget spent, or ping-pong), or `undefined`. */
-export function transferLimit(options: ResolvedSwarmOptions, handoffs: number, history: readonly string[], from: string, to: string): string | undefined {
+export function transferLimit(
+  options: ResolvedSwarmOptions,
+  handoffs: number,
+  history: readonly string[],
+  from: string,
+  to: string,
+): string | undefined {
   if (handoffs >= options.maxHandoffs) {
     return `${from} asked to hand off to ${to}, but the swarm already made maxHandoffs (${options.maxHandoffs}) transfers.`;
   }

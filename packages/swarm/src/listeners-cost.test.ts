@@ -6,7 +6,10 @@ import { Swarm } from './index.js';
 const swarm = (): Swarm =>
   new Swarm({
     nodes: [
-      new Agent({ name: 'triage', model: new ScriptedModel([{ toolUses: [{ name: 'transfer_to_billing', input: {} }] }]) }),
+      new Agent({
+        name: 'triage',
+        model: new ScriptedModel([{ toolUses: [{ name: 'transfer_to_billing', input: {} }] }]),
+      }),
       new Agent({ name: 'billing', model: new ScriptedModel(['Refunded.']) }),
     ],
   });

@@ -6,7 +6,10 @@ import { Swarm } from './index.js';
 describe('swarm listeners', () => {
   it('get node events, transitions and a handoff event per transfer, from invoke and stream alike', async () => {
     for (const mode of ['invoke', 'stream'] as const) {
-      const triage = new Agent({ name: 'triage', model: new ScriptedModel([{ toolUses: [{ name: 'transfer_to_billing', input: {} }] }]) });
+      const triage = new Agent({
+        name: 'triage',
+        model: new ScriptedModel([{ toolUses: [{ name: 'transfer_to_billing', input: {} }] }]),
+      });
       const billing = new Agent({ name: 'billing', model: new ScriptedModel(['Refunded.']) });
       const swarm = new Swarm({ nodes: [triage, billing] });
       const seen: string[] = [];
@@ -16,7 +19,16 @@ describe('swarm listeners', () => {
       swarm.on('nodeStop', (e) => void seen.push(`stop ${e.nodeId}`));
       if (mode === 'invoke') await swarm.invoke('charged twice');
       else for await (const e of swarm.stream('charged twice')) void e;
-      expect(seen, mode).toEqual(['transition start', 'start triage', 'stop triage', 'transition handoff', 'handoff triage->billing', 'start billing', 'stop billing', 'transition complete']);
+      expect(seen, mode).toEqual([
+        'transition start',
+        'start triage',
+        'stop triage',
+        'transition handoff',
+        'handoff triage->billing',
+        'start billing',
+        'stop billing',
+        'transition complete',
+      ]);
     }
   });
 });

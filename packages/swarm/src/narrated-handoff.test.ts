@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { narratedHandoff } from './narrated-handoff.js';
 import { defaultTransfer } from './transfer-input.js';
 
-const offered = ['Billing agent', 'Refund agent', 'tech_support'].map((name) => defaultTransfer(new Agent({ name, model: new ScriptedModel([]) })));
+const offered = ['Billing agent', 'Refund agent', 'tech_support'].map((name) =>
+  defaultTransfer(new Agent({ name, model: new ScriptedModel([]) })),
+);
 const target = (text: string): string | undefined => narratedHandoff(text, offered)?.agent.name;
 
 describe('narratedHandoff', () => {

@@ -83,5 +83,9 @@ export function repairNote(handoff: Handoff): Message {
 
 /** True when `items` already hold a repair note (a member gets at most one per activation). */
 export function hasRepairNote(items: readonly Message[]): boolean {
-  return items.some((m) => m.role === 'user' && m.content.some((b) => 'text' in b && typeof b.text === 'string' && b.text.startsWith(REPAIR_NOTE_PREFIX)));
+  return items.some(
+    (m) =>
+      m.role === 'user' &&
+      m.content.some((b) => 'text' in b && typeof b.text === 'string' && b.text.startsWith(REPAIR_NOTE_PREFIX)),
+  );
 }

@@ -3,21 +3,35 @@
  * reach the active node, and what the node's paused turn keeps. Pure functions over the run state.
  */
 import {
-  InterruptRaised, interruptId, matchResponses, type Interrupt, type InterruptResponse, type InterruptResponseBlock, type JsonValue, type NewTransition,
+  InterruptRaised,
+  interruptId,
+  matchResponses,
+  type Interrupt,
+  type InterruptResponse,
+  type InterruptResponseBlock,
+  type JsonValue,
+  type NewTransition,
 } from '@skein/core';
 import type { SwarmPause, SwarmRunState } from './swarm-state.js';
 
 /** The interrupts the run waits for: those of its pause that no answer came for yet. */
 export function waitingFor(state: SwarmRunState | undefined): Interrupt[] {
   if (state?.status !== 'interrupted' || !state.pause) return [];
-  const answered = new Set([...(state.answers?.before ?? []), ...(state.answers?.node ?? [])].map((a) => a.interruptId));
+  const answered = new Set(
+    [...(state.answers?.before ?? []), ...(state.answers?.node ?? [])].map((a) => a.interruptId),
+  );
   return state.pause.interrupts.filter((i) => !answered.has(i.id));
 }
 
 /** The transition that records the active node pausing. */
 export function pauseTransition(pause: SwarmPause): NewTransition {
   const names = [...new Set(pause.interrupts.map((i) => i.name))].join(', ');
-  return { from: pause.node, to: null, kind: 'interrupt', reason: `${pause.stage === 'before' ? 'before running, asks' : 'asks'} for ${names}` };
+  return {
+    from: pause.node,
+    to: null,
+    kind: 'interrupt',
+    reason: `${pause.stage === 'before' ? 'before running, asks' : 'asks'} for ${names}`,
+  };
 }
 
 /**
@@ -31,11 +45,20 @@ export function resumeWithAnswers(state: SwarmRunState, responses: readonly Inte
   const before = (state.answers?.before ?? []).filter((a) => !answered.has(a.interruptId));
   state.answers = pause.stage === 'before' ? { before: [...before, ...mine], node: [] } : { before, node: mine };
   state.status = 'executing';
-  return { from: null, to: pause.node, kind: 'resume', reason: `answered ${pause.interrupts.map((i) => i.name).join(', ')}` };
+  return {
+    from: null,
+    to: pause.node,
+    kind: 'resume',
+    reason: `answered ${pause.interrupts.map((i) => i.name).join(', ')}`,
+  };
 }
 
 /** What `BeforeNodeCallEvent.interrupt` does for a swarm node: the answer given on resume, or a pause. */
-export function beforeNodeAsk(swarmId: string, nodeId: string, answers: SwarmRunState['answers']): (name: string, reason?: JsonValue) => JsonValue {
+export function beforeNodeAsk(
+  swarmId: string,
+  nodeId: string,
+  answers: SwarmRunState['answers'],
+): (name: string, reason?: JsonValue) => JsonValue {
   return (name, reason) => {
     const id = interruptId(`${swarmId}/${nodeId}`, name);
     const answer = answers?.before.find((a) => a.interruptId === id);
@@ -45,9 +68,13 @@ export function beforeNodeAsk(swarmId: string, nodeId: string, answers: SwarmRun
 }
 
 /** The paused turn the active node resumes, with the prompt carrying its answers (else `undefined`: run from the start). */
-export function resumePoint(state: SwarmRunState, nodeId: string): { pause: SwarmPause; prompt: InterruptResponseBlock[] } | undefined {
+export function resumePoint(
+  state: SwarmRunState,
+  nodeId: string,
+): { pause: SwarmPause; prompt: InterruptResponseBlock[] } | undefined {
   const { pause, answers } = state;
-  if (!pause || pause.node !== nodeId || pause.stage !== 'node' || !answers || answers.node.length === 0) return undefined;
+  if (!pause || pause.node !== nodeId || pause.stage !== 'node' || !answers || answers.node.length === 0)
+    return undefined;
   return { pause, prompt: answers.node.map((interruptResponse) => ({ interruptResponse })) };
 }
 

@@ -26,12 +26,32 @@ async function offeredNow(handoff: Handoff, run: NodeRun): Promise<boolean> {
  * budgets. At most one per activation (`itemsSoFar`: what a paused turn already added). The note and
  * the repaired turn are part of the turn's new items, so they are stored and replayed with it.
  */
-export async function* runWithRepair(run: NodeRun, enabled: boolean, itemsSoFar: readonly Message[]): AsyncGenerator<AgentStreamEvent, RepairedOutcome> {
+export async function* runWithRepair(
+  run: NodeRun,
+  enabled: boolean,
+  itemsSoFar: readonly Message[],
+): AsyncGenerator<AgentStreamEvent, RepairedOutcome> {
   const first = yield* runNode(run);
   // Field by field rather than a spread: runs for every node, and the spread showed up in CPU profiles.
-  const plain: RepairedOutcome = { result: first.result, newItems: first.newItems, error: first.error, interrupted: first.interrupted, elapsedMs: first.elapsedMs, repaired: undefined, earlierUsage: undefined };
+  const plain: RepairedOutcome = {
+    result: first.result,
+    newItems: first.newItems,
+    error: first.error,
+    interrupted: first.interrupted,
+    elapsedMs: first.elapsedMs,
+    repaired: undefined,
+    earlierUsage: undefined,
+  };
   const result = first.result;
-  if (!enabled || first.error !== undefined || first.interrupted || !result || result.stopReason !== 'end_turn' || result.handoff) return plain;
+  if (
+    !enabled ||
+    first.error !== undefined ||
+    first.interrupted ||
+    !result ||
+    result.stopReason !== 'end_turn' ||
+    result.handoff
+  )
+    return plain;
   if (hasRepairNote(itemsSoFar) || hasRepairNote(first.newItems)) return plain;
   const narrated = narratedHandoff(String(result), run.handoffs);
   const nodeLeft = run.nodeTimeoutMs - first.elapsedMs;

@@ -21,7 +21,9 @@ export interface Replayed {
 }
 
 function fail(seq: number, what: string): never {
-  throw new MultiAgentError(`The stored swarm run cannot be replayed at turn ${seq}: ${what}. Resume with the same members, or clear the session.`);
+  throw new MultiAgentError(
+    `The stored swarm run cannot be replayed at turn ${seq}: ${what}. Resume with the same members, or clear the session.`,
+  );
 }
 
 /**
@@ -44,21 +46,33 @@ export async function replayTurns(
     const stored = turn.handoff;
     if (!stored) continue;
     const handoff = members.handoffs(turn.node).find((h) => h.toolName === stored.toolName);
-    if (!handoff || members.idOf(handoff.agent) !== stored.to) fail(turn.seq, `${turn.node} is not offered ${stored.toolName} to ${stored.to}`);
+    if (!handoff || members.idOf(handoff.agent) !== stored.to)
+      fail(turn.seq, `${turn.node} is not offered ${stored.toolName} to ${stored.to}`);
     const context = { agent: members.agent(turn.node), invocationState };
-    const applied = await applyTurn(run, { from: turn.node, to: stored.to, handoff, input: stored.input, newItems: turn.newItems, context }, settings);
+    const applied = await applyTurn(
+      run,
+      { from: turn.node, to: stored.to, handoff, input: stored.input, newItems: turn.newItems, context },
+      settings,
+    );
     if (applied.failure !== undefined) fail(turn.seq, applied.failure);
     run = applied.run;
   }
   const snapshots = new Map<string, MemberSnapshot>();
   for (const [node, { before, turn }] of latest) {
-    snapshots.set(node, { messages: [...startingMessages(before.inputHistory, before.items), ...turn.newItems], state: turn.state });
+    snapshots.set(node, {
+      messages: [...startingMessages(before.inputHistory, before.items), ...turn.newItems],
+      state: turn.state,
+    });
   }
   return { run, members: snapshots };
 }
 
 /** The result of the finished run stored in the session (`undefined`: none), its shared context rebuilt by replaying its turns (no model is called). */
-export async function replayedResult(store: SwarmStore, members: SwarmMembers, settings: HandoffRunSettings): Promise<SwarmResult | undefined> {
+export async function replayedResult(
+  store: SwarmStore,
+  members: SwarmMembers,
+  settings: HandoffRunSettings,
+): Promise<SwarmResult | undefined> {
   const stored = await store.finished(members);
   if (!stored) return undefined;
   const replayed = await replayTurns(stored.task, stored.turns, members, settings, {});

@@ -1,4 +1,14 @@
-import { TimeoutError, type BudgetScope, type Agent, type AgentResult, type AgentStreamEvent, type Handoff, type InvocationState, type Message, type Prompt } from '@skein/core';
+import {
+  TimeoutError,
+  type BudgetScope,
+  type Agent,
+  type AgentResult,
+  type AgentStreamEvent,
+  type Handoff,
+  type InvocationState,
+  type Message,
+  type Prompt,
+} from '@skein/core';
 
 /** How one node execution ended. */
 export interface NodeOutcome {
@@ -59,7 +69,12 @@ export async function* runNode(run: NodeRun): AsyncGenerator<AgentStreamEvent, N
   let result: AgentResult | undefined;
   let error: string | undefined;
   try {
-    const stream = run.agent.stream(run.prompt, { handoffs: run.handoffs, signal: controller.signal, invocationState: run.invocationState, budget: run.budget });
+    const stream = run.agent.stream(run.prompt, {
+      handoffs: run.handoffs,
+      signal: controller.signal,
+      invocationState: run.invocationState,
+      budget: run.budget,
+    });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         result = step.value;

@@ -12,10 +12,13 @@ export class SwarmMembers {
     const tools = new Map<string, string>();
     for (const [i, agent] of nodes.entries()) {
       if (typeof agent !== 'object' || agent === null || typeof agent.invoke !== 'function') {
-        throw new ConfigurationError(`Swarm nodes[${i}] is not an Agent; a Swarm runs agents (put other orchestrators in a Graph).`);
+        throw new ConfigurationError(
+          `Swarm nodes[${i}] is not an Agent; a Swarm runs agents (put other orchestrators in a Graph).`,
+        );
       }
       assertNoOwnSessionManager(agent, 'Swarm');
-      if (this.#idOf.has(agent)) throw new ConfigurationError(`Agent ${JSON.stringify(agent.name)} is listed twice in the Swarm's nodes.`);
+      if (this.#idOf.has(agent))
+        throw new ConfigurationError(`Agent ${JSON.stringify(agent.name)} is listed twice in the Swarm's nodes.`);
       const tool = handoffToolName(agent.name);
       const clash = tools.get(tool);
       if (clash !== undefined) {
@@ -52,7 +55,10 @@ export class SwarmMembers {
   /** The agent of a node id. */
   agent(id: string): Agent {
     const agent = this.#byId.get(id);
-    if (!agent) throw new ConfigurationError(`The Swarm has no node ${JSON.stringify(id)}; its nodes are ${this.ids.join(', ')}.`);
+    if (!agent)
+      throw new ConfigurationError(
+        `The Swarm has no node ${JSON.stringify(id)}; its nodes are ${this.ids.join(', ')}.`,
+      );
     return agent;
   }
 

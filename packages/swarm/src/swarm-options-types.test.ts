@@ -22,7 +22,12 @@ describe('new Swarm with options of wrong types', () => {
   });
 
   it('still runs with hooks and an id of the right types', async () => {
-    const swarm = new Swarm({ nodes: [writer()], id: 'desk', hooks: [{ registerHooks: () => undefined }], nestHandoffHistory: false });
+    const swarm = new Swarm({
+      nodes: [writer()],
+      id: 'desk',
+      hooks: [{ registerHooks: () => undefined }],
+      nestHandoffHistory: false,
+    });
     expect((await swarm.invoke('task')).status).toBe('completed');
   });
 });

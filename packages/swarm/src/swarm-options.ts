@@ -1,4 +1,10 @@
-import { ConfigurationError, type Agent, type HandoffInputFilter, type HookProvider, type SessionManager } from '@skein/core';
+import {
+  ConfigurationError,
+  type Agent,
+  type HandoffInputFilter,
+  type HookProvider,
+  type SessionManager,
+} from '@skein/core';
 import type { HandoffHistoryMapper, HandoffRunSettings } from '@skein/handoffs';
 
 /** Options of `new Swarm({...})`. Only `nodes` is required. */
@@ -57,9 +63,22 @@ export interface ResolvedSwarmOptions {
 }
 
 const KNOWN = new Set([
-  'nodes', 'entryPoint', 'maxHandoffs', 'maxIterations', 'executionTimeout', 'nodeTimeout', 'repetitiveHandoffDetectionWindow',
-  'repetitiveHandoffMinUniqueAgents', 'sessionManager', 'id', 'nestHandoffHistory', 'handoffHistoryMapper', 'handoffInputFilter', 'hooks',
-  'repairNarratedHandoffs', 'memberMemory',
+  'nodes',
+  'entryPoint',
+  'maxHandoffs',
+  'maxIterations',
+  'executionTimeout',
+  'nodeTimeout',
+  'repetitiveHandoffDetectionWindow',
+  'repetitiveHandoffMinUniqueAgents',
+  'sessionManager',
+  'id',
+  'nestHandoffHistory',
+  'handoffHistoryMapper',
+  'handoffInputFilter',
+  'hooks',
+  'repairNarratedHandoffs',
+  'memberMemory',
 ]);
 
 function count(options: SwarmOptions, key: keyof SwarmOptions, fallback: number, min: number): number {
@@ -73,9 +92,13 @@ function count(options: SwarmOptions, key: keyof SwarmOptions, fallback: number,
 
 /** Checks the options and applies defaults; throws `ConfigurationError` saying what to change. */
 export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions {
-  if (typeof options !== 'object' || options === null) throw new ConfigurationError('new Swarm() takes an options object, e.g. new Swarm({ nodes: [triage, billing] }).');
+  if (typeof options !== 'object' || options === null)
+    throw new ConfigurationError('new Swarm() takes an options object, e.g. new Swarm({ nodes: [triage, billing] }).');
   const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
-  if (unknown.length > 0) throw new ConfigurationError(`Unknown Swarm option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`);
+  if (unknown.length > 0)
+    throw new ConfigurationError(
+      `Unknown Swarm option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`,
+    );
   if (!Array.isArray(options.nodes) || options.nodes.length === 0) {
     throw new ConfigurationError('A Swarm needs at least one agent: new Swarm({ nodes: [triage, billing, refund] }).');
   }
@@ -89,12 +112,17 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
     repairNarratedHandoffs: options.repairNarratedHandoffs ?? true,
     memberMemory: options.memberMemory ?? 'kept',
   };
-  if (typeof resolved.repairNarratedHandoffs !== 'boolean') throw new ConfigurationError('Swarm option repairNarratedHandoffs must be true or false.');
+  if (typeof resolved.repairNarratedHandoffs !== 'boolean')
+    throw new ConfigurationError('Swarm option repairNarratedHandoffs must be true or false.');
   if (resolved.memberMemory !== 'kept' && resolved.memberMemory !== 'fresh') {
-    throw new ConfigurationError(`Swarm option memberMemory must be 'kept' or 'fresh' (got ${JSON.stringify(resolved.memberMemory)}).`);
+    throw new ConfigurationError(
+      `Swarm option memberMemory must be 'kept' or 'fresh' (got ${JSON.stringify(resolved.memberMemory)}).`,
+    );
   }
   if (resolved.minUnique > 0 && resolved.window === 0) {
-    throw new ConfigurationError('repetitiveHandoffMinUniqueAgents needs repetitiveHandoffDetectionWindow too (how many recent nodes to look at).');
+    throw new ConfigurationError(
+      'repetitiveHandoffMinUniqueAgents needs repetitiveHandoffDetectionWindow too (how many recent nodes to look at).',
+    );
   }
   if (resolved.minUnique > resolved.window) {
     throw new ConfigurationError(
@@ -102,7 +130,8 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
     );
   }
   for (const key of ['handoffHistoryMapper', 'handoffInputFilter'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'function') throw new ConfigurationError(`Swarm option ${key} must be a function.`);
+    if (options[key] !== undefined && typeof options[key] !== 'function')
+      throw new ConfigurationError(`Swarm option ${key} must be a function.`);
   }
   checkShapes(options);
   return resolved;
@@ -110,20 +139,31 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
 
 /** How the swarm's transfers shape the history they pass on (input filter, nested history). */
 export function handoffSettings(options: SwarmOptions): HandoffRunSettings {
-  return { inputFilter: options.handoffInputFilter, nestHandoffHistory: options.nestHandoffHistory, handoffHistoryMapper: options.handoffHistoryMapper };
+  return {
+    inputFilter: options.handoffInputFilter,
+    nestHandoffHistory: options.nestHandoffHistory,
+    handoffHistoryMapper: options.handoffHistoryMapper,
+  };
 }
 
 /** Options a JavaScript caller can give of the wrong type, found here rather than inside a run. */
 function checkShapes(options: SwarmOptions): void {
   const o = options as unknown as Record<string, unknown>;
-  const has = (value: unknown, method: string): boolean => typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[method] === 'function';
+  const has = (value: unknown, method: string): boolean =>
+    typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[method] === 'function';
   if (o['sessionManager'] !== undefined && !has(o['sessionManager'], 'openMultiAgent')) {
-    throw new ConfigurationError('Swarm option sessionManager must be a session manager, e.g. new FileSessionManager({ sessionId }) from @skein/session-file.');
+    throw new ConfigurationError(
+      'Swarm option sessionManager must be a session manager, e.g. new FileSessionManager({ sessionId }) from @skein/session-file.',
+    );
   }
   const hooks = o['hooks'];
   if (hooks !== undefined && (!Array.isArray(hooks) || !hooks.every((h) => has(h, 'registerHooks')))) {
-    throw new ConfigurationError('Swarm option hooks must be an array of hook providers ({ registerHooks(registry) }).');
+    throw new ConfigurationError(
+      'Swarm option hooks must be an array of hook providers ({ registerHooks(registry) }).',
+    );
   }
-  if (o['id'] !== undefined && (typeof o['id'] !== 'string' || o['id'] === '')) throw new ConfigurationError('Swarm option id must be a non-empty string.');
-  if (o['nestHandoffHistory'] !== undefined && typeof o['nestHandoffHistory'] !== 'boolean') throw new ConfigurationError('Swarm option nestHandoffHistory must be true or false.');
+  if (o['id'] !== undefined && (typeof o['id'] !== 'string' || o['id'] === ''))
+    throw new ConfigurationError('Swarm option id must be a non-empty string.');
+  if (o['nestHandoffHistory'] !== undefined && typeof o['nestHandoffHistory'] !== 'boolean')
+    throw new ConfigurationError('Swarm option nestHandoffHistory must be true or false.');
 }

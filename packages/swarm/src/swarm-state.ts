@@ -1,6 +1,16 @@
 import {
-  decodeBytes, emptyUsage, encodeBytes, MultiAgentError, type AccumulatedUsage, type BudgetSpend, type Interrupt, type InterruptResponse, type JsonObject, type JsonValue,
-  type Message, type Status,
+  decodeBytes,
+  emptyUsage,
+  encodeBytes,
+  MultiAgentError,
+  type AccumulatedUsage,
+  type BudgetSpend,
+  type Interrupt,
+  type InterruptResponse,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+  type Status,
 } from '@skein/core';
 
 /** A transfer that was decided but whose target has not finished yet. */
@@ -93,7 +103,9 @@ export function encodeState(state: SwarmRunState): JsonObject {
 }
 
 function fail(what: string): never {
-  throw new MultiAgentError(`The stored swarm state is not usable (${what}); clear the session or use another swarm id.`);
+  throw new MultiAgentError(
+    `The stored swarm state is not usable (${what}); clear the session or use another swarm id.`,
+  );
 }
 
 /** True when a stored state document describes a run that had finished (whatever version wrote it). */
@@ -104,7 +116,9 @@ export function isFinishedDoc(doc: JsonObject): boolean {
 /** Reads a stored state; throws `MultiAgentError` when it is not one this version wrote. */
 export function decodeState(doc: JsonObject): SwarmRunState {
   if (doc['version'] !== VERSION) {
-    fail(`version ${JSON.stringify(doc['version'])}, expected ${VERSION}; an unfinished run of an earlier @skein/swarm cannot be resumed by this one`);
+    fail(
+      `version ${JSON.stringify(doc['version'])}, expected ${VERSION}; an unfinished run of an earlier @skein/swarm cannot be resumed by this one`,
+    );
   }
   const raw = decodeBytes(doc) as Record<string, unknown>;
   if (typeof raw['current'] !== 'string') fail('no current node');
@@ -124,6 +138,8 @@ export function decodeState(doc: JsonObject): SwarmRunState {
     repairTurns: typeof raw['repairTurns'] === 'number' ? raw['repairTurns'] : 0,
     pause: (raw['pause'] as SwarmPause | undefined) ?? undefined,
     answers: (raw['answers'] as SwarmRunState['answers']) ?? undefined,
-    ...(typeof raw['budget'] === 'object' && raw['budget'] !== null ? { budget: raw['budget'] as Partial<BudgetSpend> } : {}),
+    ...(typeof raw['budget'] === 'object' && raw['budget'] !== null
+      ? { budget: raw['budget'] as Partial<BudgetSpend> }
+      : {}),
   };
 }

@@ -1,7 +1,26 @@
-import { isUnfinished, nowIso, type JsonObject, type Message, type MultiAgentSession, type NewTransition, type NodeResult, type NodeTransition, type SessionManager } from '@skein/core';
+import {
+  isUnfinished,
+  nowIso,
+  type JsonObject,
+  type Message,
+  type MultiAgentSession,
+  type NewTransition,
+  type NodeResult,
+  type NodeTransition,
+  type SessionManager,
+} from '@skein/core';
 import type { SwarmMembers } from './swarm-members.js';
 import { decodeState, encodeState, isFinishedDoc, type SwarmRunState } from './swarm-state.js';
-import { committedTurns, decodeTask, encodeTask, encodeTurn, isRunEntry, TASK_ENTRY, turnEntryId, type SwarmTurn } from './swarm-turn.js';
+import {
+  committedTurns,
+  decodeTask,
+  encodeTask,
+  encodeTurn,
+  isRunEntry,
+  TASK_ENTRY,
+  turnEntryId,
+  type SwarmTurn,
+} from './swarm-turn.js';
 
 /** An unfinished run found in the session: its state, node results, task and committed turns. */
 export interface StoredRun {
@@ -86,7 +105,13 @@ export class SwarmStore {
     const taskEntry = snapshot.nodes[TASK_ENTRY];
     // A writer killed after committing the end of the run may not have appended its last transitions.
     const transitions = await this.#repair(this.#session, snapshot.state, snapshot.transitions);
-    return { state, results, transitions, task: taskEntry === undefined ? [] : decodeTask(taskEntry), turns: committedTurns(snapshot.nodes, state.turns) };
+    return {
+      state,
+      results,
+      transitions,
+      task: taskEntry === undefined ? [] : decodeTask(taskEntry),
+      turns: committedTurns(snapshot.nodes, state.turns),
+    };
   }
 
   /** Forgets a finished run, so the next one starts fresh. */
@@ -123,7 +148,13 @@ export class SwarmStore {
       return local;
     }
     const committed = this.#committed + staged.length;
-    const tail: JsonObject[] = staged.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason, ...(t.details ? { details: t.details } : {}) }));
+    const tail: JsonObject[] = staged.map((t) => ({
+      from: t.from,
+      to: t.to,
+      kind: t.kind,
+      reason: t.reason,
+      ...(t.details ? { details: t.details } : {}),
+    }));
     const nodes = [...this.#entries].map(([id, entry]) => ({ id, entry }));
     this.#entries.clear();
     const stored = await this.#session.commitStep({
@@ -143,13 +174,26 @@ export class SwarmStore {
   }
 
   /** Appends the committed transitions a crash cut off (the state has them; the history does not). */
-  async #repair(session: MultiAgentSession, state: JsonObject, transitions: NodeTransition[]): Promise<NodeTransition[]> {
+  async #repair(
+    session: MultiAgentSession,
+    state: JsonObject,
+    transitions: NodeTransition[],
+  ): Promise<NodeTransition[]> {
     const committed = state['transitionCount'];
     const tail = state['lastTransitions'];
     if (typeof committed !== 'number' || !Array.isArray(tail) || transitions.length >= committed) return transitions;
     const missing = tail.slice(tail.length - (committed - transitions.length)) as unknown as NewTransition[];
     const repaired = [...transitions];
-    for (const t of missing) repaired.push(await session.appendTransition({ from: t.from, to: t.to, kind: t.kind, reason: t.reason, ...(t.details ? { details: t.details } : {}) }));
+    for (const t of missing)
+      repaired.push(
+        await session.appendTransition({
+          from: t.from,
+          to: t.to,
+          kind: t.kind,
+          reason: t.reason,
+          ...(t.details ? { details: t.details } : {}),
+        }),
+      );
     return repaired;
   }
 

@@ -69,11 +69,17 @@ export function encodeTurn(turn: SwarmTurn): JsonObject {
 export function decodeTurn(entry: JsonObject): SwarmTurn {
   const raw = decodeBytes(entry) as Record<string, unknown>;
   const seq = raw['seq'];
-  if (raw['kind'] !== 'turn' || typeof seq !== 'number' || typeof raw['node'] !== 'string' || !Array.isArray(raw['newItems'])) {
+  if (
+    raw['kind'] !== 'turn' ||
+    typeof seq !== 'number' ||
+    typeof raw['node'] !== 'string' ||
+    !Array.isArray(raw['newItems'])
+  ) {
     fail('a turn entry is malformed');
   }
   const handoff = raw['handoff'] as TurnHandoff | undefined;
-  if (handoff !== undefined && (typeof handoff.toolName !== 'string' || typeof handoff.to !== 'string')) fail(`turn ${seq} has a malformed handoff`);
+  if (handoff !== undefined && (typeof handoff.toolName !== 'string' || typeof handoff.to !== 'string'))
+    fail(`turn ${seq} has a malformed handoff`);
   const state = raw['state'];
   return {
     seq,

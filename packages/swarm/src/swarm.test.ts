@@ -15,17 +15,28 @@ describe('Swarm', () => {
   });
 
   it('default transfers take an optional message and JSON context', () => {
-    const h = defaultTransfer(new Agent({ model: new ScriptedModel([]), name: 'Billing agent', description: 'Invoices.' }));
+    const h = defaultTransfer(
+      new Agent({ model: new ScriptedModel([]), name: 'Billing agent', description: 'Invoices.' }),
+    );
     expect(h.toolName).toBe('transfer_to_billing_agent');
     expect(h.toolDescription).toContain('Invoices.');
-    expect(h.inputJsonSchema).toMatchObject({ type: 'object', properties: { message: { type: 'string' }, context: { type: 'object' } } });
+    expect(h.inputJsonSchema).toMatchObject({
+      type: 'object',
+      properties: { message: { type: 'string' }, context: { type: 'object' } },
+    });
     expect(TransferInput.safeParse({}).success).toBe(true);
     expect(TransferInput.safeParse({ message: 3 }).success).toBe(false);
   });
 
   it('a single agent that answers completes in one node', async () => {
     const result = await new Swarm({ nodes: [agent('Solo', ['Hello!'])] }).invoke([{ text: 'Hi' }]);
-    expect(result).toMatchObject({ status: 'completed', nodeHistory: ['Solo'], handoffCount: 0, text: 'Hello!', finalNodeId: 'Solo' });
+    expect(result).toMatchObject({
+      status: 'completed',
+      nodeHistory: ['Solo'],
+      handoffCount: 0,
+      text: 'Hello!',
+      finalNodeId: 'Solo',
+    });
   });
 
   it('refuses a second run while one is running', async () => {

@@ -1,8 +1,31 @@
 import {
-  OrchestratorBudget, budgetStopOf, isUnfinished, type BudgetScope, AfterMultiAgentInvocationEvent, BeforeMultiAgentInvocationEvent, ConcurrencyError, ConfigurationError, HookRegistry, InterruptResponseError, Listeners,
-  MultiAgentInitializedEvent, promptResponses, type ListenedType, type Listener, type NodeTransition, type Agent, type InvocationState, type JsonObject,
-  type MultiAgentBase, type MultiAgentInvokeOptions, type MultiAgentStreamEvent, type Message, type MultiAgentTask, type NodeResult,
-  type SessionManager, type Interrupt,
+  OrchestratorBudget,
+  budgetStopOf,
+  isUnfinished,
+  type BudgetScope,
+  AfterMultiAgentInvocationEvent,
+  BeforeMultiAgentInvocationEvent,
+  ConcurrencyError,
+  ConfigurationError,
+  HookRegistry,
+  InterruptResponseError,
+  Listeners,
+  MultiAgentInitializedEvent,
+  promptResponses,
+  type ListenedType,
+  type Listener,
+  type NodeTransition,
+  type Agent,
+  type InvocationState,
+  type JsonObject,
+  type MultiAgentBase,
+  type MultiAgentInvokeOptions,
+  type MultiAgentStreamEvent,
+  type Message,
+  type MultiAgentTask,
+  type NodeResult,
+  type SessionManager,
+  type Interrupt,
 } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
 import { runActiveNode, type ActiveOutcome } from './active-node.js';
@@ -93,7 +116,9 @@ export class Swarm implements MultiAgentBase {
     const entry = options.entryPoint ?? (options.nodes[0] as Agent);
     const entryId = typeof entry === 'string' ? entry : this.#members.idOf(entry);
     if (entryId === undefined || !this.#members.has(entryId)) {
-      throw new ConfigurationError(`The Swarm's entryPoint must be one of its nodes (${this.#members.ids.join(', ')}).`);
+      throw new ConfigurationError(
+        `The Swarm's entryPoint must be one of its nodes (${this.#members.ids.join(', ')}).`,
+      );
     }
     this.#entry = entryId;
     this.#settings = handoffSettings(options);
@@ -125,12 +150,19 @@ export class Swarm implements MultiAgentBase {
   }
 
   /** Runs the swarm, yielding node and transition events; the generator returns the result. */
-  stream(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+  stream(
+    task: MultiAgentTask,
+    options: MultiAgentInvokeOptions = {},
+  ): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
     return this.#stream(task, options, false);
   }
 
   /** `quiet`: no `nodeStream` events (see `NodeRun.quiet`). */
-  async *#stream(task: MultiAgentTask, options: MultiAgentInvokeOptions, quiet: boolean): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+  async *#stream(
+    task: MultiAgentTask,
+    options: MultiAgentInvokeOptions,
+    quiet: boolean,
+  ): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
     if (this.#running) throw new ConcurrencyError(`Swarm ${this.id} is already running; wait for its run to finish.`);
     this.#running = true;
     try {
@@ -213,7 +245,11 @@ export class Swarm implements MultiAgentBase {
     return this.#ready;
   }
 
-  async *#run(task: MultiAgentTask, options: MultiAgentInvokeOptions, quiet: boolean): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+  async *#run(
+    task: MultiAgentTask,
+    options: MultiAgentInvokeOptions,
+    quiet: boolean,
+  ): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
     await this.#initialize();
     const invocationState: InvocationState = options.invocationState ?? {};
     let state = this.#state;
@@ -221,21 +257,34 @@ export class Swarm implements MultiAgentBase {
     const responses = promptResponses(task);
     const waiting = waitingFor(state).length > 0;
     if (responses) {
-      if (!state || !waiting) throw new InterruptResponseError(`Swarm ${this.id} waits for no answer; invoke it with a task instead of interruptResponse blocks.`, []);
+      if (!state || !waiting)
+        throw new InterruptResponseError(
+          `Swarm ${this.id} waits for no answer; invoke it with a task instead of interruptResponse blocks.`,
+          [],
+        );
       const transition = resumeWithAnswers(state, responses);
       await this.#resume(state, invocationState);
       this.#store.stage(transition);
       yield* this.#commit(state);
     } else if (state && !waiting && isUnfinished(state.status)) {
       await this.#resume(state, invocationState);
-      const reason = state.pendingHandoff ? `resumed at the handoff target ${state.current}` : `resumed: ${state.current} runs again from its start`;
+      const reason = state.pendingHandoff
+        ? `resumed at the handoff target ${state.current}`
+        : `resumed: ${state.current} runs again from its start`;
       this.#store.stage({ from: null, to: state.current, kind: 'resume', reason });
       yield* this.#commit(state);
     } else {
       state = await this.#startFresh(task);
       yield* this.#commit(state);
     }
-    const budget = (this.#budget = OrchestratorBudget.open(options.budget, invocationState, options.invocationState === undefined, this, 'swarm', state.budget));
+    const budget = (this.#budget = OrchestratorBudget.open(
+      options.budget,
+      invocationState,
+      options.invocationState === undefined,
+      this,
+      'swarm',
+      state.budget,
+    ));
     const started = performance.now();
     const before = state.elapsedMs;
     const clock: Clock = { elapsed: () => before + (performance.now() - started) };
@@ -257,7 +306,12 @@ export class Swarm implements MultiAgentBase {
           break;
         }
       }
-      const outcome: ActiveOutcome = yield* runActiveNode(this.#activeHost(clock, nodeBudget, quiet), state, invocationState, options.signal);
+      const outcome: ActiveOutcome = yield* runActiveNode(
+        this.#activeHost(clock, nodeBudget, quiet),
+        state,
+        invocationState,
+        options.signal,
+      );
       if (outcome.paused && state.pause) {
         state.status = 'interrupted';
         this.#store.stage(pauseTransition(state.pause));
@@ -279,7 +333,13 @@ export class Swarm implements MultiAgentBase {
         break;
       }
       const agent = this.#members.agent(nodeId);
-      const turn: SwarmTurn = { seq: state.turns, node: nodeId, newItems: outcome.newItems, handoff: undefined, state: agent.state.get() };
+      const turn: SwarmTurn = {
+        seq: state.turns,
+        node: nodeId,
+        newItems: outcome.newItems,
+        handoff: undefined,
+        state: agent.state.get(),
+      };
       const request = outcome.result?.handoff;
       state.pause = undefined;
       state.answers = undefined;
@@ -290,7 +350,14 @@ export class Swarm implements MultiAgentBase {
         this.#store.stage({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' });
         break;
       }
-      const ctx = { state, run: this.#context, members: this.#members, options: this.#options, settings: this.#settings, invocationState };
+      const ctx = {
+        state,
+        run: this.#context,
+        members: this.#members,
+        options: this.#options,
+        settings: this.#settings,
+        invocationState,
+      };
       const plan = await planTransfer(ctx, nodeId, request, outcome.newItems);
       if (plan.failure !== undefined) {
         yield* this.#fail(state, plan.failure, nodeId);
@@ -351,10 +418,13 @@ export class Swarm implements MultiAgentBase {
         this.#members.agent(id).messages = snapshot.messages;
         this.#memberStates.set(id, snapshot.state);
       }
-      for (const id of this.#members.ids) this.#members.agent(id).state.replace(this.#memberStates.get(id) ?? this.#initial(id));
+      for (const id of this.#members.ids)
+        this.#members.agent(id).state.replace(this.#memberStates.get(id) ?? this.#initial(id));
       this.#toReplay = undefined;
     }
-    this.#members.agent(state.current).state.replace(this.#memberStates.get(state.current) ?? this.#initial(state.current));
+    this.#members
+      .agent(state.current)
+      .state.replace(this.#memberStates.get(state.current) ?? this.#initial(state.current));
     state.status = 'executing';
   }
 
@@ -371,8 +441,17 @@ export class Swarm implements MultiAgentBase {
 
   #activeHost(clock: Clock, budget: BudgetScope | undefined, quiet: boolean): Parameters<typeof runActiveNode>[0] {
     return {
-      swarm: this, hooks: this.hooks, members: this.#members, options: this.#options, store: this.#store, context: this.#context, results: this.#results,
-      elapsed: () => clock.elapsed(), initialState: (id) => this.#initial(id), budget, quiet,
+      swarm: this,
+      hooks: this.hooks,
+      members: this.#members,
+      options: this.#options,
+      store: this.#store,
+      context: this.#context,
+      results: this.#results,
+      elapsed: () => clock.elapsed(),
+      initialState: (id) => this.#initial(id),
+      budget,
+      quiet,
     };
   }
 

@@ -4,9 +4,12 @@ import { ConfigurationError, type ContentBlock, type Message, type MultiAgentTas
 export function taskMessages(task: MultiAgentTask): Message[] {
   if (typeof task === 'string') return [{ role: 'user', content: [{ text: task }] }];
   if (!Array.isArray(task) || task.length === 0) {
-    throw new ConfigurationError('A Swarm task must be a non-empty string, an array of content blocks, or an array of messages.');
+    throw new ConfigurationError(
+      'A Swarm task must be a non-empty string, an array of content blocks, or an array of messages.',
+    );
   }
   const first = task[0] as object;
-  if ('role' in first && 'content' in first) return (task as Message[]).map((m) => ({ role: m.role, content: [...m.content] }));
+  if ('role' in first && 'content' in first)
+    return (task as Message[]).map((m) => ({ role: m.role, content: [...m.content] }));
   return [{ role: 'user', content: [...(task as ContentBlock[])] }];
 }

@@ -4,11 +4,16 @@ import { z } from 'zod';
 
 /** The arguments of a swarm's default transfer tools. */
 export const TransferInput = z.object({
-  message: z.string().optional().describe('What the next agent should know or do: the request in your words, what you found, what is left.'),
+  message: z
+    .string()
+    .optional()
+    .describe('What the next agent should know or do: the request in your words, what you found, what is left.'),
   context: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('Facts to share with every later agent, as key-value pairs (JSON values), e.g. {"invoice_id": "INV-42"}.'),
+    .describe(
+      'Facts to share with every later agent, as key-value pairs (JSON values), e.g. {"invoice_id": "INV-42"}.',
+    ),
 });
 
 /** What a transfer carries to the next agent: an optional message and shared-context entries. */
@@ -18,7 +23,12 @@ export interface TransferPayload {
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.getPrototypeOf(value) === Object.prototype
+  );
 }
 
 function isJson(value: unknown): value is JsonValue {
@@ -38,7 +48,10 @@ export function transferPayload(input: unknown): TransferPayload {
   const message = typeof input['message'] === 'string' && input['message'].trim() !== '' ? input['message'] : undefined;
   const raw = input['context'];
   if (!isPlainObject(raw)) return { message, context: undefined };
-  if (!isJson(raw)) throw new TypeError('The shared context of a transfer must hold JSON values only (string, number, boolean, null, array, object).');
+  if (!isJson(raw))
+    throw new TypeError(
+      'The shared context of a transfer must hold JSON values only (string, number, boolean, null, array, object).',
+    );
   return { message, context: raw };
 }
 

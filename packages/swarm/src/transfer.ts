@@ -43,21 +43,41 @@ export async function planTransfer(
 ): Promise<PlannedTransfer | { failure: string }> {
   const { state, members } = ctx;
   const to = members.idOf(request.target);
-  if (to === undefined) return { failure: `${from} handed off to ${request.target.name}, which is not a member of the swarm.` };
+  if (to === undefined)
+    return { failure: `${from} handed off to ${request.target.name}, which is not a member of the swarm.` };
   const limit = transferLimit(ctx.options, state.handoffCount, state.nodeHistory, from, to);
   if (limit) return { failure: limit };
   const applied = await applyTurn(
     ctx.run,
-    { from, to, handoff: request.handoff, input: request.input, newItems, context: { agent: members.agent(from), invocationState: ctx.invocationState } },
+    {
+      from,
+      to,
+      handoff: request.handoff,
+      input: request.input,
+      newItems,
+      context: { agent: members.agent(from), invocationState: ctx.invocationState },
+    },
     ctx.settings,
   );
   if (applied.failure !== undefined) return { failure: applied.failure };
-  const handoff: TurnHandoff = { toolName: request.handoff.toolName, toolUseId: request.toolUseId, input: jsonInput(request.input), to };
+  const handoff: TurnHandoff = {
+    toolName: request.handoff.toolName,
+    toolUseId: request.toolUseId,
+    input: jsonInput(request.input),
+    to,
+  };
   const transfers = new Set(members.handoffs(from).map((h) => h.toolName));
   const { alsoRan, refused } = turnSideFacts(newItems, request.toolUseId, transfers);
   const reason = handoffReason(applied.message ?? `${from} called ${handoff.toolName}`, alsoRan, refused);
   const { message, historyBefore, historyAfter } = applied;
-  const details = handoffDetails({ message, sharedContext: applied.run.sharedContext, historyBefore, historyAfter, alsoRan, refused });
+  const details = handoffDetails({
+    message,
+    sharedContext: applied.run.sharedContext,
+    historyBefore,
+    historyAfter,
+    alsoRan,
+    refused,
+  });
   return { failure: undefined, to, run: applied.run, handoff, reason, details };
 }
 

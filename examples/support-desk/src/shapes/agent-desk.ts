@@ -16,7 +16,10 @@ export function buildDeskAgent(parts: DeskParts): Agent {
     model: parts.modelFor('concierge'),
     systemPrompt: CONCIERGE_PROMPT,
     tools: [
-      agents.billing.asTool({ name: 'billing', description: 'Ask the billing agent (double charges, invoices, payments).' }),
+      agents.billing.asTool({
+        name: 'billing',
+        description: 'Ask the billing agent (double charges, invoices, payments).',
+      }),
       agents.refund.asTool({ name: 'refund', description: 'Ask the refund agent (money back for an order).' }),
     ],
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
@@ -30,7 +33,8 @@ export function agentDesk(parts: DeskParts): Desk {
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;
-        if (result.stopReason === 'interrupt') return { text: String(result), status: 'interrupted', interrupts: result.interrupts };
+        if (result.stopReason === 'interrupt')
+          return { text: String(result), status: 'interrupted', interrupts: result.interrupts };
         return { text: String(result), status: result.stopReason === 'end_turn' ? 'completed' : result.stopReason };
       }
       reportAgentEvent(step.value, progress, 'desk', true);
@@ -43,7 +47,9 @@ export function agentDesk(parts: DeskParts): Desk {
     async resume(message, progress) {
       await agent.initialize();
       const last = agent.messages.at(-1);
-      const stored = agent.messages.some((m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === message));
+      const stored = agent.messages.some(
+        (m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === message),
+      );
       if (!stored) return run(message, progress);
       // Stored but unanswered: continue from the history instead of storing the message twice.
       if (last?.role === 'user') return run(undefined, progress);

@@ -10,7 +10,10 @@ import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
 import { deskAgents } from './desk-agents.js';
 import { reportOrchestratorEvent } from './progress.js';
 
-const routedTo = (topic: string) => (state: GraphState): boolean => new RegExp(`ROUTE:\\s*${topic}`, 'i').test(state.results['triage']?.text ?? '');
+const routedTo =
+  (topic: string) =>
+  (state: GraphState): boolean =>
+    new RegExp(`ROUTE:\\s*${topic}`, 'i').test(state.results['triage']?.text ?? '');
 
 export function buildDeskGraph(parts: DeskParts): Graph {
   const agents = deskAgents(parts);
@@ -43,7 +46,13 @@ export function graphDesk(parts: DeskParts): Desk {
         const answer = result.results['summary'] ?? result.results['triage'];
         const text = (answer?.text ?? '').replace(/^ROUTE:\s*other\.?\s*/i, '');
         if (result.interrupts) return { text, status: 'interrupted', interrupts: result.interrupts };
-        return { text, status: result.status === 'completed' ? 'completed' : `${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}` };
+        return {
+          text,
+          status:
+            result.status === 'completed'
+              ? 'completed'
+              : `${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}`,
+        };
       }
       reportOrchestratorEvent(step.value, progress, (nodeId) => nodeId === 'summary');
     }

@@ -46,7 +46,13 @@ export function swarmDesk(parts: DeskParts): Desk {
       if (step.done) {
         const result = step.value;
         if (result.interrupts) return { text: result.text, status: 'interrupted', interrupts: result.interrupts };
-        return { text: result.text, status: result.status === 'completed' ? 'completed' : `${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}` };
+        return {
+          text: result.text,
+          status:
+            result.status === 'completed'
+              ? 'completed'
+              : `${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}`,
+        };
       }
       reportOrchestratorEvent(step.value, progress, () => true);
     }

@@ -50,8 +50,19 @@ describe('new Agent with options of wrong types', () => {
   it('still takes every option of the right type', () => {
     const other = new Agent({ name: 'billing', model });
     const agent = new Agent({
-      model, name: 'triage', id: 'triage-1', description: 'd', systemPrompt: 's', messages: [], state: {}, hooks: [{ registerHooks: () => undefined }],
-      callbackHandler: () => undefined, retryStrategy: null, recordDirectToolCall: false, handoffs: [other], handoffDescription: 'h',
+      model,
+      name: 'triage',
+      id: 'triage-1',
+      description: 'd',
+      systemPrompt: 's',
+      messages: [],
+      state: {},
+      hooks: [{ registerHooks: () => undefined }],
+      callbackHandler: () => undefined,
+      retryStrategy: null,
+      recordDirectToolCall: false,
+      handoffs: [other],
+      handoffDescription: 'h',
     });
     expect(agent.name).toBe('triage');
   });

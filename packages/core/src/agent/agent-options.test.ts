@@ -21,8 +21,12 @@ describe('agent options', () => {
   it('refuses duplicate and invalid tools', () => {
     const t = tool({ name: 'a', description: 'a', inputSchema: z.object({}), callback: () => 'a' });
     expect(() => new Agent({ model: new ScriptedModel([]), tools: [t, t] })).toThrow(/Two tools are named "a"/);
-    expect(() => tool({ name: 'has space', description: 'x', inputSchema: z.object({}), callback: () => 1 })).toThrow(/Tool name "has space" is invalid/);
-    expect(() => tool({ name: 'x', description: 'x', inputSchema: {} as never, callback: () => 1 })).toThrow(/zod 4 schema/);
+    expect(() => tool({ name: 'has space', description: 'x', inputSchema: z.object({}), callback: () => 1 })).toThrow(
+      /Tool name "has space" is invalid/,
+    );
+    expect(() => tool({ name: 'x', description: 'x', inputSchema: {} as never, callback: () => 1 })).toThrow(
+      /zod 4 schema/,
+    );
   });
 
   it('defaults: id "default", name "agent", a sliding window of 40', () => {
@@ -33,8 +37,17 @@ describe('agent options', () => {
   });
 
   it('sends JSON Schema generated from zod to the model', () => {
-    const t = tool({ name: 'weather', description: 'Weather', inputSchema: z.object({ city: z.string().describe('City name'), days: z.number().int().optional() }), callback: () => 'sunny' });
-    expect(t.spec.inputSchema.json).toMatchObject({ type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'] });
+    const t = tool({
+      name: 'weather',
+      description: 'Weather',
+      inputSchema: z.object({ city: z.string().describe('City name'), days: z.number().int().optional() }),
+      callback: () => 'sunny',
+    });
+    expect(t.spec.inputSchema.json).toMatchObject({
+      type: 'object',
+      properties: { city: { type: 'string', description: 'City name' } },
+      required: ['city'],
+    });
     expect(t.spec.inputSchema.json['$schema']).toBeUndefined();
   });
 });

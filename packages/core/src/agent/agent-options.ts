@@ -52,9 +52,24 @@ export interface AgentOptions {
 }
 
 const KNOWN = new Set<string>([
-  'model', 'name', 'id', 'description', 'systemPrompt', 'tools', 'messages', 'state', 'conversationManager',
-  'sessionManager', 'hooks', 'callbackHandler', 'retryStrategy', 'toolExecutor', 'maxConcurrentTools',
-  'recordDirectToolCall', 'handoffs', 'handoffDescription',
+  'model',
+  'name',
+  'id',
+  'description',
+  'systemPrompt',
+  'tools',
+  'messages',
+  'state',
+  'conversationManager',
+  'sessionManager',
+  'hooks',
+  'callbackHandler',
+  'retryStrategy',
+  'toolExecutor',
+  'maxConcurrentTools',
+  'recordDirectToolCall',
+  'handoffs',
+  'handoffDescription',
 ]);
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -62,11 +77,15 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 /** Checks agent options and says what to change; returns nothing, throws `ConfigurationError`. */
 export function checkAgentOptions(options: AgentOptions | undefined): asserts options is AgentOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError('new Agent() takes an options object, e.g. new Agent({ model, tools, systemPrompt }).');
+    throw new ConfigurationError(
+      'new Agent() takes an options object, e.g. new Agent({ model, tools, systemPrompt }).',
+    );
   }
   const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
   if (unknown.length > 0) {
-    throw new ConfigurationError(`Unknown Agent option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`);
+    throw new ConfigurationError(
+      `Unknown Agent option(s): ${unknown.join(', ')}. Known options: ${[...KNOWN].join(', ')}.`,
+    );
   }
   const model = options.model as Partial<Model> | undefined;
   if (!model || typeof model.stream !== 'function') {
@@ -76,11 +95,19 @@ export function checkAgentOptions(options: AgentOptions | undefined): asserts op
     );
   }
   if (options.id !== undefined && (typeof options.id !== 'string' || !ID.test(options.id))) {
-    throw new ConfigurationError(`Agent id ${shown(options.id)} is invalid: use 1-128 of A-Z a-z 0-9 _ . - starting with a letter or digit.`);
+    throw new ConfigurationError(
+      `Agent id ${shown(options.id)} is invalid: use 1-128 of A-Z a-z 0-9 _ . - starting with a letter or digit.`,
+    );
   }
   checkShapes(options);
-  if (options.toolExecutor !== undefined && options.toolExecutor !== 'concurrent' && options.toolExecutor !== 'sequential') {
-    throw new ConfigurationError(`toolExecutor must be 'concurrent' or 'sequential' (got ${JSON.stringify(options.toolExecutor)}).`);
+  if (
+    options.toolExecutor !== undefined &&
+    options.toolExecutor !== 'concurrent' &&
+    options.toolExecutor !== 'sequential'
+  ) {
+    throw new ConfigurationError(
+      `toolExecutor must be 'concurrent' or 'sequential' (got ${JSON.stringify(options.toolExecutor)}).`,
+    );
   }
   const max = options.maxConcurrentTools;
   if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
@@ -90,12 +117,18 @@ export function checkAgentOptions(options: AgentOptions | undefined): asserts op
 
 /** A value as an error message shows it: JSON, cut to 80 characters. */
 function shown(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'function' ? 'a function' : String(JSON.stringify(value) ?? typeof value);
+  const text =
+    typeof value === 'string'
+      ? JSON.stringify(value)
+      : typeof value === 'function'
+        ? 'a function'
+        : String(JSON.stringify(value) ?? typeof value);
   return text.length > 80 ? `${text.slice(0, 77)}... (${text.length} characters)` : text;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-const hasMethods = (value: unknown, ...names: string[]): boolean => isObject(value) && names.every((n) => typeof value[n] === 'function');
+const hasMethods = (value: unknown, ...names: string[]): boolean =>
+  isObject(value) && names.every((n) => typeof value[n] === 'function');
 
 /** The options of other types than strings and numbers: what a JavaScript caller can get wrong. */
 function checkShapes(options: AgentOptions): void {
@@ -103,25 +136,44 @@ function checkShapes(options: AgentOptions): void {
   const wrong = (key: string, expected: string): never => {
     throw new ConfigurationError(`Agent option ${key} must be ${expected} (got ${shown(o[key])}).`);
   };
-  for (const key of ['systemPrompt', 'description', 'handoffDescription'] as const) if (o[key] !== undefined && typeof o[key] !== 'string') wrong(key, 'a string');
-  if (o['name'] !== undefined && (typeof o['name'] !== 'string' || o['name'] === '')) wrong('name', 'a non-empty string');
-  if (o['recordDirectToolCall'] !== undefined && typeof o['recordDirectToolCall'] !== 'boolean') wrong('recordDirectToolCall', 'true or false');
-  if (o['messages'] !== undefined && !Array.isArray(o['messages'])) wrong('messages', 'an array of messages ({ role, content })');
-  if (o['state'] !== undefined && (!isObject(o['state']) || Array.isArray(o['state']))) wrong('state', 'an object of JSON values');
-  if (o['callbackHandler'] !== undefined && typeof o['callbackHandler'] !== 'function') wrong('callbackHandler', 'a function (event) => void');
+  for (const key of ['systemPrompt', 'description', 'handoffDescription'] as const)
+    if (o[key] !== undefined && typeof o[key] !== 'string') wrong(key, 'a string');
+  if (o['name'] !== undefined && (typeof o['name'] !== 'string' || o['name'] === ''))
+    wrong('name', 'a non-empty string');
+  if (o['recordDirectToolCall'] !== undefined && typeof o['recordDirectToolCall'] !== 'boolean')
+    wrong('recordDirectToolCall', 'true or false');
+  if (o['messages'] !== undefined && !Array.isArray(o['messages']))
+    wrong('messages', 'an array of messages ({ role, content })');
+  if (o['state'] !== undefined && (!isObject(o['state']) || Array.isArray(o['state'])))
+    wrong('state', 'an object of JSON values');
+  if (o['callbackHandler'] !== undefined && typeof o['callbackHandler'] !== 'function')
+    wrong('callbackHandler', 'a function (event) => void');
   const retry = o['retryStrategy'];
-  if (retry !== undefined && retry !== null && (!isObject(retry) || ('nextDelay' in retry && typeof retry['nextDelay'] !== 'function'))) {
-    wrong('retryStrategy', 'retry options ({ maxAttempts, initialDelayMs, ... }), a RetryStrategy ({ nextDelay }), or null');
+  if (
+    retry !== undefined &&
+    retry !== null &&
+    (!isObject(retry) || ('nextDelay' in retry && typeof retry['nextDelay'] !== 'function'))
+  ) {
+    wrong(
+      'retryStrategy',
+      'retry options ({ maxAttempts, initialDelayMs, ... }), a RetryStrategy ({ nextDelay }), or null',
+    );
   }
   const hooks = o['hooks'];
-  if (hooks !== undefined && (!Array.isArray(hooks) || !hooks.every((h) => hasMethods(h, 'registerHooks')))) wrong('hooks', 'an array of hook providers ({ registerHooks(registry) })');
-  if (o['conversationManager'] !== undefined && !hasMethods(o['conversationManager'], 'registerHooks', 'applyManagement', 'reduceContext')) {
+  if (hooks !== undefined && (!Array.isArray(hooks) || !hooks.every((h) => hasMethods(h, 'registerHooks'))))
+    wrong('hooks', 'an array of hook providers ({ registerHooks(registry) })');
+  if (
+    o['conversationManager'] !== undefined &&
+    !hasMethods(o['conversationManager'], 'registerHooks', 'applyManagement', 'reduceContext')
+  ) {
     wrong('conversationManager', 'a conversation manager (e.g. new SlidingWindowConversationManager())');
   }
   if (o['sessionManager'] !== undefined && !hasMethods(o['sessionManager'], 'registerHooks')) {
     wrong('sessionManager', 'a session manager (e.g. new FileSessionManager({ sessionId }) from @skein/session-file)');
   }
   const handoffs = o['handoffs'];
-  const isTarget = (h: unknown): boolean => isObject(h) && (h['kind'] === 'handoff' || (typeof h['name'] === 'string' && typeof h['invoke'] === 'function'));
-  if (handoffs !== undefined && (!Array.isArray(handoffs) || !handoffs.every(isTarget))) wrong('handoffs', 'an array of agents or handoff(agent, {...})');
+  const isTarget = (h: unknown): boolean =>
+    isObject(h) && (h['kind'] === 'handoff' || (typeof h['name'] === 'string' && typeof h['invoke'] === 'function'));
+  if (handoffs !== undefined && (!Array.isArray(handoffs) || !handoffs.every(isTarget)))
+    wrong('handoffs', 'an array of agents or handoff(agent, {...})');
 }

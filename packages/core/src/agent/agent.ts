@@ -5,7 +5,12 @@ import { closeDanglingToolUses } from '../conversation/tool-pairs.js';
 import { CancelledError } from '../errors/cancellation-errors.js';
 import { ConcurrencyError } from '../errors/orchestration-errors.js';
 import { defaultHandoff, isHandoff, type Handoff } from '../handoffs/handoff.js';
-import { AfterInvocationEvent, AgentInitializedEvent, BeforeInvocationEvent, MessageAddedEvent } from '../hooks/events.js';
+import {
+  AfterInvocationEvent,
+  AgentInitializedEvent,
+  BeforeInvocationEvent,
+  MessageAddedEvent,
+} from '../hooks/events.js';
 import { HookRegistry } from '../hooks/hook-registry.js';
 import { runEventLoop, type LoopOutcome } from '../loop/event-loop.js';
 import type { Invocation, InvocationTools, LoopHost } from '../loop/loop-host.js';
@@ -105,7 +110,13 @@ export class Agent {
     this.sessionManager = options.sessionManager;
     const retry = options.retryStrategy;
     this.#retryStrategy =
-      retry === null ? undefined : retry === undefined ? defaultRetryStrategy() : 'nextDelay' in retry ? retry : new ExponentialBackoffRetry(retry);
+      retry === null
+        ? undefined
+        : retry === undefined
+          ? defaultRetryStrategy()
+          : 'nextDelay' in retry
+            ? retry
+            : new ExponentialBackoffRetry(retry);
     this.#toolExecutor = options.toolExecutor ?? 'concurrent';
     this.#maxConcurrentTools = options.maxConcurrentTools ?? 8;
     this.#recordDirectToolCall = options.recordDirectToolCall ?? true;
@@ -211,7 +222,11 @@ export class Agent {
   }
 
   /** Asks the model for a value matching `schema` (forced tool call, one re-ask) and returns it, typed. */
-  async structuredOutput<S extends z.ZodType>(schema: S, prompt?: Prompt, options: StructuredOutputOptions = {}): Promise<z.output<S>> {
+  async structuredOutput<S extends z.ZodType>(
+    schema: S,
+    prompt?: Prompt,
+    options: StructuredOutputOptions = {},
+  ): Promise<z.output<S>> {
     return runStructuredOutput(schema, prompt, options, (p, extra) => drain(this.#run(p, options, extra, false)));
   }
 
@@ -260,7 +275,10 @@ export class Agent {
   async #closePending(turn: PendingTurn): Promise<AgentStreamEvent[]> {
     this.#pending = undefined;
     const asked = await this.#append(turn.message);
-    return [asked, await this.#append({ role: 'user', content: unansweredResults(turn).map((toolResult) => ({ toolResult })) })];
+    return [
+      asked,
+      await this.#append({ role: 'user', content: unansweredResults(turn).map((toolResult) => ({ toolResult })) }),
+    ];
   }
 
   /** Appends `message`; a promise only when a MessageAddedEvent hook has to run (callers await either). */
@@ -272,9 +290,16 @@ export class Agent {
   }
 
   /** `streamed`: the caller reads the events (`stream`), rather than only the result (`invoke`). */
-  async *#run(prompt: Prompt | undefined, options: InvokeOptions, extra: InvocationTools | undefined, streamed: boolean): AsyncGenerator<AgentStreamEvent, AgentResult> {
+  async *#run(
+    prompt: Prompt | undefined,
+    options: InvokeOptions,
+    extra: InvocationTools | undefined,
+    streamed: boolean,
+  ): AsyncGenerator<AgentStreamEvent, AgentResult> {
     if (this.#running) {
-      throw new ConcurrencyError(`Agent ${this.name} is already running; wait for its invocation to finish (or use another Agent).`);
+      throw new ConcurrencyError(
+        `Agent ${this.name} is already running; wait for its invocation to finish (or use another Agent).`,
+      );
     }
     this.#running = true;
     const controller = new AbortController();
@@ -297,7 +322,15 @@ export class Agent {
       unobserved: !streamed && !handler && !listeners,
     };
     const budgetScope: OpenScope | undefined =
-      options.budget !== undefined || options.invocationState !== undefined ? openBudgetScope(options.budget, inv.invocationState, this.name, 'agent', options.invocationState === undefined) : undefined;
+      options.budget !== undefined || options.invocationState !== undefined
+        ? openBudgetScope(
+            options.budget,
+            inv.invocationState,
+            this.name,
+            'agent',
+            options.invocationState === undefined,
+          )
+        : undefined;
     if (budgetScope) inv.budget = new LoopBudget(budgetScope.scope);
     const started = performance.now();
     const emit =
@@ -315,7 +348,8 @@ export class Agent {
       // Answers are checked before anything changes; a plain prompt closes what waits unanswered.
       const responses = promptResponses(prompt);
       if (responses) inv.resume = checkResponses(this.#pending, responses);
-      if (this.hooks.has(BeforeInvocationEvent)) await this.hooks.invoke(new BeforeInvocationEvent(this, inv.invocationState));
+      if (this.hooks.has(BeforeInvocationEvent))
+        await this.hooks.invoke(new BeforeInvocationEvent(this, inv.invocationState));
       if (!responses && this.#pending) {
         for (const event of await this.#closePending(this.#pending)) yield emit ? emit(event) : event;
       }
@@ -350,7 +384,10 @@ export class Agent {
       const cleanup: unknown[] = [];
       if (!outcome) {
         controller.abort(new CancelledError('The invocation ended early.'));
-        const closing = closeDanglingToolUses(this.#messages, 'Tool call interrupted: the invocation ended before the tool finished.');
+        const closing = closeDanglingToolUses(
+          this.#messages,
+          'Tool call interrupted: the invocation ended before the tool finished.',
+        );
         if (closing) await this.#settle(() => this.#append(closing), cleanup);
       }
       options.signal?.removeEventListener('abort', onAbort);

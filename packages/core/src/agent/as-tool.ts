@@ -30,12 +30,18 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
       name,
       description: options.description ?? agent.description ?? `Ask the ${agent.name} agent.`,
       inputSchema: {
-        json: { type: 'object', properties: { input: { type: 'string', description: 'What to ask the agent' } }, required: ['input'], additionalProperties: false },
+        json: {
+          type: 'object',
+          properties: { input: { type: 'string', description: 'What to ask the agent' } },
+          required: ['input'],
+          additionalProperties: false,
+        },
       },
     },
     async invoke(raw, context) {
       const input = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw['input'] : undefined;
-      if (typeof input !== 'string') return errorToolResult(context.toolUse.toolUseId, `Invalid input for tool ${name}: input must be a string.`);
+      if (typeof input !== 'string')
+        return errorToolResult(context.toolUse.toolUseId, `Invalid input for tool ${name}: input must be a string.`);
       // A nested agent paused by an earlier call resumes with the answers the outer agent received.
       const resume = resumePrompt(agent, answersOf(context));
       if (!resume && !options.preserveContext) {
@@ -44,11 +50,19 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
       }
       let result: AgentResult;
       try {
-        result = await agent.invoke(resume ?? input, { signal: context.signal, invocationState: context.invocationState, budget: toolBudgetScope(context) });
+        result = await agent.invoke(resume ?? input, {
+          signal: context.signal,
+          invocationState: context.invocationState,
+          budget: toolBudgetScope(context),
+        });
       } catch (error) {
-        return errorToolResult(context.toolUse.toolUseId, `${agent.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return errorToolResult(
+          context.toolUse.toolUseId,
+          `${agent.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
-      if (result.stopReason === 'interrupt') throw new InterruptRaised(result.interrupts.map((i) => withSourcePrefix(i, context.agent.name)));
+      if (result.stopReason === 'interrupt')
+        throw new InterruptRaised(result.interrupts.map((i) => withSourcePrefix(i, context.agent.name)));
       return nestedResult(agent.name, context.toolUse.toolUseId, result);
     },
   };
@@ -67,18 +81,27 @@ function nestedResult(name: string, toolUseId: string, result: AgentResult): Too
     case 'stop_sequence':
       return { toolUseId, status: 'success', content: [{ text }] };
     case 'max_tokens':
-      return errorToolResult(toolUseId, `${name} stopped at max_tokens before it finished; the answer is incomplete.${partial}`);
+      return errorToolResult(
+        toolUseId,
+        `${name} stopped at max_tokens before it finished; the answer is incomplete.${partial}`,
+      );
     case 'cancelled':
       return errorToolResult(toolUseId, `${name} was cancelled before it answered.${partial}`);
     case 'handoff':
-      return errorToolResult(toolUseId, `${name} tried to transfer to ${result.handoff?.target.name ?? 'another agent'}, which an agent used as a tool cannot do; no answer.`);
+      return errorToolResult(
+        toolUseId,
+        `${name} tried to transfer to ${result.handoff?.target.name ?? 'another agent'}, which an agent used as a tool cannot do; no answer.`,
+      );
     default:
       return errorToolResult(toolUseId, `${name} stopped (${result.stopReason}) without an answer.${partial}`);
   }
 }
 
 /** The answers to `agent`'s pending interrupts as a resume prompt, when all of them are answered. */
-function resumePrompt(agent: Agent, answers: ReadonlyMap<string, JsonValue> | undefined): InterruptResponseBlock[] | undefined {
+function resumePrompt(
+  agent: Agent,
+  answers: ReadonlyMap<string, JsonValue> | undefined,
+): InterruptResponseBlock[] | undefined {
   const pending = agent.interrupts;
   if (pending.length === 0 || !answers || !pending.every((i) => answers.has(i.id))) return undefined;
   return pending.map((i) => ({ interruptResponse: { interruptId: i.id, response: answers.get(i.id) as JsonValue } }));

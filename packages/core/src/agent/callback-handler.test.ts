@@ -3,7 +3,7 @@ import { Agent, type CallbackEvent } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 describe('callback handler and request state', () => {
-  it('runs the seeds\' counter example: the handler counts chunks in the request state', async () => {
+  it("runs the seeds' counter example: the handler counts chunks in the request state", async () => {
     const printed: string[] = [];
     const handler = (event: CallbackEvent): void => {
       if (event.type !== 'textDelta') return;
@@ -12,11 +12,25 @@ describe('callback handler and request state', () => {
       state['counter'] = ((state['counter'] as number | undefined) ?? 0) + 1;
       printed.push(`コールバックハンドラのイベント数: ${String(state['counter'])}`);
     };
-    const chunks = ['こんにち', 'は!お', '元気です', 'か?何かお手', '伝いできること', 'があれば', '、お気軽にお声', 'かけください。'];
+    const chunks = [
+      'こんにち',
+      'は!お',
+      '元気です',
+      'か?何かお手',
+      '伝いできること',
+      'があれば',
+      '、お気軽にお声',
+      'かけください。',
+    ];
     const agent = new Agent({ model: new ScriptedModel([{ text: chunks }]), callbackHandler: handler });
     const result = await agent.invoke('こんにちは!');
     expect(result.state).toEqual({ counter: 8 });
-    expect(printed.slice(0, 4)).toEqual(['こんにち', 'コールバックハンドラのイベント数: 1', 'は!お', 'コールバックハンドラのイベント数: 2']);
+    expect(printed.slice(0, 4)).toEqual([
+      'こんにち',
+      'コールバックハンドラのイベント数: 1',
+      'は!お',
+      'コールバックハンドラのイベント数: 2',
+    ]);
     expect(String(result)).toBe(chunks.join(''));
   });
 

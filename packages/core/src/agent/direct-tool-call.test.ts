@@ -7,7 +7,11 @@ const calculator = tool({
   name: 'calculator',
   description: 'Multiplies',
   inputSchema: z.object({ expression: z.string() }),
-  callback: ({ expression }) => `Result: ${expression.split('*').map(Number).reduce((a, b) => a * b, 1)}`,
+  callback: ({ expression }) =>
+    `Result: ${expression
+      .split('*')
+      .map(Number)
+      .reduce((a, b) => a * b, 1)}`,
 });
 
 describe('direct tool calls', () => {
@@ -18,9 +22,18 @@ describe('direct tool calls', () => {
     const id = result.toolUseId;
     expect(id).toMatch(/^tooluse_calculator_\d+$/);
     expect(agent.messages).toEqual([
-      { role: 'user', content: [{ text: 'agent.tool.calculator direct tool call.\nInput parameters: {"expression":"123 * 456"}\n' }] },
-      { role: 'assistant', content: [{ toolUse: { toolUseId: id, name: 'calculator', input: { expression: '123 * 456' } } }] },
-      { role: 'user', content: [{ toolResult: { toolUseId: id, status: 'success', content: [{ text: 'Result: 56088' }] } }] },
+      {
+        role: 'user',
+        content: [{ text: 'agent.tool.calculator direct tool call.\nInput parameters: {"expression":"123 * 456"}\n' }],
+      },
+      {
+        role: 'assistant',
+        content: [{ toolUse: { toolUseId: id, name: 'calculator', input: { expression: '123 * 456' } } }],
+      },
+      {
+        role: 'user',
+        content: [{ toolResult: { toolUseId: id, status: 'success', content: [{ text: 'Result: 56088' }] } }],
+      },
       { role: 'assistant', content: [{ text: 'agent.tool.calculator was called.' }] },
     ]);
   });
@@ -51,7 +64,9 @@ describe('direct tool calls', () => {
     const agent = new Agent({ model: new ScriptedModel([{ text: 'slow', delayMs: 30 }]), tools: [calculator] });
     const running = agent.invoke('go');
     await expect(agent.tool.calculator!({ expression: '1 * 1' })).rejects.toThrow(ConcurrencyError);
-    await expect(agent.tool.calculator!({ expression: '1 * 1' }, { recordDirectToolCall: false })).resolves.toMatchObject({ status: 'success' });
+    await expect(
+      agent.tool.calculator!({ expression: '1 * 1' }, { recordDirectToolCall: false }),
+    ).resolves.toMatchObject({ status: 'success' });
     await running;
     expect(agent.messages).toHaveLength(2);
   });

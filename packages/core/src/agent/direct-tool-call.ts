@@ -17,7 +17,10 @@ export interface DirectToolCallOptions {
 }
 
 /** `agent.tool.<name>(input, options)`: runs a tool directly and resolves with its result. */
-export type DirectToolCaller = Record<string, (input?: JsonValue, options?: DirectToolCallOptions) => Promise<ToolResult>>;
+export type DirectToolCaller = Record<
+  string,
+  (input?: JsonValue, options?: DirectToolCallOptions) => Promise<ToolResult>
+>;
 
 function newToolUseId(name: string): string {
   return `tooluse_${name}_${Math.floor(Math.random() * 1e9)}`;
@@ -32,10 +35,16 @@ export function createDirectToolCaller(
   host: LoopHost,
   config: { recordByDefault: boolean; isRunning: () => boolean; initialize: () => Promise<void> },
 ): DirectToolCaller {
-  const call = async (name: string, input: JsonValue = {}, options: DirectToolCallOptions = {}): Promise<ToolResult> => {
+  const call = async (
+    name: string,
+    input: JsonValue = {},
+    options: DirectToolCallOptions = {},
+  ): Promise<ToolResult> => {
     const tool = host.tools.get(name);
     if (!tool) {
-      throw new ToolNotFoundError(`agent.tool.${name}: no tool named ${JSON.stringify(name)}. Available tools: ${host.tools.names().join(', ') || 'none'}.`);
+      throw new ToolNotFoundError(
+        `agent.tool.${name}: no tool named ${JSON.stringify(name)}. Available tools: ${host.tools.names().join(', ') || 'none'}.`,
+      );
     }
     assertJson(input, `Input of agent.tool.${name}`);
     const record = options.recordDirectToolCall ?? config.recordByDefault;
@@ -78,10 +87,15 @@ export function createDirectToolCaller(
     return result;
   };
   return new Proxy({} as DirectToolCaller, {
-    get: (_target, prop) => (typeof prop === 'string' ? (input?: JsonValue, options?: DirectToolCallOptions) => call(prop, input, options) : undefined),
+    get: (_target, prop) =>
+      typeof prop === 'string'
+        ? (input?: JsonValue, options?: DirectToolCallOptions) => call(prop, input, options)
+        : undefined,
     has: (_target, prop) => typeof prop === 'string' && host.tools.has(prop),
     ownKeys: () => host.tools.names(),
     getOwnPropertyDescriptor: (_target, prop) =>
-      typeof prop === 'string' && host.tools.has(prop) ? { enumerable: true, configurable: true, writable: false, value: undefined } : undefined,
+      typeof prop === 'string' && host.tools.has(prop)
+        ? { enumerable: true, configurable: true, writable: false, value: undefined }
+        : undefined,
   });
 }

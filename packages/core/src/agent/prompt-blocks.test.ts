@@ -5,7 +5,8 @@ import { ScriptedModel } from '../testing/index.js';
 // Found by the bad-input fuzz (test/reliability): a prompt whose blocks were not objects was stored,
 // and the session then failed every restore with a TypeError.
 
-const ids = async (repository: InMemorySessionRepository): Promise<number[]> => (await repository.listMessages('s', 'default')).map((m) => m.message_id);
+const ids = async (repository: InMemorySessionRepository): Promise<number[]> =>
+  (await repository.listMessages('s', 'default')).map((m) => m.message_id);
 
 describe('prompts with content blocks that are not blocks', () => {
   it.each([
@@ -15,9 +16,14 @@ describe('prompts with content blocks that are not blocks', () => {
     [[{ text: 'a', toolUse: { toolUseId: 't', name: 'x', input: {} } }], /prompt\[0\] holds text and toolUse at once/],
   ])('rejects %j with a ConfigurationError naming the block, storing nothing', async (prompt, message) => {
     const repository = new InMemorySessionRepository();
-    const agent = new Agent({ model: new ScriptedModel(['ok', 'ok']), sessionManager: new RepositorySessionManager({ sessionId: 's', repository }) });
+    const agent = new Agent({
+      model: new ScriptedModel(['ok', 'ok']),
+      sessionManager: new RepositorySessionManager({ sessionId: 's', repository }),
+    });
     await agent.invoke('hello');
-    await expect(agent.invoke(prompt as never)).rejects.toSatisfy((e) => ConfigurationError.is(e) && message.test((e as Error).message));
+    await expect(agent.invoke(prompt as never)).rejects.toSatisfy(
+      (e) => ConfigurationError.is(e) && message.test((e as Error).message),
+    );
     expect(await ids(repository)).toEqual([0, 1]);
   });
 });

@@ -15,11 +15,15 @@ function isMessage(value: unknown): value is Message {
 
 /** Checks a message's shape and says what is wrong with it. */
 export function checkMessage(message: unknown, where: string): asserts message is Message {
-  if (!isMessage(message)) throw new ConfigurationError(`${where} is not a message: expected { role: 'user' | 'assistant', content: [...] }.`);
+  if (!isMessage(message))
+    throw new ConfigurationError(`${where} is not a message: expected { role: 'user' | 'assistant', content: [...] }.`);
   if (message.role !== 'user' && message.role !== 'assistant') {
-    throw new ConfigurationError(`${where} has role ${JSON.stringify(message.role)}; use 'user' or 'assistant' (the system prompt is an agent option).`);
+    throw new ConfigurationError(
+      `${where} has role ${JSON.stringify(message.role)}; use 'user' or 'assistant' (the system prompt is an agent option).`,
+    );
   }
-  if (!Array.isArray(message.content)) throw new ConfigurationError(`${where}.content must be an array of content blocks.`);
+  if (!Array.isArray(message.content))
+    throw new ConfigurationError(`${where}.content must be an array of content blocks.`);
   checkBlocks(message.content, `${where}.content`);
 }
 
@@ -53,17 +57,26 @@ function isResponseBlock(value: unknown): value is InterruptResponseBlock {
 /** The interrupt answers a prompt carries (`undefined`: it is a regular prompt); mixing both is an error. */
 export function promptResponses(prompt: Prompt | undefined): InterruptResponse[] | undefined {
   if (!Array.isArray(prompt) || prompt.length === 0) return undefined;
-  const blocks: unknown[] = isMessage(prompt[0]) ? (prompt as Message[]).flatMap((m) => (Array.isArray(m.content) ? m.content : [])) : prompt;
+  const blocks: unknown[] = isMessage(prompt[0])
+    ? (prompt as Message[]).flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    : prompt;
   const answers = blocks.filter(isResponseBlock);
   if (answers.length === 0) return undefined;
   if (answers.length !== blocks.length) {
-    throw new ConfigurationError('A prompt that answers interrupts must hold only interruptResponse blocks; send the answers first, then the next prompt.');
+    throw new ConfigurationError(
+      'A prompt that answers interrupts must hold only interruptResponse blocks; send the answers first, then the next prompt.',
+    );
   }
   return answers.map(({ interruptResponse: r }, i) => {
     if (typeof r !== 'object' || r === null || typeof r.interruptId !== 'string' || r.interruptId === '') {
-      throw new ConfigurationError(`prompt[${i}].interruptResponse needs { interruptId: string, response }; interruptId comes from result.interrupts[n].id.`);
+      throw new ConfigurationError(
+        `prompt[${i}].interruptResponse needs { interruptId: string, response }; interruptId comes from result.interrupts[n].id.`,
+      );
     }
-    if (r.response === undefined) throw new ConfigurationError(`prompt[${i}].interruptResponse.response is missing; answer with a JSON value, e.g. { approved: true }.`);
+    if (r.response === undefined)
+      throw new ConfigurationError(
+        `prompt[${i}].interruptResponse.response is missing; answer with a JSON value, e.g. { approved: true }.`,
+      );
     return r;
   });
 }

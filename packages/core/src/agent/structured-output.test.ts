@@ -3,11 +3,17 @@ import { z } from 'zod';
 import { Agent, StructuredOutputError } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
-const PersonInfo = z.object({ name: z.string(), age: z.number().int(), occupation: z.string() }).meta({ title: 'PersonInfo' });
+const PersonInfo = z
+  .object({ name: z.string(), age: z.number().int(), occupation: z.string() })
+  .meta({ title: 'PersonInfo' });
 
 describe('structured output', () => {
   it('forces the schema tool and returns the typed value', async () => {
-    const model = new ScriptedModel([{ toolUses: [{ name: 'PersonInfo', input: { name: '山田太郎', age: 30, occupation: 'ソフトウェアエンジニア' } }] }]);
+    const model = new ScriptedModel([
+      {
+        toolUses: [{ name: 'PersonInfo', input: { name: '山田太郎', age: 30, occupation: 'ソフトウェアエンジニア' } }],
+      },
+    ]);
     const agent = new Agent({ model });
     const person = await agent.structuredOutput(PersonInfo, '山田太郎さんは30歳のソフトウェアエンジニアです。');
     expect(person).toEqual({ name: '山田太郎', age: 30, occupation: 'ソフトウェアエンジニア' });
@@ -17,7 +23,11 @@ describe('structured output', () => {
   });
 
   it('uses the conversation so far and leaves the output tool out of later calls', async () => {
-    const model = new ScriptedModel(['Paris is the capital of France.', { toolUses: [{ name: 'StructuredOutput', input: { city: 'Paris' } }] }, 'bye']);
+    const model = new ScriptedModel([
+      'Paris is the capital of France.',
+      { toolUses: [{ name: 'StructuredOutput', input: { city: 'Paris' } }] },
+      'bye',
+    ]);
     const agent = new Agent({ model });
     await agent.invoke('Tell me about Paris');
     const city = await agent.structuredOutput(z.object({ city: z.string() }), 'Extract it');
@@ -43,7 +53,9 @@ describe('structured output', () => {
     const agent = new Agent({ model: new ScriptedModel([wrong, wrong]) });
     const error = await agent.structuredOutput(PersonInfo, 'Taro').catch((e: unknown) => e);
     expect(StructuredOutputError.is(error)).toBe(true);
-    expect((error as StructuredOutputError).issues).toEqual([expect.objectContaining({ code: 'invalid_type', path: ['age'] })]);
+    expect((error as StructuredOutputError).issues).toEqual([
+      expect.objectContaining({ code: 'invalid_type', path: ['age'] }),
+    ]);
     const last = agent.messages.at(-1);
     expect(last?.role).toBe('user');
     expect(last?.content[0]).toMatchObject({ toolResult: { status: 'error' } });
@@ -51,6 +63,8 @@ describe('structured output', () => {
 
   it('re-asks once when the model answers in text, then gives up clearly', async () => {
     const agent = new Agent({ model: new ScriptedModel(['I need the age first.', 'Still no age.']) });
-    await expect(agent.structuredOutput(PersonInfo, 'Taro is an engineer')).rejects.toThrow(/did not call the output tool/);
+    await expect(agent.structuredOutput(PersonInfo, 'Taro is an engineer')).rejects.toThrow(
+      /did not call the output tool/,
+    );
   });
 });

@@ -30,8 +30,11 @@ export async function runStructuredOutput<S extends z.ZodType>(
   run: (prompt: Prompt | undefined, extra: InvocationTools) => Promise<AgentResult>,
 ): Promise<z.output<S>> {
   const meta = schema.meta() as { title?: unknown } | undefined;
-  const name = options.toolName ?? (typeof meta?.title === 'string' ? meta.title.replace(/[^A-Za-z0-9_-]+/g, '_') : 'StructuredOutput');
-  const description = options.description ?? schema.description ?? `Return the final answer as ${name}. Call this tool exactly once.`;
+  const name =
+    options.toolName ??
+    (typeof meta?.title === 'string' ? meta.title.replace(/[^A-Za-z0-9_-]+/g, '_') : 'StructuredOutput');
+  const description =
+    options.description ?? schema.description ?? `Return the final answer as ${name}. Call this tool exactly once.`;
   let attempts = 0;
   let captured: { value: z.output<S> } | undefined;
   let issues: ValidationIssue[] = [];
@@ -43,13 +46,19 @@ export async function runStructuredOutput<S extends z.ZodType>(
       const parsed = schema.safeParse(input);
       if (parsed.success) {
         captured = { value: parsed.data };
-        return { toolUseId: context.toolUse.toolUseId, status: 'success', content: [{ text: 'Structured output recorded.' }] };
+        return {
+          toolUseId: context.toolUse.toolUseId,
+          status: 'success',
+          content: [{ text: 'Structured output recorded.' }],
+        };
       }
       issues = toValidationIssues(parsed.error.issues);
       return {
         toolUseId: context.toolUse.toolUseId,
         status: 'error',
-        content: [{ text: `Invalid ${name}: ${formatIssues(parsed.error.issues)}. Call ${name} again with corrected input.` }],
+        content: [
+          { text: `Invalid ${name}: ${formatIssues(parsed.error.issues)}. Call ${name} again with corrected input.` },
+        ],
       };
     },
   };
@@ -66,12 +75,20 @@ export async function runStructuredOutput<S extends z.ZodType>(
     if (!captured && second.budgetExceeded) throw budgetStop(name, second);
   }
   if (captured) return captured.value;
-  const why = issues.length > 0 ? `: ${issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` : ' (the model did not call the output tool)';
-  throw new StructuredOutputError(`The model did not produce a valid ${name} after ${MAX_ATTEMPTS} attempts${why}.`, { issues });
+  const why =
+    issues.length > 0
+      ? `: ${issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`
+      : ' (the model did not call the output tool)';
+  throw new StructuredOutputError(`The model did not produce a valid ${name} after ${MAX_ATTEMPTS} attempts${why}.`, {
+    issues,
+  });
 }
 
 /** A budget limit stopped the run before the model gave its answer. */
 function budgetStop(name: string, result: AgentResult): StructuredOutputError {
   const why = result.budgetExceeded ? describeExceeded(result.budgetExceeded) : 'a budget limit was reached';
-  return new StructuredOutputError(`No ${name}: the run stopped before the model answered because ${why}. Call structuredOutput again with a larger budget.`, { issues: [] });
+  return new StructuredOutputError(
+    `No ${name}: the run stopped before the model answered because ${why}. Call structuredOutput again with a larger budget.`,
+    { issues: [] },
+  );
 }

@@ -1,6 +1,13 @@
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import type { Model, Usage } from '../model/model.js';
-import { emptySpend, type BudgetExceeded, type BudgetSpend, type BudgetWarning, type UsageKind, type UsageTree } from './budget-types.js';
+import {
+  emptySpend,
+  type BudgetExceeded,
+  type BudgetSpend,
+  type BudgetWarning,
+  type UsageKind,
+  type UsageTree,
+} from './budget-types.js';
 import { DEFAULT_RESERVE_TOKENS, MODEL_CALL_LIMITS, modelReservation, modelSpend, NODE_LIMITS } from './ledger.js';
 import type { Reservation, RunBudget } from './run-budget.js';
 
@@ -71,7 +78,8 @@ export class BudgetScope {
     for (;;) {
       const over = budget.reached(MODEL_CALL_LIMITS);
       if (over) return over;
-      if (!budget.inFlight || !budget.reached(MODEL_CALL_LIMITS, true)) return budget.hold(modelReservation(maxTokens, price), price);
+      if (!budget.inFlight || !budget.reached(MODEL_CALL_LIMITS, true))
+        return budget.hold(modelReservation(maxTokens, price), price);
       await budget.nextSettle(signal);
       if (signal.aborted) return undefined;
     }

@@ -4,10 +4,27 @@
  */
 
 /** The limits a budget can set; each names one counter of {@link BudgetSpend}. */
-export type BudgetLimit = 'totalTokens' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'toolCalls' | 'modelCalls' | 'nodeExecutions' | 'wallMs';
+export type BudgetLimit =
+  | 'totalTokens'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'costUsd'
+  | 'toolCalls'
+  | 'modelCalls'
+  | 'nodeExecutions'
+  | 'wallMs';
 
 /** Every limit, in the order they are checked (the first one reached is the one reported). */
-export const BUDGET_LIMITS: readonly BudgetLimit[] = ['totalTokens', 'inputTokens', 'outputTokens', 'costUsd', 'toolCalls', 'modelCalls', 'nodeExecutions', 'wallMs'];
+export const BUDGET_LIMITS: readonly BudgetLimit[] = [
+  'totalTokens',
+  'inputTokens',
+  'outputTokens',
+  'costUsd',
+  'toolCalls',
+  'modelCalls',
+  'nodeExecutions',
+  'wallMs',
+];
 
 /** Price of one model, in US dollars per million tokens. */
 export interface ModelPrice {
@@ -100,5 +117,14 @@ export interface UsageTree {
 
 /** A spend with every counter at 0. */
 export function emptySpend(): BudgetSpend {
-  return { totalTokens: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, toolCalls: 0, modelCalls: 0, nodeExecutions: 0, wallMs: 0 };
+  return {
+    totalTokens: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    toolCalls: 0,
+    modelCalls: 0,
+    nodeExecutions: 0,
+    wallMs: 0,
+  };
 }

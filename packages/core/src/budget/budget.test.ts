@@ -1,15 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent, BudgetWarningEvent, ConfigurationError, ModelThrottledError, ModelTransientError, RunBudget, tool, toolBudgetScope, toolUsesOf, toolResultsOf, type AgentStreamEvent, type BudgetLimit, type Message,
+  Agent,
+  BudgetWarningEvent,
+  ConfigurationError,
+  ModelThrottledError,
+  ModelTransientError,
+  RunBudget,
+  tool,
+  toolBudgetScope,
+  toolUsesOf,
+  toolResultsOf,
+  type AgentStreamEvent,
+  type BudgetLimit,
+  type Message,
 } from '../index.js';
 import { ScriptedModel, type ScriptedTurn } from '../testing/index.js';
 
-const echo = tool({ name: 'echo', description: 'echoes', inputSchema: z.object({ n: z.number() }), callback: ({ n }) => `n=${n}` });
+const echo = tool({
+  name: 'echo',
+  description: 'echoes',
+  inputSchema: z.object({ n: z.number() }),
+  callback: ({ n }) => `n=${n}`,
+});
 
 /** `n` turns that each call `echo` (10 input + 5 output tokens each by default), then a final answer. */
-function toolTurns(n: number, extra: Partial<{ usage: { inputTokens: number; outputTokens: number }; delayMs: number }> = {}): ScriptedTurn[] {
-  return [...Array.from({ length: n }, (_, i) => ({ toolUses: [{ name: 'echo', input: { n: i } }], ...extra })), { text: 'done', ...extra }];
+function toolTurns(
+  n: number,
+  extra: Partial<{ usage: { inputTokens: number; outputTokens: number }; delayMs: number }> = {},
+): ScriptedTurn[] {
+  return [
+    ...Array.from({ length: n }, (_, i) => ({ toolUses: [{ name: 'echo', input: { n: i } }], ...extra })),
+    { text: 'done', ...extra },
+  ];
 }
 
 /** Every toolUse in the history has its result. */
@@ -48,13 +71,29 @@ describe('budget on an agent', () => {
     expect(result.usage?.spend.costUsd).toBe(60);
     const unpriced = new Agent({ model: new ScriptedModel(['hi'], { modelId: 'other' }) });
     await expect(unpriced.invoke('go', { budget: { costUsd: 1, prices } })).rejects.toThrow(ConfigurationError);
-    await expect(new Agent({ model: new ScriptedModel(['hi']) }).invoke('go', { budget: { costUsd: 1 } })).rejects.toThrow(/budget\.prices has no price for model "scripted"/);
+    await expect(
+      new Agent({ model: new ScriptedModel(['hi']) }).invoke('go', { budget: { costUsd: 1 } }),
+    ).rejects.toThrow(/budget\.prices has no price for model "scripted"/);
   });
 
   it('refuses tools past toolCalls with an error result and stops after that turn', async () => {
     let ran = 0;
-    const counted = tool({ name: 'echo', description: 'echoes', inputSchema: z.object({ n: z.number() }), callback: ({ n }) => (ran++, `n=${n}`) });
-    const model = new ScriptedModel([{ toolUses: [{ name: 'echo', input: { n: 1 } }, { name: 'echo', input: { n: 2 } }, { name: 'echo', input: { n: 3 } }] }, 'done']);
+    const counted = tool({
+      name: 'echo',
+      description: 'echoes',
+      inputSchema: z.object({ n: z.number() }),
+      callback: ({ n }) => (ran++, `n=${n}`),
+    });
+    const model = new ScriptedModel([
+      {
+        toolUses: [
+          { name: 'echo', input: { n: 1 } },
+          { name: 'echo', input: { n: 2 } },
+          { name: 'echo', input: { n: 3 } },
+        ],
+      },
+      'done',
+    ]);
     const agent = new Agent({ model, tools: [counted], toolExecutor: 'sequential' });
     const result = await agent.invoke('go', { budget: { toolCalls: 2 } });
     expect(ran).toBe(2);
@@ -131,11 +170,18 @@ describe('one budget across an agent and the agents it uses as tools', () => {
     expect(tree?.spend.totalTokens).toBe(180); // its own calls plus the nested agent's, once
     const toolNode = tree?.children.find((c) => c.kind === 'tool');
     expect(toolNode?.name).toBe('expert');
-    expect(toolNode?.children[0]).toMatchObject({ name: 'expert', kind: 'agent', spend: { totalTokens: 150, modelCalls: 1 } });
+    expect(toolNode?.children[0]).toMatchObject({
+      name: 'expert',
+      kind: 'agent',
+      spend: { totalTokens: 150, modelCalls: 1 },
+    });
   });
 
   it('stops the outer agent when the nested one spends the budget', async () => {
-    const expert = new Agent({ name: 'expert', model: new ScriptedModel([{ text: 'long answer', usage: { inputTokens: 10, outputTokens: 500 } }]) });
+    const expert = new Agent({
+      name: 'expert',
+      model: new ScriptedModel([{ text: 'long answer', usage: { inputTokens: 10, outputTokens: 500 } }]),
+    });
     const lead = new Agent({
       name: 'lead',
       model: new ScriptedModel([{ toolUses: [{ name: 'expert', input: { input: 'help' } }] }, 'thanks']),
@@ -175,7 +221,11 @@ describe('limits given to an invocation inside a run tree that has a budget', ()
         return `${r.stopReason} after ${r.usage?.spend.modelCalls} calls`;
       },
     });
-    const outer = new Agent({ name: 'outer', model: new ScriptedModel([{ toolUses: [{ name: 'research', input: { q: 'x' } }] }, 'ok']), tools: [research] });
+    const outer = new Agent({
+      name: 'outer',
+      model: new ScriptedModel([{ toolUses: [{ name: 'research', input: { q: 'x' } }] }, 'ok']),
+      tools: [research],
+    });
     const budget = new RunBudget({ modelCalls: 100 });
     const result = await outer.invoke('go', { budget });
     const answer = toolResultsOf(outer.messages[2] as Message)[0];
@@ -191,9 +241,16 @@ describe('limits given to an invocation inside a run tree that has a budget', ()
       name: 'research',
       description: 'asks the inner agent',
       inputSchema: z.object({ q: z.string() }),
-      callback: async ({ q }, context) => String((await inner.invoke(q, { invocationState: context.invocationState, budget: { modelCalls: 50 } })).stopReason),
+      callback: async ({ q }, context) =>
+        String(
+          (await inner.invoke(q, { invocationState: context.invocationState, budget: { modelCalls: 50 } })).stopReason,
+        ),
     });
-    const outer = new Agent({ name: 'outer', model: new ScriptedModel([{ toolUses: [{ name: 'research', input: { q: 'x' } }] }, 'ok']), tools: [research] });
+    const outer = new Agent({
+      name: 'outer',
+      model: new ScriptedModel([{ toolUses: [{ name: 'research', input: { q: 'x' } }] }, 'ok']),
+      tools: [research],
+    });
     const result = await outer.invoke('go', { budget: { modelCalls: 4 } });
     expect(JSON.stringify(toolResultsOf(outer.messages[2] as Message)[0]?.content)).toContain('budget_exceeded');
     expect(result.stopReason).toBe('budget_exceeded');
@@ -203,17 +260,22 @@ describe('limits given to an invocation inside a run tree that has a budget', ()
 
 describe('structured output under a budget', () => {
   it('says the budget stopped it instead of blaming the model, and asks nothing more', async () => {
-    const model = new ScriptedModel([{ toolUses: [{ name: 'echo', input: { n: 1 } }] }, { toolUses: [{ name: 'Person', input: { name: 'Ada' } }] }]);
+    const model = new ScriptedModel([
+      { toolUses: [{ name: 'echo', input: { n: 1 } }] },
+      { toolUses: [{ name: 'Person', input: { name: 'Ada' } }] },
+    ]);
     const agent = new Agent({ model, tools: [echo] });
     const Person = z.object({ name: z.string() }).meta({ title: 'Person' });
-    await expect(agent.structuredOutput(Person, 'who?', { budget: { modelCalls: 1 } })).rejects.toThrow(/No Person: the run stopped before the model answered because the run's modelCalls budget of 1 is spent/);
+    await expect(agent.structuredOutput(Person, 'who?', { budget: { modelCalls: 1 } })).rejects.toThrow(
+      /No Person: the run stopped before the model answered because the run's modelCalls budget of 1 is spent/,
+    );
     expect(model.callCount).toBe(1);
     expect(agent.messages.filter((m) => m.role === 'user' && m.content.some((b) => 'text' in b))).toHaveLength(1); // no re-ask appended
   });
 });
 
 describe('invocation state the caller owns', () => {
-  it('is never marked: an unrelated run sharing the object does not draw from another run\'s budget', async () => {
+  it("is never marked: an unrelated run sharing the object does not draw from another run's budget", async () => {
     const shared = { tenant: 'acme' };
     const slow = new Agent({ model: new ScriptedModel(toolTurns(3, { delayMs: 10 })), tools: [echo] });
     const other = new Agent({ model: new ScriptedModel(toolTurns(3, { delayMs: 10 })), tools: [echo] });
@@ -232,12 +294,21 @@ describe('invocation state the caller owns', () => {
       name: 'ask',
       description: 'asks the inner agent',
       inputSchema: z.object({ q: z.string() }),
-      callback: async ({ q }, context) => String(await inner.invoke(q, { invocationState: context.invocationState, budget: toolBudgetScope(context) })),
+      callback: async ({ q }, context) =>
+        String(await inner.invoke(q, { invocationState: context.invocationState, budget: toolBudgetScope(context) })),
     });
-    const outer = new Agent({ name: 'outer', model: new ScriptedModel([{ toolUses: [{ name: 'ask', input: { q: 'x' } }] }, 'ok']), tools: [ask] });
+    const outer = new Agent({
+      name: 'outer',
+      model: new ScriptedModel([{ toolUses: [{ name: 'ask', input: { q: 'x' } }] }, 'ok']),
+      tools: [ask],
+    });
     const result = await outer.invoke('go', { budget: { modelCalls: 10 }, invocationState: { tenant: 'acme' } });
     expect(result.usage?.spend.modelCalls).toBe(3);
-    expect(result.usage?.children[0]).toMatchObject({ name: 'ask', kind: 'tool', children: [{ name: 'inner', kind: 'agent', spend: { modelCalls: 1 } }] });
+    expect(result.usage?.children[0]).toMatchObject({
+      name: 'ask',
+      kind: 'tool',
+      children: [{ name: 'inner', kind: 'agent', spend: { modelCalls: 1 } }],
+    });
   });
 });
 
@@ -260,7 +331,10 @@ describe('budget and retried model calls', () => {
   });
 
   it("does not wait out a server's retry-after that would pass wallMs", async () => {
-    const model = new ScriptedModel([{ error: new ModelThrottledError('slow down', { retryAfterMs: 30_000 }) }, 'answer']);
+    const model = new ScriptedModel([
+      { error: new ModelThrottledError('slow down', { retryAfterMs: 30_000 }) },
+      'answer',
+    ]);
     const agent = new Agent({ model });
     const result = await agent.invoke('go', { budget: { wallMs: 5_000 } });
     expect(result.stopReason).toBe('budget_exceeded');

@@ -1,5 +1,15 @@
 export { BUDGET_LIMITS, emptySpend } from './budget-types.js';
-export type { Budget, BudgetExceeded, BudgetLimit, BudgetSpend, BudgetWarning, ModelPrice, PriceTable, UsageKind, UsageTree } from './budget-types.js';
+export type {
+  Budget,
+  BudgetExceeded,
+  BudgetLimit,
+  BudgetSpend,
+  BudgetWarning,
+  ModelPrice,
+  PriceTable,
+  UsageKind,
+  UsageTree,
+} from './budget-types.js';
 export { RunBudget } from './run-budget.js';
 export { BudgetScope } from './budget-scope.js';
 export type { Taken } from './budget-scope.js';

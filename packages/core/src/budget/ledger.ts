@@ -3,13 +3,28 @@
  * reserves, whether a limit is reached, and which warnings a spend crosses.
  */
 import type { Usage } from '../model/model.js';
-import { BUDGET_LIMITS, type Budget, type BudgetExceeded, type BudgetLimit, type BudgetSpend, type BudgetWarning, type ModelPrice } from './budget-types.js';
+import {
+  BUDGET_LIMITS,
+  type Budget,
+  type BudgetExceeded,
+  type BudgetLimit,
+  type BudgetSpend,
+  type BudgetWarning,
+  type ModelPrice,
+} from './budget-types.js';
 
 /** Output tokens a model call reserves when neither the model nor the budget says. */
 export const DEFAULT_RESERVE_TOKENS = 4096;
 
 /** The limits checked before a model call starts. */
-export const MODEL_CALL_LIMITS: readonly BudgetLimit[] = ['totalTokens', 'inputTokens', 'outputTokens', 'costUsd', 'modelCalls', 'wallMs'];
+export const MODEL_CALL_LIMITS: readonly BudgetLimit[] = [
+  'totalTokens',
+  'inputTokens',
+  'outputTokens',
+  'costUsd',
+  'modelCalls',
+  'wallMs',
+];
 
 /** The limits checked before a node starts (a node runs model calls, so those too). */
 export const NODE_LIMITS: readonly BudgetLimit[] = [...MODEL_CALL_LIMITS, 'nodeExecutions'];
@@ -19,22 +34,36 @@ export function costOf(price: ModelPrice | undefined, usage: Usage): number {
   if (!price) return 0;
   const cacheRead = (usage.cacheReadInputTokens ?? 0) * (price.cacheReadPerMTok ?? price.inputPerMTok);
   const cacheWrite = (usage.cacheWriteInputTokens ?? 0) * (price.cacheWritePerMTok ?? price.inputPerMTok);
-  return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok + cacheRead + cacheWrite) / 1e6;
+  return (
+    (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok + cacheRead + cacheWrite) / 1e6
+  );
 }
 
 /** What a model call reserves before it starts: one call, and `maxTokens` output tokens (and their cost). */
 export function modelReservation(maxTokens: number, price: ModelPrice | undefined): BudgetSpend {
   return {
-    totalTokens: maxTokens, inputTokens: 0, outputTokens: maxTokens, costUsd: price ? (maxTokens * price.outputPerMTok) / 1e6 : 0,
-    toolCalls: 0, modelCalls: 1, nodeExecutions: 0, wallMs: 0,
+    totalTokens: maxTokens,
+    inputTokens: 0,
+    outputTokens: maxTokens,
+    costUsd: price ? (maxTokens * price.outputPerMTok) / 1e6 : 0,
+    toolCalls: 0,
+    modelCalls: 1,
+    nodeExecutions: 0,
+    wallMs: 0,
   };
 }
 
 /** What a finished model call spent. */
 export function modelSpend(usage: Usage, price: ModelPrice | undefined): BudgetSpend {
   return {
-    totalTokens: usage.totalTokens, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: costOf(price, usage),
-    toolCalls: 0, modelCalls: 1, nodeExecutions: 0, wallMs: 0,
+    totalTokens: usage.totalTokens,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    costUsd: costOf(price, usage),
+    toolCalls: 0,
+    modelCalls: 1,
+    nodeExecutions: 0,
+    wallMs: 0,
   };
 }
 
@@ -47,7 +76,12 @@ export function addSpend(into: BudgetSpend, delta: BudgetSpend, sign: 1 | -1 = 1
  * The first of `which` limits that `spent` (plus `reserved`, when given) has reached, or `undefined`.
  * A limit is reached when the counter is at or past it: nothing more of that kind may start.
  */
-export function reachedLimit(limits: Budget, which: readonly BudgetLimit[], spent: BudgetSpend, reserved?: BudgetSpend): BudgetExceeded | undefined {
+export function reachedLimit(
+  limits: Budget,
+  which: readonly BudgetLimit[],
+  spent: BudgetSpend,
+  reserved?: BudgetSpend,
+): BudgetExceeded | undefined {
   for (const limit of which) {
     const max = limits[limit];
     if (max === undefined) continue;

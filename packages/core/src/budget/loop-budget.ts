@@ -38,7 +38,13 @@ export class LoopBudget {
     const held = await this.scope.reserveModelCall(host.model, inv.signal);
     if (!held || !('amount' in held)) return held;
     const u = inv.metrics.usage;
-    const before = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, totalTokens: u.totalTokens, read: u.cacheReadInputTokens, write: u.cacheWriteInputTokens };
+    const before = {
+      inputTokens: u.inputTokens,
+      outputTokens: u.outputTokens,
+      totalTokens: u.totalTokens,
+      read: u.cacheReadInputTokens,
+      write: u.cacheWriteInputTokens,
+    };
     const retryGate: RetryGate = (delayMs) => {
       const taken = this.scope.retryModelCall(delayMs);
       this.#warnings.push(...taken.warnings);
@@ -65,7 +71,10 @@ export class LoopBudget {
     if (taken.warnings.length > 0) this.#warnings.push(...taken.warnings);
     if (!taken.exceeded) return undefined;
     this.refused ??= taken.exceeded;
-    return errorToolResult(use.toolUseId, `Tool ${use.name} was not run: ${describeExceeded(taken.exceeded)}. The run stops here; it can resume with a larger budget.`);
+    return errorToolResult(
+      use.toolUseId,
+      `Tool ${use.name} was not run: ${describeExceeded(taken.exceeded)}. The run stops here; it can resume with a larger budget.`,
+    );
   }
 
   /** Yields the warnings raised since the last flush as `budgetWarning` events, after firing `BudgetWarningEvent` hooks. */

@@ -35,7 +35,13 @@ const NOTHING = (): void => undefined;
  * budget its invocation state carries. A new tree's root is registered on `invocationState` when
  * skein made that object (`owned`), so that what a tool invokes with it finds the tree.
  */
-export function openBudgetScope(option: BudgetOption | undefined, invocationState: object, name: string, kind: UsageKind, owned = false): OpenScope | undefined {
+export function openBudgetScope(
+  option: BudgetOption | undefined,
+  invocationState: object,
+  name: string,
+  kind: UsageKind,
+  owned = false,
+): OpenScope | undefined {
   if (option === undefined) {
     const tree = byInvocationState.get(invocationState);
     return tree ? { scope: tree.child(name, kind), fresh: false, close: NOTHING } : undefined;
@@ -43,7 +49,10 @@ export function openBudgetScope(option: BudgetOption | undefined, invocationStat
   if (option instanceof BudgetScope) return { scope: option.child(name, kind), fresh: false, close: NOTHING };
   const previous = byInvocationState.get(invocationState);
   // Limits given inside a run tree that has a budget: a budget of their own that also draws from the tree's.
-  const scope = option instanceof RunBudget ? option.root.child(name, kind) : new RunBudget(option, { name, kind }, previous?.child(name, kind)).root;
+  const scope =
+    option instanceof RunBudget
+      ? option.root.child(name, kind)
+      : new RunBudget(option, { name, kind }, previous?.child(name, kind)).root;
   // Nested in a tree, the tree's own budget stays the one found through it; a caller's object is never marked.
   if (previous || !owned) return { scope, fresh: !(option instanceof RunBudget), close: NOTHING };
   byInvocationState.set(invocationState, scope);

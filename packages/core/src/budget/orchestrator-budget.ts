@@ -51,11 +51,16 @@ export class OrchestratorBudget {
    * node's `budget`), or `undefined` when a limit stops the run (then `exceeded` says which).
    * Warnings go to `emit` as `budgetWarning` events and to `MultiAgentBudgetWarningEvent` hooks.
    */
-  async startNode(nodeId: string, hooks: HookRegistry, emit: ((event: MultiAgentStreamEvent) => void) | undefined): Promise<BudgetScope | undefined> {
+  async startNode(
+    nodeId: string,
+    hooks: HookRegistry,
+    emit: ((event: MultiAgentStreamEvent) => void) | undefined,
+  ): Promise<BudgetScope | undefined> {
     if (this.exceeded) return undefined;
     const taken = this.scope.takeNodeExecution();
     for (const warning of taken.warnings) {
-      if (hooks.has(MultiAgentBudgetWarningEvent)) await hooks.invoke(new MultiAgentBudgetWarningEvent(this.#orchestrator, warning));
+      if (hooks.has(MultiAgentBudgetWarningEvent))
+        await hooks.invoke(new MultiAgentBudgetWarningEvent(this.#orchestrator, warning));
       emit?.({ type: 'budgetWarning', nodeId, warning });
     }
     if (taken.exceeded) {
@@ -91,6 +96,11 @@ export class OrchestratorBudget {
 /** The limit that stopped an agent (`stopReason: 'budget_exceeded'`) or a nested run (`status: 'budgetExceeded'`), else `undefined`. */
 export function budgetStopOf(outcome: AgentResult | MultiAgentResult | undefined): BudgetExceeded | undefined {
   if (!outcome) return undefined;
-  if (outcome instanceof AgentResult) return outcome.stopReason === 'budget_exceeded' ? (outcome.budgetExceeded ?? { limit: 'totalTokens', max: 0, spent: 0 }) : undefined;
-  return outcome.status === 'budgetExceeded' ? (outcome.budgetExceeded ?? { limit: 'nodeExecutions', max: 0, spent: 0 }) : undefined;
+  if (outcome instanceof AgentResult)
+    return outcome.stopReason === 'budget_exceeded'
+      ? (outcome.budgetExceeded ?? { limit: 'totalTokens', max: 0, spent: 0 })
+      : undefined;
+  return outcome.status === 'budgetExceeded'
+    ? (outcome.budgetExceeded ?? { limit: 'nodeExecutions', max: 0, spent: 0 })
+    : undefined;
 }

@@ -1,6 +1,16 @@
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import { BudgetScope } from './budget-scope.js';
-import { BUDGET_LIMITS, emptySpend, type Budget, type BudgetExceeded, type BudgetLimit, type BudgetSpend, type BudgetWarning, type ModelPrice, type UsageKind } from './budget-types.js';
+import {
+  BUDGET_LIMITS,
+  emptySpend,
+  type Budget,
+  type BudgetExceeded,
+  type BudgetLimit,
+  type BudgetSpend,
+  type BudgetWarning,
+  type ModelPrice,
+  type UsageKind,
+} from './budget-types.js';
 import { addSpend, crossedWarnings, reachedLimit } from './ledger.js';
 
 /** A held reservation: what it counts in flight until it is settled or released. */
@@ -77,7 +87,10 @@ export class RunBudget {
 
   /** @internal The first of `which` limits reached by what is spent, plus what is in flight when `withReserved`. */
   reached(which: readonly BudgetLimit[], withReserved = false): BudgetExceeded | undefined {
-    return reachedLimit(this.limits, which, this.spent, withReserved ? this.#reserved : undefined) ?? this.#outer?.budget.reached(which, withReserved);
+    return (
+      reachedLimit(this.limits, which, this.spent, withReserved ? this.#reserved : undefined) ??
+      this.#outer?.budget.reached(which, withReserved)
+    );
   }
 
   /** @internal The `modelCalls` limit reached, or the `wallMs` limit a wait of `delayMs` would reach (here or in the enclosing budget). */
@@ -150,7 +163,8 @@ export class RunBudget {
 }
 
 function checkBudget(limits: Budget): void {
-  if (typeof limits !== 'object' || limits === null) throw new ConfigurationError('budget must be an object of limits, e.g. { totalTokens: 100000 }.');
+  if (typeof limits !== 'object' || limits === null)
+    throw new ConfigurationError('budget must be an object of limits, e.g. { totalTokens: 100000 }.');
   for (const key of [...BUDGET_LIMITS, 'warnAt', 'reserveTokens'] as const) {
     const v = limits[key];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) {

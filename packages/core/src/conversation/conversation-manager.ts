@@ -42,7 +42,8 @@ export abstract class BaseConversationManager implements ConversationManager {
       );
     }
     const removed = state['removed_message_count'];
-    this.removedMessageCount = typeof removed === 'number' && Number.isSafeInteger(removed) && removed >= 0 ? removed : 0;
+    this.removedMessageCount =
+      typeof removed === 'number' && Number.isSafeInteger(removed) && removed >= 0 ? removed : 0;
     return undefined;
   }
 }

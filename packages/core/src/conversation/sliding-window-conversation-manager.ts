@@ -84,7 +84,9 @@ function truncateNewestToolResults(messages: Message[]): boolean {
       const first = r.content[0];
       if (r.content.length === 1 && first && 'text' in first && first.text === TRUNCATED_TOOL_RESULT) return block;
       changed = true;
-      return { toolResult: { toolUseId: r.toolUseId, status: 'error' as const, content: [{ text: TRUNCATED_TOOL_RESULT }] } };
+      return {
+        toolResult: { toolUseId: r.toolUseId, status: 'error' as const, content: [{ text: TRUNCATED_TOOL_RESULT }] },
+      };
     });
     if (changed) {
       messages[i] = { role: message.role, content };

@@ -40,12 +40,16 @@ export class SummarizingConversationManager extends BaseConversationManager {
   constructor(options: SummarizingOptions = {}) {
     super();
     if (options.summarizationAgent && options.summarizationSystemPrompt !== undefined) {
-      throw new ConfigurationError('Give either summarizationAgent or summarizationSystemPrompt, not both: the agent has its own system prompt.');
+      throw new ConfigurationError(
+        'Give either summarizationAgent or summarizationSystemPrompt, not both: the agent has its own system prompt.',
+      );
     }
     this.summaryRatio = Math.min(0.8, Math.max(0.1, options.summaryRatio ?? 0.3));
     this.preserveRecentMessages = options.preserveRecentMessages ?? 10;
     if (!Number.isInteger(this.preserveRecentMessages) || this.preserveRecentMessages < 0) {
-      throw new ConfigurationError(`preserveRecentMessages must be an integer >= 0 (got ${String(options.preserveRecentMessages)}).`);
+      throw new ConfigurationError(
+        `preserveRecentMessages must be an integer >= 0 (got ${String(options.preserveRecentMessages)}).`,
+      );
     }
     this.#agent = options.summarizationAgent;
     this.#systemPrompt = options.summarizationSystemPrompt ?? DEFAULT_SUMMARIZATION_PROMPT;
@@ -55,7 +59,10 @@ export class SummarizingConversationManager extends BaseConversationManager {
 
   async reduceContext(agent: Agent, error?: unknown): Promise<boolean> {
     const messages = agent.messages;
-    let split = Math.min(Math.max(1, Math.floor(messages.length * this.summaryRatio)), messages.length - this.preserveRecentMessages);
+    let split = Math.min(
+      Math.max(1, Math.floor(messages.length * this.summaryRatio)),
+      messages.length - this.preserveRecentMessages,
+    );
     if (split <= 0) return false;
     while (split < messages.length && !isValidStart(messages, split)) split++;
     if (split >= messages.length) return false;
@@ -64,9 +71,15 @@ export class SummarizingConversationManager extends BaseConversationManager {
     try {
       text = (await this.#summarize(agent, older)).trim();
     } catch (e) {
-      throw new ContextWindowOverflowError(`The history could not be summarized (${errorMessage(e)}); it was left unchanged.`, { cause: error ?? e });
+      throw new ContextWindowOverflowError(
+        `The history could not be summarized (${errorMessage(e)}); it was left unchanged.`,
+        { cause: error ?? e },
+      );
     }
-    if (!text) throw new ContextWindowOverflowError('The summary came back empty; the history was left unchanged.', { cause: error });
+    if (!text)
+      throw new ContextWindowOverflowError('The summary came back empty; the history was left unchanged.', {
+        cause: error,
+      });
     const summary: Message = { role: 'user', content: [{ text }] };
     const hadSummary = this.#summary !== undefined && messages[0] === this.#summary;
     messages.splice(0, split, summary);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, ContextWindowOverflowError, SummarizingConversationManager, tool, toolUsesOf, type Message } from '../index.js';
+import {
+  Agent,
+  ContextWindowOverflowError,
+  SummarizingConversationManager,
+  tool,
+  toolUsesOf,
+  type Message,
+} from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 const overflow = { error: new ContextWindowOverflowError('prompt is too long') };
@@ -17,7 +24,9 @@ describe('SummarizingConversationManager', () => {
     expect(new SummarizingConversationManager({ summaryRatio: 5 }).summaryRatio).toBe(0.8);
     expect(new SummarizingConversationManager({ summaryRatio: 0 }).summaryRatio).toBe(0.1);
     const summarizationAgent = new Agent({ model: new ScriptedModel([]) });
-    expect(() => new SummarizingConversationManager({ summarizationAgent, summarizationSystemPrompt: 'x' })).toThrow(/not both/);
+    expect(() => new SummarizingConversationManager({ summarizationAgent, summarizationSystemPrompt: 'x' })).toThrow(
+      /not both/,
+    );
   });
 
   it('replaces the oldest messages with a summary on overflow, keeping recent ones', async () => {
@@ -26,7 +35,11 @@ describe('SummarizingConversationManager', () => {
     const agent = new Agent({
       model,
       messages: history(10),
-      conversationManager: new SummarizingConversationManager({ summaryRatio: 0.5, preserveRecentMessages: 4, summarizationAgent: new Agent({ model: summarizer }) }),
+      conversationManager: new SummarizingConversationManager({
+        summaryRatio: 0.5,
+        preserveRecentMessages: 4,
+        summarizationAgent: new Agent({ model: summarizer }),
+      }),
     });
     await agent.invoke('what is my hobby?');
     const sent = model.requests[1]?.messages ?? [];
@@ -37,9 +50,16 @@ describe('SummarizingConversationManager', () => {
     expect(agent.conversationManager.getState()['summary_message']).toBeDefined();
   });
 
-  it('summarizes with the agent\'s own model and the given system prompt by default', async () => {
+  it("summarizes with the agent's own model and the given system prompt by default", async () => {
     const model = new ScriptedModel([overflow, '- summary', 'answer']);
-    const agent = new Agent({ model, messages: history(6), conversationManager: new SummarizingConversationManager({ preserveRecentMessages: 2, summarizationSystemPrompt: 'Summarize tersely.' }) });
+    const agent = new Agent({
+      model,
+      messages: history(6),
+      conversationManager: new SummarizingConversationManager({
+        preserveRecentMessages: 2,
+        summarizationSystemPrompt: 'Summarize tersely.',
+      }),
+    });
     await agent.invoke('q');
     expect(model.requests[1]?.systemPrompt).toBe('Summarize tersely.');
     expect(agent.messages[0]?.content[0]).toEqual({ text: '- summary' });
@@ -53,17 +73,36 @@ describe('SummarizingConversationManager', () => {
       { role: 'user', content: [{ toolResult: { toolUseId: 'x', status: 'success', content: [{ text: 'r' }] } }] },
       ...history(3),
     ];
-    const agent = new Agent({ model: new ScriptedModel([overflow, 'answer']), tools: [t], messages,
-      conversationManager: new SummarizingConversationManager({ summaryRatio: 0.2, preserveRecentMessages: 1, summarizationAgent: new Agent({ model: new ScriptedModel(['- s']) }) }) });
+    const agent = new Agent({
+      model: new ScriptedModel([overflow, 'answer']),
+      tools: [t],
+      messages,
+      conversationManager: new SummarizingConversationManager({
+        summaryRatio: 0.2,
+        preserveRecentMessages: 1,
+        summarizationAgent: new Agent({ model: new ScriptedModel(['- s']) }),
+      }),
+    });
     await agent.invoke('next');
-    expect(agent.messages.every((m, i) => toolUsesOf(m).length === 0 || agent.messages[i + 1]?.content.some((b) => 'toolResult' in b))).toBe(true);
+    expect(
+      agent.messages.every(
+        (m, i) => toolUsesOf(m).length === 0 || agent.messages[i + 1]?.content.some((b) => 'toolResult' in b),
+      ),
+    ).toBe(true);
     expect(agent.messages[1]?.content.some((b) => 'toolResult' in b)).toBe(false);
   });
 
   it('leaves the history untouched and says why when the summary fails or is empty', async () => {
     for (const summary of [{ error: new Error('summarizer down') }, '   ']) {
-      const agent = new Agent({ model: new ScriptedModel([overflow]), messages: history(6), retryStrategy: null,
-        conversationManager: new SummarizingConversationManager({ preserveRecentMessages: 2, summarizationAgent: new Agent({ model: new ScriptedModel([summary]), retryStrategy: null }) }) });
+      const agent = new Agent({
+        model: new ScriptedModel([overflow]),
+        messages: history(6),
+        retryStrategy: null,
+        conversationManager: new SummarizingConversationManager({
+          preserveRecentMessages: 2,
+          summarizationAgent: new Agent({ model: new ScriptedModel([summary]), retryStrategy: null }),
+        }),
+      });
       const error = await agent.invoke('q').catch((e: unknown) => e);
       expect(ContextWindowOverflowError.is(error)).toBe(true);
       expect((error as Error).message).toMatch(/summarizer down|empty/);

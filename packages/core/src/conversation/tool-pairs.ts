@@ -29,6 +29,7 @@ export function closeDanglingToolUses(messages: readonly Message[], reason: stri
   const last = messages[messages.length - 1];
   if (!last || last.role !== 'assistant') return undefined;
   const results: ToolResult[] = [];
-  for (const block of last.content) if ('toolUse' in block) results.push(errorToolResult(block.toolUse.toolUseId, reason));
+  for (const block of last.content)
+    if ('toolUse' in block) results.push(errorToolResult(block.toolUse.toolUseId, reason));
   return results.length > 0 ? { role: 'user', content: results.map((toolResult) => ({ toolResult })) } : undefined;
 }

@@ -18,7 +18,11 @@ export class SkeinError extends Error {
     this.code = code;
     this.name = new.target.name;
     const kinds: string[] = [];
-    for (let proto: unknown = new.target; typeof proto === 'function' && proto !== Error; proto = Object.getPrototypeOf(proto)) {
+    for (
+      let proto: unknown = new.target;
+      typeof proto === 'function' && proto !== Error;
+      proto = Object.getPrototypeOf(proto)
+    ) {
       kinds.push((proto as { name: string }).name);
     }
     Object.defineProperty(this, KINDS, { value: kinds, enumerable: false });

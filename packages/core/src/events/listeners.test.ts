@@ -3,15 +3,27 @@ import { z } from 'zod';
 import { Agent, tool, type AgentStreamEvent } from '../index.js';
 import { listenerDispatchCount, ScriptedModel } from '../testing/index.js';
 
-const lookup = tool({ name: 'lookup', description: 'Looks up an order.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => `order ${id}` });
-const script = (): ScriptedModel => new ScriptedModel([{ text: 'Looking.', toolUses: [{ name: 'lookup', input: { id: '42' } }] }, 'Order 42 is fine.']);
+const lookup = tool({
+  name: 'lookup',
+  description: 'Looks up an order.',
+  inputSchema: z.object({ id: z.string() }),
+  callback: ({ id }) => `order ${id}`,
+});
+const script = (): ScriptedModel =>
+  new ScriptedModel([{ text: 'Looking.', toolUses: [{ name: 'lookup', input: { id: '42' } }] }, 'Order 42 is fine.']);
 
 describe('agent listeners', () => {
   it('receive every event of their type, from invoke and from stream alike', async () => {
     for (const mode of ['invoke', 'stream'] as const) {
       const agent = new Agent({ model: script(), tools: [lookup] });
       const seen: Record<string, number> = {};
-      const types: AgentStreamEvent['type'][] = ['textDelta', 'toolStart', 'toolResult', 'messageAdded', 'modelStreamEvent'];
+      const types: AgentStreamEvent['type'][] = [
+        'textDelta',
+        'toolStart',
+        'toolResult',
+        'messageAdded',
+        'modelStreamEvent',
+      ];
       for (const type of types) agent.on(type, (e) => void (seen[e.type] = (seen[e.type] ?? 0) + 1));
       const streamed: Record<string, number> = {};
       if (mode === 'invoke') await agent.invoke('Order 42?');
@@ -58,7 +70,9 @@ describe('agent listeners', () => {
       });
       await agent.invoke('go');
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(/A listener of "textDelta" threw \(the run goes on.*\): every time/);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(
+        /A listener of "textDelta" threw \(the run goes on.*\): every time/,
+      );
     } finally {
       warn.mockRestore();
     }

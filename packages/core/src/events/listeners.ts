@@ -26,7 +26,9 @@ export type ListenedEvent<E extends TypedEvent> = E | ListenerErrorEvent;
 export type ListenedType<E extends TypedEvent> = E['type'] | 'error';
 
 /** The listener of events of `type`. */
-export type Listener<E extends TypedEvent, T extends ListenedType<E>> = (event: Extract<ListenedEvent<E>, { type: T }>) => void;
+export type Listener<E extends TypedEvent, T extends ListenedType<E>> = (
+  event: Extract<ListenedEvent<E>, { type: T }>,
+) => void;
 
 type AnyListener = (event: TypedEvent) => void;
 
@@ -89,6 +91,9 @@ export class Listeners<E extends TypedEvent> {
     if (this.#warned.has(listener)) return;
     this.#warned.add(listener);
     const message = error instanceof Error ? error.message : String(error);
-    process.emitWarning(`A listener of "${event.type}" threw (the run goes on; further errors of this listener are not reported): ${message}`, { code: 'SKEIN_LISTENER_ERROR' });
+    process.emitWarning(
+      `A listener of "${event.type}" threw (the run goes on; further errors of this listener are not reported): ${message}`,
+      { code: 'SKEIN_LISTENER_ERROR' },
+    );
   }
 }

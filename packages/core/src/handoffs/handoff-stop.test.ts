@@ -9,8 +9,14 @@ describe('handoffs in the core loop', () => {
   });
 
   it('offers handoffs as tools and stops with stopReason handoff after recording the result', async () => {
-    const billing = new Agent({ name: 'Billing agent', handoffDescription: 'Invoices and payments.', model: new ScriptedModel([]) });
-    const model = new ScriptedModel([{ toolUses: [{ name: 'transfer_to_billing_agent', input: {}, toolUseId: 'h1' }] }]);
+    const billing = new Agent({
+      name: 'Billing agent',
+      handoffDescription: 'Invoices and payments.',
+      model: new ScriptedModel([]),
+    });
+    const model = new ScriptedModel([
+      { toolUses: [{ name: 'transfer_to_billing_agent', input: {}, toolUseId: 'h1' }] },
+    ]);
     const triage = new Agent({ name: 'Triage agent', model, handoffs: [billing] });
     const result = await triage.invoke('I was charged twice');
     expect(model.requests[0]?.toolNames).toEqual(['transfer_to_billing_agent']);
@@ -24,7 +30,14 @@ describe('handoffs in the core loop', () => {
   it('performs only the first of two handoffs in one turn', async () => {
     const billing = new Agent({ name: 'billing', model: new ScriptedModel([]) });
     const refund = new Agent({ name: 'refund', model: new ScriptedModel([]) });
-    const model = new ScriptedModel([{ toolUses: [{ name: 'transfer_to_refund', toolUseId: 'a' }, { name: 'transfer_to_billing', toolUseId: 'b' }] }]);
+    const model = new ScriptedModel([
+      {
+        toolUses: [
+          { name: 'transfer_to_refund', toolUseId: 'a' },
+          { name: 'transfer_to_billing', toolUseId: 'b' },
+        ],
+      },
+    ]);
     const triage = new Agent({ name: 'triage', model, handoffs: [billing, refund] });
     const result = await triage.invoke('help');
     expect(result.handoff?.target).toBe(refund);

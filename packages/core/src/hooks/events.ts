@@ -88,7 +88,10 @@ export class AfterModelCallEvent extends AgentHookEvent {
   readonly error: unknown;
   /** Set to `true` to discard this response (or error) and call the model again. */
   retry = false;
-  constructor(agent: Agent, fields: { invocationState: InvocationState; stopResponse?: ModelCallOutcome; error?: unknown }) {
+  constructor(
+    agent: Agent,
+    fields: { invocationState: InvocationState; stopResponse?: ModelCallOutcome; error?: unknown },
+  ) {
     super(agent);
     this.invocationState = fields.invocationState;
     this.stopResponse = fields.stopResponse;
@@ -107,7 +110,12 @@ export class BeforeToolCallEvent extends AgentHookEvent {
   readonly #interrupt: ((name: string, reason?: JsonValue) => JsonValue) | undefined;
   constructor(
     agent: Agent,
-    fields: { toolUse: ToolUse; selectedTool: AgentTool | undefined; invocationState: InvocationState; interrupt?: (name: string, reason?: JsonValue) => JsonValue },
+    fields: {
+      toolUse: ToolUse;
+      selectedTool: AgentTool | undefined;
+      invocationState: InvocationState;
+      interrupt?: (name: string, reason?: JsonValue) => JsonValue;
+    },
   ) {
     super(agent);
     this.toolUse = fields.toolUse;
@@ -121,7 +129,8 @@ export class BeforeToolCallEvent extends AgentHookEvent {
    * after a resume with an answer, returns it. Do not catch what it throws.
    */
   interrupt<R extends JsonValue = JsonValue>(name: string, reason?: JsonValue): R {
-    if (!this.#interrupt) throw new Error('This BeforeToolCallEvent was not raised by an agent loop; it cannot interrupt.');
+    if (!this.#interrupt)
+      throw new Error('This BeforeToolCallEvent was not raised by an agent loop; it cannot interrupt.');
     return this.#interrupt(name, reason) as R;
   }
 }
@@ -137,7 +146,13 @@ export class AfterToolCallEvent extends AgentHookEvent {
   result: ToolResult;
   constructor(
     agent: Agent,
-    fields: { toolUse: ToolUse; selectedTool: AgentTool | undefined; invocationState: InvocationState; result: ToolResult; error?: unknown },
+    fields: {
+      toolUse: ToolUse;
+      selectedTool: AgentTool | undefined;
+      invocationState: InvocationState;
+      result: ToolResult;
+      error?: unknown;
+    },
   ) {
     super(agent);
     this.toolUse = fields.toolUse;

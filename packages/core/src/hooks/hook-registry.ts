@@ -5,7 +5,9 @@
  */
 
 /** Any hook event class: constructed with its fields, optionally declaring reverse order. */
-export type HookEventClass<E extends object> = (abstract new (...args: never[]) => E) & { readonly reverseCallbacks?: boolean };
+export type HookEventClass<E extends object> = (abstract new (
+  ...args: never[]
+) => E) & { readonly reverseCallbacks?: boolean };
 
 /** A callback for one event. */
 export type HookCallback<E> = (event: E) => void | Promise<void>;

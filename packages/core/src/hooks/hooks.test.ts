@@ -1,19 +1,52 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  AfterInvocationEvent, AfterModelCallEvent, AfterToolCallEvent, Agent, AgentInitializedEvent, BeforeInvocationEvent,
-  BeforeModelCallEvent, BeforeToolCallEvent, HookRegistry, MessageAddedEvent, tool, type HookProvider,
+  AfterInvocationEvent,
+  AfterModelCallEvent,
+  AfterToolCallEvent,
+  Agent,
+  AgentInitializedEvent,
+  BeforeInvocationEvent,
+  BeforeModelCallEvent,
+  BeforeToolCallEvent,
+  HookRegistry,
+  MessageAddedEvent,
+  tool,
+  type HookProvider,
 } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
-const echo = tool({ name: 'echo', description: 'echo', inputSchema: z.object({ text: z.string() }), callback: ({ text }) => text });
-const shout = tool({ name: 'shout', description: 'shout', inputSchema: z.object({ text: z.string() }), callback: ({ text }) => text.toUpperCase() });
+const echo = tool({
+  name: 'echo',
+  description: 'echo',
+  inputSchema: z.object({ text: z.string() }),
+  callback: ({ text }) => text,
+});
+const shout = tool({
+  name: 'shout',
+  description: 'shout',
+  inputSchema: z.object({ text: z.string() }),
+  callback: ({ text }) => text.toUpperCase(),
+});
 
 describe('hooks', () => {
   it('raises every event of an invocation in lifecycle order, each carrying the agent', async () => {
-    const agent = new Agent({ name: 'my_agent', model: new ScriptedModel([{ toolUses: [{ name: 'echo', input: { text: 'hi' } }] }, 'done', 'again']), tools: [echo] });
+    const agent = new Agent({
+      name: 'my_agent',
+      model: new ScriptedModel([{ toolUses: [{ name: 'echo', input: { text: 'hi' } }] }, 'done', 'again']),
+      tools: [echo],
+    });
     const seen: string[] = [];
-    for (const cls of [AgentInitializedEvent, BeforeInvocationEvent, AfterInvocationEvent, MessageAddedEvent, BeforeModelCallEvent, AfterModelCallEvent, BeforeToolCallEvent, AfterToolCallEvent]) {
+    for (const cls of [
+      AgentInitializedEvent,
+      BeforeInvocationEvent,
+      AfterInvocationEvent,
+      MessageAddedEvent,
+      BeforeModelCallEvent,
+      AfterModelCallEvent,
+      BeforeToolCallEvent,
+      AfterToolCallEvent,
+    ]) {
       agent.hooks.addCallback(cls, (e) => {
         expect(e.agent).toBe(agent);
         seen.push(cls.name);
@@ -22,10 +55,25 @@ describe('hooks', () => {
     await agent.invoke('go');
     await agent.invoke('again');
     expect(seen).toEqual([
-      'AgentInitializedEvent', 'BeforeInvocationEvent', 'MessageAddedEvent', 'BeforeModelCallEvent', 'AfterModelCallEvent', 'MessageAddedEvent',
-      'BeforeToolCallEvent', 'AfterToolCallEvent', 'MessageAddedEvent', 'BeforeModelCallEvent', 'AfterModelCallEvent', 'MessageAddedEvent',
+      'AgentInitializedEvent',
+      'BeforeInvocationEvent',
+      'MessageAddedEvent',
+      'BeforeModelCallEvent',
+      'AfterModelCallEvent',
+      'MessageAddedEvent',
+      'BeforeToolCallEvent',
+      'AfterToolCallEvent',
+      'MessageAddedEvent',
+      'BeforeModelCallEvent',
+      'AfterModelCallEvent',
+      'MessageAddedEvent',
       'AfterInvocationEvent',
-      'BeforeInvocationEvent', 'MessageAddedEvent', 'BeforeModelCallEvent', 'AfterModelCallEvent', 'MessageAddedEvent', 'AfterInvocationEvent',
+      'BeforeInvocationEvent',
+      'MessageAddedEvent',
+      'BeforeModelCallEvent',
+      'AfterModelCallEvent',
+      'MessageAddedEvent',
+      'AfterInvocationEvent',
     ]);
     expect(seen.filter((s) => s === 'AgentInitializedEvent')).toHaveLength(1);
   });
@@ -55,7 +103,11 @@ describe('hooks', () => {
         registry.addCallback(AfterInvocationEvent, (e) => void log.push(`end ${e.agent.name}`));
       }
     }
-    const agent = new Agent({ name: 'my_agent', model: new ScriptedModel(['a', 'b', 'c']), hooks: [new LoggingHook()] });
+    const agent = new Agent({
+      name: 'my_agent',
+      model: new ScriptedModel(['a', 'b', 'c']),
+      hooks: [new LoggingHook()],
+    });
     await agent.invoke('x');
     expect(log).toEqual(['start my_agent', 'end my_agent']);
     const removeAll = agent.hooks.addHook(new LoggingHook());
@@ -68,7 +120,9 @@ describe('hooks', () => {
 
   it('removes the callbacks of providers that a provider registers, and lets providers ask what is registered', async () => {
     const log: string[] = [];
-    const inner: HookProvider = { registerHooks: (r) => void r.addCallback(BeforeInvocationEvent, () => void log.push('inner')) };
+    const inner: HookProvider = {
+      registerHooks: (r) => void r.addCallback(BeforeInvocationEvent, () => void log.push('inner')),
+    };
     let sawAfter: boolean | undefined;
     const outer: HookProvider = {
       registerHooks: (r) => {
@@ -89,7 +143,11 @@ describe('hooks', () => {
   });
 
   it('lets BeforeToolCallEvent swap the tool or cancel it', async () => {
-    const uses = [{ name: 'echo', input: { text: 'swap' } }, { name: 'echo', input: { text: 'cancel' } }, { name: 'echo', input: { text: 'plain' } }];
+    const uses = [
+      { name: 'echo', input: { text: 'swap' } },
+      { name: 'echo', input: { text: 'cancel' } },
+      { name: 'echo', input: { text: 'plain' } },
+    ];
     const agent = new Agent({ model: new ScriptedModel([{ toolUses: uses }, 'ok']), tools: [echo] });
     agent.hooks.addCallback(BeforeToolCallEvent, (e) => {
       const text = (e.toolUse.input as { text: string }).text;
@@ -139,8 +197,11 @@ describe('hooks', () => {
 });
 
 describe('hook failures while an invocation ends', () => {
-  it('keep the invocation\'s own error (the hook\'s rides along as `suppressed`) and never leave the agent running', async () => {
-    const agent = new Agent({ model: new ScriptedModel([{ error: new Error('model exploded') }, 'fine']), retryStrategy: null });
+  it("keep the invocation's own error (the hook's rides along as `suppressed`) and never leave the agent running", async () => {
+    const agent = new Agent({
+      model: new ScriptedModel([{ error: new Error('model exploded') }, 'fine']),
+      retryStrategy: null,
+    });
     const remove = agent.hooks.addCallback(AfterInvocationEvent, () => {
       throw new Error('sync hook failed');
     });
@@ -163,7 +224,12 @@ describe('hook failures while an invocation ends', () => {
   });
 
   it('a failing MessageAddedEvent hook during the repair of an interrupted tool call does not wedge the agent', async () => {
-    const hang = tool({ name: 'hang', description: 'hangs', inputSchema: z.object({}), callback: () => new Promise<string>(() => undefined) });
+    const hang = tool({
+      name: 'hang',
+      description: 'hangs',
+      inputSchema: z.object({}),
+      callback: () => new Promise<string>(() => undefined),
+    });
     const agent = new Agent({ model: new ScriptedModel([{ toolUses: [{ name: 'hang' }] }, 'later']), tools: [hang] });
     let failing = false;
     agent.hooks.addCallback(MessageAddedEvent, () => {

@@ -51,7 +51,11 @@ export class BeforeNodeCallEvent extends MultiAgentHookEvent {
   readonly #interrupt: ((name: string, reason?: JsonValue) => JsonValue) | undefined;
   constructor(
     orchestrator: MultiAgentBase,
-    fields: { nodeId: string; invocationState: InvocationState; interrupt?: (name: string, reason?: JsonValue) => JsonValue },
+    fields: {
+      nodeId: string;
+      invocationState: InvocationState;
+      interrupt?: (name: string, reason?: JsonValue) => JsonValue;
+    },
   ) {
     super(orchestrator);
     this.nodeId = fields.nodeId;
@@ -75,7 +79,10 @@ export class AfterNodeCallEvent extends MultiAgentHookEvent {
   readonly nodeId: string;
   readonly invocationState: InvocationState;
   readonly result: NodeResult;
-  constructor(orchestrator: MultiAgentBase, fields: { nodeId: string; invocationState: InvocationState; result: NodeResult }) {
+  constructor(
+    orchestrator: MultiAgentBase,
+    fields: { nodeId: string; invocationState: InvocationState; result: NodeResult },
+  ) {
     super(orchestrator);
     this.nodeId = fields.nodeId;
     this.invocationState = fields.invocationState;

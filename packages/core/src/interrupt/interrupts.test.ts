@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  AfterInvocationEvent, Agent, BeforeToolCallEvent, InMemorySessionRepository, InterruptResponseError, RepositorySessionManager, tool,
-  toolResultsOf, toolUsesOf, type AgentStreamEvent, type Message, type Prompt,
+  AfterInvocationEvent,
+  Agent,
+  BeforeToolCallEvent,
+  InMemorySessionRepository,
+  InterruptResponseError,
+  RepositorySessionManager,
+  tool,
+  toolResultsOf,
+  toolUsesOf,
+  type AgentStreamEvent,
+  type Message,
+  type Prompt,
 } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
@@ -37,7 +47,11 @@ function expectPaired(messages: readonly Message[]): void {
     if (uses.length === 0) return;
     const next = messages[i + 1];
     expect(next, `message ${i} asks for tools and nothing answers`).toBeDefined();
-    expect(toolResultsOf(next as Message).map((r) => r.toolUseId).sort()).toEqual([...uses].sort());
+    expect(
+      toolResultsOf(next as Message)
+        .map((r) => r.toolUseId)
+        .sort(),
+    ).toEqual([...uses].sort());
   });
 }
 
@@ -65,7 +79,9 @@ describe('tool approval (needsApproval)', () => {
     expect(agent.messages).toHaveLength(1);
     expect(agent.interrupts.map((i) => i.id)).toEqual(['tu1#approval']);
 
-    const second = await agent.invoke([{ interruptResponse: { interruptId: 'tu1#approval', response: { approved: true } } }]);
+    const second = await agent.invoke([
+      { interruptResponse: { interruptId: 'tu1#approval', response: { approved: true } } },
+    ]);
     expect(second.stopReason).toBe('end_turn');
     expect(String(second)).toBe('Refunded 80 EUR.');
     expect(calls).toEqual(['42:80']);
@@ -77,7 +93,10 @@ describe('tool approval (needsApproval)', () => {
 
   it('runs without asking when needsApproval says no', async () => {
     const calls: string[] = [];
-    const model = new ScriptedModel([{ toolUses: [{ name: 'issue_refund', input: { orderId: '7', amount: 20 } }] }, 'done']);
+    const model = new ScriptedModel([
+      { toolUses: [{ name: 'issue_refund', input: { orderId: '7', amount: 20 } }] },
+      'done',
+    ]);
     const agent = new Agent({ model, tools: [refundTool(calls)] });
     const result = await agent.invoke('refund 20');
     expect(result.stopReason).toBe('end_turn');
@@ -92,12 +111,23 @@ describe('tool approval (needsApproval)', () => {
     ]);
     const agent = new Agent({ model, tools: [refundTool(calls)] });
     const first = await agent.invoke('Refund 80');
-    const result = await agent.invoke([{ interruptResponse: { interruptId: first.interrupts[0]!.id, response: { approved: false, message: 'over the limit' } } }]);
+    const result = await agent.invoke([
+      {
+        interruptResponse: {
+          interruptId: first.interrupts[0]!.id,
+          response: { approved: false, message: 'over the limit' },
+        },
+      },
+    ]);
     expect(result.stopReason).toBe('end_turn');
     expect(calls).toEqual([]);
     const denied = toolResultsOf(agent.messages[2] as Message)[0];
     expect(denied?.status).toBe('error');
-    expect(denied?.content).toEqual([{ text: 'The user denied issue_refund: over the limit It was not run; do not call it again unless the user asks.' }]);
+    expect(denied?.content).toEqual([
+      {
+        text: 'The user denied issue_refund: over the limit It was not run; do not call it again unless the user asks.',
+      },
+    ]);
     expect(model.requests[1]?.messages.at(-1)).toEqual(agent.messages[2]);
   });
 
@@ -124,7 +154,9 @@ describe('tool approval (needsApproval)', () => {
     expect(events.filter((e) => e.type === 'interrupt')).toEqual([{ type: 'interrupt', interrupts: first.interrupts }]);
     expect(agent.messages).toHaveLength(1);
 
-    await agent.invoke(first.interrupts.map((i) => ({ interruptResponse: { interruptId: i.id, response: { approved: true } } })));
+    await agent.invoke(
+      first.interrupts.map((i) => ({ interruptResponse: { interruptId: i.id, response: { approved: true } } })),
+    );
     expect(calls).toEqual(['lookup:2', '1:60', '3:90']);
     expectPaired(agent.messages);
     const results = agent.messages.filter((m) => toolResultsOf(m).length > 0);
@@ -138,20 +170,27 @@ describe('tool approval (needsApproval)', () => {
     const model = new ScriptedModel([again, again, 'done']);
     const agent = new Agent({ model, tools: [refundTool(calls)] });
     const first = await agent.invoke('refund');
-    const second = await agent.invoke([{ interruptResponse: { interruptId: first.interrupts[0]!.id, response: { approved: true } } }]);
+    const second = await agent.invoke([
+      { interruptResponse: { interruptId: first.interrupts[0]!.id, response: { approved: true } } },
+    ]);
     expect(second.stopReason).toBe('interrupt');
     expect(calls).toEqual(['42:80']);
   });
 
   it('asks again when the approved action changed before it ran', async () => {
     const calls: string[] = [];
-    const model = new ScriptedModel([{ toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'tu1' }] }, 'ok']);
+    const model = new ScriptedModel([
+      { toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'tu1' }] },
+      'ok',
+    ]);
     const agent = new Agent({ model, tools: [refundTool(calls)] });
     const first = await agent.invoke('refund');
     agent.hooks.addCallback(BeforeToolCallEvent, (e) => {
       (e.toolUse.input as { amount: number }).amount = 800;
     });
-    const again = await agent.invoke([{ interruptResponse: { interruptId: first.interrupts[0]!.id, response: { approved: true } } }]);
+    const again = await agent.invoke([
+      { interruptResponse: { interruptId: first.interrupts[0]!.id, response: { approved: true } } },
+    ]);
     expect(again.stopReason).toBe('interrupt');
     expect(again.interrupts[0]?.reason).toEqual({ tool: 'issue_refund', input: { orderId: '42', amount: 800 } });
     expect(calls).toEqual([]);
@@ -171,10 +210,18 @@ describe('interrupts raised by tools and hooks', () => {
         return `shipping to ${address}`;
       },
     });
-    const model = new ScriptedModel([{ toolUses: [{ name: 'confirm_address', input: {}, toolUseId: 'x' }] }, 'Shipped.']);
+    const model = new ScriptedModel([
+      { toolUses: [{ name: 'confirm_address', input: {}, toolUseId: 'x' }] },
+      'Shipped.',
+    ]);
     const agent = new Agent({ name: 'desk', model, tools: [confirm] });
     const first = await agent.invoke('ship it');
-    expect(first.interrupts[0]).toMatchObject({ id: 'x#address', name: 'address', reason: 'Where should the parcel go?', source: 'desk' });
+    expect(first.interrupts[0]).toMatchObject({
+      id: 'x#address',
+      name: 'address',
+      reason: 'Where should the parcel go?',
+      source: 'desk',
+    });
     await agent.invoke([{ interruptResponse: { interruptId: 'x#address', response: '1 Main St' } }]);
     expect(asked).toEqual(['1 Main St']);
     expect(toolResultsOf(agent.messages[2] as Message)[0]?.content).toEqual([{ text: 'shipping to 1 Main St' }]);
@@ -182,7 +229,10 @@ describe('interrupts raised by tools and hooks', () => {
 
   it('BeforeToolCallEvent.interrupt asks before any tool runs, and hooks see the pause', async () => {
     const calls: string[] = [];
-    const model = new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { orderId: '9' }, toolUseId: 'l' }] }, 'ok']);
+    const model = new ScriptedModel([
+      { toolUses: [{ name: 'lookup', input: { orderId: '9' }, toolUseId: 'l' }] },
+      'ok',
+    ]);
     const agent = new Agent({ model, tools: [lookup(calls)] });
     const answers: unknown[] = [];
     const stops: unknown[] = [];
@@ -226,15 +276,18 @@ describe('bad resume input', () => {
     await expect(unknown).rejects.toThrow('No pending interrupt has id "zzz". Pending: "a#approval", "b#approval".');
     const missing = agent.invoke([{ interruptResponse: { interruptId: 'a#approval', response: { approved: true } } }]);
     await expect(missing).rejects.toThrow('Answer every pending interrupt at once; missing: "b#approval".');
-    const mixed = [{ interruptResponse: { interruptId: 'a#approval', response: true } }, { text: 'and hurry' }] as unknown as Prompt;
-    await expect(agent.invoke(mixed)).rejects.toThrow(
-      'must hold only interruptResponse blocks',
-    );
+    const mixed = [
+      { interruptResponse: { interruptId: 'a#approval', response: true } },
+      { text: 'and hurry' },
+    ] as unknown as Prompt;
+    await expect(agent.invoke(mixed)).rejects.toThrow('must hold only interruptResponse blocks');
     expect(agent.messages).toEqual(before);
     expect(agent.interrupts.map((i) => i.id)).toEqual(['a#approval', 'b#approval']);
 
     const fresh = new Agent({ model: new ScriptedModel(['hi']) });
-    const err = await fresh.invoke([{ interruptResponse: { interruptId: 'a#approval', response: true } }]).catch((e: unknown) => e);
+    const err = await fresh
+      .invoke([{ interruptResponse: { interruptId: 'a#approval', response: true } }])
+      .catch((e: unknown) => e);
     expect(InterruptResponseError.is(err)).toBe(true);
     expect((err as Error).message).toContain('no pending interrupts');
   });
@@ -247,7 +300,11 @@ describe('bad resume input', () => {
     expectPaired(agent.messages);
     const closing = toolResultsOf(agent.messages[2] as Message);
     expect(closing.map((r) => r.status)).toEqual(['error', 'error']);
-    expect(closing[0]?.content).toEqual([{ text: 'Tool issue_refund was not run: it waited for an answer (approval) and none came before the next prompt.' }]);
+    expect(closing[0]?.content).toEqual([
+      {
+        text: 'Tool issue_refund was not run: it waited for an answer (approval) and none came before the next prompt.',
+      },
+    ]);
     expect(agent.messages[3]).toEqual({ role: 'user', content: [{ text: 'never mind' }] });
   });
 });
@@ -257,20 +314,31 @@ describe('durable interrupts with a session manager', () => {
     const repo = new InMemorySessionRepository();
     const calls: string[] = [];
     const build = (model: ScriptedModel) =>
-      new Agent({ name: 'refunds', model, tools: [refundTool(calls)], sessionManager: new RepositorySessionManager({ sessionId: 's1', repository: repo }) });
-    const first = await build(new ScriptedModel([{ toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'tu1' }] }])).invoke(
-      'Refund order 42',
-    );
+      new Agent({
+        name: 'refunds',
+        model,
+        tools: [refundTool(calls)],
+        sessionManager: new RepositorySessionManager({ sessionId: 's1', repository: repo }),
+      });
+    const first = await build(
+      new ScriptedModel([
+        { toolUses: [{ name: 'issue_refund', input: { orderId: '42', amount: 80 }, toolUseId: 'tu1' }] },
+      ]),
+    ).invoke('Refund order 42');
     expect(first.stopReason).toBe('interrupt');
     const stored = await repo.listMessages('s1', 'default');
     expect(stored.map((r) => r.message.role)).toEqual(['user']);
-    expect((await repo.readAgent('s1', 'default'))?._internal_state?.['interrupt_state']).toMatchObject({ stored_from: 1 });
+    expect((await repo.readAgent('s1', 'default'))?._internal_state?.['interrupt_state']).toMatchObject({
+      stored_from: 1,
+    });
 
     const model = new ScriptedModel(['Refunded.']);
     const again = build(model);
     await again.initialize();
     expect(again.interrupts.map((i) => i.id)).toEqual(['tu1#approval']);
-    const done = await again.invoke([{ interruptResponse: { interruptId: 'tu1#approval', response: { approved: true } } }]);
+    const done = await again.invoke([
+      { interruptResponse: { interruptId: 'tu1#approval', response: { approved: true } } },
+    ]);
     expect(String(done)).toBe('Refunded.');
     expect(calls).toEqual(['42:80']);
     const rows = (await repo.listMessages('s1', 'default')).map((r) => r.message);
@@ -282,26 +350,57 @@ describe('durable interrupts with a session manager', () => {
   it('completes what a crash left: the pause stored but its message not yet removed, or the resume stored but the record not rewritten', async () => {
     const repo = new InMemorySessionRepository();
     const agent = new Agent({
-      model: new ScriptedModel([{ toolUses: [{ name: 'issue_refund', input: { orderId: '1', amount: 99 }, toolUseId: 't' }] }]),
+      model: new ScriptedModel([
+        { toolUses: [{ name: 'issue_refund', input: { orderId: '1', amount: 99 }, toolUseId: 't' }] },
+      ]),
       tools: [refundTool([])],
       sessionManager: new RepositorySessionManager({ sessionId: 's', repository: repo }),
     });
     const first = await agent.invoke('refund');
     const record = (await repo.readAgent('s', 'default'))!;
     // As a crash between writing the record and removing the message leaves it:
-    await repo.createMessage('s', 'default', { message: first.message, message_id: 1, redact_message: null, created_at: '', updated_at: '' });
-    const reopened = new Agent({ model: new ScriptedModel([]), tools: [refundTool([])], sessionManager: new RepositorySessionManager({ sessionId: 's', repository: repo }) });
+    await repo.createMessage('s', 'default', {
+      message: first.message,
+      message_id: 1,
+      redact_message: null,
+      created_at: '',
+      updated_at: '',
+    });
+    const reopened = new Agent({
+      model: new ScriptedModel([]),
+      tools: [refundTool([])],
+      sessionManager: new RepositorySessionManager({ sessionId: 's', repository: repo }),
+    });
     await reopened.initialize();
     expect(reopened.messages).toHaveLength(1);
     expect(reopened.interrupts).toHaveLength(1);
     expect((await repo.listMessages('s', 'default')).length).toBe(1);
 
     // As a crash after the resumed turn was stored but before the record lost its interrupt state:
-    const results: Message = { role: 'user', content: [{ toolResult: { toolUseId: 't', status: 'success', content: [{ text: 'ok' }] } }] };
-    await repo.createMessage('s', 'default', { message: first.message, message_id: 1, redact_message: null, created_at: '', updated_at: '' });
-    await repo.createMessage('s', 'default', { message: results, message_id: 2, redact_message: null, created_at: '', updated_at: '' });
+    const results: Message = {
+      role: 'user',
+      content: [{ toolResult: { toolUseId: 't', status: 'success', content: [{ text: 'ok' }] } }],
+    };
+    await repo.createMessage('s', 'default', {
+      message: first.message,
+      message_id: 1,
+      redact_message: null,
+      created_at: '',
+      updated_at: '',
+    });
+    await repo.createMessage('s', 'default', {
+      message: results,
+      message_id: 2,
+      redact_message: null,
+      created_at: '',
+      updated_at: '',
+    });
     await repo.updateAgent('s', record);
-    const finished = new Agent({ model: new ScriptedModel([]), tools: [refundTool([])], sessionManager: new RepositorySessionManager({ sessionId: 's', repository: repo }) });
+    const finished = new Agent({
+      model: new ScriptedModel([]),
+      tools: [refundTool([])],
+      sessionManager: new RepositorySessionManager({ sessionId: 's', repository: repo }),
+    });
     await finished.initialize();
     expect(finished.interrupts).toEqual([]);
     expect(finished.messages).toHaveLength(3);
@@ -314,17 +413,25 @@ describe('nested agents (asTool)', () => {
     const calls: string[] = [];
     const inner = new Agent({
       name: 'refunds',
-      model: new ScriptedModel([{ toolUses: [{ name: 'issue_refund', input: { orderId: '5', amount: 70 }, toolUseId: 'in1' }] }, 'inner done']),
+      model: new ScriptedModel([
+        { toolUses: [{ name: 'issue_refund', input: { orderId: '5', amount: 70 }, toolUseId: 'in1' }] },
+        'inner done',
+      ]),
       tools: [refundTool(calls)],
     });
     const outer = new Agent({
       name: 'triage',
-      model: new ScriptedModel([{ toolUses: [{ name: 'refunds', input: { input: 'refund 5' }, toolUseId: 'out1' }] }, 'outer done']),
+      model: new ScriptedModel([
+        { toolUses: [{ name: 'refunds', input: { input: 'refund 5' }, toolUseId: 'out1' }] },
+        'outer done',
+      ]),
       tools: [inner.asTool()],
     });
     const first = await outer.invoke('help');
     expect(first.interrupts).toMatchObject([{ id: 'in1#approval', source: 'triage/refunds' }]);
-    const done = await outer.invoke([{ interruptResponse: { interruptId: 'in1#approval', response: { approved: true } } }]);
+    const done = await outer.invoke([
+      { interruptResponse: { interruptId: 'in1#approval', response: { approved: true } } },
+    ]);
     expect(String(done)).toBe('outer done');
     expect(calls).toEqual(['5:70']);
     expect(toolResultsOf(outer.messages[2] as Message)[0]?.content).toEqual([{ text: 'inner done' }]);

@@ -37,20 +37,33 @@ export function checkResponses(turn: PendingTurn | undefined, responses: readonl
  * Matches answers to the interrupts that wait for them: every one answered once, no unknown id.
  * Throws `InterruptResponseError` naming the pending ids otherwise.
  */
-export function matchResponses(pending: readonly Interrupt[], responses: readonly InterruptResponse[]): Map<string, JsonValue> {
+export function matchResponses(
+  pending: readonly Interrupt[],
+  responses: readonly InterruptResponse[],
+): Map<string, JsonValue> {
   const pendingIds = pending.map((i) => i.id);
   const list = (ids: readonly string[]): string => ids.map((id) => JSON.stringify(id)).join(', ');
   const map = new Map<string, JsonValue>();
   for (const r of responses) {
     if (!pendingIds.includes(r.interruptId)) {
-      throw new InterruptResponseError(`No pending interrupt has id ${JSON.stringify(r.interruptId)}. Pending: ${list(pendingIds)}.`, pendingIds);
+      throw new InterruptResponseError(
+        `No pending interrupt has id ${JSON.stringify(r.interruptId)}. Pending: ${list(pendingIds)}.`,
+        pendingIds,
+      );
     }
-    if (map.has(r.interruptId)) throw new InterruptResponseError(`Interrupt ${JSON.stringify(r.interruptId)} was answered twice; answer it once.`, pendingIds);
+    if (map.has(r.interruptId))
+      throw new InterruptResponseError(
+        `Interrupt ${JSON.stringify(r.interruptId)} was answered twice; answer it once.`,
+        pendingIds,
+      );
     map.set(r.interruptId, r.response);
   }
   const missing = pendingIds.filter((id) => !map.has(id));
   if (missing.length > 0) {
-    throw new InterruptResponseError(`Answer every pending interrupt at once; missing: ${list(missing)}. Pending: ${list(pendingIds)}.`, pendingIds);
+    throw new InterruptResponseError(
+      `Answer every pending interrupt at once; missing: ${list(missing)}. Pending: ${list(pendingIds)}.`,
+      pendingIds,
+    );
   }
   return map;
 }
@@ -60,7 +73,10 @@ export function unansweredResults(turn: PendingTurn): ToolResult[] {
   return toolUsesOf(turn.message).map(
     (use, i) =>
       turn.results[i] ??
-      errorToolResult(use.toolUseId, `Tool ${use.name} was not run: it waited for an answer (${waitingFor(turn, use.toolUseId)}) and none came before the next prompt.`),
+      errorToolResult(
+        use.toolUseId,
+        `Tool ${use.name} was not run: it waited for an answer (${waitingFor(turn, use.toolUseId)}) and none came before the next prompt.`,
+      ),
   );
 }
 
@@ -78,6 +94,11 @@ export function pendingTurnToJson(turn: PendingTurn): JsonObject {
 export function pendingTurnFromJson(value: unknown): PendingTurn | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as { message?: unknown; results?: unknown; interrupts?: unknown };
-  if (typeof v.message !== 'object' || v.message === null || !Array.isArray(v.results) || !Array.isArray(v.interrupts)) return undefined;
-  return { message: v.message as Message, results: v.results as (ToolResult | null)[], interrupts: v.interrupts as Interrupt[] };
+  if (typeof v.message !== 'object' || v.message === null || !Array.isArray(v.results) || !Array.isArray(v.interrupts))
+    return undefined;
+  return {
+    message: v.message as Message,
+    results: v.results as (ToolResult | null)[],
+    interrupts: v.interrupts as Interrupt[],
+  };
 }

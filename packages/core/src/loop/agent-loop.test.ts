@@ -19,13 +19,19 @@ function resultsOf(agent: Agent, index: number): ToolResult[] {
 }
 
 describe('agent loop', () => {
-  it('runs model -> tool -> model and records the seeds\' message shapes', async () => {
-    const model = new ScriptedModel([{ toolUses: [{ name: 'calculator', input: { expression: '25 * 48' }, toolUseId: 'tool_123' }] }, 'It is 1200.']);
+  it("runs model -> tool -> model and records the seeds' message shapes", async () => {
+    const model = new ScriptedModel([
+      { toolUses: [{ name: 'calculator', input: { expression: '25 * 48' }, toolUseId: 'tool_123' }] },
+      'It is 1200.',
+    ]);
     const agent = new Agent({ model, tools: [calculator], systemPrompt: 'You are a helpful assistant.' });
     const result = await agent.invoke('25 * 48 を計算して。');
     expect(String(result)).toBe('It is 1200.');
     expect(result.stopReason).toBe('end_turn');
-    expect(agent.messages[1]).toEqual({ role: 'assistant', content: [{ toolUse: { toolUseId: 'tool_123', name: 'calculator', input: { expression: '25 * 48' } } }] });
+    expect(agent.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ toolUse: { toolUseId: 'tool_123', name: 'calculator', input: { expression: '25 * 48' } } }],
+    });
     expect(agent.messages[2]).toEqual({
       role: 'user',
       content: [{ toolResult: { toolUseId: 'tool_123', status: 'success', content: [{ text: 'Result: 1200' }] } }],
@@ -62,7 +68,11 @@ describe('agent loop', () => {
         return id;
       },
     });
-    const uses = [{ ms: 30, id: 'a' }, { ms: 1, id: 'b' }, { ms: 15, id: 'c' }].map((input, i) => ({ name: 'wait', input, toolUseId: `t${i}` }));
+    const uses = [
+      { ms: 30, id: 'a' },
+      { ms: 1, id: 'b' },
+      { ms: 15, id: 'c' },
+    ].map((input, i) => ({ name: 'wait', input, toolUseId: `t${i}` }));
     const agent = new Agent({ model: new ScriptedModel([{ toolUses: uses }, 'done']), tools: [slow] });
     await agent.invoke('go');
     expect(order).toEqual(['b', 'c', 'a']);
@@ -71,7 +81,10 @@ describe('agent loop', () => {
   });
 
   it('bounds concurrency and runs one at a time with the sequential executor', async () => {
-    for (const [options, expected] of [[{ maxConcurrentTools: 2 }, 2], [{ toolExecutor: 'sequential' as const }, 1]] as const) {
+    for (const [options, expected] of [
+      [{ maxConcurrentTools: 2 }, 2],
+      [{ toolExecutor: 'sequential' as const }, 1],
+    ] as const) {
       let running = 0;
       let maxRunning = 0;
       const t = tool({
@@ -93,7 +106,14 @@ describe('agent loop', () => {
   });
 
   it('turns every tool failure into an error result the model reads', async () => {
-    const boom = tool({ name: 'boom', description: 'fails', inputSchema: z.object({}), callback: () => { throw new Error('disk full'); } });
+    const boom = tool({
+      name: 'boom',
+      description: 'fails',
+      inputSchema: z.object({}),
+      callback: () => {
+        throw new Error('disk full');
+      },
+    });
     const model = new ScriptedModel([
       {
         toolUses: [
@@ -114,13 +134,20 @@ describe('agent loop', () => {
     expect(JSON.stringify(unknown?.content)).toContain('Unknown tool: nope. Available tools: calculator, boom');
     expect(throws?.content).toEqual([{ text: 'Error: disk full' }]);
     expect(JSON.stringify(badJson?.content)).toContain('not valid JSON');
-    expect(agent.messages[1]?.content[3]).toEqual({ toolUse: { toolUseId: 'bad-json', name: 'calculator', input: {} } });
+    expect(agent.messages[1]?.content[3]).toEqual({
+      toolUse: { toolUseId: 'bad-json', name: 'calculator', input: {} },
+    });
     expect(result.metrics.toolMetrics['calculator']).toMatchObject({ callCount: 2, successCount: 0, errorCount: 2 });
     expect(result.metrics.toolMetrics['boom']).toMatchObject({ callCount: 1, errorCount: 1 });
   });
 
   it('converts tool return values: strings to text, other values to json', async () => {
-    const j = tool({ name: 'j', description: 'json', inputSchema: z.object({}), callback: () => ({ a: [1, 2], when: new Date(0) }) });
+    const j = tool({
+      name: 'j',
+      description: 'json',
+      inputSchema: z.object({}),
+      callback: () => ({ a: [1, 2], when: new Date(0) }),
+    });
     const agent = new Agent({ model: new ScriptedModel([{ toolUses: [{ name: 'j', input: {} }] }, 'ok']), tools: [j] });
     await agent.invoke('go');
     expect(resultsOf(agent, 2)[0]?.content).toEqual([{ json: { a: [1, 2], when: '1970-01-01T00:00:00.000Z' } }]);
@@ -133,19 +160,33 @@ describe('agent loop', () => {
       description: 'ctx',
       inputSchema: z.object({}),
       callback: (_input, ctx) => {
-        seen = { agent: ctx.agent.name, id: ctx.toolUse.toolUseId, user: ctx.invocationState['user'], aborted: ctx.signal.aborted };
+        seen = {
+          agent: ctx.agent.name,
+          id: ctx.toolUse.toolUseId,
+          user: ctx.invocationState['user'],
+          aborted: ctx.signal.aborted,
+        };
         ctx.agent.state.set('touched', true);
         return 'ok';
       },
     });
-    const agent = new Agent({ name: 'helper', model: new ScriptedModel([{ toolUses: [{ name: 'ctx', toolUseId: 'u1' }] }, 'ok']), tools: [t] });
+    const agent = new Agent({
+      name: 'helper',
+      model: new ScriptedModel([{ toolUses: [{ name: 'ctx', toolUseId: 'u1' }] }, 'ok']),
+      tools: [t],
+    });
     await agent.invoke('go', { invocationState: { user: 'kun' } });
     expect(seen).toEqual({ agent: 'helper', id: 'u1', user: 'kun', aborted: false });
     expect(agent.state.get('touched')).toBe(true);
   });
 
   it('streams typed events and returns the result', async () => {
-    const agent = new Agent({ model: new ScriptedModel([{ toolUses: [{ name: 'calculator', input: { expression: '2 * 3' } }] }, 'Six it is.'], { chunkSize: 4 }), tools: [calculator] });
+    const agent = new Agent({
+      model: new ScriptedModel([{ toolUses: [{ name: 'calculator', input: { expression: '2 * 3' } }] }, 'Six it is.'], {
+        chunkSize: 4,
+      }),
+      tools: [calculator],
+    });
     const types: string[] = [];
     const text: string[] = [];
     const gen = agent.stream('2*3?');
@@ -158,30 +199,57 @@ describe('agent loop', () => {
     }
     expect(String(step.value)).toBe('Six it is.');
     expect(text).toEqual(['Six ', 'it i', 's.']);
-    expect(types).toEqual(['messageAdded', 'messageAdded', 'toolStart', 'toolResult', 'messageAdded', 'textDelta', 'textDelta', 'textDelta', 'messageAdded']);
+    expect(types).toEqual([
+      'messageAdded',
+      'messageAdded',
+      'toolStart',
+      'toolResult',
+      'messageAdded',
+      'textDelta',
+      'textDelta',
+      'textDelta',
+      'messageAdded',
+    ]);
   });
 
   it('keeps reasoning with its signature in the history', async () => {
-    const agent = new Agent({ model: new ScriptedModel([{ reasoning: { text: 'think', signature: 'sig' }, text: 'answer' }]) });
+    const agent = new Agent({
+      model: new ScriptedModel([{ reasoning: { text: 'think', signature: 'sig' }, text: 'answer' }]),
+    });
     await agent.invoke('q');
-    expect(agent.messages[1]?.content).toEqual([{ reasoningContent: { reasoningText: { text: 'think', signature: 'sig' } } }, { text: 'answer' }]);
+    expect(agent.messages[1]?.content).toEqual([
+      { reasoningContent: { reasoningText: { text: 'think', signature: 'sig' } } },
+      { text: 'answer' },
+    ]);
   });
 
   it('reports metrics: cycles, tokens, tools, latency', async () => {
     const model = new ScriptedModel([
-      { toolUses: [{ name: 'calculator', input: { expression: '1 * 1' } }], usage: { inputTokens: 100, outputTokens: 20, cacheReadInputTokens: 80 } },
+      {
+        toolUses: [{ name: 'calculator', input: { expression: '1 * 1' } }],
+        usage: { inputTokens: 100, outputTokens: 20, cacheReadInputTokens: 80 },
+      },
       { text: 'one', usage: { inputTokens: 130, outputTokens: 5, cacheWriteInputTokens: 7 } },
     ]);
     const result = await new Agent({ model, tools: [calculator] }).invoke('1*1');
     expect(result.metrics.cycleCount).toBe(2);
-    expect(result.metrics.usage).toEqual({ inputTokens: 230, outputTokens: 25, totalTokens: 255, cacheReadInputTokens: 80, cacheWriteInputTokens: 7 });
+    expect(result.metrics.usage).toEqual({
+      inputTokens: 230,
+      outputTokens: 25,
+      totalTokens: 255,
+      cacheReadInputTokens: 80,
+      cacheWriteInputTokens: 7,
+    });
     expect(result.metrics.toolMetrics['calculator']).toMatchObject({ callCount: 1, successCount: 1, errorCount: 0 });
     expect(result.metrics.modelLatencyMs).toBe(2);
     expect(result.metrics.durationMs).toBeGreaterThan(0);
   });
 
   it('surfaces a cut model stream as an error instead of a short answer', async () => {
-    const agent = new Agent({ model: new ScriptedModel([{ text: 'partial answer', cutAfterEvents: 2 }]), retryStrategy: null });
+    const agent = new Agent({
+      model: new ScriptedModel([{ text: 'partial answer', cutAfterEvents: 2 }]),
+      retryStrategy: null,
+    });
     await expect(agent.invoke('q')).rejects.toThrow(/ended before messageStop/);
     expect(agent.messages).toHaveLength(1);
   });

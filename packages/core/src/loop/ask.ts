@@ -9,7 +9,13 @@ import type { Invocation } from './loop-host.js';
  * throws `InterruptRaised` to pause. An answer counts only for the exact action it was given for: a
  * tool use whose input changed since it asked is asked again.
  */
-export function askPerson(inv: Invocation, source: string, toolUse: ToolUse, name: string, reason: JsonValue | undefined): JsonValue {
+export function askPerson(
+  inv: Invocation,
+  source: string,
+  toolUse: ToolUse,
+  name: string,
+  reason: JsonValue | undefined,
+): JsonValue {
   const id = interruptId(toolUse.toolUseId, name);
   const resume = inv.resume;
   const answer = resume?.responses.get(id);
@@ -20,7 +26,13 @@ export function askPerson(inv: Invocation, source: string, toolUse: ToolUse, nam
     if (!asked?.toolUse || sameJson(asked.toolUse.input, toolUse.input)) return answer;
   }
   // A snapshot: the answer is bound to the input as asked, even if a hook edits the use later.
-  const interrupt: Interrupt = { id, name, reason: reason ?? null, toolUse: { ...toolUse, input: structuredClone(toolUse.input) }, source };
+  const interrupt: Interrupt = {
+    id,
+    name,
+    reason: reason ?? null,
+    toolUse: { ...toolUse, input: structuredClone(toolUse.input) },
+    source,
+  };
   throw new InterruptRaised([interrupt]);
 }
 
@@ -33,13 +45,21 @@ export async function checkApproval(tool: AgentTool, context: ToolContext): Prom
   if (!needed) return undefined;
   const answer = context.interrupt('approval', { tool: toolUse.name, input: toolUse.input });
   if (isApproved(answer)) return undefined;
-  const note = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as Partial<ApprovalResponse>).message : undefined;
+  const note =
+    typeof answer === 'object' && answer !== null && !Array.isArray(answer)
+      ? (answer as Partial<ApprovalResponse>).message
+      : undefined;
   return `The user denied ${toolUse.name}${typeof note === 'string' && note !== '' ? `: ${note}` : '.'} It was not run; do not call it again unless the user asks.`;
 }
 
 function isApproved(answer: JsonValue): boolean {
   if (answer === true) return true;
-  return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && (answer as Partial<ApprovalResponse>).approved === true;
+  return (
+    typeof answer === 'object' &&
+    answer !== null &&
+    !Array.isArray(answer) &&
+    (answer as Partial<ApprovalResponse>).approved === true
+  );
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

@@ -50,7 +50,10 @@ describe('cancellation', () => {
   });
 
   it('leaving a stream early never leaves a toolUse without its result', async () => {
-    const agent = new Agent({ model: new ScriptedModel([{ toolUses: [{ name: 'hang' }, { name: 'hang' }] }, 'later']), tools: [hang] });
+    const agent = new Agent({
+      model: new ScriptedModel([{ toolUses: [{ name: 'hang' }, { name: 'hang' }] }, 'later']),
+      tools: [hang],
+    });
     for await (const event of agent.stream('q')) {
       if (event.type === 'toolStart') break;
     }

@@ -45,10 +45,13 @@ export async function* runEventLoop(host: LoopHost, inv: Invocation): AsyncGener
     } else {
       if (inv.signal.aborted) return { stopReason: 'cancelled', message: last, handoff: undefined };
       const offered = await offeredTools(host, inv);
-      const turn = inv.budget ? yield* inv.budget.modelCall(host, inv, (gate) => callModel(host, inv, offered, gate)) : yield* callModel(host, inv, offered);
+      const turn = inv.budget
+        ? yield* inv.budget.modelCall(host, inv, (gate) => callModel(host, inv, offered, gate))
+        : yield* callModel(host, inv, offered);
       if (inv.budget) yield* inv.budget.flush(host);
       if (!turn) return { stopReason: 'cancelled', message: last, handoff: undefined };
-      if ('limit' in turn) return { stopReason: 'budget_exceeded', message: last, handoff: undefined, budgetExceeded: turn };
+      if ('limit' in turn)
+        return { stopReason: 'budget_exceeded', message: last, handoff: undefined, budgetExceeded: turn };
       inv.metrics.cycleCount++;
       message = last = turn.message;
       const added = await host.appendMessage(turn.message);
@@ -68,13 +71,17 @@ export async function* runEventLoop(host: LoopHost, inv: Invocation): AsyncGener
       yield { type: 'interrupt', interrupts };
       return { stopReason: 'interrupt', message, handoff: undefined, interrupts };
     }
-    const added = await host.appendMessage({ role: 'user', content: (outcome.results as ToolResult[]).map((toolResult) => ({ toolResult })) });
+    const added = await host.appendMessage({
+      role: 'user',
+      content: (outcome.results as ToolResult[]).map((toolResult) => ({ toolResult })),
+    });
     if (!inv.unobserved) yield added;
     if (outcome.handoff) return { stopReason: 'handoff', message, handoff: outcome.handoff };
     if (inv.signal.aborted) return { stopReason: 'cancelled', message, handoff: undefined };
     if (inv.budget) {
       yield* inv.budget.flush(host);
-      if (inv.budget.refused) return { stopReason: 'budget_exceeded', message, handoff: undefined, budgetExceeded: inv.budget.refused };
+      if (inv.budget.refused)
+        return { stopReason: 'budget_exceeded', message, handoff: undefined, budgetExceeded: inv.budget.refused };
     }
     if (inv.extra?.shouldStop()) return { stopReason: 'end_turn', message, handoff: undefined };
   }

@@ -2,7 +2,14 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, NullConversationManager, tool, type Model, type ModelRequest, type ModelStreamEvent } from '../index.js';
+import {
+  Agent,
+  NullConversationManager,
+  tool,
+  type Model,
+  type ModelRequest,
+  type ModelStreamEvent,
+} from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 setFlagsFromString('--expose-gc');
@@ -12,7 +19,11 @@ const noop = tool({ name: 'noop', description: 'does nothing', inputSchema: z.ob
 
 function agentFor(cycles: number): Agent {
   const script = [...Array.from({ length: cycles - 1 }, () => ({ toolUses: [{ name: 'noop' }] })), 'done'];
-  return new Agent({ model: new ScriptedModel(script, { record: false }), tools: [noop], conversationManager: new NullConversationManager() });
+  return new Agent({
+    model: new ScriptedModel(script, { record: false }),
+    tools: [noop],
+    conversationManager: new NullConversationManager(),
+  });
 }
 
 async function cost(cycles: number): Promise<{ ms: number; bytes: number }> {
@@ -37,7 +48,12 @@ describe('the loop grows linearly', () => {
         seen.push(request.messages);
         yield { messageStart: { role: 'assistant' } };
         if (seen.length < 3) {
-          yield { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: `t${seen.length}`, name: 'noop' } } } };
+          yield {
+            contentBlockStart: {
+              contentBlockIndex: 0,
+              start: { toolUse: { toolUseId: `t${seen.length}`, name: 'noop' } },
+            },
+          };
           yield { contentBlockStop: { contentBlockIndex: 0 } };
           yield { messageStop: { stopReason: 'tool_use' } };
         } else yield { messageStop: { stopReason: 'end_turn' } };

@@ -51,8 +51,12 @@ export class ExponentialBackoffRetry implements RetryStrategy {
     if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
       throw new ConfigurationError(`retryStrategy.maxAttempts must be an integer >= 1 (got ${this.maxAttempts}).`);
     }
-    if (typeof this.retryTransient !== 'boolean') throw new ConfigurationError(`retryStrategy.retryTransient must be a boolean (got ${String(this.retryTransient)}).`);
-    if (typeof this.jitter !== 'boolean') throw new ConfigurationError(`retryStrategy.jitter must be a boolean (got ${JSON.stringify(this.jitter)}).`);
+    if (typeof this.retryTransient !== 'boolean')
+      throw new ConfigurationError(
+        `retryStrategy.retryTransient must be a boolean (got ${String(this.retryTransient)}).`,
+      );
+    if (typeof this.jitter !== 'boolean')
+      throw new ConfigurationError(`retryStrategy.jitter must be a boolean (got ${JSON.stringify(this.jitter)}).`);
     if (!(this.initialDelayMs >= 0) || !(this.maxDelayMs >= this.initialDelayMs)) {
       throw new ConfigurationError('retryStrategy delays must satisfy 0 <= initialDelayMs <= maxDelayMs.');
     }

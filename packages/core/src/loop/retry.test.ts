@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, ContextWindowOverflowError, ExponentialBackoffRetry, ModelError, ModelThrottledError, ModelTransientError, tool, type AgentStreamEvent } from '../index.js';
+import {
+  Agent,
+  ContextWindowOverflowError,
+  ExponentialBackoffRetry,
+  ModelError,
+  ModelThrottledError,
+  ModelTransientError,
+  tool,
+  type AgentStreamEvent,
+} from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 const throttled = (retryAfterMs?: number): { error: Error } => ({
@@ -39,13 +48,34 @@ describe('retries of throttled model calls', () => {
 
   it('discards a cut partial answer: consumers are told, history, usage and tools see only the answer that completed', async () => {
     const tools: string[] = [];
-    const lookup = tool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => void tools.push(id) });
-    const model = new ScriptedModel([
-      { text: 'I will look order 1 up', toolUses: [{ name: 'lookup', input: { id: 'cut' } }], usage: { inputTokens: 100, outputTokens: 100 }, cutAfterEvents: 5 },
-      { text: 'Looking.', toolUses: [{ name: 'lookup', input: { id: 'ok' } }], usage: { inputTokens: 10, outputTokens: 5 } },
-      { text: 'Done.', usage: { inputTokens: 10, outputTokens: 5 } },
-    ], { chunkSize: 4 });
-    const agent = new Agent({ model, tools: [lookup], retryStrategy: { transientInitialDelayMs: 1, initialDelayMs: 1, maxDelayMs: 2 } });
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks up.',
+      inputSchema: z.object({ id: z.string() }),
+      callback: ({ id }) => void tools.push(id),
+    });
+    const model = new ScriptedModel(
+      [
+        {
+          text: 'I will look order 1 up',
+          toolUses: [{ name: 'lookup', input: { id: 'cut' } }],
+          usage: { inputTokens: 100, outputTokens: 100 },
+          cutAfterEvents: 5,
+        },
+        {
+          text: 'Looking.',
+          toolUses: [{ name: 'lookup', input: { id: 'ok' } }],
+          usage: { inputTokens: 10, outputTokens: 5 },
+        },
+        { text: 'Done.', usage: { inputTokens: 10, outputTokens: 5 } },
+      ],
+      { chunkSize: 4 },
+    );
+    const agent = new Agent({
+      model,
+      tools: [lookup],
+      retryStrategy: { transientInitialDelayMs: 1, initialDelayMs: 1, maxDelayMs: 2 },
+    });
     const events: AgentStreamEvent[] = [];
     const gen = agent.stream('q');
     let step = await gen.next();
@@ -53,15 +83,33 @@ describe('retries of throttled model calls', () => {
     const retry = events.find((e) => e.type === 'modelRetry');
     expect(retry).toMatchObject({ type: 'modelRetry', attempt: 1, discardedPartialAnswer: true });
     expect(tools).toEqual(['ok']);
-    expect(agent.messages.map((m) => m.content.map((b) => ('text' in b ? b.text : Object.keys(b)[0])).join('|'))).toEqual(['q', 'Looking.|toolUse', 'toolResult', 'Done.']);
+    expect(
+      agent.messages.map((m) => m.content.map((b) => ('text' in b ? b.text : Object.keys(b)[0])).join('|')),
+    ).toEqual(['q', 'Looking.|toolUse', 'toolResult', 'Done.']);
     expect(step.value.metrics.usage.inputTokens).toBe(20);
   });
 
   it('says a partial answer was discarded when the cut attempt had streamed only tool input', async () => {
     const ran: string[] = [];
-    const lookup = tool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({ id: z.string() }), callback: ({ id }) => void ran.push(id) });
-    const model = new ScriptedModel([{ toolUses: [{ name: 'lookup', input: { id: 'cut' } }], cutAfterEvents: 3 }, { toolUses: [{ name: 'lookup', input: { id: 'ok' } }] }, 'Done.'], { chunkSize: 4 });
-    const agent = new Agent({ model, tools: [lookup], retryStrategy: { transientInitialDelayMs: 1, initialDelayMs: 1, maxDelayMs: 2 } });
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks up.',
+      inputSchema: z.object({ id: z.string() }),
+      callback: ({ id }) => void ran.push(id),
+    });
+    const model = new ScriptedModel(
+      [
+        { toolUses: [{ name: 'lookup', input: { id: 'cut' } }], cutAfterEvents: 3 },
+        { toolUses: [{ name: 'lookup', input: { id: 'ok' } }] },
+        'Done.',
+      ],
+      { chunkSize: 4 },
+    );
+    const agent = new Agent({
+      model,
+      tools: [lookup],
+      retryStrategy: { transientInitialDelayMs: 1, initialDelayMs: 1, maxDelayMs: 2 },
+    });
     const retries: AgentStreamEvent[] = [];
     agent.on('modelRetry', (e) => void retries.push(e));
     await agent.invoke('q');
@@ -80,13 +128,19 @@ describe('retries of throttled model calls', () => {
       step = await gen.next();
     }
     expect(String(step.value)).toBe('finally');
-    expect(retries.map((e) => (e.type === 'modelRetry' ? [e.attempt, e.delayMs <= 4] : []))).toEqual([[1, true], [2, true]]);
+    expect(retries.map((e) => (e.type === 'modelRetry' ? [e.attempt, e.delayMs <= 4] : []))).toEqual([
+      [1, true],
+      [2, true],
+    ]);
     expect(step.value.metrics.modelCallCount).toBe(3);
     expect(agent.messages).toHaveLength(2);
   });
 
   it('gives up after maxAttempts and surfaces the error; null disables retries', async () => {
-    const agent = new Agent({ model: new ScriptedModel([throttled(), throttled(), throttled()]), retryStrategy: { maxAttempts: 2, initialDelayMs: 1 } });
+    const agent = new Agent({
+      model: new ScriptedModel([throttled(), throttled(), throttled()]),
+      retryStrategy: { maxAttempts: 2, initialDelayMs: 1 },
+    });
     await expect(agent.invoke('q')).rejects.toBeInstanceOf(ModelThrottledError);
     const none = new Agent({ model: new ScriptedModel([throttled(), 'never']), retryStrategy: null });
     await expect(none.invoke('q')).rejects.toThrow('slow down');

@@ -37,7 +37,14 @@ export async function runTool(
   let cancel: boolean | string = false;
   if (hooks.has(BeforeToolCallEvent)) {
     try {
-      const before = await hooks.invoke(new BeforeToolCallEvent(agent, { toolUse, selectedTool: selected, invocationState: inv.invocationState, interrupt }));
+      const before = await hooks.invoke(
+        new BeforeToolCallEvent(agent, {
+          toolUse,
+          selectedTool: selected,
+          invocationState: inv.invocationState,
+          interrupt,
+        }),
+      );
       selected = before.selectedTool;
       cancel = before.cancel;
     } catch (e) {
@@ -68,9 +75,15 @@ export async function runTool(
   if (denied !== undefined) {
     result = errorToolResult(id, denied);
   } else if (cancel !== false) {
-    result = errorToolResult(id, typeof cancel === 'string' ? cancel : `Tool ${toolUse.name} was cancelled by a hook before it ran.`);
+    result = errorToolResult(
+      id,
+      typeof cancel === 'string' ? cancel : `Tool ${toolUse.name} was cancelled by a hook before it ran.`,
+    );
   } else if (invalidInput !== undefined) {
-    result = errorToolResult(id, `The input of tool ${toolUse.name} was not valid JSON (${invalidInput}). Call it again with a JSON object.`);
+    result = errorToolResult(
+      id,
+      `The input of tool ${toolUse.name} was not valid JSON (${invalidInput}). Call it again with a JSON object.`,
+    );
   } else if (!selected) {
     const names = [...host.tools.names()].join(', ') || 'none';
     result = errorToolResult(id, `Unknown tool: ${toolUse.name}. Available tools: ${names}.`);
@@ -94,7 +107,13 @@ export async function runTool(
   inv.metrics.recordTool(toolUse.name, result.status === 'success', performance.now() - started);
   if (hooks.has(AfterToolCallEvent)) {
     const after = await hooks.invoke(
-      new AfterToolCallEvent(agent, { toolUse, selectedTool: selected, invocationState: inv.invocationState, result, error }),
+      new AfterToolCallEvent(agent, {
+        toolUse,
+        selectedTool: selected,
+        invocationState: inv.invocationState,
+        result,
+        error,
+      }),
     );
     result = after.result;
   }
@@ -106,7 +125,11 @@ export async function runTool(
  * assigned to a local: builds that keep function names (tsx, esbuild's keepNames) then do not add a
  * defineProperty call to every tool call.
  */
-function interruptFor(inv: Invocation, source: string, toolUse: ToolUse): (name: string, reason?: JsonValue) => JsonValue {
+function interruptFor(
+  inv: Invocation,
+  source: string,
+  toolUse: ToolUse,
+): (name: string, reason?: JsonValue) => JsonValue {
   return (name, reason) => askPerson(inv, source, toolUse, name, reason);
 }
 
@@ -120,7 +143,10 @@ function paused(inv: Invocation, error: unknown): ToolPaused {
 /** Guards against tools that return a malformed result or another use's id. */
 function normalizeResult(raw: ToolResult, toolUse: ToolUse): ToolResult {
   if (!raw || !Array.isArray(raw.content) || (raw.status !== 'success' && raw.status !== 'error')) {
-    return errorToolResult(toolUse.toolUseId, `Tool ${toolUse.name} returned a malformed result (expected { status, content: [...] }).`);
+    return errorToolResult(
+      toolUse.toolUseId,
+      `Tool ${toolUse.name} returned a malformed result (expected { status, content: [...] }).`,
+    );
   }
   return raw.toolUseId === toolUse.toolUseId ? raw : { ...raw, toolUseId: toolUse.toolUseId };
 }

@@ -43,7 +43,8 @@ export class StreamAccumulator {
       }
       if ('toolUse' in delta) {
         const block = blocks[index];
-        if (block?.kind !== 'toolUse') throw new ModelError(`The model sent tool input for block ${index} before its contentBlockStart.`);
+        if (block?.kind !== 'toolUse')
+          throw new ModelError(`The model sent tool input for block ${index} before its contentBlockStart.`);
         block.input += delta.toolUse.input;
         return undefined;
       }
@@ -58,7 +59,12 @@ export class StreamAccumulator {
       else block.redacted = r.redactedContent;
     } else if ('contentBlockStart' in event) {
       const { contentBlockIndex, start } = event.contentBlockStart;
-      blocks[contentBlockIndex] = { kind: 'toolUse', toolUseId: start.toolUse.toolUseId, name: start.toolUse.name, input: '' };
+      blocks[contentBlockIndex] = {
+        kind: 'toolUse',
+        toolUseId: start.toolUse.toolUseId,
+        name: start.toolUse.name,
+        input: '',
+      };
     } else if ('messageStop' in event) {
       this.#stopReason = event.messageStop.stopReason as StopReason;
     } else if ('metadata' in event) {
@@ -75,7 +81,9 @@ export class StreamAccumulator {
   finish(metrics: AgentMetrics): ModelTurn {
     const stopReason = this.#stopReason;
     if (stopReason === undefined) {
-      throw new ModelTransientError('The model stream ended before messageStop: the answer is incomplete (was the connection cut?).');
+      throw new ModelTransientError(
+        'The model stream ended before messageStop: the answer is incomplete (was the connection cut?).',
+      );
     }
     addUsage(metrics.usage, this.#usage);
     metrics.modelLatencyMs += this.#latencyMs;
@@ -96,7 +104,9 @@ function finishTurn(blocks: BlockState[], stopReason: StopReason): ModelTurn {
         input = block.input.trim() === '' ? {} : (JSON.parse(block.input) as JsonValue);
         if (deeperThan(input, MAX_INPUT_DEPTH)) {
           input = {};
-          throw new Error(`it is nested more than ${MAX_INPUT_DEPTH} levels deep, which no tool takes and a session cannot store`);
+          throw new Error(
+            `it is nested more than ${MAX_INPUT_DEPTH} levels deep, which no tool takes and a session cannot store`,
+          );
         }
       } catch (error) {
         invalidInputs ??= new Map();
@@ -104,10 +114,12 @@ function finishTurn(blocks: BlockState[], stopReason: StopReason): ModelTurn {
       }
       content.push({ toolUse: { toolUseId: block.toolUseId, name: block.name, input } });
     } else {
-      const reasoningContent: { reasoningText?: { text: string; signature?: string }; redactedContent?: Uint8Array } = {};
+      const reasoningContent: { reasoningText?: { text: string; signature?: string }; redactedContent?: Uint8Array } =
+        {};
       if (block.redacted) reasoningContent.redactedContent = block.redacted;
       if (block.text || block.signature) {
-        reasoningContent.reasoningText = block.signature === undefined ? { text: block.text } : { text: block.text, signature: block.signature };
+        reasoningContent.reasoningText =
+          block.signature === undefined ? { text: block.text } : { text: block.text, signature: block.signature };
       }
       content.push({ reasoningContent });
     }
@@ -127,7 +139,8 @@ function deeperThan(value: JsonValue, max: number): boolean {
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [v, depth] = next;
     if (depth > max) return true;
-    for (const child of Object.values(v as object) as JsonValue[]) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Object.values(v as object) as JsonValue[])
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }

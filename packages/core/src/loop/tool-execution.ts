@@ -65,7 +65,10 @@ export async function* executeTools(
     yield { type: 'toolStart', toolUse: use };
     let result: ToolResult;
     if (handoff) {
-      result = errorToolResult(use.toolUseId, `Ignored: this turn already transferred to ${handoff.target.name}; only the first handoff of a turn is performed.`);
+      result = errorToolResult(
+        use.toolUseId,
+        `Ignored: this turn already transferred to ${handoff.target.name}; only the first handoff of a turn is performed.`,
+      );
     } else {
       const outcome = await tryHandoff(host, inv, use, offered, turn.invalidInputs?.get(use.toolUseId));
       result = outcome.result;
@@ -81,7 +84,13 @@ export async function* executeTools(
 // esbuild's keepNames) add a defineProperty call for every named closure they create.
 
 /** Runs one regular tool use: refused by the budget, or found among the offered tools and run. */
-function runUse(host: LoopHost, inv: Invocation, turn: ModelTurn, offered: OfferedTools, use: ToolUse): Promise<ToolResult | ToolPaused> {
+function runUse(
+  host: LoopHost,
+  inv: Invocation,
+  turn: ModelTurn,
+  offered: OfferedTools,
+  use: ToolUse,
+): Promise<ToolResult | ToolPaused> {
   const refused = inv.budget?.tool(use);
   if (refused) return Promise.resolve(refused);
   const found = offered.extras?.get(use.name) ?? host.tools.get(use.name);
@@ -89,7 +98,12 @@ function runUse(host: LoopHost, inv: Invocation, turn: ModelTurn, offered: Offer
 }
 
 /** Keeps a use's result, or what it asked; returns the result to report. */
-function record(results: (ToolResult | null)[], asked: Interrupt[][], i: number, outcome: ToolResult | ToolPaused): ToolResult | undefined {
+function record(
+  results: (ToolResult | null)[],
+  asked: Interrupt[][],
+  i: number,
+  outcome: ToolResult | ToolPaused,
+): ToolResult | undefined {
   if ('interrupts' in outcome) {
     asked[i] = outcome.interrupts;
     return undefined;
@@ -142,11 +156,15 @@ async function tryHandoff(
     return { result: errorToolResult(use.toolUseId, text), handoff: undefined };
   };
   if (!h) return fail(`Unknown handoff: ${use.name}.`);
-  if (invalidInput !== undefined) return fail(`The input of ${use.name} was not valid JSON (${invalidInput}); no transfer was made.`);
+  if (invalidInput !== undefined)
+    return fail(`The input of ${use.name} was not valid JSON (${invalidInput}); no transfer was made.`);
   let input: unknown = use.input;
   if (h.inputSchema) {
     const parsed = h.inputSchema.safeParse(use.input);
-    if (!parsed.success) return fail(`Invalid input for ${use.name}: ${formatIssues(parsed.error.issues)}. No transfer was made; call it again with valid input.`);
+    if (!parsed.success)
+      return fail(
+        `Invalid input for ${use.name}: ${formatIssues(parsed.error.issues)}. No transfer was made; call it again with valid input.`,
+      );
     input = parsed.data;
   }
   try {

@@ -5,11 +5,22 @@ import { ScriptedModel } from '../testing/index.js';
 
 // `invoke` with nobody watching skips yielding per-cycle events; everything else must come out the same.
 
-const add = tool({ name: 'add', description: 'adds one', inputSchema: z.object({ n: z.number() }), callback: ({ n }) => String(n + 1) });
+const add = tool({
+  name: 'add',
+  description: 'adds one',
+  inputSchema: z.object({ n: z.number() }),
+  callback: ({ n }) => String(n + 1),
+});
 
 function model(): ScriptedModel {
   return new ScriptedModel([
-    { text: 'thinking', toolUses: [{ name: 'add', input: { n: 1 }, toolUseId: 'a' }, { name: 'nope', input: {}, toolUseId: 'b' }] },
+    {
+      text: 'thinking',
+      toolUses: [
+        { name: 'add', input: { n: 1 }, toolUseId: 'a' },
+        { name: 'nope', input: {}, toolUseId: 'b' },
+      ],
+    },
     { toolUses: [{ name: 'add', rawInput: '{"n":', toolUseId: 'c' }] },
     { reasoning: { text: 'hm', signature: 's' }, toolUses: [{ name: 'add', input: { n: 'x' }, toolUseId: 'd' }] },
     'done',
@@ -19,7 +30,11 @@ function model(): ScriptedModel {
 function comparable(agent: Agent, result: AgentResult): { messages: Message[]; stopReason: string; metrics: object } {
   const { cycleCount, modelCallCount, modelLatencyMs, usage, toolMetrics, interruptCount } = result.metrics;
   const tools = Object.fromEntries(Object.entries(toolMetrics).map(([name, m]) => [name, { ...m, totalTimeMs: 0 }]));
-  return { messages: agent.messages, stopReason: result.stopReason, metrics: { cycleCount, modelCallCount, modelLatencyMs, usage, tools, interruptCount } };
+  return {
+    messages: agent.messages,
+    stopReason: result.stopReason,
+    metrics: { cycleCount, modelCallCount, modelLatencyMs, usage, tools, interruptCount },
+  };
 }
 
 describe('an unobserved invocation', () => {
@@ -46,6 +61,11 @@ describe('an unobserved invocation', () => {
     expect(heard.map((e) => e.type)).toEqual(events.map((e) => e.type));
     expect(events.filter((e) => e.type === 'messageAdded')).toHaveLength(quiet.messages.length);
     expect(events.filter((e) => e.type === 'toolResult')).toHaveLength(4);
-    expect(events.filter((e) => e.type === 'textDelta').map((e) => (e.type === 'textDelta' ? e.data : '')).join('')).toBe('thinkingdone');
+    expect(
+      events
+        .filter((e) => e.type === 'textDelta')
+        .map((e) => (e.type === 'textDelta' ? e.data : ''))
+        .join(''),
+    ).toBe('thinkingdone');
   });
 });

@@ -89,7 +89,10 @@ export interface MultiAgentBase {
   readonly id: string;
   readonly kind: 'multiAgent';
   invoke(task: MultiAgentTask, options?: MultiAgentInvokeOptions): Promise<MultiAgentResult>;
-  stream(task: MultiAgentTask, options?: MultiAgentInvokeOptions): AsyncGenerator<MultiAgentStreamEvent, MultiAgentResult>;
+  stream(
+    task: MultiAgentTask,
+    options?: MultiAgentInvokeOptions,
+  ): AsyncGenerator<MultiAgentStreamEvent, MultiAgentResult>;
 }
 
 /** True when `value` is an orchestrator (not an agent). */

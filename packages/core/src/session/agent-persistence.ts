@@ -67,7 +67,7 @@ export class AgentPersistence {
 
   /** Stores `message` as the next message of the agent (deferred: at the next `flush()`). */
   append(message: Message): Promise<void> {
-    if (this.#deferred) return void this.#buffer.push(message), Promise.resolve();
+    if (this.#deferred) return (void this.#buffer.push(message), Promise.resolve());
     return this.#queue.run(() => this.#append(message));
   }
 
@@ -101,7 +101,7 @@ export class AgentPersistence {
    * completes, and the stored history never shows a toolUse without its toolResult for long.
    */
   sync(agent: Agent): Promise<void> {
-    if (this.#deferred) return void (this.#syncWanted = agent), Promise.resolve();
+    if (this.#deferred) return (void (this.#syncWanted = agent), Promise.resolve());
     return this.#queue.run(() => this.#syncNow(agent));
   }
 
@@ -135,7 +135,9 @@ export class AgentPersistence {
     };
     const detached = this.#detached;
     if (detached && pendingTurnOf(agent) === detached.turn) {
-      record._internal_state = { interrupt_state: { ...pendingTurnToJson(detached.turn), stored_from: detached.from } as JsonObject };
+      record._internal_state = {
+        interrupt_state: { ...pendingTurnToJson(detached.turn), stored_from: detached.from } as JsonObject,
+      };
     }
     return record;
   }
@@ -144,7 +146,9 @@ export class AgentPersistence {
   redactLatest(redacted: Message): Promise<void> {
     return this.#queue.run(async () => {
       if (!this.#latest) {
-        throw new SessionNotFoundError(`Agent ${this.storeId} of session ${this.#sessionId} has no stored message to redact yet; redact after a message was added.`);
+        throw new SessionNotFoundError(
+          `Agent ${this.storeId} of session ${this.#sessionId} has no stored message to redact yet; redact after a message was added.`,
+        );
       }
       const row: SessionMessage = { ...this.#latest, redact_message: redacted, updated_at: nowIso() };
       await this.#repo.updateMessage(this.#sessionId, this.storeId, row);
@@ -183,7 +187,10 @@ export class AgentPersistence {
     agent.state.replace(stored.state ?? {});
     // Back to a committed checkpoint: what was written after it (maybe with gaps) never happened.
     if (checkpoint) await this.#repo.deleteMessages(this.#sessionId, this.storeId, checkpoint.nextMessageId);
-    const prefix = agent.conversationManager.restoreFromSession((checkpoint ? checkpoint.conversation : stored.conversation_manager_state) ?? {}) ?? [];
+    const prefix =
+      agent.conversationManager.restoreFromSession(
+        (checkpoint ? checkpoint.conversation : stored.conversation_manager_state) ?? {},
+      ) ?? [];
     const offset = agent.conversationManager.removedMessageCount;
     let rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
     await this.#checkStored(rows, offset);
@@ -193,7 +200,13 @@ export class AgentPersistence {
     this.#latest = rows[rows.length - 1];
     // The record is written before the initial messages (repositories store messages under an
     // existing agent): a process that died in between left a strict prefix of them. Complete it.
-    const missing = offset === 0 ? missingInitialMessages(rows.map((r) => r.message), initial) : [];
+    const missing =
+      offset === 0
+        ? missingInitialMessages(
+            rows.map((r) => r.message),
+            initial,
+          )
+        : [];
     for (const message of missing) {
       await this.#append(message);
       rows.push(this.#latest as SessionMessage);
@@ -223,7 +236,10 @@ export class AgentPersistence {
       });
     }
     if (rows.length > 0 || offset === 0) return;
-    const [last, first] = await Promise.all([this.#repo.readMessage(this.#sessionId, this.storeId, offset - 1), this.#repo.readMessage(this.#sessionId, this.storeId, 0)]);
+    const [last, first] = await Promise.all([
+      this.#repo.readMessage(this.#sessionId, this.storeId, offset - 1),
+      this.#repo.readMessage(this.#sessionId, this.storeId, 0),
+    ]);
     if (last === undefined && first !== undefined) {
       throw new SessionCorruptError(
         `Agent ${this.storeId} of session ${this.#sessionId} says its window removed ${offset} messages (conversation_manager_state.removed_message_count), but message ${offset - 1} is not stored. Fix removed_message_count in the agent record; nothing was changed.`,
@@ -237,7 +253,11 @@ export class AgentPersistence {
    * message followed by its results: the turn is over) or the turn's own message that a crash left
    * before its removal (removed now).
    */
-  async #restorePending(agent: Agent, waiting: { turn: PendingTurn; from: number }, rows: SessionMessage[]): Promise<SessionMessage[]> {
+  async #restorePending(
+    agent: Agent,
+    waiting: { turn: PendingTurn; from: number },
+    rows: SessionMessage[],
+  ): Promise<SessionMessage[]> {
     const at = rows.findIndex((r) => r.message_id >= waiting.from);
     if (at < 0) {
       setPendingTurn(agent, waiting.turn);
@@ -245,7 +265,8 @@ export class AgentPersistence {
       return rows;
     }
     const [asked, answered] = [rows[at], rows[at + 1]];
-    const completed = asked && answered && sameMessage(asked.message, waiting.turn.message) && answered.message.role === 'user';
+    const completed =
+      asked && answered && sameMessage(asked.message, waiting.turn.message) && answered.message.role === 'user';
     if (completed) return rows;
     await this.#repo.deleteMessages(this.#sessionId, this.storeId, waiting.from);
     setPendingTurn(agent, waiting.turn);
@@ -299,7 +320,9 @@ function sameMessage(a: Message, b: Message): boolean {
 /** The initial messages not yet stored, when what is stored is a strict prefix of them (else none). */
 function missingInitialMessages(stored: readonly Message[], initial: readonly Message[]): Message[] {
   if (stored.length >= initial.length) return [];
-  const same = stored.every((m, i) => JSON.stringify(encodeBytes(m)) === JSON.stringify(encodeBytes(initial[i] as Message)));
+  const same = stored.every(
+    (m, i) => JSON.stringify(encodeBytes(m)) === JSON.stringify(encodeBytes(initial[i] as Message)),
+  );
   return same ? initial.slice(stored.length) : [];
 }
 
@@ -307,6 +330,11 @@ function missingInitialMessages(stored: readonly Message[], initial: readonly Me
 function withoutRestoredPrefix(agent: Agent): Message[] {
   const summary = agent.conversationManager.getState()['summary_message'] as Message | undefined;
   const first = agent.messages[0];
-  const isSummary = summary !== undefined && first !== undefined && first.role === 'user' && Array.isArray(summary.content) && messageText(first) === messageText(summary);
+  const isSummary =
+    summary !== undefined &&
+    first !== undefined &&
+    first.role === 'user' &&
+    Array.isArray(summary.content) &&
+    messageText(first) === messageText(summary);
   return isSummary ? agent.messages.slice(1) : agent.messages;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, InMemorySessionRepository, RepositorySessionManager, SessionConflictError, messageText, type SessionRepository } from '../index.js';
+import {
+  Agent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  SessionConflictError,
+  messageText,
+  type SessionRepository,
+} from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 /** An in-memory repository that logs each write's start and end, and can hold writes until they are all under way. */
@@ -38,13 +45,17 @@ class LoggingRepository extends InMemorySessionRepository {
   }
 }
 
-const open = async (repository: SessionRepository) => new RepositorySessionManager({ sessionId: 's', repository }).openMultiAgent('g', 'graph');
+const open = async (repository: SessionRepository) =>
+  new RepositorySessionManager({ sessionId: 's', repository }).openMultiAgent('g', 'graph');
 
 describe('MultiAgentSession.commitStep', () => {
   it('writes node entries and a deferred member agent together, then the state document, then the transitions', async () => {
     const repository = new LoggingRepository();
     const session = await open(repository);
-    await session.commitStep({ state: { step: 0 }, transitions: [{ from: null, to: 'a', kind: 'start', reason: 'entry' }] });
+    await session.commitStep({
+      state: { step: 0 },
+      transitions: [{ from: null, to: 'a', kind: 'start', reason: 'entry' }],
+    });
     const agent = new Agent({ model: new ScriptedModel(['done']) });
     await session.attachAgent(agent, 'a', { restore: true, deferWrites: true });
     await agent.invoke('work');
@@ -60,7 +71,9 @@ describe('MultiAgentSession.commitStep', () => {
     });
     expect(stored.map((t) => [t.seq, t.from, t.to])).toEqual([[1, 'a', 'b']]);
     const round = repository.log.slice(repository.log.indexOf('start node a'));
-    expect(round.indexOf('state')).toBeGreaterThan(Math.max(round.indexOf('end node a'), round.indexOf('end message 0'), round.indexOf('end message 1')));
+    expect(round.indexOf('state')).toBeGreaterThan(
+      Math.max(round.indexOf('end node a'), round.indexOf('end message 0'), round.indexOf('end message 1')),
+    );
     await session.settle();
     const reopened = await open(repository);
     const snapshot = await reopened.load();
@@ -91,7 +104,14 @@ describe('MultiAgentSession.commitStep', () => {
     expect(checkpoint?.nextMessageId).toBe(2);
     // A step cut by a crash: its messages were written concurrently and one is missing.
     const now = new Date().toISOString();
-    for (const id of [3, 4]) await repository.createMessage('s', 'g.a', { message: { role: 'user', content: [{ text: `lost ${id}` }] }, message_id: id, redact_message: null, created_at: now, updated_at: now });
+    for (const id of [3, 4])
+      await repository.createMessage('s', 'g.a', {
+        message: { role: 'user', content: [{ text: `lost ${id}` }] },
+        message_id: id,
+        redact_message: null,
+        created_at: now,
+        updated_at: now,
+      });
     const restored = new Agent({ model: new ScriptedModel([]) });
     await (await open(repository)).attachAgent(restored, 'a', { restore: true, checkpoint, deferWrites: true });
     expect(restored.messages.map((m) => messageText(m))).toEqual(['first', 'one']);
@@ -105,10 +125,14 @@ describe('MultiAgentSession.commitStep', () => {
     await session.settle();
     // Another writer took transition 1: this writer's append of it fails after its commit point.
     const now = new Date().toISOString();
-    await repository.appendTransitions('s', 'g', [{ seq: 1, from: 'x', to: 'y', kind: 'edge', reason: 'other writer', at: now }]);
+    await repository.appendTransitions('s', 'g', [
+      { seq: 1, from: 'x', to: 'y', kind: 'edge', reason: 'other writer', at: now },
+    ]);
     await session.commitStep({ state: { n: 1 }, transitions: [{ from: 'a', to: 'b', kind: 'edge', reason: 'mine' }] });
     await expect(session.settle()).rejects.toBeInstanceOf(SessionConflictError);
-    await repository.appendTransitions('s', 'g', [{ seq: 2, from: 'x', to: 'z', kind: 'edge', reason: 'other writer', at: now }]);
+    await repository.appendTransitions('s', 'g', [
+      { seq: 2, from: 'x', to: 'z', kind: 'edge', reason: 'other writer', at: now },
+    ]);
     await session.commitStep({ state: { n: 2 }, transitions: [{ from: 'b', to: 'c', kind: 'edge', reason: 'mine' }] });
     // Not settled: the next step stops before its commit point.
     await expect(session.commitStep({ state: { n: 3 } })).rejects.toBeInstanceOf(SessionConflictError);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  InMemorySessionRepository, SessionConflictError, SessionCorruptError, SessionNotFoundError, decodeBytes, encodeBytes, parseSessionData,
-  serializeSessionData, type SessionMessage,
+  InMemorySessionRepository,
+  SessionConflictError,
+  SessionCorruptError,
+  SessionNotFoundError,
+  decodeBytes,
+  encodeBytes,
+  parseSessionData,
+  serializeSessionData,
+  type SessionMessage,
 } from '../index.js';
 
 const at = '2025-07-23T19:09:41.714508+00:00';
@@ -16,24 +23,44 @@ const row = (id: number, text = `m${id}`): SessionMessage => ({
 async function withAgent(): Promise<InMemorySessionRepository> {
   const repo = new InMemorySessionRepository();
   await repo.createSession({ session_id: 's1', session_type: 'AGENT', created_at: at, updated_at: at });
-  await repo.createAgent('s1', { agent_id: 'a1', state: {}, conversation_manager_state: {}, created_at: at, updated_at: at });
+  await repo.createAgent('s1', {
+    agent_id: 'a1',
+    state: {},
+    conversation_manager_state: {},
+    created_at: at,
+    updated_at: at,
+  });
   return repo;
 }
 
 describe('InMemorySessionRepository', () => {
   it('creates, reads and updates, refusing duplicates and updates of missing items', async () => {
     const repo = await withAgent();
-    await expect(repo.createSession({ session_id: 's1', session_type: 'AGENT', created_at: at, updated_at: at })).rejects.toBeInstanceOf(SessionConflictError);
-    await expect(repo.createAgent('s1', { agent_id: 'a1', state: {}, conversation_manager_state: {}, created_at: at, updated_at: at })).rejects.toBeInstanceOf(
-      SessionConflictError,
-    );
+    await expect(
+      repo.createSession({ session_id: 's1', session_type: 'AGENT', created_at: at, updated_at: at }),
+    ).rejects.toBeInstanceOf(SessionConflictError);
+    await expect(
+      repo.createAgent('s1', {
+        agent_id: 'a1',
+        state: {},
+        conversation_manager_state: {},
+        created_at: at,
+        updated_at: at,
+      }),
+    ).rejects.toBeInstanceOf(SessionConflictError);
     await repo.createMessage('s1', 'a1', row(0));
     await expect(repo.createMessage('s1', 'a1', row(0, 'again'))).rejects.toBeInstanceOf(SessionConflictError);
     expect((await repo.readMessage('s1', 'a1', 0))?.message.content).toEqual([{ text: 'm0' }]);
     await expect(repo.updateMessage('s1', 'a1', row(5))).rejects.toBeInstanceOf(SessionNotFoundError);
-    await expect(repo.updateAgent('s1', { agent_id: 'nobody', state: {}, conversation_manager_state: {}, created_at: at, updated_at: at })).rejects.toBeInstanceOf(
-      SessionNotFoundError,
-    );
+    await expect(
+      repo.updateAgent('s1', {
+        agent_id: 'nobody',
+        state: {},
+        conversation_manager_state: {},
+        created_at: at,
+        updated_at: at,
+      }),
+    ).rejects.toBeInstanceOf(SessionNotFoundError);
   });
 
   it('returns undefined for missing items, also when their session is missing', async () => {
@@ -82,7 +109,9 @@ describe('InMemorySessionRepository', () => {
     const repo = await withAgent();
     await repo.createMultiAgent('s1', { id: 'g', type: 'graph', state: {}, created_at: at, updated_at: at });
     await repo.appendTransitions('s1', 'g', [{ seq: 0, from: null, to: 'a', kind: 'start', reason: '', at }]);
-    await expect(repo.appendTransitions('s1', 'g', [{ seq: 0, from: 'a', to: 'b', kind: 'edge', reason: '', at }])).rejects.toBeInstanceOf(SessionConflictError);
+    await expect(
+      repo.appendTransitions('s1', 'g', [{ seq: 0, from: 'a', to: 'b', kind: 'edge', reason: '', at }]),
+    ).rejects.toBeInstanceOf(SessionConflictError);
     expect((await repo.readTransitions('s1', 'g')).map((t) => t.to)).toEqual(['a']);
   });
 });
@@ -90,7 +119,9 @@ describe('InMemorySessionRepository', () => {
 describe('session codec', () => {
   it('encodes bytes the way Strands does and decodes them back', () => {
     const value = { image: { format: 'png', source: { bytes: new Uint8Array([137, 80, 78, 71]) } } };
-    expect(encodeBytes(value)).toEqual({ image: { format: 'png', source: { bytes: { __bytes_encoded__: true, data: 'iVBORw==' } } } });
+    expect(encodeBytes(value)).toEqual({
+      image: { format: 'png', source: { bytes: { __bytes_encoded__: true, data: 'iVBORw==' } } },
+    });
     expect(decodeBytes(encodeBytes(value))).toEqual(value);
     expect(parseSessionData(serializeSessionData(value), 'x.json')).toEqual(value);
     expect(serializeSessionData({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}');

@@ -2,7 +2,14 @@ import { SessionConflictError, SessionCorruptError, SessionNotFoundError } from 
 import type { JsonObject } from '../types/json.js';
 import { checkSessionId } from './session-codec.js';
 import type { SessionRepository } from './session-repository.js';
-import type { ListMessagesOptions, NodeTransition, Session, SessionAgent, SessionMessage, SessionMultiAgent } from './session-types.js';
+import type {
+  ListMessagesOptions,
+  NodeTransition,
+  Session,
+  SessionAgent,
+  SessionMessage,
+  SessionMultiAgent,
+} from './session-types.js';
 
 interface StoredAgent {
   agent: SessionAgent;
@@ -36,27 +43,35 @@ export class InMemorySessionRepository implements SessionRepository {
   #session(sessionId: string): StoredSession {
     checkSessionId(sessionId, 'session id');
     const s = this.#sessions.get(sessionId);
-    if (!s) throw new SessionNotFoundError(`Session ${sessionId} does not exist; create it first.`, { location: sessionId });
+    if (!s)
+      throw new SessionNotFoundError(`Session ${sessionId} does not exist; create it first.`, { location: sessionId });
     return s;
   }
 
   #agent(sessionId: string, agentId: string): StoredAgent {
     checkSessionId(agentId, 'agent id');
     const a = this.#session(sessionId).agents.get(agentId);
-    if (!a) throw new SessionNotFoundError(`Agent ${agentId} does not exist in session ${sessionId}.`, { location: `${sessionId}/${agentId}` });
+    if (!a)
+      throw new SessionNotFoundError(`Agent ${agentId} does not exist in session ${sessionId}.`, {
+        location: `${sessionId}/${agentId}`,
+      });
     return a;
   }
 
   #multi(sessionId: string, id: string): StoredMultiAgent {
     checkSessionId(id, 'multi-agent id');
     const m = this.#session(sessionId).multiAgents.get(id);
-    if (!m) throw new SessionNotFoundError(`Multi-agent ${id} does not exist in session ${sessionId}.`, { location: `${sessionId}/${id}` });
+    if (!m)
+      throw new SessionNotFoundError(`Multi-agent ${id} does not exist in session ${sessionId}.`, {
+        location: `${sessionId}/${id}`,
+      });
     return m;
   }
 
   async createSession(session: Session): Promise<Session> {
     checkSessionId(session.session_id, 'session id');
-    if (this.#sessions.has(session.session_id)) throw new SessionConflictError(`Session ${session.session_id} already exists.`);
+    if (this.#sessions.has(session.session_id))
+      throw new SessionConflictError(`Session ${session.session_id} already exists.`);
     this.#sessions.set(session.session_id, { session: copy(session), agents: new Map(), multiAgents: new Map() });
     return copy(session);
   }
@@ -75,7 +90,8 @@ export class InMemorySessionRepository implements SessionRepository {
   async createAgent(sessionId: string, agent: SessionAgent): Promise<void> {
     checkSessionId(agent.agent_id, 'agent id');
     const s = this.#session(sessionId);
-    if (s.agents.has(agent.agent_id)) throw new SessionConflictError(`Agent ${agent.agent_id} already exists in session ${sessionId}.`);
+    if (s.agents.has(agent.agent_id))
+      throw new SessionConflictError(`Agent ${agent.agent_id} already exists in session ${sessionId}.`);
     s.agents.set(agent.agent_id, { agent: copy(agent), messages: new Map() });
   }
 
@@ -93,7 +109,8 @@ export class InMemorySessionRepository implements SessionRepository {
   async createMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     checkMessageId(message.message_id);
     const a = this.#agent(sessionId, agentId);
-    if (a.messages.has(message.message_id)) throw new SessionConflictError(`Message ${message.message_id} of agent ${agentId} already exists.`);
+    if (a.messages.has(message.message_id))
+      throw new SessionConflictError(`Message ${message.message_id} of agent ${agentId} already exists.`);
     a.messages.set(message.message_id, copy(message));
   }
 
@@ -108,7 +125,8 @@ export class InMemorySessionRepository implements SessionRepository {
   async updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     checkMessageId(message.message_id);
     const a = this.#agent(sessionId, agentId);
-    if (!a.messages.has(message.message_id)) throw new SessionNotFoundError(`Message ${message.message_id} of agent ${agentId} does not exist.`);
+    if (!a.messages.has(message.message_id))
+      throw new SessionNotFoundError(`Message ${message.message_id} of agent ${agentId} does not exist.`);
     a.messages.set(message.message_id, copy(message));
   }
 
@@ -119,9 +137,12 @@ export class InMemorySessionRepository implements SessionRepository {
     const wanted = ids.filter((id) => id >= offset).slice(0, options.limit ?? Infinity);
     wanted.forEach((id, i) => {
       if (id !== offset + i) {
-        throw new SessionCorruptError(`Message ${offset + i} of agent ${agentId} in session ${sessionId} is missing (the next stored is ${id}).`, {
-          location: `${sessionId}/${agentId}/${offset + i}`,
-        });
+        throw new SessionCorruptError(
+          `Message ${offset + i} of agent ${agentId} in session ${sessionId} is missing (the next stored is ${id}).`,
+          {
+            location: `${sessionId}/${agentId}/${offset + i}`,
+          },
+        );
       }
     });
     return wanted.map((id) => copy(a.messages.get(id) as SessionMessage));
@@ -135,7 +156,8 @@ export class InMemorySessionRepository implements SessionRepository {
   async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     checkSessionId(multiAgent.id, 'multi-agent id');
     const s = this.#session(sessionId);
-    if (s.multiAgents.has(multiAgent.id)) throw new SessionConflictError(`Multi-agent ${multiAgent.id} already exists in session ${sessionId}.`);
+    if (s.multiAgents.has(multiAgent.id))
+      throw new SessionConflictError(`Multi-agent ${multiAgent.id} already exists in session ${sessionId}.`);
     s.multiAgents.set(multiAgent.id, { multiAgent: copy(multiAgent), nodes: new Map(), transitions: [] });
   }
 
@@ -164,10 +186,17 @@ export class InMemorySessionRepository implements SessionRepository {
     return Object.fromEntries([...this.#multi(sessionId, multiAgentId).nodes].map(([k, v]) => [k, copy(v)]));
   }
 
-  async appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void> {
+  async appendTransitions(
+    sessionId: string,
+    multiAgentId: string,
+    transitions: readonly NodeTransition[],
+  ): Promise<void> {
     const m = this.#multi(sessionId, multiAgentId);
     for (const t of transitions) {
-      if (t.seq !== m.transitions.length) throw new SessionConflictError(`Transition ${t.seq} of ${multiAgentId} is out of order (expected ${m.transitions.length}).`);
+      if (t.seq !== m.transitions.length)
+        throw new SessionConflictError(
+          `Transition ${t.seq} of ${multiAgentId} is out of order (expected ${m.transitions.length}).`,
+        );
       m.transitions.push(copy(t));
     }
   }

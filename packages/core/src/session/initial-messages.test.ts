@@ -27,10 +27,18 @@ const FEW_SHOT: Message[] = [
 describe('initial messages across a crash', () => {
   it.each([0, 1, 2, 3])('are all restored and stored once when the process died after %i of them', async (kept) => {
     const repository = new DiesAfterMessages(kept);
-    const first = new Agent({ model: new ScriptedModel(['unused']), messages: FEW_SHOT, sessionManager: new RepositorySessionManager({ sessionId: 's', repository }) });
+    const first = new Agent({
+      model: new ScriptedModel(['unused']),
+      messages: FEW_SHOT,
+      sessionManager: new RepositorySessionManager({ sessionId: 's', repository }),
+    });
     await expect(first.initialize()).rejects.toThrow('the process died');
     repository.left = Number.POSITIVE_INFINITY;
-    const again = new Agent({ model: new ScriptedModel(['Answer.']), messages: FEW_SHOT, sessionManager: new RepositorySessionManager({ sessionId: 's', repository }) });
+    const again = new Agent({
+      model: new ScriptedModel(['Answer.']),
+      messages: FEW_SHOT,
+      sessionManager: new RepositorySessionManager({ sessionId: 's', repository }),
+    });
     await again.invoke('Real question');
     const stored = (await repository.listMessages('s', 'default')).map((r) => messageText(r.message));
     expect(stored).toEqual([...FEW_SHOT.map(messageText), 'Real question', 'Answer.']);
@@ -40,9 +48,23 @@ describe('initial messages across a crash', () => {
   it('leave a history that moved on alone', async () => {
     const repository = new InMemorySessionRepository();
     const sm = (): RepositorySessionManager => new RepositorySessionManager({ sessionId: 's', repository });
-    await new Agent({ model: new ScriptedModel(['One.']), messages: FEW_SHOT.slice(0, 2), sessionManager: sm() }).invoke('Q1');
-    const again = new Agent({ model: new ScriptedModel(['Two.']), messages: FEW_SHOT.slice(0, 2), sessionManager: sm() });
+    await new Agent({
+      model: new ScriptedModel(['One.']),
+      messages: FEW_SHOT.slice(0, 2),
+      sessionManager: sm(),
+    }).invoke('Q1');
+    const again = new Agent({
+      model: new ScriptedModel(['Two.']),
+      messages: FEW_SHOT.slice(0, 2),
+      sessionManager: sm(),
+    });
     await again.invoke('Q2');
-    expect(again.messages.map(messageText)).toEqual([...FEW_SHOT.slice(0, 2).map(messageText), 'Q1', 'One.', 'Q2', 'Two.']);
+    expect(again.messages.map(messageText)).toEqual([
+      ...FEW_SHOT.slice(0, 2).map(messageText),
+      'Q1',
+      'One.',
+      'Q2',
+      'Two.',
+    ]);
   });
 });

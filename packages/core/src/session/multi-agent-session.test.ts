@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, ConfigurationError, InMemorySessionRepository, RepositorySessionManager, SlidingWindowConversationManager, messageText } from '../index.js';
+import {
+  Agent,
+  ConfigurationError,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  SlidingWindowConversationManager,
+  messageText,
+} from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 describe('MultiAgentSession', () => {
@@ -24,7 +31,10 @@ describe('MultiAgentSession', () => {
     expect([t0.seq, t1.seq]).toEqual([0, 1]);
     expect((await repository.readSession('run-1'))?.session_type).toBe('MULTI_AGENT');
 
-    const reopened = await new RepositorySessionManager({ sessionId: 'run-1', repository }).openMultiAgent('graph1', 'graph');
+    const reopened = await new RepositorySessionManager({ sessionId: 'run-1', repository }).openMultiAgent(
+      'graph1',
+      'graph',
+    );
     const snapshot = await reopened.load();
     expect(snapshot?.state).toEqual({ status: 'executing', task: 'write', completed: ['researcher'] });
     expect(snapshot?.nodes).toEqual({ researcher: { status: 'completed', output: 'facts' } });
@@ -36,7 +46,9 @@ describe('MultiAgentSession', () => {
     await reopened.attachAgent(again, 'researcher', { restore: true });
     expect(again.messages.map((m) => messageText(m))).toEqual(['research', 'facts']);
     expect(again.state.get('notes')).toBe(3);
-    expect((await reopened.appendTransition({ from: 'writer', to: null, kind: 'complete', reason: 'done' })).seq).toBe(2);
+    expect((await reopened.appendTransition({ from: 'writer', to: null, kind: 'complete', reason: 'done' })).seq).toBe(
+      2,
+    );
   });
 
   it('continues the transition numbering without load(), and starts over after clear()', async () => {
@@ -64,22 +76,32 @@ describe('MultiAgentSession', () => {
     await session.resetAgent(agent);
     await agent.invoke('second');
     expect((await repository.listMessages('s', 'g.n1')).map((m) => messageText(m.message))).toEqual(['second', 'two']);
-    const fresh = new Agent({ model: new ScriptedModel([]), messages: [{ role: 'user', content: [{ text: 'seed' }] }] });
+    const fresh = new Agent({
+      model: new ScriptedModel([]),
+      messages: [{ role: 'user', content: [{ text: 'seed' }] }],
+    });
     await session.attachAgent(fresh, 'n1', { restore: false });
     expect((await repository.listMessages('s', 'g.n1')).map((m) => messageText(m.message))).toEqual(['seed']);
   });
 
   it('resets a member whose window already removed messages so that the next restore gets exactly its history', async () => {
     const repository = new InMemorySessionRepository();
-    const open = async () => (await new RepositorySessionManager({ sessionId: 's', repository }).openMultiAgent('g', 'graph'));
+    const open = async () =>
+      await new RepositorySessionManager({ sessionId: 's', repository }).openMultiAgent('g', 'graph');
     const session = await open();
     await session.saveState({});
-    const agent = new Agent({ model: new ScriptedModel(['a1', 'a2', 'a3']), conversationManager: new SlidingWindowConversationManager({ windowSize: 2 }) });
+    const agent = new Agent({
+      model: new ScriptedModel(['a1', 'a2', 'a3']),
+      conversationManager: new SlidingWindowConversationManager({ windowSize: 2 }),
+    });
     await session.attachAgent(agent, 'w', { restore: true });
     for (const q of ['q1', 'q2', 'q3']) await agent.invoke(q);
     expect(agent.conversationManager.removedMessageCount).toBe(4);
     await session.resetAgent(agent);
-    const restored = new Agent({ model: new ScriptedModel([]), conversationManager: new SlidingWindowConversationManager({ windowSize: 2 }) });
+    const restored = new Agent({
+      model: new ScriptedModel([]),
+      conversationManager: new SlidingWindowConversationManager({ windowSize: 2 }),
+    });
     await (await open()).attachAgent(restored, 'w', { restore: true });
     expect(restored.messages.map((m) => messageText(m))).toEqual(['q3', 'a3']);
   });

@@ -119,12 +119,19 @@ export class MultiAgentSession {
       await this.#learn();
       const nodes = step.nodes ?? [];
       for (const node of nodes) checkSessionId(node.id, 'node id');
-      const putAll = (): Promise<void>[] => nodes.map((node) => this.#repo.putNodeEntry(this.sessionId, this.multiAgentId, node.id, node.entry));
+      const putAll = (): Promise<void>[] =>
+        nodes.map((node) => this.#repo.putNodeEntry(this.sessionId, this.multiAgentId, node.id, node.entry));
       const creating = !this.#exists; // node entries need the orchestrator: a first step puts them after its state document
-      await Promise.all([this.#drain(true), ...(step.agents ?? []).map((agent) => this.#agents.get(agent)?.flush()), ...(creating ? [] : putAll())]);
+      await Promise.all([
+        this.#drain(true),
+        ...(step.agents ?? []).map((agent) => this.#agents.get(agent)?.flush()),
+        ...(creating ? [] : putAll()),
+      ]);
       await this.#writeState(step.state);
       if (creating) await Promise.all(putAll());
-      const stored = (step.transitions ?? []).map((t, i): NodeTransition => ({ seq: this.#seq + i, ...t, at: nowIso() }));
+      const stored = (step.transitions ?? []).map(
+        (t, i): NodeTransition => ({ seq: this.#seq + i, ...t, at: nowIso() }),
+      );
       this.#seq += stored.length;
       if (stored.length > 0) {
         this.#trailing = this.#repo.appendTransitions(this.sessionId, this.multiAgentId, stored).then(
@@ -198,7 +205,9 @@ export class MultiAgentSession {
     }
     let persistence = this.#agents.get(agent);
     if (!persistence) {
-      persistence = new AgentPersistence(this.#repo, this.sessionId, `${this.multiAgentId}.${key}`, { deferred: options.deferWrites === true });
+      persistence = new AgentPersistence(this.#repo, this.sessionId, `${this.multiAgentId}.${key}`, {
+        deferred: options.deferWrites === true,
+      });
       this.#agents.set(agent, persistence);
       const p = persistence;
       agent.hooks.addCallback(MessageAddedEvent, (event) => p.append(event.message));

@@ -39,10 +39,14 @@ export function repairToolPairs(input: readonly Message[]): RepairedHistory {
     const content: ContentBlock[] = message.content.map((block) => {
       if (!('toolResult' in block) || asked.includes(block.toolResult.toolUseId)) return block;
       dropped++;
-      return { text: `[A result of tool call ${block.toolResult.toolUseId} was dropped: its tool call is not in the restored history.]` };
+      return {
+        text: `[A result of tool call ${block.toolResult.toolUseId} was dropped: its tool call is not in the restored history.]`,
+      };
     });
     const answered = new Set(content.flatMap((b) => ('toolResult' in b ? [b.toolResult.toolUseId] : [])));
-    const missing = asked.filter((id) => !answered.has(id)).map((id) => ({ toolResult: errorToolResult(id, INTERRUPTED_TOOL_CALL) }));
+    const missing = asked
+      .filter((id) => !answered.has(id))
+      .map((id) => ({ toolResult: errorToolResult(id, INTERRUPTED_TOOL_CALL) }));
     repairs += dropped + missing.length;
     messages.push(dropped + missing.length > 0 ? { role: 'user', content: [...missing, ...content] } : message);
   }
@@ -50,12 +54,17 @@ export function repairToolPairs(input: readonly Message[]): RepairedHistory {
   for (let i = messages.length - 2; i >= 0; i--) {
     const ids = toolUseIds(messages[i]);
     if (ids.length > 0 && messages[i + 1]?.role === 'assistant') {
-      messages.splice(i + 1, 0, { role: 'user', content: ids.map((id) => ({ toolResult: errorToolResult(id, INTERRUPTED_TOOL_CALL) })) });
+      messages.splice(i + 1, 0, {
+        role: 'user',
+        content: ids.map((id) => ({ toolResult: errorToolResult(id, INTERRUPTED_TOOL_CALL) })),
+      });
       repairs += ids.length;
     }
   }
   const last = toolUseIds(messages[messages.length - 1]);
   const closing: Message | undefined =
-    last.length > 0 ? { role: 'user', content: last.map((id) => ({ toolResult: errorToolResult(id, INTERRUPTED_TOOL_CALL) })) } : undefined;
+    last.length > 0
+      ? { role: 'user', content: last.map((id) => ({ toolResult: errorToolResult(id, INTERRUPTED_TOOL_CALL) })) }
+      : undefined;
   return { messages, closing, repairs: repairs + last.length };
 }

@@ -1,24 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent, BeforeToolCallEvent, ConfigurationError, InMemorySessionRepository, NullConversationManager, RepositorySessionManager,
-  SessionConflictError, SlidingWindowConversationManager, messageText, tool, type Message, type SessionRepository,
+  Agent,
+  BeforeToolCallEvent,
+  ConfigurationError,
+  InMemorySessionRepository,
+  NullConversationManager,
+  RepositorySessionManager,
+  SessionConflictError,
+  SlidingWindowConversationManager,
+  messageText,
+  tool,
+  type Message,
+  type SessionRepository,
 } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 const texts = (messages: Message[]): string[] => messages.map((m) => messageText(m));
-const manager = (repository: SessionRepository, sessionId = 's1'): RepositorySessionManager => new RepositorySessionManager({ sessionId, repository });
-const echo = tool({ name: 'echo', description: 'echo', inputSchema: z.object({ text: z.string() }), callback: ({ text }) => text });
+const manager = (repository: SessionRepository, sessionId = 's1'): RepositorySessionManager =>
+  new RepositorySessionManager({ sessionId, repository });
+const echo = tool({
+  name: 'echo',
+  description: 'echo',
+  inputSchema: z.object({ text: z.string() }),
+  callback: ({ text }) => text,
+});
 
 describe('RepositorySessionManager', () => {
   it('persists each message and the state, and restores them into a new agent', async () => {
     const repository = new InMemorySessionRepository();
-    const first = new Agent({ model: new ScriptedModel(['競馬がご趣味なんですね!']), sessionManager: manager(repository) });
+    const first = new Agent({
+      model: new ScriptedModel(['競馬がご趣味なんですね!']),
+      sessionManager: manager(repository),
+    });
     first.state.set('session_count', 1);
     await first.invoke('私の趣味は競馬なんですよ!');
     const stored = await repository.listMessages('s1', 'default');
     expect(stored.map((m) => m.message_id)).toEqual([0, 1]);
-    expect(stored[0]).toMatchObject({ message: { role: 'user', content: [{ text: '私の趣味は競馬なんですよ!' }] }, redact_message: null });
+    expect(stored[0]).toMatchObject({
+      message: { role: 'user', content: [{ text: '私の趣味は競馬なんですよ!' }] },
+      redact_message: null,
+    });
     expect((await repository.readSession('s1'))?.session_type).toBe('AGENT');
 
     const model = new ScriptedModel(['あなたの趣味は競馬です。']);
@@ -27,7 +49,11 @@ describe('RepositorySessionManager', () => {
     expect(texts(second.messages)).toEqual(['私の趣味は競馬なんですよ!', '競馬がご趣味なんですね!']);
     expect(second.state.get()).toEqual({ session_count: 1 });
     await second.invoke('私の趣味はなんだっけ?');
-    expect(texts(model.requests[0]?.messages ?? [])).toEqual(['私の趣味は競馬なんですよ!', '競馬がご趣味なんですね!', '私の趣味はなんだっけ?']);
+    expect(texts(model.requests[0]?.messages ?? [])).toEqual([
+      '私の趣味は競馬なんですよ!',
+      '競馬がご趣味なんですね!',
+      '私の趣味はなんだっけ?',
+    ]);
     expect((await repository.listMessages('s1', 'default')).map((m) => m.message_id)).toEqual([0, 1, 2, 3]);
   });
 
@@ -47,25 +73,39 @@ describe('RepositorySessionManager', () => {
     expect(await repository.listMessages('s1', 'default')).toHaveLength(6);
 
     const cm = new SlidingWindowConversationManager({ windowSize: 4 });
-    const second = new Agent({ model: new ScriptedModel(['a4']), conversationManager: cm, sessionManager: manager(repository) });
+    const second = new Agent({
+      model: new ScriptedModel(['a4']),
+      conversationManager: cm,
+      sessionManager: manager(repository),
+    });
     await second.initialize();
     expect(cm.removedMessageCount).toBe(2);
     expect(texts(second.messages)).toEqual(['q2', 'a2', 'q3', 'a3']);
     await second.invoke('q4');
-    expect((await repository.listMessages('s1', 'default', { offset: 6 })).map((m) => messageText(m.message))).toEqual(['q4', 'a4']);
+    expect((await repository.listMessages('s1', 'default', { offset: 6 })).map((m) => messageText(m.message))).toEqual([
+      'q4',
+      'a4',
+    ]);
   });
 
   it('refuses to restore with another kind of conversation manager', async () => {
     const repository = new InMemorySessionRepository();
     await new Agent({ model: new ScriptedModel(['a']), sessionManager: manager(repository) }).invoke('q');
-    const other = new Agent({ model: new ScriptedModel([]), conversationManager: new NullConversationManager(), sessionManager: manager(repository) });
+    const other = new Agent({
+      model: new ScriptedModel([]),
+      conversationManager: new NullConversationManager(),
+      sessionManager: manager(repository),
+    });
     await expect(other.initialize()).rejects.toThrow(/SlidingWindowConversationManager/);
   });
 
   it('stores a redaction and restores the redacted message', async () => {
     const repository = new InMemorySessionRepository();
     const sm = manager(repository);
-    const agent = new Agent({ model: new ScriptedModel(['Your card 4111 1111 1111 1111 is noted.']), sessionManager: sm });
+    const agent = new Agent({
+      model: new ScriptedModel(['Your card 4111 1111 1111 1111 is noted.']),
+      sessionManager: sm,
+    });
     await agent.invoke('My card is 4111 1111 1111 1111');
     await sm.redactLatestMessage(agent, { role: 'assistant', content: [{ text: '[redacted]' }] });
     const row = await repository.readMessage('s1', 'default', 1);
@@ -78,8 +118,17 @@ describe('RepositorySessionManager', () => {
 
   it('repairs a session that ended inside a tool call with an error result, and stores it', async () => {
     const repository = new InMemorySessionRepository();
-    const hang = tool({ name: 'hang', description: 'never returns', inputSchema: z.object({}), callback: () => new Promise<string>(() => {}) });
-    const crashed = new Agent({ model: new ScriptedModel([{ toolUses: [{ name: 'hang', toolUseId: 't1' }] }]), tools: [hang], sessionManager: manager(repository) });
+    const hang = tool({
+      name: 'hang',
+      description: 'never returns',
+      inputSchema: z.object({}),
+      callback: () => new Promise<string>(() => {}),
+    });
+    const crashed = new Agent({
+      model: new ScriptedModel([{ toolUses: [{ name: 'hang', toolUseId: 't1' }] }]),
+      tools: [hang],
+      sessionManager: manager(repository),
+    });
     const reached = new Promise<void>((resolve) => crashed.hooks.addCallback(BeforeToolCallEvent, () => resolve()));
     void crashed.invoke('run it');
     await reached; // the "process" stops here: the toolUse is stored, its result never will be
@@ -89,9 +138,17 @@ describe('RepositorySessionManager', () => {
     await restored.initialize();
     const last = restored.messages[2];
     expect(last?.content[0]).toEqual({
-      toolResult: { toolUseId: 't1', status: 'error', content: [{ text: 'Tool call interrupted: the session ended before the tool finished.' }] },
+      toolResult: {
+        toolUseId: 't1',
+        status: 'error',
+        content: [{ text: 'Tool call interrupted: the session ended before the tool finished.' }],
+      },
     });
-    expect((await repository.listMessages('s1', 'default')).map((m) => m.message.role)).toEqual(['user', 'assistant', 'user']);
+    expect((await repository.listMessages('s1', 'default')).map((m) => m.message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+    ]);
     await restored.invoke('what happened?');
     expect(model.requests[0]?.messages).toHaveLength(4);
   });
@@ -100,15 +157,30 @@ describe('RepositorySessionManager', () => {
     const repository = new InMemorySessionRepository();
     const at = new Date().toISOString();
     await repository.createSession({ session_id: 's1', session_type: 'AGENT', created_at: at, updated_at: at });
-    await repository.createAgent('s1', { agent_id: 'default', state: {}, conversation_manager_state: {}, created_at: at, updated_at: at });
+    await repository.createAgent('s1', {
+      agent_id: 'default',
+      state: {},
+      conversation_manager_state: {},
+      created_at: at,
+      updated_at: at,
+    });
     const history: Message[] = [
       { role: 'user', content: [{ toolResult: { toolUseId: 'gone', status: 'success', content: [{ text: 'x' }] } }] },
-      { role: 'assistant', content: [{ text: 'ok' }, { toolUse: { toolUseId: 'u1', name: 'echo', input: { text: 'a' } } }] },
+      {
+        role: 'assistant',
+        content: [{ text: 'ok' }, { toolUse: { toolUseId: 'u1', name: 'echo', input: { text: 'a' } } }],
+      },
       { role: 'user', content: [{ text: 'never mind' }] },
       { role: 'assistant', content: [{ text: 'fine' }] },
     ];
     for (const [i, message] of history.entries()) {
-      await repository.createMessage('s1', 'default', { message, message_id: i, redact_message: null, created_at: at, updated_at: at });
+      await repository.createMessage('s1', 'default', {
+        message,
+        message_id: i,
+        redact_message: null,
+        created_at: at,
+        updated_at: at,
+      });
     }
     const agent = new Agent({ model: new ScriptedModel(['next']), tools: [echo], sessionManager: manager(repository) });
     await agent.initialize();
@@ -146,7 +218,9 @@ describe('RepositorySessionManager', () => {
 
   it('stores a direct tool call made before the first invocation after the restored history', async () => {
     const repository = new InMemorySessionRepository();
-    await new Agent({ model: new ScriptedModel(['a']), tools: [echo], sessionManager: manager(repository) }).invoke('q');
+    await new Agent({ model: new ScriptedModel(['a']), tools: [echo], sessionManager: manager(repository) }).invoke(
+      'q',
+    );
     const agent = new Agent({ model: new ScriptedModel([]), tools: [echo], sessionManager: manager(repository) });
     await agent.tool['echo']?.({ text: 'hi' });
     expect(agent.messages).toHaveLength(6);
@@ -165,7 +239,9 @@ describe('RepositorySessionManager', () => {
   });
 
   it('validates its options', () => {
-    expect(() => new RepositorySessionManager({ sessionId: '../x', repository: new InMemorySessionRepository() })).toThrow(/Invalid session id/);
+    expect(
+      () => new RepositorySessionManager({ sessionId: '../x', repository: new InMemorySessionRepository() }),
+    ).toThrow(/Invalid session id/);
     expect(() => new RepositorySessionManager({} as never)).toThrow(ConfigurationError);
   });
 });

@@ -48,7 +48,12 @@ export class RepositorySessionManager implements SessionManager {
       const existing = await this.repository.readSession(this.sessionId);
       if (existing) return existing;
       const now = nowIso();
-      return this.repository.createSession({ session_id: this.sessionId, session_type: type, created_at: now, updated_at: now });
+      return this.repository.createSession({
+        session_id: this.sessionId,
+        session_type: type,
+        created_at: now,
+        updated_at: now,
+      });
     })().catch((error: unknown) => {
       this.#session = undefined;
       throw error;
@@ -106,7 +111,8 @@ export class RepositorySessionManager implements SessionManager {
       );
     }
     await this.ensureSession('MULTI_AGENT');
-    const session = this.#multiAgents.get(multiAgentId) ?? new MultiAgentSession(this.repository, this.sessionId, multiAgentId, type);
+    const session =
+      this.#multiAgents.get(multiAgentId) ?? new MultiAgentSession(this.repository, this.sessionId, multiAgentId, type);
     this.#multiAgents.set(multiAgentId, session);
     return session;
   }
@@ -128,7 +134,10 @@ export class RepositorySessionManager implements SessionManager {
 
   #persistence(agent: Agent): AgentPersistence {
     const p = this.#agents.get(agent);
-    if (!p) throw new ConfigurationError(`Agent ${agent.name} was not initialized with session ${this.sessionId}; call await agent.initialize() first.`);
+    if (!p)
+      throw new ConfigurationError(
+        `Agent ${agent.name} was not initialized with session ${this.sessionId}; call await agent.initialize() first.`,
+      );
     return p;
   }
 }

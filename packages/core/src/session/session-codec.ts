@@ -7,7 +7,11 @@ import { SessionCorruptError, SessionNotFoundError } from '../errors/session-err
 
 /** Replaces every `Uint8Array` inside `value` by its encoded object (returns a new value). */
 export function encodeBytes(value: unknown): unknown {
-  if (value instanceof Uint8Array) return { __bytes_encoded__: true, data: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
+  if (value instanceof Uint8Array)
+    return {
+      __bytes_encoded__: true,
+      data: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'),
+    };
   if (Array.isArray(value)) return value.map(encodeBytes);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -22,7 +26,8 @@ export function decodeBytes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(decodeBytes);
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    if (obj['__bytes_encoded__'] === true && typeof obj['data'] === 'string') return new Uint8Array(Buffer.from(obj['data'], 'base64'));
+    if (obj['__bytes_encoded__'] === true && typeof obj['data'] === 'string')
+      return new Uint8Array(Buffer.from(obj['data'], 'base64'));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(obj)) out[k] = decodeBytes(v);
     return out;
@@ -40,10 +45,13 @@ export function parseSessionData<T>(text: string, location: string): T {
   try {
     return decodeBytes(JSON.parse(text)) as T;
   } catch (error) {
-    throw new SessionCorruptError(`Session data at ${location} is not valid JSON (${(error as Error).message}); fix or remove that file.`, {
-      location,
-      cause: error,
-    });
+    throw new SessionCorruptError(
+      `Session data at ${location} is not valid JSON (${(error as Error).message}); fix or remove that file.`,
+      {
+        location,
+        cause: error,
+      },
+    );
   }
 }
 

@@ -15,7 +15,9 @@ describe('session ids in error messages', () => {
       return undefined;
     })();
     expect(SessionNotFoundError.is(error)).toBe(true);
-    expect((error as Error).message).toMatch(/^Invalid session id "x{76}\.\.\. \(10242 characters\): use 1-200 characters/);
+    expect((error as Error).message).toMatch(
+      /^Invalid session id "x{76}\.\.\. \(10242 characters\): use 1-200 characters/,
+    );
   });
 
   it('refuses an orchestrator id ending in "." when a member agent is stored, naming the orchestrator id (was "Invalid agent id name..writer")', async () => {

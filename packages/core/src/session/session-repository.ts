@@ -1,5 +1,12 @@
 import type { JsonObject } from '../types/json.js';
-import type { ListMessagesOptions, NodeTransition, Session, SessionAgent, SessionMessage, SessionMultiAgent } from './session-types.js';
+import type {
+  ListMessagesOptions,
+  NodeTransition,
+  Session,
+  SessionAgent,
+  SessionMessage,
+  SessionMultiAgent,
+} from './session-types.js';
 
 /**
  * Storage of sessions. Implementations: `InMemorySessionRepository` (core), `FileSessionRepository`

@@ -3,7 +3,8 @@ import { Agent } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
 
 describe('agent state', () => {
-  const agent = (): Agent => new Agent({ model: new ScriptedModel([]), state: { user_preferences: { theme: 'dark' }, session_count: 0 } });
+  const agent = (): Agent =>
+    new Agent({ model: new ScriptedModel([]), state: { user_preferences: { theme: 'dark' }, session_count: 0 } });
 
   it('gets, sets and deletes as the seeds show', () => {
     const a = agent();
@@ -17,7 +18,8 @@ describe('agent state', () => {
 
   it('accepts every JSON type', () => {
     const a = agent();
-    for (const [k, v] of Object.entries({ s: 'hello', n: 42, b: true, l: [1, 2, 3], d: { nested: 'data' }, z: null })) a.state.set(k, v);
+    for (const [k, v] of Object.entries({ s: 'hello', n: 42, b: true, l: [1, 2, 3], d: { nested: 'data' }, z: null }))
+      a.state.set(k, v);
     expect(a.state.get('z')).toBeNull();
     expect(a.state.get('l')).toEqual([1, 2, 3]);
   });
@@ -25,7 +27,9 @@ describe('agent state', () => {
   it('refuses anything that is not JSON with a TypeError naming the type', () => {
     const a = agent();
     expect(() => a.state.set('function', (x: number) => x)).toThrow(
-      new TypeError('Value is not JSON serializable: function. Only JSON-compatible types (string, number, boolean, null, array, object) are allowed.'),
+      new TypeError(
+        'Value is not JSON serializable: function. Only JSON-compatible types (string, number, boolean, null, array, object) are allowed.',
+      ),
     );
     expect(() => a.state.set('d', new Date())).toThrow(/not JSON serializable: Date/);
     expect(() => a.state.set('m', { inner: new Map() })).toThrow(/Map/);

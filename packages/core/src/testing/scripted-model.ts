@@ -103,7 +103,12 @@ export class ScriptedModel implements Model {
   constructor(script: ScriptedTurn[], options: ScriptedModelOptions = {}) {
     this.#script = script;
     this.modelId = options.modelId ?? 'scripted';
-    this.#options = { chunkSize: options.chunkSize ?? 8, inputChunkSize: options.inputChunkSize ?? 7, loop: options.loop ?? false, record: options.record ?? true };
+    this.#options = {
+      chunkSize: options.chunkSize ?? 8,
+      inputChunkSize: options.inputChunkSize ?? 7,
+      loop: options.loop ?? false,
+      record: options.record ?? true,
+    };
   }
 
   /** How many calls the model has answered. */
@@ -127,7 +132,9 @@ export class ScriptedModel implements Model {
     }
     const index = this.#next++;
     if (index >= this.#script.length && !this.#options.loop) {
-      throw new Error(`ScriptedModel: the script has ${this.#script.length} turn(s) and call ${index + 1} asked for another.`);
+      throw new Error(
+        `ScriptedModel: the script has ${this.#script.length} turn(s) and call ${index + 1} asked for another.`,
+      );
     }
     let turn = this.#script[index % this.#script.length] as ScriptedTurn;
     while (typeof turn === 'function') turn = turn(request);
@@ -141,7 +148,11 @@ export class ScriptedModel implements Model {
     yield* this.#events(turn, turn.cutAfterEvents, signal);
   }
 
-  async *#events(answer: ScriptedAnswer, limit: number | undefined, signal: AbortSignal | undefined): AsyncGenerator<ModelStreamEvent> {
+  async *#events(
+    answer: ScriptedAnswer,
+    limit: number | undefined,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamEvent> {
     let emitted = 0;
     const all = this.#build(answer);
     for (const event of all) {
@@ -157,20 +168,35 @@ export class ScriptedModel implements Model {
     const events: ModelStreamEvent[] = [{ messageStart: { role: 'assistant' } }];
     let index = 0;
     if (answer.reasoning) {
-      events.push({ contentBlockDelta: { contentBlockIndex: index, delta: { reasoningContent: { text: answer.reasoning.text } } } });
+      events.push({
+        contentBlockDelta: { contentBlockIndex: index, delta: { reasoningContent: { text: answer.reasoning.text } } },
+      });
       if (answer.reasoning.signature) {
-        events.push({ contentBlockDelta: { contentBlockIndex: index, delta: { reasoningContent: { signature: answer.reasoning.signature } } } });
+        events.push({
+          contentBlockDelta: {
+            contentBlockIndex: index,
+            delta: { reasoningContent: { signature: answer.reasoning.signature } },
+          },
+        });
       }
       events.push({ contentBlockStop: { contentBlockIndex: index++ } });
     }
-    const text = answer.text === undefined ? [] : Array.isArray(answer.text) ? answer.text : chunks(answer.text, this.#options.chunkSize);
+    const text =
+      answer.text === undefined
+        ? []
+        : Array.isArray(answer.text)
+          ? answer.text
+          : chunks(answer.text, this.#options.chunkSize);
     if (text.length > 0) {
-      for (const piece of text) events.push({ contentBlockDelta: { contentBlockIndex: index, delta: { text: piece } } });
+      for (const piece of text)
+        events.push({ contentBlockDelta: { contentBlockIndex: index, delta: { text: piece } } });
       events.push({ contentBlockStop: { contentBlockIndex: index++ } });
     }
     for (const use of answer.toolUses ?? []) {
       const toolUseId = use.toolUseId ?? `tooluse_${++this.#ids}`;
-      events.push({ contentBlockStart: { contentBlockIndex: index, start: { toolUse: { toolUseId, name: use.name } } } });
+      events.push({
+        contentBlockStart: { contentBlockIndex: index, start: { toolUse: { toolUseId, name: use.name } } },
+      });
       const raw = use.rawInput ?? JSON.stringify(use.input ?? {});
       for (const piece of chunks(raw, this.#options.inputChunkSize)) {
         events.push({ contentBlockDelta: { contentBlockIndex: index, delta: { toolUse: { input: piece } } } });
@@ -181,9 +207,15 @@ export class ScriptedModel implements Model {
     events.push({ messageStop: { stopReason } });
     const inputTokens = answer.usage?.inputTokens ?? 10;
     const outputTokens = answer.usage?.outputTokens ?? 5;
-    const usage: Usage = { inputTokens, outputTokens, totalTokens: answer.usage?.totalTokens ?? inputTokens + outputTokens };
-    if (answer.usage?.cacheReadInputTokens !== undefined) usage.cacheReadInputTokens = answer.usage.cacheReadInputTokens;
-    if (answer.usage?.cacheWriteInputTokens !== undefined) usage.cacheWriteInputTokens = answer.usage.cacheWriteInputTokens;
+    const usage: Usage = {
+      inputTokens,
+      outputTokens,
+      totalTokens: answer.usage?.totalTokens ?? inputTokens + outputTokens,
+    };
+    if (answer.usage?.cacheReadInputTokens !== undefined)
+      usage.cacheReadInputTokens = answer.usage.cacheReadInputTokens;
+    if (answer.usage?.cacheWriteInputTokens !== undefined)
+      usage.cacheWriteInputTokens = answer.usage.cacheWriteInputTokens;
     events.push({ metadata: { usage, metrics: { latencyMs: 1 } } });
     return events;
   }

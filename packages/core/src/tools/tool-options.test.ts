@@ -6,7 +6,12 @@ import { ConfigurationError, tool, type ToolOptions } from '../index.js';
 // ("Cannot read properties of undefined (reading 'name')", "rule is not a function") or only when the
 // model called the tool.
 
-const good = { name: 'lookup', description: 'Looks up.', inputSchema: z.object({ id: z.string() }), callback: (): string => 'ok' };
+const good = {
+  name: 'lookup',
+  description: 'Looks up.',
+  inputSchema: z.object({ id: z.string() }),
+  callback: (): string => 'ok',
+};
 
 describe('tool() with options of wrong types', () => {
   it.each([

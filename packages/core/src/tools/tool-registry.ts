@@ -21,10 +21,14 @@ export class ToolRegistry {
   /** Adds a tool; a second tool with the same name is a configuration error. */
   add(tool: AgentTool): void {
     if (!tool || typeof tool.invoke !== 'function' || typeof tool.name !== 'string' || !tool.spec) {
-      throw new ConfigurationError('Every entry of `tools` must be a tool: build one with tool({ name, description, inputSchema, callback }).');
+      throw new ConfigurationError(
+        'Every entry of `tools` must be a tool: build one with tool({ name, description, inputSchema, callback }).',
+      );
     }
     if (this.has(tool.name)) {
-      throw new ConfigurationError(`Two tools are named ${JSON.stringify(tool.name)}; tool names must be unique within an agent.`);
+      throw new ConfigurationError(
+        `Two tools are named ${JSON.stringify(tool.name)}; tool names must be unique within an agent.`,
+      );
     }
     this.#tools.push(tool);
     this.#byName?.set(tool.name, tool);

@@ -4,7 +4,8 @@ import { Agent, ConfigurationError, tool, toJsonSchema, type AgentTool } from '.
 import { ScriptedModel } from '../testing/index.js';
 
 const schema = z.object({ city: z.string().describe('City name'), days: z.number().int().optional() });
-const weather = (description: string): AgentTool => tool({ name: 'weather', description, inputSchema: schema, callback: ({ city }) => `sunny in ${city}` });
+const weather = (description: string): AgentTool =>
+  tool({ name: 'weather', description, inputSchema: schema, callback: ({ city }) => `sunny in ${city}` });
 
 describe('tool()', () => {
   it('computes the JSON Schema once per zod schema and shares it between tools built from it', () => {
@@ -27,16 +28,26 @@ describe('tool()', () => {
   it('is a plain object: a spread copy with a wrapped invoke still works in an agent', async () => {
     const base = weather('Forecast');
     const calls: string[] = [];
-    const wrapped: AgentTool = { ...base, invoke: (input, context) => (calls.push(context.toolUse.name), base.invoke(input, context)) };
+    const wrapped: AgentTool = {
+      ...base,
+      invoke: (input, context) => (calls.push(context.toolUse.name), base.invoke(input, context)),
+    };
     const model = new ScriptedModel([{ toolUses: [{ name: 'weather', input: { city: 'Bergen' } }] }, 'done']);
     const agent = new Agent({ model, tools: [wrapped] });
     await agent.invoke('weather?');
     expect(calls).toEqual(['weather']);
-    expect(agent.messages[2]?.content[0]).toMatchObject({ toolResult: { status: 'success', content: [{ text: 'sunny in Bergen' }] } });
+    expect(agent.messages[2]?.content[0]).toMatchObject({
+      toolResult: { status: 'success', content: [{ text: 'sunny in Bergen' }] },
+    });
     const detached = base.invoke;
-    await expect(detached({ city: 'Oslo' }, {} as Parameters<AgentTool['invoke']>[1])).rejects.toThrow(/called without its tool/);
+    await expect(detached({ city: 'Oslo' }, {} as Parameters<AgentTool['invoke']>[1])).rejects.toThrow(
+      /called without its tool/,
+    );
     const copy = { ...base };
-    const result = await new Agent({ model: new ScriptedModel([]), tools: [copy] }).tool['weather']!({ city: 'Oslo' }, { recordDirectToolCall: false });
+    const result = await new Agent({ model: new ScriptedModel([]), tools: [copy] }).tool['weather']!(
+      { city: 'Oslo' },
+      { recordDirectToolCall: false },
+    );
     expect(result.content).toEqual([{ text: 'sunny in Oslo' }]);
   });
 
@@ -49,7 +60,13 @@ describe('tool()', () => {
 
   it('has needsApproval only when given', () => {
     expect('needsApproval' in weather('x')).toBe(false);
-    const asked = tool({ name: 'refund', description: 'refunds', inputSchema: schema, callback: () => 'ok', needsApproval: true });
+    const asked = tool({
+      name: 'refund',
+      description: 'refunds',
+      inputSchema: schema,
+      callback: () => 'ok',
+      needsApproval: true,
+    });
     expect(asked.needsApproval).toBe(true);
   });
 
@@ -65,7 +82,12 @@ describe('tool()', () => {
 
 describe('an agent with many tools', () => {
   const many = Array.from({ length: 12 }, (_, i) =>
-    tool({ name: `t${i}`, description: `tool ${i}`, inputSchema: z.object({ n: z.number() }), callback: ({ n }) => String(n + i) }),
+    tool({
+      name: `t${i}`,
+      description: `tool ${i}`,
+      inputSchema: z.object({ n: z.number() }),
+      callback: ({ n }) => String(n + i),
+    }),
   );
 
   it('keeps their order, finds each by name, and rejects a duplicate name', async () => {
@@ -74,7 +96,11 @@ describe('an agent with many tools', () => {
     expect(Object.keys(agent.tool)).toEqual(many.map((t) => t.name));
     const result = await agent.tool['t11']!({ n: 1 }, { recordDirectToolCall: false });
     expect(result.content).toEqual([{ text: '12' }]);
-    expect(() => new Agent({ model: new ScriptedModel([]), tools: [...many, many[10] as AgentTool] })).toThrow(ConfigurationError);
-    expect(() => new Agent({ model: new ScriptedModel([]), tools: [many[0] as AgentTool, many[0] as AgentTool] })).toThrow(/Two tools are named "t0"/);
+    expect(() => new Agent({ model: new ScriptedModel([]), tools: [...many, many[10] as AgentTool] })).toThrow(
+      ConfigurationError,
+    );
+    expect(
+      () => new Agent({ model: new ScriptedModel([]), tools: [many[0] as AgentTool, many[0] as AgentTool] }),
+    ).toThrow(/Two tools are named "t0"/);
   });
 });

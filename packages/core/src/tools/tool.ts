@@ -35,7 +35,9 @@ export interface FunctionTool<S extends z.ZodType = z.ZodType> extends AgentTool
  */
 export function isZodSchema(value: unknown): value is z.ZodType {
   const v = value as { safeParse?: unknown; toJSONSchema?: unknown } | null;
-  return typeof v === 'object' && v !== null && typeof v.safeParse === 'function' && typeof v.toJSONSchema === 'function';
+  return (
+    typeof v === 'object' && v !== null && typeof v.safeParse === 'function' && typeof v.toJSONSchema === 'function'
+  );
 }
 
 /** Converts a zod schema into the JSON Schema sent to models (a fresh object on every call). */
@@ -80,9 +82,15 @@ interface ZodToolObject<S extends z.ZodType> extends FunctionTool<S> {
 }
 
 /** The `invoke` of every tool() (one function for all, reading the tool through `this`). */
-async function invokeZodTool<S extends z.ZodType>(this: ZodToolObject<S> | undefined, input: JsonValue, context: ToolContext): Promise<ToolResult> {
+async function invokeZodTool<S extends z.ZodType>(
+  this: ZodToolObject<S> | undefined,
+  input: JsonValue,
+  context: ToolContext,
+): Promise<ToolResult> {
   if (typeof this?.[CALLBACK] !== 'function') {
-    throw new TypeError('A tool()\'s invoke was called without its tool: call it as tool.invoke(input, context) (or bind it), not detached.');
+    throw new TypeError(
+      "A tool()'s invoke was called without its tool: call it as tool.invoke(input, context) (or bind it), not detached.",
+    );
   }
   const toolUseId = context.toolUse.toolUseId;
   const parsed = this.inputSchema.safeParse(input);
@@ -90,7 +98,11 @@ async function invokeZodTool<S extends z.ZodType>(this: ZodToolObject<S> | undef
     return {
       toolUseId,
       status: 'error',
-      content: [{ text: `Invalid input for tool ${this.name}: ${formatIssues(parsed.error.issues)}. Call it again with input matching its schema.` }],
+      content: [
+        {
+          text: `Invalid input for tool ${this.name}: ${formatIssues(parsed.error.issues)}. Call it again with input matching its schema.`,
+        },
+      ],
     };
   }
   const value: unknown = await this[CALLBACK](parsed.data, context);
@@ -110,11 +122,17 @@ async function invokeZodTool<S extends z.ZodType>(this: ZodToolObject<S> | undef
  * });
  */
 export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool<S> {
-  if (typeof options !== 'object' || options === null) throw new ConfigurationError('tool() takes an options object: tool({ name, description, inputSchema, callback }).');
-  const bad = typeof options.name === 'string' ? checkToolName(options.name) : `Tool name must be a string (got ${typeof options.name}).`;
+  if (typeof options !== 'object' || options === null)
+    throw new ConfigurationError('tool() takes an options object: tool({ name, description, inputSchema, callback }).');
+  const bad =
+    typeof options.name === 'string'
+      ? checkToolName(options.name)
+      : `Tool name must be a string (got ${typeof options.name}).`;
   if (bad) throw new ConfigurationError(bad);
   if (!isZodSchema(options.inputSchema)) {
-    throw new ConfigurationError(`tool(${options.name}): inputSchema must be a zod 4 schema, e.g. z.object({ city: z.string() }).`);
+    throw new ConfigurationError(
+      `tool(${options.name}): inputSchema must be a zod 4 schema, e.g. z.object({ city: z.string() }).`,
+    );
   }
   checkToolShapes(options);
   const { name, inputSchema } = options;
@@ -135,11 +153,15 @@ export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool
 /** The options a JavaScript caller can give of the wrong type, found here rather than when the model calls the tool. */
 function checkToolShapes<S extends z.ZodType>(options: ToolOptions<S>): void {
   const o = options as unknown as Record<string, unknown>;
-  if (typeof o['callback'] !== 'function') throw new ConfigurationError(`tool(${options.name}): callback must be a function (input, context) => result.`);
-  if (o['description'] !== undefined && typeof o['description'] !== 'string') throw new ConfigurationError(`tool(${options.name}): description must be a string.`);
+  if (typeof o['callback'] !== 'function')
+    throw new ConfigurationError(`tool(${options.name}): callback must be a function (input, context) => result.`);
+  if (o['description'] !== undefined && typeof o['description'] !== 'string')
+    throw new ConfigurationError(`tool(${options.name}): description must be a string.`);
   const ask = o['needsApproval'];
   if (ask !== undefined && typeof ask !== 'boolean' && typeof ask !== 'function') {
-    throw new ConfigurationError(`tool(${options.name}): needsApproval must be true, false or a function (input, context) => boolean.`);
+    throw new ConfigurationError(
+      `tool(${options.name}): needsApproval must be true, false or a function (input, context) => boolean.`,
+    );
   }
 }
 

@@ -1,5 +1,14 @@
 /** The kinds a content block may be (one per block, as Bedrock Converse shapes them). */
-const KINDS = ['text', 'toolUse', 'toolResult', 'image', 'document', 'reasoningContent', 'cachePoint', 'interruptResponse'];
+const KINDS = [
+  'text',
+  'toolUse',
+  'toolResult',
+  'image',
+  'document',
+  'reasoningContent',
+  'cachePoint',
+  'interruptResponse',
+];
 
 /**
  * What is wrong with a content block, or `undefined` when nothing is: a block must be an object, and
@@ -15,6 +24,7 @@ export function contentBlockProblem(block: unknown): string | undefined {
   for (const k of KINDS) if (k in block) count++;
   if (count <= 1) return undefined;
   const kinds = KINDS.filter((k) => k in block);
-  if (kinds.length > 1) return `holds ${kinds.join(' and ')} at once; a content block holds one kind (split it into ${kinds.length} blocks)`;
+  if (kinds.length > 1)
+    return `holds ${kinds.join(' and ')} at once; a content block holds one kind (split it into ${kinds.length} blocks)`;
   return undefined;
 }

@@ -7,7 +7,8 @@ import type { HandoffInputData, HandoffInputFilter } from '@skein/core';
  */
 export function composeFilters(...filters: HandoffInputFilter[]): HandoffInputFilter {
   for (const [i, f] of filters.entries()) {
-    if (typeof f !== 'function') throw new TypeError(`composeFilters: argument ${i} is not a filter function (got ${typeof f}).`);
+    if (typeof f !== 'function')
+      throw new TypeError(`composeFilters: argument ${i} is not a filter function (got ${typeof f}).`);
   }
   return async (data: HandoffInputData): Promise<HandoffInputData> => {
     let current = data;

@@ -1,7 +1,12 @@
 import type { HandoffInputData, Message } from '@skein/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  composeFilters, handoffInputMessages, nestHandoffHistory, removeAllTools, resetConversationHistoryWrappers, setConversationHistoryWrappers,
+  composeFilters,
+  handoffInputMessages,
+  nestHandoffHistory,
+  removeAllTools,
+  resetConversationHistoryWrappers,
+  setConversationHistoryWrappers,
 } from '../index.js';
 
 const user = (text: string): Message => ({ role: 'user', content: [{ text }] });
@@ -12,21 +17,34 @@ const data: HandoffInputData = {
   inputHistory: [{ role: 'user', content: [{ text: 'I was charged twice' }, image] }],
   preHandoffItems: [
     { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'lookup', input: { id: 42 } } }] },
-    { role: 'user', content: [{ toolResult: { toolUseId: 't1', status: 'success', content: [{ json: { amount: 10 } }] } }] },
+    {
+      role: 'user',
+      content: [{ toolResult: { toolUseId: 't1', status: 'success', content: [{ json: { amount: 10 } }] } }],
+    },
   ],
   newItems: [
-    { role: 'assistant', content: [{ text: 'Transferring you.' }, { toolUse: { toolUseId: 't2', name: 'transfer_to_billing', input: {} } }] },
-    { role: 'user', content: [{ toolResult: { toolUseId: 't2', status: 'success', content: [{ json: { assistant: 'Billing' } }] } }] },
+    {
+      role: 'assistant',
+      content: [
+        { text: 'Transferring you.' },
+        { toolUse: { toolUseId: 't2', name: 'transfer_to_billing', input: {} } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [{ toolResult: { toolUseId: 't2', status: 'success', content: [{ json: { assistant: 'Billing' } }] } }],
+    },
   ],
 };
 
 function toolIds(messages: readonly Message[]): { uses: string[]; results: string[] } {
   const uses: string[] = [];
   const results: string[] = [];
-  for (const m of messages) for (const b of m.content) {
-    if ('toolUse' in b) uses.push(b.toolUse.toolUseId);
-    if ('toolResult' in b) results.push(b.toolResult.toolUseId);
-  }
+  for (const m of messages)
+    for (const b of m.content) {
+      if ('toolUse' in b) uses.push(b.toolUse.toolUseId);
+      if ('toolResult' in b) results.push(b.toolResult.toolUseId);
+    }
   return { uses, results };
 }
 
@@ -86,14 +104,19 @@ describe('nestHandoffHistory', () => {
     expect(text.startsWith('<PRIOR>')).toBe(true);
     resetConversationHistoryWrappers();
     const again = await nestHandoffHistory(data);
-    expect(((again.inputHistory[0] as Message).content[0] as { text: string }).text.startsWith('<CONVERSATION HISTORY>')).toBe(true);
+    expect(
+      ((again.inputHistory[0] as Message).content[0] as { text: string }).text.startsWith('<CONVERSATION HISTORY>'),
+    ).toBe(true);
     expect(() => setConversationHistoryWrappers({ start: '' })).toThrow(TypeError);
   });
 });
 
 describe('composeFilters', () => {
   it('applies filters in order, sync and async', async () => {
-    const addNote = async (d: HandoffInputData): Promise<HandoffInputData> => ({ ...d, newItems: [...d.newItems, assistant('note')] });
+    const addNote = async (d: HandoffInputData): Promise<HandoffInputData> => ({
+      ...d,
+      newItems: [...d.newItems, assistant('note')],
+    });
     const out = await composeFilters(removeAllTools, addNote)(data);
     expect(out.newItems).toEqual([assistant('Transferring you.'), assistant('note')]);
     expect(handoffInputMessages(out).map((m) => m.role)).toEqual(['user', 'assistant']);

@@ -21,7 +21,13 @@ function describeBlock(role: string, block: ContentBlock): string | undefined {
   if ('toolUse' in block) return `${role} called ${block.toolUse.name} ${JSON.stringify(block.toolUse.input)}`;
   if ('toolResult' in block) {
     const parts = block.toolResult.content.map((c) =>
-      'text' in c ? c.text : 'json' in c ? JSON.stringify(c.json) : 'image' in c ? `[image: ${c.image.format}]` : `[document: ${c.document.name}]`,
+      'text' in c
+        ? c.text
+        : 'json' in c
+          ? JSON.stringify(c.json)
+          : 'image' in c
+            ? `[image: ${c.image.format}]`
+            : `[document: ${c.document.name}]`,
     );
     return `tool result (${block.toolResult.status}): ${indent(parts.join(' '))}`;
   }
@@ -84,7 +90,10 @@ export function defaultHandoffHistoryMapper(transcript: readonly Message[]): Mes
  * @example
  * const billing = handoff(billingAgent, { inputFilter: nestHandoffHistory });
  */
-export async function nestHandoffHistory(data: HandoffInputData, options: NestHandoffHistoryOptions = {}): Promise<HandoffInputData> {
+export async function nestHandoffHistory(
+  data: HandoffInputData,
+  options: NestHandoffHistoryOptions = {},
+): Promise<HandoffInputData> {
   const transcript = [...data.inputHistory, ...data.preHandoffItems, ...data.newItems];
   const mapper = options.historyMapper ?? defaultHandoffHistoryMapper;
   const history = await mapper(transcript);

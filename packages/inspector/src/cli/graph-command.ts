@@ -6,10 +6,14 @@ import { UsageError } from './cli-io.js';
 export async function mermaidOf(modulePath: string, name: string | undefined, cwd: string): Promise<string> {
   const file = isAbsolute(modulePath) ? modulePath : resolve(cwd, modulePath);
   const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  const drawable = (v: unknown): v is { toMermaid(): string } => typeof v === 'object' && v !== null && typeof (v as { toMermaid?: unknown }).toMermaid === 'function';
+  const drawable = (v: unknown): v is { toMermaid(): string } =>
+    typeof v === 'object' && v !== null && typeof (v as { toMermaid?: unknown }).toMermaid === 'function';
   if (name !== undefined) {
     const value = mod[name];
-    if (!drawable(value)) throw new UsageError(`${modulePath} has no export "${name}" with a toMermaid() method (exports: ${Object.keys(mod).join(', ') || 'none'}).`);
+    if (!drawable(value))
+      throw new UsageError(
+        `${modulePath} has no export "${name}" with a toMermaid() method (exports: ${Object.keys(mod).join(', ') || 'none'}).`,
+      );
     return value.toMermaid();
   }
   if (drawable(mod['default'])) return mod['default'].toMermaid();

@@ -29,7 +29,11 @@ function need(value: string | undefined, what: string): string {
   return value;
 }
 
-async function withStore<T>(spec: string, env: NodeJS.ProcessEnv, use: (store: InspectorStore) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  spec: string,
+  env: NodeJS.ProcessEnv,
+  use: (store: InspectorStore) => Promise<T>,
+): Promise<T> {
   const store = openStore(spec, { env });
   try {
     return await use(store);
@@ -42,9 +46,18 @@ async function withStore<T>(spec: string, env: NodeJS.ProcessEnv, use: (store: I
  * Runs the `skein` command line. Resolves with the exit code (`serve` resolves when the server is up
  * and keeps running; pass `onServe` to get hold of it). 0 success, 1 failure, 2 usage error.
  */
-export async function runCli(argv: readonly string[], io: CliIo, onServe?: (close: () => Promise<void>, url: string) => void): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  onServe?: (close: () => Promise<void>, url: string) => void,
+): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
     const [command, ...rest] = positionals;
     if (values.help || command === undefined || command === 'help') {
       io.stdout.write(USAGE);
@@ -53,11 +66,15 @@ export async function runCli(argv: readonly string[], io: CliIo, onServe?: (clos
     const paint = paintFor(io.stdout, io.env);
     switch (command) {
       case 'sessions':
-        return await withStore(need(rest[0], 'the store (a directory or s3://bucket/prefix)'), io.env, async (store) => {
-          const list = await listSessionSummaries(store);
-          io.stdout.write(values.json ? `${JSON.stringify(list, null, 2)}\n` : renderSessions(list, paint));
-          return 0;
-        });
+        return await withStore(
+          need(rest[0], 'the store (a directory or s3://bucket/prefix)'),
+          io.env,
+          async (store) => {
+            const list = await listSessionSummaries(store);
+            io.stdout.write(values.json ? `${JSON.stringify(list, null, 2)}\n` : renderSessions(list, paint));
+            return 0;
+          },
+        );
       case 'show':
         return await withStore(need(rest[0], 'the store'), io.env, async (store) => {
           const sessionId = need(rest[1], 'the session id');
@@ -67,12 +84,23 @@ export async function runCli(argv: readonly string[], io: CliIo, onServe?: (clos
           const session = await loadSession(store, sessionId, { messages: agentIds });
           if (wanted !== undefined) {
             const agent = session.agents.find((a) => matches(a.id));
-            if (!agent) throw new UsageError(`Session ${session.id} has no agent "${wanted}" (agents: ${session.agents.map((a) => a.id).join(', ') || 'none'}).`);
-            io.stdout.write(values.json ? `${JSON.stringify(agent, null, 2)}\n` : renderConversation(agent, paint, values.full === true));
+            if (!agent)
+              throw new UsageError(
+                `Session ${session.id} has no agent "${wanted}" (agents: ${session.agents.map((a) => a.id).join(', ') || 'none'}).`,
+              );
+            io.stdout.write(
+              values.json
+                ? `${JSON.stringify(agent, null, 2)}\n`
+                : renderConversation(agent, paint, values.full === true),
+            );
             return 0;
           }
           const runs = session.orchestrators.map(runView);
-          io.stdout.write(values.json ? `${JSON.stringify({ session: { id: session.id, type: session.type, problems: session.problems }, runs }, null, 2)}\n` : renderSession(session, runs, paint));
+          io.stdout.write(
+            values.json
+              ? `${JSON.stringify({ session: { id: session.id, type: session.type, problems: session.problems }, runs }, null, 2)}\n`
+              : renderSession(session, runs, paint),
+          );
           return 0;
         });
       case 'export':
@@ -86,7 +114,8 @@ export async function runCli(argv: readonly string[], io: CliIo, onServe?: (clos
       case 'serve': {
         const store = openStore(need(rest[0], 'the store'), { env: io.env });
         const port = values.port === undefined ? 0 : Number(values.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${values.port ?? ''}).`);
+        if (!Number.isInteger(port) || port < 0 || port > 65535)
+          throw new UsageError(`--port must be a port number (got ${values.port ?? ''}).`);
         const server = await serveStore(store, { port });
         io.stdout.write(`Serving ${store.label} on ${server.url} (Ctrl-C to stop)\n`);
         onServe?.(async () => {

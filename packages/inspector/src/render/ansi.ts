@@ -8,10 +8,27 @@ export interface Paint {
   cyan(s: string): string;
 }
 
-const wrap = (open: number, close: number) => (s: string): string => `\u001b[${open}m${s}\u001b[${close}m`;
+const wrap =
+  (open: number, close: number) =>
+  (s: string): string =>
+    `\u001b[${open}m${s}\u001b[${close}m`;
 
-const COLOUR: Paint = { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
-const PLAIN: Paint = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s, cyan: (s) => s };
+const COLOUR: Paint = {
+  bold: wrap(1, 22),
+  dim: wrap(2, 22),
+  red: wrap(31, 39),
+  green: wrap(32, 39),
+  yellow: wrap(33, 39),
+  cyan: wrap(36, 39),
+};
+const PLAIN: Paint = {
+  bold: (s) => s,
+  dim: (s) => s,
+  red: (s) => s,
+  green: (s) => s,
+  yellow: (s) => s,
+  cyan: (s) => s,
+};
 
 /** Colour on a TTY unless NO_COLOR is set; plain otherwise. */
 export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Paint {

@@ -12,10 +12,15 @@ export function handoffReceived(t: NodeTransition): string {
   const parts = [`received ${d['historyAfter']} of ${d['historyBefore']} messages`];
   const shared = d['sharedContextKeys'];
   if (shared && typeof shared === 'object' && !Array.isArray(shared)) {
-    const keys = Object.entries(shared).flatMap(([node, ks]) => (Array.isArray(ks) ? ks.map((k) => `${node}.${String(k)}`) : []));
+    const keys = Object.entries(shared).flatMap(([node, ks]) =>
+      Array.isArray(ks) ? ks.map((k) => `${node}.${String(k)}`) : [],
+    );
     if (keys.length > 0) parts.push(`shared ${keys.join(', ')}`);
   }
-  for (const [field, label] of [['alsoRan', 'also ran'], ['refused', 'not performed']] as const) {
+  for (const [field, label] of [
+    ['alsoRan', 'also ran'],
+    ['refused', 'not performed'],
+  ] as const) {
     const names = d[field];
     if (Array.isArray(names) && names.length > 0) parts.push(`${label} ${names.map(String).join(', ')}`);
   }

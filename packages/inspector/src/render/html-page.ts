@@ -30,7 +30,10 @@ pre { white-space: pre-wrap; margin: 4px 0 4px 12px; font-size: 12px; }
 
 /** JSON that is safe inside a <script> element. */
 function scriptJson(data: PageData): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**

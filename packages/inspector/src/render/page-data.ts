@@ -47,7 +47,9 @@ const pageMessage = (m: MessageView): PageMessage => {
 function swarmTurns(session: SessionView): PageConversation[] {
   const out: PageConversation[] = [];
   for (const o of session.orchestrators) {
-    const turns = Object.entries(o.nodes).filter(([id]) => id.startsWith('run.turn.')).sort(([a], [b]) => a.localeCompare(b));
+    const turns = Object.entries(o.nodes)
+      .filter(([id]) => id.startsWith('run.turn.'))
+      .sort(([a], [b]) => a.localeCompare(b));
     for (const [, entry] of turns) {
       const node = typeof entry['node'] === 'string' ? entry['node'] : '?';
       const items = Array.isArray(entry['newItems']) ? (entry['newItems'] as unknown as Message[]) : [];
@@ -71,11 +73,21 @@ function nodeOf(agentId: string, session: SessionView): string | undefined {
 export function pageData(session: SessionView, now = new Date()): PageData {
   const runs = session.orchestrators.map((o) => {
     const run = runView(o);
-    const received = Object.fromEntries(run.transitions.flatMap((t) => (t.kind === 'handoff' && handoffReceived(t) ? [[t.seq, handoffReceived(t)]] : [])));
+    const received = Object.fromEntries(
+      run.transitions.flatMap((t) => (t.kind === 'handoff' && handoffReceived(t) ? [[t.seq, handoffReceived(t)]] : [])),
+    );
     return { run, layout: layoutGraph(run.shape), received };
   });
-  const agents: PageConversation[] = session.agents.map((a) => ({ title: `agent ${a.id}`, nodeId: nodeOf(a.id, session), messages: a.messages.map(pageMessage) }));
-  const problems = [...session.problems, ...session.agents.flatMap((a) => a.problems), ...session.orchestrators.flatMap((o) => o.problems)];
+  const agents: PageConversation[] = session.agents.map((a) => ({
+    title: `agent ${a.id}`,
+    nodeId: nodeOf(a.id, session),
+    messages: a.messages.map(pageMessage),
+  }));
+  const problems = [
+    ...session.problems,
+    ...session.agents.flatMap((a) => a.problems),
+    ...session.orchestrators.flatMap((o) => o.problems),
+  ];
   return {
     session: { id: session.id, type: session.type, updatedAt: session.updatedAt },
     runs,

@@ -3,41 +3,60 @@ import type { RunView } from '../view/run-view.js';
 import { statusColour, type Paint } from './ansi.js';
 import { handoffReceived } from './handoff-received.js';
 
-const ms = (n: number | undefined): string => (n === undefined ? '…' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`);
+const ms = (n: number | undefined): string =>
+  n === undefined ? '…' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`;
 
 /** An orchestrator's run as lines: each node execution, handoffs, resumes and open interrupts. */
 export function renderRun(run: RunView, paint: Paint): string {
   const out: string[] = [];
   const status = statusColour(paint, run.status)(run.status);
-  out.push(`${paint.bold(`${run.type} ${run.id}`)}  ${status}  ${run.executions.length} node executions  ${run.totalTokens ?? '-'} tokens  ${ms(run.spanMs)}`);
+  out.push(
+    `${paint.bold(`${run.type} ${run.id}`)}  ${status}  ${run.executions.length} node executions  ${run.totalTokens ?? '-'} tokens  ${ms(run.spanMs)}`,
+  );
   if (run.task) out.push(`  task: ${run.task.length > 160 ? `${run.task.slice(0, 159)}…` : run.task}`);
   // Strands Agents stores no transitions: its executions carry their own.
   const steps = run.transitions.length > 0 ? run.transitions : run.executions.map((e) => e.via);
   for (const t of steps) {
     const at = paint.dim(`#${t.seq}`);
     if (t.kind === 'resume') out.push(`  ${at} ${paint.yellow('resume')}  ${t.reason}`);
-    else if (t.kind === 'interrupt') out.push(`  ${at} ${paint.yellow('interrupt')} at ${t.from ?? t.to ?? '?'}: ${t.reason}`);
+    else if (t.kind === 'interrupt')
+      out.push(`  ${at} ${paint.yellow('interrupt')} at ${t.from ?? t.to ?? '?'}: ${t.reason}`);
     else if (t.to === null) out.push(`  ${at} ${t.kind} from ${t.from ?? '-'}: ${t.reason}`);
     const exec = run.executions.find((e) => e.via === t);
     if (!exec) continue;
     const colour = statusColour(paint, exec.status);
     const tokens = exec.tokens === undefined ? '' : `  ${exec.tokens} tokens`;
-    const why = t.kind === 'strands' ? t.reason : t.kind === 'handoff' ? `handoff from ${t.from ?? '-'}: "${t.reason}" ${handoffReceived(t)}`.trimEnd() : `${t.kind}${t.from ? ` from ${t.from}` : ''}: ${t.reason}`;
-    out.push(`  ${at} ${paint.dim(`+${ms(exec.startMs)}`)}  ${paint.cyan(exec.nodeId)}  ${colour(exec.status)}  ${ms(exec.durationMs)}${tokens}  ${paint.dim(why)}`);
+    const why =
+      t.kind === 'strands'
+        ? t.reason
+        : t.kind === 'handoff'
+          ? `handoff from ${t.from ?? '-'}: "${t.reason}" ${handoffReceived(t)}`.trimEnd()
+          : `${t.kind}${t.from ? ` from ${t.from}` : ''}: ${t.reason}`;
+    out.push(
+      `  ${at} ${paint.dim(`+${ms(exec.startMs)}`)}  ${paint.cyan(exec.nodeId)}  ${colour(exec.status)}  ${ms(exec.durationMs)}${tokens}  ${paint.dim(why)}`,
+    );
   }
   for (const w of run.waiting) out.push(`  ${paint.yellow('waiting for an answer')}: ${w.reason}`);
-  for (const [id, r] of Object.entries(run.results)) if (r.error) out.push(`  ${paint.red(`${id} failed`)}: ${r.error}`);
+  for (const [id, r] of Object.entries(run.results))
+    if (r.error) out.push(`  ${paint.red(`${id} failed`)}: ${r.error}`);
   return `${out.join('\n')}\n`;
 }
 
 /** `skein show`: the session's runs (or its agents when it has none), and what could not be read. */
 export function renderSession(session: SessionView, runs: readonly RunView[], paint: Paint): string {
-  const out: string[] = [`${paint.bold(`session ${session.id}`)}  ${paint.dim(session.type)}  updated ${session.updatedAt ?? '-'}`];
+  const out: string[] = [
+    `${paint.bold(`session ${session.id}`)}  ${paint.dim(session.type)}  updated ${session.updatedAt ?? '-'}`,
+  ];
   for (const run of runs) out.push(renderRun(run, paint));
   if (runs.length === 0) {
-    for (const a of session.agents) out.push(`  agent ${paint.cyan(a.id)}  updated ${a.updatedAt ?? '-'}  (--agent ${a.id} prints its conversation)`);
+    for (const a of session.agents)
+      out.push(`  agent ${paint.cyan(a.id)}  updated ${a.updatedAt ?? '-'}  (--agent ${a.id} prints its conversation)`);
   }
-  const problems = [...session.problems, ...session.agents.flatMap((a) => a.problems), ...session.orchestrators.flatMap((o) => o.problems)];
+  const problems = [
+    ...session.problems,
+    ...session.agents.flatMap((a) => a.problems),
+    ...session.orchestrators.flatMap((o) => o.problems),
+  ];
   for (const p of problems) out.push(paint.red(`  ! ${p.where}: ${p.message}`));
   return `${out.join('\n')}\n`;
 }

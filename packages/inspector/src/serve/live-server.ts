@@ -24,7 +24,10 @@ const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCo
 
 async function indexPage(store: InspectorStore): Promise<string> {
   const rows = (await listSessionSummaries(store))
-    .map((s) => `<li><a href="/session/${encodeURIComponent(s.id)}/">${escape(s.id)}</a> ${escape(s.type)} · ${escape(s.orchestrators.map((o) => `${o.type} ${o.id} ${o.status}`).join(', '))} · ${escape(s.updatedAt ?? '-')}</li>`)
+    .map(
+      (s) =>
+        `<li><a href="/session/${encodeURIComponent(s.id)}/">${escape(s.id)}</a> ${escape(s.type)} · ${escape(s.orchestrators.map((o) => `${o.type} ${o.id} ${o.status}`).join(', '))} · ${escape(s.updatedAt ?? '-')}</li>`,
+    )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>skein · ${escape(store.label)}</title></head><body><h1>Sessions in ${escape(store.label)}</h1><ul>${rows || '<li>none</li>'}</ul></body></html>`;
 }
@@ -77,7 +80,9 @@ export async function serveStore(store: InspectorStore, options: ServeOptions = 
       await events(decodeURIComponent(match[1]), req, res);
     } else if (match?.[1]) {
       const data = pageData(await loadSession(store, decodeURIComponent(match[1])));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(renderHtmlPage(data, { live: true }));
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(renderHtmlPage(data, { live: true }));
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found. Open / for the sessions.\n');
     }

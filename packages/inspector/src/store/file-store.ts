@@ -24,7 +24,10 @@ export function openFileStore(dir: string): InspectorStore {
     listSessions: async () => idsWithPrefix(await dirNames(root), 'session_'),
     listAgents: async (id) => idsWithPrefix(await dirNames(join(session(id), 'agents')), 'agent_'),
     listMultiAgents: async (id) => idsWithPrefix(await dirNames(join(session(id), 'multi_agents')), 'multi_agent_'),
-    readRawMultiAgent: async (id, multiAgentId) => JSON.parse(await readFile(join(session(id), 'multi_agents', `multi_agent_${multiAgentId}`, 'multi_agent.json'), 'utf8')) as unknown,
+    readRawMultiAgent: async (id, multiAgentId) =>
+      JSON.parse(
+        await readFile(join(session(id), 'multi_agents', `multi_agent_${multiAgentId}`, 'multi_agent.json'), 'utf8'),
+      ) as unknown,
     close: async () => undefined,
   };
 }

@@ -12,7 +12,10 @@ export interface S3Location {
 /** Parses `s3://bucket[/prefix]`. */
 export function parseS3Url(url: string): S3Location {
   const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
-  if (!match?.[1]) throw new ConfigurationError(`Not an S3 location: ${JSON.stringify(url)}. Write s3://bucket or s3://bucket/prefix.`);
+  if (!match?.[1])
+    throw new ConfigurationError(
+      `Not an S3 location: ${JSON.stringify(url)}. Write s3://bucket or s3://bucket/prefix.`,
+    );
   return { bucket: match[1], prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, '') };
 }
 
@@ -28,7 +31,9 @@ export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientC
   const secretAccessKey = env['AWS_SECRET_ACCESS_KEY'];
   if (accessKeyId && secretAccessKey) {
     const sessionToken = env['AWS_SESSION_TOKEN'];
-    config.credentials = sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+    config.credentials = sessionToken
+      ? { accessKeyId, secretAccessKey, sessionToken }
+      : { accessKeyId, secretAccessKey };
   }
   return config;
 }
@@ -36,8 +41,16 @@ export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientC
 function listError(error: unknown, bucket: string, prefix: string): Error {
   const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;
-  const hint = status === 404 ? 'the bucket does not exist (check its name and AWS_ENDPOINT_URL)' : status === 403 ? 'access denied (the credentials need s3:ListBucket and s3:GetObject)' : 'check the bucket, region, credentials and AWS_ENDPOINT_URL';
-  return new Error(`Could not list s3://${bucket}/${prefix}: ${e.name ?? 'error'}${status ? ` (HTTP ${status})` : ''}: ${hint}.`, { cause: error });
+  const hint =
+    status === 404
+      ? 'the bucket does not exist (check its name and AWS_ENDPOINT_URL)'
+      : status === 403
+        ? 'access denied (the credentials need s3:ListBucket and s3:GetObject)'
+        : 'check the bucket, region, credentials and AWS_ENDPOINT_URL';
+  return new Error(
+    `Could not list s3://${bucket}/${prefix}: ${e.name ?? 'error'}${status ? ` (HTTP ${status})` : ''}: ${hint}.`,
+    { cause: error },
+  );
 }
 
 async function listPrefixes(client: S3Client, bucket: string, prefix: string): Promise<string[]> {
@@ -67,9 +80,15 @@ export function openS3Store(url: string, client?: S3Client, env: NodeJS.ProcessE
     repository,
     listSessions: async () => idsWithPrefix(await listPrefixes(s3, bucket, root), 'session_'),
     listAgents: async (id) => idsWithPrefix(await listPrefixes(s3, bucket, `${session(id)}agents/`), 'agent_'),
-    listMultiAgents: async (id) => idsWithPrefix(await listPrefixes(s3, bucket, `${session(id)}multi_agents/`), 'multi_agent_'),
+    listMultiAgents: async (id) =>
+      idsWithPrefix(await listPrefixes(s3, bucket, `${session(id)}multi_agents/`), 'multi_agent_'),
     readRawMultiAgent: async (id, multiAgentId) => {
-      const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: `${session(id)}multi_agents/multi_agent_${multiAgentId}/multi_agent.json` }));
+      const out = await s3.send(
+        new GetObjectCommand({
+          Bucket: bucket,
+          Key: `${session(id)}multi_agents/multi_agent_${multiAgentId}/multi_agent.json`,
+        }),
+      );
       return JSON.parse((await out.Body?.transformToString()) ?? 'null') as unknown;
     },
     close: async () => {

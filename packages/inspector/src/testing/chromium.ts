@@ -9,15 +9,24 @@ const run = promisify(execFile);
 
 /** Installs Debian's chromium with apt-get when it is missing (as root or through passwordless sudo), once across test files. */
 export async function ensureChromiumInstalled(): Promise<string> {
-  const found = await run('sh', ['-c', 'command -v chromium']).then((r) => r.stdout.trim(), () => '');
+  const found = await run('sh', ['-c', 'command -v chromium']).then(
+    (r) => r.stdout.trim(),
+    () => '',
+  );
   if (found) return found;
   const sudo = typeof process.getuid === 'function' && process.getuid() === 0 ? '' : 'sudo -n ';
   const apt = `${sudo}env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -q`;
   const script = `command -v chromium >/dev/null || { ${apt} update && ${apt} install -y chromium; }`;
   try {
-    await run('flock', ['/tmp/skein-session-s3-apt.lock', 'sh', '-c', script], { maxBuffer: 64 * 1024 * 1024, timeout: 900_000 });
+    await run('flock', ['/tmp/skein-session-s3-apt.lock', 'sh', '-c', script], {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 900_000,
+    });
   } catch (error) {
-    throw new Error(`The page tests need Debian's chromium and installing it failed; run: sudo apt-get update && sudo apt-get install -y chromium (${String(error).slice(0, 500)})`, { cause: error });
+    throw new Error(
+      `The page tests need Debian's chromium and installing it failed; run: sudo apt-get update && sudo apt-get install -y chromium (${String(error).slice(0, 500)})`,
+      { cause: error },
+    );
   }
   return (await run('sh', ['-c', 'command -v chromium'])).stdout.trim();
 }
@@ -52,7 +61,17 @@ export class Chromium {
   static async launch(): Promise<Chromium> {
     const binary = await ensureChromiumInstalled();
     const profile = await mkdtemp(join(tmpdir(), 'skein-chromium-'));
-    const args = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check', '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'];
+    const args = [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--remote-debugging-pipe',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ];
     const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
     return new Chromium(child, profile);
   }
@@ -94,13 +113,19 @@ export class Chromium {
   /** Opens a new page and attaches to it; resolves with its session id. */
   async newPage(): Promise<string> {
     const { targetId } = (await this.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
-    const { sessionId } = (await this.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
+    const { sessionId } = (await this.send('Target.attachToTarget', { targetId, flatten: true })) as {
+      sessionId: string;
+    };
     return sessionId;
   }
 
   /** Evaluates `expression` in the page and returns its value. */
   async evaluate<T>(sessionId: string, expression: string): Promise<T> {
-    const out = (await this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, sessionId)) as { result: { value: T }; exceptionDetails?: unknown };
+    const out = (await this.send(
+      'Runtime.evaluate',
+      { expression, returnByValue: true, awaitPromise: true },
+      sessionId,
+    )) as { result: { value: T }; exceptionDetails?: unknown };
     if (out.exceptionDetails) throw new Error(`Page threw: ${JSON.stringify(out.exceptionDetails).slice(0, 500)}`);
     return out.result.value;
   }
@@ -121,7 +146,14 @@ export class Chromium {
       const raw = this.#buffer.slice(0, end);
       this.#buffer = this.#buffer.slice(end + 1);
       end = this.#buffer.indexOf('\0');
-      const msg = JSON.parse(raw) as { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string };
+      const msg = JSON.parse(raw) as {
+        id?: number;
+        method?: string;
+        params?: Record<string, unknown>;
+        result?: Record<string, unknown>;
+        error?: { message: string };
+        sessionId?: string;
+      };
       if (msg.id !== undefined) {
         const pending = this.#pending.get(msg.id);
         this.#pending.delete(msg.id);

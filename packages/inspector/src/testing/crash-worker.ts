@@ -8,7 +8,9 @@ import { FileSessionManager } from '@skein/session-file';
 import { supportGraph } from './fixtures.js';
 
 const [dir = ''] = process.argv.slice(2);
-const graph = supportGraph(new FileSessionManager({ sessionId: 'graph-killed', storageDir: dir }), { hangBilling: new AbortController() });
+const graph = supportGraph(new FileSessionManager({ sessionId: 'graph-killed', storageDir: dir }), {
+  hangBilling: new AbortController(),
+});
 graph.on('nodeStart', (e) => {
   if (e.nodeId === 'billing') console.log('RUNNING billing');
 });

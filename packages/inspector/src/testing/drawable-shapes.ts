@@ -17,4 +17,6 @@ export const graph = new GraphBuilder()
   .build();
 
 const billing = agent('billing');
-export const swarm = Swarm.fromAgent(new Agent({ name: 'triage', model: new ScriptedModel(['ok']), handoffs: [billing] }));
+export const swarm = Swarm.fromAgent(
+  new Agent({ name: 'triage', model: new ScriptedModel(['ok']), handoffs: [billing] }),
+);

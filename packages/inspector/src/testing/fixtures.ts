@@ -17,7 +17,8 @@ const lookup = tool({
   callback: ({ orderId }) => ({ orderId, amount: 80, currency: 'EUR' }),
 });
 
-const agent = (name: string, script: ScriptedTurn[]): Agent => new Agent({ name, model: new ScriptedModel(script), tools: [lookup], retryStrategy: null });
+const agent = (name: string, script: ScriptedTurn[]): Agent =>
+  new Agent({ name, model: new ScriptedModel(script), tools: [lookup], retryStrategy: null });
 
 const issueRefund = tool({
   name: 'issue_refund',
@@ -29,7 +30,9 @@ const issueRefund = tool({
 
 /** triage -> refund, where the refund waits for a person's approval; `resumed`: as a new process builds it to resume (its model's next answer is the last). */
 function approvalGraph(sessionManager: SessionManager, resumed = false): ReturnType<GraphBuilder['build']> {
-  const ask: ScriptedTurn = { toolUses: [{ name: 'issue_refund', input: { orderId: '7', amount: 80 }, toolUseId: 'r7' }] };
+  const ask: ScriptedTurn = {
+    toolUses: [{ name: 'issue_refund', input: { orderId: '7', amount: 80 }, toolUseId: 'r7' }],
+  };
   const refund = new Agent({
     name: 'refund',
     model: new ScriptedModel(resumed ? ['Refunded 80 EUR.'] : [ask, 'Refunded 80 EUR.']),
@@ -46,8 +49,14 @@ function approvalGraph(sessionManager: SessionManager, resumed = false): ReturnT
 }
 
 /** The support graph: triage -> billing | refund (conditions), triage -> audit, [billing, audit] -> summary. */
-export function supportGraph(sessionManager: SessionManager, options: { hangBilling?: AbortController } = {}): ReturnType<GraphBuilder['build']> {
-  const billingScript: ScriptedTurn[] = [{ toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] }, 'The duplicate charge on order 42 is reversed.'];
+export function supportGraph(
+  sessionManager: SessionManager,
+  options: { hangBilling?: AbortController } = {},
+): ReturnType<GraphBuilder['build']> {
+  const billingScript: ScriptedTurn[] = [
+    { toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] },
+    'The duplicate charge on order 42 is reversed.',
+  ];
   if (options.hangBilling) billingScript.unshift({ text: 'never', delayMs: 60_000 });
   const isBilling = (s: GraphState): boolean => s.results['triage']?.text.startsWith('BILLING') ?? false;
   const isRefund = (s: GraphState): boolean => s.results['triage']?.text.startsWith('REFUND') ?? false;
@@ -70,7 +79,9 @@ export function supportGraph(sessionManager: SessionManager, options: { hangBill
 function killedWhileBillingRuns(dir: string): Promise<void> {
   const worker = fileURLToPath(new URL('./crash-worker.ts', import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', worker, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', worker, dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
@@ -78,7 +89,9 @@ function killedWhileBillingRuns(dir: string): Promise<void> {
     });
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the crash worker was not killed:\n${out}`))));
+    child.on('close', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`the crash worker was not killed:\n${out}`)),
+    );
   });
 }
 
@@ -115,14 +128,34 @@ export async function writeFixtureSessions(dir: string): Promise<void> {
   const asking = fsm('graph-approved');
   const paused = await approvalGraph(asking).invoke('Refund order 7, 80 EUR');
   await asking.close();
-  const answers = (paused.interrupts ?? []).map((i) => ({ interruptResponse: { interruptId: i.id, response: { approved: true } } }));
+  const answers = (paused.interrupts ?? []).map((i) => ({
+    interruptResponse: { interruptId: i.id, response: { approved: true } },
+  }));
   await approvalGraph(fsm('graph-approved'), true).invoke(answers);
 
-  const triage = agent('triage', [{ text: 'Billing will help.', toolUses: [{ name: 'transfer_to_billing', input: { message: 'Charged twice for order 42' } }] }]);
-  const billing = agent('billing', [{ toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] }, 'Reversed the duplicate charge.']);
+  const triage = agent('triage', [
+    {
+      text: 'Billing will help.',
+      toolUses: [{ name: 'transfer_to_billing', input: { message: 'Charged twice for order 42' } }],
+    },
+  ]);
+  const billing = agent('billing', [
+    { toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] },
+    'Reversed the duplicate charge.',
+  ]);
   const refund = agent('refund', ['never asked']); // a member no turn reaches: the page still draws it
-  await new Swarm({ id: 'desk', nodes: [triage, billing, refund], nestHandoffHistory: true, sessionManager: fsm('swarm-desk') }).invoke('I was charged twice');
+  await new Swarm({
+    id: 'desk',
+    nodes: [triage, billing, refund],
+    nestHandoffHistory: true,
+    sessionManager: fsm('swarm-desk'),
+  }).invoke('I was charged twice');
 
-  const solo = new Agent({ name: 'solo', model: new ScriptedModel([{ toolUses: [{ name: 'lookup_order', input: { orderId: '7' } }] }, 'Order 7 is 80 EUR.']), tools: [lookup], sessionManager: fsm('agent-solo') });
+  const solo = new Agent({
+    name: 'solo',
+    model: new ScriptedModel([{ toolUses: [{ name: 'lookup_order', input: { orderId: '7' } }] }, 'Order 7 is 80 EUR.']),
+    tools: [lookup],
+    sessionManager: fsm('agent-solo'),
+  });
   await solo.invoke('How much was order 7?');
 }

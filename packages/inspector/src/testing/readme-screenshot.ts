@@ -18,13 +18,24 @@ const dir = await mkdtemp(join(tmpdir(), 'skein-desk-shot-'));
 try {
   await writeFile(join(dir, 'script.txt'), 'Please refund order 108, 60 EUR\n');
   const desk = join(root, 'examples/support-desk/src/main.ts');
-  execFileSync(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', desk, '--dir', dir, '--script', join(dir, 'script.txt'), '--yes'], { cwd: root, stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    ['--conditions=@skein/source', '--import', 'tsx', desk, '--dir', dir, '--script', join(dir, 'script.txt'), '--yes'],
+    { cwd: root, stdio: 'ignore' },
+  );
   const file = join(dir, 'desk.html');
-  await writeFile(file, renderHtmlPage(pageData(await loadSession(openFileStore(join(dir, 'sessions')), 'customer-1-graph'))));
+  await writeFile(
+    file,
+    renderHtmlPage(pageData(await loadSession(openFileStore(join(dir, 'sessions')), 'customer-1-graph'))),
+  );
   const browser = await Chromium.launch();
   try {
     const page = await browser.newPage();
-    await browser.send('Emulation.setDeviceMetricsOverride', { width: 1200, height: 1100, deviceScaleFactor: 1, mobile: false }, page);
+    await browser.send(
+      'Emulation.setDeviceMetricsOverride',
+      { width: 1200, height: 1100, deviceScaleFactor: 1, mobile: false },
+      page,
+    );
     const watch = await watchPage(browser, page);
     await load(browser, page, pathToFileURL(file).href);
     if (watch.errors.length > 0) throw new Error(`The page logged errors: ${watch.errors.join('; ')}`);

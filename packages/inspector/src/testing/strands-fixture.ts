@@ -21,7 +21,12 @@ const message = (role: string, text: string, id: number): unknown => ({
 export async function writeStrandsGraphSession(dir: string, sessionId = 'strands-graph'): Promise<void> {
   const root = join(dir, `session_${sessionId}`);
   const at = '2025-07-23T19:09:41.700101+00:00';
-  await write(join(root, 'session.json'), { session_id: sessionId, session_type: 'MULTI_AGENT', created_at: at, updated_at: at });
+  await write(join(root, 'session.json'), {
+    session_id: sessionId,
+    session_type: 'MULTI_AGENT',
+    created_at: at,
+    updated_at: at,
+  });
   const usage = { inputTokens: 12, outputTokens: 8, totalTokens: 20 };
   const result = (text: string, ms: number): unknown => ({
     status: 'completed',
@@ -42,7 +47,14 @@ export async function writeStrandsGraphSession(dir: string, sessionId = 'strands
     execution_order: ['research', 'analysis'],
   });
   const agent = join(root, 'agents', 'agent_research');
-  await write(join(agent, 'agent.json'), { agent_id: 'research', state: {}, conversation_manager_state: { __name__: 'SlidingWindowConversationManager', removed_message_count: 0 }, created_at: at, updated_at: at, _internal_state: {} });
+  await write(join(agent, 'agent.json'), {
+    agent_id: 'research',
+    state: {},
+    conversation_manager_state: { __name__: 'SlidingWindowConversationManager', removed_message_count: 0 },
+    created_at: at,
+    updated_at: at,
+    _internal_state: {},
+  });
   await write(join(agent, 'messages', 'message_0.json'), message('user', 'Is coffee good for you?', 0));
   await write(join(agent, 'messages', 'message_1.json'), message('assistant', 'Three sources found.', 1));
 }

@@ -15,10 +15,19 @@ async function attempt<T>(problems: Problem[], where: string, read: () => Promis
   }
 }
 
-const toView = (m: SessionMessage): MessageView => ({ id: m.message_id, message: m.redact_message ?? m.message, redacted: m.redact_message !== null });
+const toView = (m: SessionMessage): MessageView => ({
+  id: m.message_id,
+  message: m.redact_message ?? m.message,
+  redacted: m.redact_message !== null,
+});
 
 /** Messages one by one, when the listing failed: each unreadable one is shown as such, the rest still are. */
-async function messagesOneByOne(store: InspectorStore, sessionId: string, agentId: string, limit: number): Promise<MessageView[]> {
+async function messagesOneByOne(
+  store: InspectorStore,
+  sessionId: string,
+  agentId: string,
+  limit: number,
+): Promise<MessageView[]> {
   const views: MessageView[] = [];
   let missingRun = 0;
   for (let id = 0; id < limit && missingRun < 3; id++) {
@@ -41,7 +50,12 @@ async function messagesOneByOne(store: InspectorStore, sessionId: string, agentI
 }
 
 /** The whole conversation; when the listing fails, message by message so each unreadable one shows in place. */
-async function readMessages(store: InspectorStore, sessionId: string, agentId: string, problems: Problem[]): Promise<MessageView[]> {
+async function readMessages(
+  store: InspectorStore,
+  sessionId: string,
+  agentId: string,
+  problems: Problem[],
+): Promise<MessageView[]> {
   try {
     return (await store.repository.listMessages(sessionId, agentId)).map(toView);
   } catch (error) {
@@ -50,21 +64,42 @@ async function readMessages(store: InspectorStore, sessionId: string, agentId: s
   }
 }
 
-async function loadAgent(store: InspectorStore, sessionId: string, agentId: string, withMessages: boolean): Promise<AgentView> {
+async function loadAgent(
+  store: InspectorStore,
+  sessionId: string,
+  agentId: string,
+  withMessages: boolean,
+): Promise<AgentView> {
   const problems: Problem[] = [];
   const record = await attempt(problems, `agent ${agentId}`, () => store.repository.readAgent(sessionId, agentId));
   const messages = withMessages ? await readMessages(store, sessionId, agentId, problems) : [];
   const view: AgentView = { id: agentId, messages, problems };
-  if (record) Object.assign(view, { state: record.state, conversationManagerState: record.conversation_manager_state, updatedAt: record.updated_at });
+  if (record)
+    Object.assign(view, {
+      state: record.state,
+      conversationManagerState: record.conversation_manager_state,
+      updatedAt: record.updated_at,
+    });
   return view;
 }
 
 async function loadOrchestrator(store: InspectorStore, sessionId: string, id: string): Promise<OrchestratorView> {
   const problems: Problem[] = [];
   const doc = await attempt(problems, `orchestrator ${id}`, () => readOrchestratorDoc(store, sessionId, id));
-  const nodes = (await attempt(problems, `node entries of ${id}`, () => store.repository.readNodeEntries(sessionId, id))) ?? {};
-  const transitions = (await attempt(problems, `transitions of ${id}`, () => store.repository.readTransitions(sessionId, id))) ?? [];
-  const view: OrchestratorView = { id, type: doc?.type ?? 'unknown', status: doc?.status ?? 'unknown', state: doc?.state ?? {}, nodes, transitions, strands: doc?.strands ?? false, problems };
+  const nodes =
+    (await attempt(problems, `node entries of ${id}`, () => store.repository.readNodeEntries(sessionId, id))) ?? {};
+  const transitions =
+    (await attempt(problems, `transitions of ${id}`, () => store.repository.readTransitions(sessionId, id))) ?? [];
+  const view: OrchestratorView = {
+    id,
+    type: doc?.type ?? 'unknown',
+    status: doc?.status ?? 'unknown',
+    state: doc?.state ?? {},
+    nodes,
+    transitions,
+    strands: doc?.strands ?? false,
+    problems,
+  };
   if (doc?.updatedAt) view.updatedAt = doc.updatedAt;
   return view;
 }
@@ -78,7 +113,11 @@ export interface LoadOptions {
  * Reads one session: its orchestrators, agents and (per `messages`) their conversations. Nothing it
  * finds broken stops it: each problem is recorded where it is.
  */
-export async function loadSession(store: InspectorStore, sessionId: string, options: LoadOptions = {}): Promise<SessionView> {
+export async function loadSession(
+  store: InspectorStore,
+  sessionId: string,
+  options: LoadOptions = {},
+): Promise<SessionView> {
   const which = options.messages ?? 'all';
   const wanted = (id: string): boolean => which === 'all' || (which !== 'none' && which.includes(id));
   const problems: Problem[] = [];
@@ -88,7 +127,13 @@ export async function loadSession(store: InspectorStore, sessionId: string, opti
   const orchestratorIds = (await attempt(problems, 'orchestrators', () => store.listMultiAgents(sessionId))) ?? [];
   const agents = await Promise.all(agentIds.map((id) => loadAgent(store, sessionId, id, wanted(id))));
   const orchestrators = await Promise.all(orchestratorIds.map((id) => loadOrchestrator(store, sessionId, id)));
-  const view: SessionView = { id: sessionId, type: session?.session_type ?? 'unknown', agents, orchestrators, problems };
+  const view: SessionView = {
+    id: sessionId,
+    type: session?.session_type ?? 'unknown',
+    agents,
+    orchestrators,
+    problems,
+  };
   if (session) Object.assign(view, { createdAt: session.created_at, updatedAt: session.updated_at });
   return view;
 }

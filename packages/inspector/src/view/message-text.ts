@@ -35,7 +35,9 @@ export function messageText(message: Message): string {
 export function messagesText(value: unknown): string {
   if (!Array.isArray(value)) return '';
   return value
-    .filter((m): m is Message => typeof m === 'object' && m !== null && Array.isArray((m as { content?: unknown }).content))
+    .filter(
+      (m): m is Message => typeof m === 'object' && m !== null && Array.isArray((m as { content?: unknown }).content),
+    )
     .map(messageText)
     .join(' / ');
 }

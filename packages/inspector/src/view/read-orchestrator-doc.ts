@@ -15,7 +15,11 @@ export interface OrchestratorDoc {
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads `multi_agent.json` through the repository, falling back to its raw JSON for Strands' format. Undefined when missing. */
-export async function readOrchestratorDoc(store: InspectorStore, sessionId: string, id: string): Promise<OrchestratorDoc | undefined> {
+export async function readOrchestratorDoc(
+  store: InspectorStore,
+  sessionId: string,
+  id: string,
+): Promise<OrchestratorDoc | undefined> {
   const doc = await store.repository.readMultiAgent(sessionId, id);
   if (!doc) return undefined;
   let state: JsonObject = doc.state;

@@ -59,8 +59,10 @@ export interface NodeResultView {
 
 const OPENING = new Set(['start', 'edge', 'handoff', 'resume', 'join']);
 
-const num = (v: JsonValue | undefined): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const obj = (v: JsonValue | undefined): JsonObject | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined);
+const num = (v: JsonValue | undefined): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+const obj = (v: JsonValue | undefined): JsonObject | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
 const str = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
 
 /** The latest result of each node: a graph entry `{ result }`, a swarm entry (the result itself), or Strands' `node_results`. */
@@ -84,7 +86,8 @@ export function nodeResults(run: OrchestratorView): Record<string, NodeResultVie
     add(id, obj(entry['result']) ?? entry);
   }
   const strandsResults = obj(run.state['node_results']);
-  if (run.strands && strandsResults) for (const [id, r] of Object.entries(strandsResults)) if (obj(r)) add(id, obj(r) as JsonObject);
+  if (run.strands && strandsResults)
+    for (const [id, r] of Object.entries(strandsResults)) if (obj(r)) add(id, obj(r) as JsonObject);
   return out;
 }
 
@@ -96,13 +99,19 @@ function shapeOf(run: OrchestratorView, transitions: NodeTransition[]): GraphSha
       nodes: stored['nodes'].filter((n): n is string => typeof n === 'string'),
       edges: stored['edges'].flatMap((e) => {
         const o = obj(e);
-        return o && typeof o['from'] === 'string' && typeof o['to'] === 'string' ? [{ from: o['from'], to: o['to'], conditional: o['conditional'] === true, join: o['join'] === true }] : [];
+        return o && typeof o['from'] === 'string' && typeof o['to'] === 'string'
+          ? [{ from: o['from'], to: o['to'], conditional: o['conditional'] === true, join: o['join'] === true }]
+          : [];
       }),
-      entryPoints: Array.isArray(stored['entryPoints']) ? stored['entryPoints'].filter((n): n is string => typeof n === 'string') : [],
+      entryPoints: Array.isArray(stored['entryPoints'])
+        ? stored['entryPoints'].filter((n): n is string => typeof n === 'string')
+        : [],
     };
   }
   // A swarm stores its members: every agent is drawn, the handoffs taken are the edges.
-  const members = Array.isArray(run.state['members']) ? run.state['members'].filter((n): n is string => typeof n === 'string') : [];
+  const members = Array.isArray(run.state['members'])
+    ? run.state['members'].filter((n): n is string => typeof n === 'string')
+    : [];
   const nodes = new Set<string>([...members, ...Object.keys(nodeResults(run))]);
   const edges = new Map<string, { from: string; to: string; conditional: boolean }>();
   const entryPoints = new Set<string>();
@@ -110,7 +119,8 @@ function shapeOf(run: OrchestratorView, transitions: NodeTransition[]): GraphSha
     if (t.to !== null) nodes.add(t.to);
     if (t.from !== null) nodes.add(t.from);
     if (t.from === null && t.to !== null && t.kind === 'start') entryPoints.add(t.to);
-    if (t.from !== null && t.to !== null && t.from !== t.to) edges.set(`${t.from}->${t.to}`, { from: t.from, to: t.to, conditional: false });
+    if (t.from !== null && t.to !== null && t.from !== t.to)
+      edges.set(`${t.from}->${t.to}`, { from: t.from, to: t.to, conditional: false });
   }
   return { nodes: [...nodes], edges: [...edges.values()], entryPoints: [...entryPoints] };
 }
@@ -149,7 +159,14 @@ export function runView(run: OrchestratorView): RunView {
       }
     }
     if (t.to !== null && OPENING.has(t.kind)) {
-      const exec: NodeExecution = { nodeId: t.to, startMs: Math.max(0, time(t) - t0), durationMs: undefined, status: 'running', tokens: undefined, via: t };
+      const exec: NodeExecution = {
+        nodeId: t.to,
+        startMs: Math.max(0, time(t) - t0),
+        durationMs: undefined,
+        status: 'running',
+        tokens: undefined,
+        via: t,
+      };
       executions.push(exec);
       open.set(t.to, [...(open.get(t.to) ?? []), exec]);
     }
@@ -208,8 +225,22 @@ function strandsExecutions(run: OrchestratorView, results: Record<string, NodeRe
     const nodeId = typeof entry === 'string' ? entry : str(obj(entry)?.['node_id']);
     if (nodeId === '') return [];
     const result = results[nodeId];
-    const via: NodeTransition = { seq, from: null, to: nodeId, kind: 'strands', reason: 'execution order stored by Strands Agents', at: '' };
-    const exec: NodeExecution = { nodeId, startMs: clock, durationMs: result?.executionTimeMs, status: result?.status ?? 'completed', tokens: result?.tokens, via };
+    const via: NodeTransition = {
+      seq,
+      from: null,
+      to: nodeId,
+      kind: 'strands',
+      reason: 'execution order stored by Strands Agents',
+      at: '',
+    };
+    const exec: NodeExecution = {
+      nodeId,
+      startMs: clock,
+      durationMs: result?.executionTimeMs,
+      status: result?.status ?? 'completed',
+      tokens: result?.tokens,
+      via,
+    };
     clock += result?.executionTimeMs ?? 0;
     return [exec];
   });

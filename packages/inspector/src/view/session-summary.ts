@@ -14,11 +14,22 @@ export interface SessionSummary {
   problem?: string;
 }
 
-const latest = (times: (string | undefined)[]): string | undefined => times.filter((t): t is string => !!t).sort().pop();
+const latest = (times: (string | undefined)[]): string | undefined =>
+  times
+    .filter((t): t is string => !!t)
+    .sort()
+    .pop();
 
 /** Reads what a listing needs, without the messages. */
 export async function summarizeSession(store: InspectorStore, id: string): Promise<SessionSummary> {
-  const summary: SessionSummary = { id, type: 'unknown', agents: [], orchestrators: [], updatedAt: undefined, tokens: undefined };
+  const summary: SessionSummary = {
+    id,
+    type: 'unknown',
+    agents: [],
+    orchestrators: [],
+    updatedAt: undefined,
+    tokens: undefined,
+  };
   try {
     const session = await store.repository.readSession(id);
     const [agents, multiAgents] = await Promise.all([store.listAgents(id), store.listMultiAgents(id)]);
@@ -27,14 +38,23 @@ export async function summarizeSession(store: InspectorStore, id: string): Promi
     const docs = await Promise.all(multiAgents.map((m) => readOrchestratorDoc(store, id, m).catch(() => undefined)));
     let tokens: number | undefined;
     for (const [i, doc] of docs.entries()) {
-      summary.orchestrators.push({ id: multiAgents[i] ?? '?', type: doc?.type ?? 'unknown', status: doc?.status ?? 'unreadable' });
+      summary.orchestrators.push({
+        id: multiAgents[i] ?? '?',
+        type: doc?.type ?? 'unknown',
+        status: doc?.status ?? 'unreadable',
+      });
       const usage = doc?.state['usage'];
-      const total = typeof usage === 'object' && usage !== null && !Array.isArray(usage) ? usage['totalTokens'] : undefined;
+      const total =
+        typeof usage === 'object' && usage !== null && !Array.isArray(usage) ? usage['totalTokens'] : undefined;
       if (typeof total === 'number') tokens = (tokens ?? 0) + total;
     }
     summary.type = session?.session_type ?? 'unknown';
     summary.tokens = tokens;
-    summary.updatedAt = latest([session?.updated_at, ...agentDocs.map((a) => a?.updated_at), ...docs.map((d) => d?.updatedAt)]);
+    summary.updatedAt = latest([
+      session?.updated_at,
+      ...agentDocs.map((a) => a?.updated_at),
+      ...docs.map((d) => d?.updatedAt),
+    ]);
     if (!session) summary.problem = 'session.json missing';
   } catch (error) {
     summary.problem = error instanceof Error ? error.message : String(error);

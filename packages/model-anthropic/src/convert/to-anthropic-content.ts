@@ -1,5 +1,9 @@
 import type {
-  ContentBlockParam, DocumentBlockParam, ImageBlockParam, TextBlockParam, ToolResultBlockParam,
+  ContentBlockParam,
+  DocumentBlockParam,
+  ImageBlockParam,
+  TextBlockParam,
+  ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { ModelError, type ContentBlock, type DocumentBlock, type ImageBlock, type ToolResult } from '@skein/core';
 
@@ -23,10 +27,18 @@ export function imageParam(block: ImageBlock): ImageBlockParam {
 export function documentParam(block: DocumentBlock): DocumentBlockParam {
   const { format, name, source } = block.document;
   if (format === 'pdf') {
-    return { type: 'document', title: name, source: { type: 'base64', media_type: 'application/pdf', data: toBase64(source.bytes) } };
+    return {
+      type: 'document',
+      title: name,
+      source: { type: 'base64', media_type: 'application/pdf', data: toBase64(source.bytes) },
+    };
   }
   if (TEXT_DOCUMENTS.has(format)) {
-    return { type: 'document', title: name, source: { type: 'text', media_type: 'text/plain', data: utf8.decode(source.bytes) } };
+    return {
+      type: 'document',
+      title: name,
+      source: { type: 'text', media_type: 'text/plain', data: utf8.decode(source.bytes) },
+    };
   }
   throw new ModelError(
     `Anthropic cannot read the ${format} document "${name}": it accepts pdf, txt, md, csv and html. Convert it to pdf or text first.`,

@@ -1,5 +1,9 @@
 import type {
-  ContentBlockParam, MessageCreateParamsStreaming, MessageParam, Tool, ToolChoice as AnthropicToolChoice,
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  Tool,
+  ToolChoice as AnthropicToolChoice,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Message, ModelRequest, ToolChoice, ToolSpec } from '@skein/core';
 import type { ResolvedAnthropicOptions } from '../anthropic-model-options.js';
@@ -48,7 +52,11 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
 
 /** Tool specs as Anthropic tools. */
 export function toAnthropicTools(specs: readonly ToolSpec[]): Tool[] {
-  return specs.map((spec) => ({ name: spec.name, description: spec.description, input_schema: spec.inputSchema.json as Tool.InputSchema }));
+  return specs.map((spec) => ({
+    name: spec.name,
+    description: spec.description,
+    input_schema: spec.inputSchema.json as Tool.InputSchema,
+  }));
 }
 
 /** `{ auto: {} }`, `{ any: {} }`, `{ tool: { name } }` as Anthropic's `{ type: ... }`. */
@@ -58,7 +66,10 @@ export function toAnthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
 }
 
 /** The full streaming request body for one model call. */
-export function toAnthropicRequest(request: ModelRequest, options: ResolvedAnthropicOptions): MessageCreateParamsStreaming {
+export function toAnthropicRequest(
+  request: ModelRequest,
+  options: ResolvedAnthropicOptions,
+): MessageCreateParamsStreaming {
   const body: MessageCreateParamsStreaming = {
     ...options.params,
     model: options.modelId,

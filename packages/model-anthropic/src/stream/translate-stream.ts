@@ -15,13 +15,20 @@ interface UsageState {
 }
 
 function toUsage(u: UsageState): Usage {
-  const usage: Usage = { inputTokens: u.input, outputTokens: u.output, totalTokens: u.input + u.output + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0) };
+  const usage: Usage = {
+    inputTokens: u.input,
+    outputTokens: u.output,
+    totalTokens: u.input + u.output + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0),
+  };
   if (u.cacheRead !== null) usage.cacheReadInputTokens = u.cacheRead;
   if (u.cacheWrite !== null) usage.cacheWriteInputTokens = u.cacheWrite;
   return usage;
 }
 
-const delta = (contentBlockIndex: number, d: Extract<ModelStreamEvent, { contentBlockDelta: unknown }>['contentBlockDelta']['delta']): ModelStreamEvent => ({
+const delta = (
+  contentBlockIndex: number,
+  d: Extract<ModelStreamEvent, { contentBlockDelta: unknown }>['contentBlockDelta']['delta'],
+): ModelStreamEvent => ({
   contentBlockDelta: { contentBlockIndex, delta: d },
 });
 
@@ -75,7 +82,12 @@ export async function* translateStream(
             if (block.text) yield delta(i, { text: block.text });
           } else if (block.type === 'tool_use') {
             kinds[i] = 'toolUse';
-            yield { contentBlockStart: { contentBlockIndex: i, start: { toolUse: { toolUseId: block.id, name: block.name } } } };
+            yield {
+              contentBlockStart: {
+                contentBlockIndex: i,
+                start: { toolUse: { toolUseId: block.id, name: block.name } },
+              },
+            };
             const input: unknown = block.input;
             if (typeof input === 'object' && input !== null && Object.keys(input).length > 0) {
               yield delta(i, { toolUse: { input: JSON.stringify(input) } });

@@ -131,11 +131,18 @@ export class AnthropicTestServer {
     const recorded: RecordedHttpRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
     if (this.#options.record) this.requests.push(recorded);
     if (req.method !== 'POST' || !(req.url ?? '').startsWith('/v1/messages')) {
-      return this.sendJson(res, { status: 404, body: errorBody('not_found_error', `No route ${req.method} ${req.url}`) });
+      return this.sendJson(res, {
+        status: 404,
+        body: errorBody('not_found_error', `No route ${req.method} ${req.url}`),
+      });
     }
     let reply = this.takeReply();
     if (typeof reply === 'function') reply = reply(recorded);
-    if (!reply) return this.sendJson(res, { status: 500, body: errorBody('api_error', 'The test server has no scripted reply left.') });
+    if (!reply)
+      return this.sendJson(res, {
+        status: 500,
+        body: errorBody('api_error', 'The test server has no scripted reply left.'),
+      });
     if ('status' in reply) return this.sendJson(res, reply);
     await this.sendStream(res, reply);
   }
@@ -158,7 +165,12 @@ export class AnthropicTestServer {
       this.#open.delete(res);
       if (!finished) this.#closedConnections++;
     });
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_test', ...reply.headers });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'request-id': 'req_test',
+      ...reply.headers,
+    });
     const events = reply.events.map((e) => (typeof e === 'string' ? e : encodeSse(e)));
     const limit = Math.min(events.length, reply.cutAfter ?? Infinity, reply.stallAfter ?? Infinity);
     const pieces = splitPieces(events.slice(0, limit), reply.splitBytes, (reply.chunkDelayMs ?? 0) > 0);
@@ -180,7 +192,12 @@ export class AnthropicTestServer {
 }
 
 function splitPieces(events: string[], size: number | undefined, perEvent: boolean): Buffer[] {
-  if (!size) return perEvent ? events.map((e) => Buffer.from(e, 'utf8')) : events.length > 0 ? [Buffer.from(events.join(''), 'utf8')] : [];
+  if (!size)
+    return perEvent
+      ? events.map((e) => Buffer.from(e, 'utf8'))
+      : events.length > 0
+        ? [Buffer.from(events.join(''), 'utf8')]
+        : [];
   // Byte offsets: a piece may end mid-line or mid-character, as TCP may deliver it.
   const bytes = Buffer.from(events.join(''), 'utf8');
   const out: Buffer[] = [];

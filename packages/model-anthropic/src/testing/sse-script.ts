@@ -49,8 +49,14 @@ export function encodeSse(event: SseEvent): string {
 }
 
 function blockEvents(block: ScriptBlock, index: number): SseEvent[] {
-  const delta = (d: Record<string, unknown>): SseEvent => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } });
-  const start = (content_block: Record<string, unknown>): SseEvent => ({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block } });
+  const delta = (d: Record<string, unknown>): SseEvent => ({
+    event: 'content_block_delta',
+    data: { type: 'content_block_delta', index, delta: d },
+  });
+  const start = (content_block: Record<string, unknown>): SseEvent => ({
+    event: 'content_block_start',
+    data: { type: 'content_block_start', index, content_block },
+  });
   const out: SseEvent[] = [];
   if ('text' in block) {
     out.push(start({ type: 'text', text: '' }));
@@ -80,8 +86,13 @@ export function answerEvents(script: AnswerScript): SseEvent[] {
       data: {
         type: 'message_start',
         message: {
-          id: script.id ?? 'msg_test', type: 'message', role: 'assistant', model: script.model ?? 'claude-test', content: [],
-          stop_reason: null, stop_sequence: null,
+          id: script.id ?? 'msg_test',
+          type: 'message',
+          role: 'assistant',
+          model: script.model ?? 'claude-test',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
           usage: {
             input_tokens: usage.input_tokens ?? 10,
             cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
@@ -98,7 +109,11 @@ export function answerEvents(script: AnswerScript): SseEvent[] {
   });
   events.push({
     event: 'message_delta',
-    data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens ?? 5 } },
+    data: {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens ?? 5 },
+    },
   });
   events.push({ event: 'message_stop', data: { type: 'message_stop' } });
   return events;

@@ -30,11 +30,16 @@ export interface WireRequest {
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
 /** Encodes one frame as the bytes of an AWS event-stream message. */
-export function encodeFrame(frame: { event: string; body: unknown } | { exception: string; body: unknown }): Uint8Array {
+export function encodeFrame(
+  frame: { event: string; body: unknown } | { exception: string; body: unknown },
+): Uint8Array {
   const headers: MessageHeaders =
     'event' in frame
       ? { ':message-type': { type: 'string', value: 'event' }, ':event-type': { type: 'string', value: frame.event } }
-      : { ':message-type': { type: 'string', value: 'exception' }, ':exception-type': { type: 'string', value: frame.exception } };
+      : {
+          ':message-type': { type: 'string', value: 'exception' },
+          ':exception-type': { type: 'string', value: frame.exception },
+        };
   headers[':content-type'] = { type: 'string', value: 'application/json' };
   return codec.encode({ headers, body: fromUtf8(JSON.stringify(frame.body)) });
 }
@@ -96,19 +101,33 @@ export class BedrockWireServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const request: WireRequest = { method: req.method, path: req.url, headers: req.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+    const request: WireRequest = {
+      method: req.method,
+      path: req.url,
+      headers: req.headers,
+      body: text ? (JSON.parse(text) as unknown) : undefined,
+    };
     if (this.record) this.requests.push(request);
     const next = this.replies.shift() ?? this.fallback;
     const reply = typeof next === 'function' ? next(request) : next;
     const requestId = `req-${++this.#requestCount}`;
-    if (!reply) return this.#error(res, requestId, { status: 500, errorType: 'InternalServerException', message: 'No scripted reply left.' });
+    if (!reply)
+      return this.#error(res, requestId, {
+        status: 500,
+        errorType: 'InternalServerException',
+        message: 'No scripted reply left.',
+      });
     if ('status' in reply) return this.#error(res, requestId, reply);
     if ('json' in reply) {
       res.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': requestId, ...reply.headers });
       res.end(JSON.stringify(reply.json));
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': requestId, ...reply.headers });
+    res.writeHead(200, {
+      'content-type': 'application/vnd.amazon.eventstream',
+      'x-amzn-requestid': requestId,
+      ...reply.headers,
+    });
     if ('eventStream' in reply) {
       res.end(reply.eventStream);
       return;
@@ -123,7 +142,11 @@ export class BedrockWireServer {
     else res.end();
   }
 
-  #error(res: http2.Http2ServerResponse, requestId: string, reply: { status: number; errorType: string; message: string; headers?: Record<string, string> }): void {
+  #error(
+    res: http2.Http2ServerResponse,
+    requestId: string,
+    reply: { status: number; errorType: string; message: string; headers?: Record<string, string> },
+  ): void {
     res.writeHead(reply.status, {
       'content-type': 'application/json',
       'x-amzn-requestid': requestId,
@@ -135,7 +158,10 @@ export class BedrockWireServer {
 }
 
 /** Frames of a plain text answer streamed in `pieces`, with usage. */
-export function textFrames(pieces: string[], usage: Record<string, number> = { inputTokens: 10, outputTokens: 5, totalTokens: 15 }): WireFrame[] {
+export function textFrames(
+  pieces: string[],
+  usage: Record<string, number> = { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+): WireFrame[] {
   return [
     { event: 'messageStart', body: { role: 'assistant' } },
     ...pieces.map((text) => ({ event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { text } } })),
@@ -149,7 +175,10 @@ export function textFrames(pieces: string[], usage: Record<string, number> = { i
 export function toolUseFrames(index: number, toolUseId: string, name: string, pieces: string[]): WireFrame[] {
   return [
     { event: 'contentBlockStart', body: { contentBlockIndex: index, start: { toolUse: { toolUseId, name } } } },
-    ...pieces.map((input) => ({ event: 'contentBlockDelta', body: { contentBlockIndex: index, delta: { toolUse: { input } } } })),
+    ...pieces.map((input) => ({
+      event: 'contentBlockDelta',
+      body: { contentBlockIndex: index, delta: { toolUse: { input } } },
+    })),
     { event: 'contentBlockStop', body: { contentBlockIndex: index } },
   ];
 }

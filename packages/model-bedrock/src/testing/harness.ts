@@ -24,7 +24,10 @@ export async function startHarness(): Promise<Harness> {
       const model = new BedrockModel({
         ...options,
         region: 'us-east-1',
-        clientConfig: { endpoint: server.endpoint, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' } },
+        clientConfig: {
+          endpoint: server.endpoint,
+          credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
+        },
       });
       models.push(model);
       return model;
@@ -37,7 +40,10 @@ export async function startHarness(): Promise<Harness> {
 }
 
 /** Every event of one call, in order. */
-export async function collect(model: { stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> }, request: ModelRequest): Promise<ModelStreamEvent[]> {
+export async function collect(
+  model: { stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> },
+  request: ModelRequest,
+): Promise<ModelStreamEvent[]> {
   const events: ModelStreamEvent[] = [];
   for await (const event of model.stream(request)) events.push(event);
   return events;

@@ -5,7 +5,12 @@
  * Reasoning blocks are not sent back (Chat Completions has no field for them).
  */
 import type { ContentBlock, Message, ModelRequest, ToolChoice } from '@skein/core';
-import type { ChatCompletionContentPart, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions';
 import { imageDataUrl, resultText } from './content.js';
 
 function imagePart(block: Extract<ContentBlock, { image: unknown }>): ChatCompletionContentPart {
@@ -18,13 +23,20 @@ function userMessages(message: Message): ChatCompletionMessageParam[] {
   for (const block of message.content) {
     if ('toolResult' in block) {
       const { toolUseId, status, content } = block.toolResult;
-      out.push({ role: 'tool', tool_call_id: toolUseId, content: status === 'error' ? `Error: ${resultText(content)}` : resultText(content) });
+      out.push({
+        role: 'tool',
+        tool_call_id: toolUseId,
+        content: status === 'error' ? `Error: ${resultText(content)}` : resultText(content),
+      });
     } else if ('text' in block) parts.push({ type: 'text', text: block.text });
     else if ('image' in block) parts.push(imagePart(block));
   }
   if (parts.length > 0) {
     const onlyText = parts.every((p) => p.type === 'text');
-    out.push({ role: 'user', content: onlyText ? parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') : parts });
+    out.push({
+      role: 'user',
+      content: onlyText ? parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') : parts,
+    });
   }
   return out;
 }
@@ -32,9 +44,21 @@ function userMessages(message: Message): ChatCompletionMessageParam[] {
 function assistantMessage(message: Message): ChatCompletionMessageParam {
   const text = message.content.flatMap((b) => ('text' in b ? [b.text] : [])).join('');
   const calls = message.content.flatMap((b) =>
-    'toolUse' in b ? [{ id: b.toolUse.toolUseId, type: 'function' as const, function: { name: b.toolUse.name, arguments: JSON.stringify(b.toolUse.input) } }] : [],
+    'toolUse' in b
+      ? [
+          {
+            id: b.toolUse.toolUseId,
+            type: 'function' as const,
+            function: { name: b.toolUse.name, arguments: JSON.stringify(b.toolUse.input) },
+          },
+        ]
+      : [],
   );
-  return { role: 'assistant', content: text === '' && calls.length > 0 ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+  return {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    ...(calls.length > 0 ? { tool_calls: calls } : {}),
+  };
 }
 
 function toolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
@@ -43,9 +67,14 @@ function toolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
   return { type: 'function', function: { name: choice.tool.name } };
 }
 
-export function toChatRequest(request: ModelRequest, modelId: string, params: Record<string, unknown>): ChatCompletionCreateParamsStreaming {
+export function toChatRequest(
+  request: ModelRequest,
+  modelId: string,
+  params: Record<string, unknown>,
+): ChatCompletionCreateParamsStreaming {
   const messages: ChatCompletionMessageParam[] = [];
-  if (request.systemPrompt !== undefined && request.systemPrompt !== '') messages.push({ role: 'system', content: request.systemPrompt });
+  if (request.systemPrompt !== undefined && request.systemPrompt !== '')
+    messages.push({ role: 'system', content: request.systemPrompt });
   for (const message of request.messages) {
     if (message.role === 'user') messages.push(...userMessages(message));
     else messages.push(assistantMessage(message));
@@ -57,7 +86,16 @@ export function toChatRequest(request: ModelRequest, modelId: string, params: Re
     stream: true,
     stream_options: { include_usage: true },
     ...(request.toolSpecs && request.toolSpecs.length > 0
-      ? { tools: request.toolSpecs.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema.json as Record<string, unknown> } })) }
+      ? {
+          tools: request.toolSpecs.map((t) => ({
+            type: 'function' as const,
+            function: {
+              name: t.name,
+              description: t.description,
+              parameters: t.inputSchema.json as Record<string, unknown>,
+            },
+          })),
+        }
       : {}),
     ...(request.toolChoice ? { tool_choice: toolChoice(request.toolChoice) } : {}),
   };

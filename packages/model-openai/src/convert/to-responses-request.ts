@@ -30,11 +30,17 @@ interface AssistantInputMessage {
 /** What skein puts in `input`. */
 export type ResponsesInputItem = ResponseInputItem | AssistantInputMessage;
 
-function toolOutput(content: readonly ToolResultContent[], isError: boolean): string | ResponseFunctionCallOutputItemList {
+function toolOutput(
+  content: readonly ToolResultContent[],
+  isError: boolean,
+): string | ResponseFunctionCallOutputItemList {
   const prefix = isError ? 'Error: ' : '';
   if (!content.some((c) => 'image' in c)) return prefix + resultText(content);
-  return content.flatMap((c): ResponseFunctionCallOutputItemList =>
-    'image' in c ? [{ type: 'input_image', image_url: imageDataUrl(c.image), detail: 'auto' }] : [{ type: 'input_text', text: prefix + resultText([c]) }],
+  return content.flatMap(
+    (c): ResponseFunctionCallOutputItemList =>
+      'image' in c
+        ? [{ type: 'input_image', image_url: imageDataUrl(c.image), detail: 'auto' }]
+        : [{ type: 'input_text', text: prefix + resultText([c]) }],
   );
 }
 
@@ -46,7 +52,8 @@ function userItems(message: Message): ResponsesInputItem[] {
       const { toolUseId, status, content } = block.toolResult;
       out.push({ type: 'function_call_output', call_id: toolUseId, output: toolOutput(content, status === 'error') });
     } else if ('text' in block) parts.push({ type: 'input_text', text: block.text });
-    else if ('image' in block) parts.push({ type: 'input_image', image_url: imageDataUrl(block.image), detail: 'auto' });
+    else if ('image' in block)
+      parts.push({ type: 'input_image', image_url: imageDataUrl(block.image), detail: 'auto' });
   }
   if (parts.length > 0) out.push({ type: 'message', role: 'user', content: parts });
   return out;
@@ -87,8 +94,14 @@ function tools(request: ModelRequest): FunctionTool[] {
 }
 
 /** The Responses API request for `request`; `params` first, so skein's fields win and `params.store` can turn storing on. */
-export function toResponsesRequest(request: ModelRequest, modelId: string, params: Record<string, unknown>): ResponseCreateParamsStreaming {
-  const input: ResponsesInputItem[] = request.messages.flatMap((m) => (m.role === 'user' ? userItems(m) : assistantItems(m)));
+export function toResponsesRequest(
+  request: ModelRequest,
+  modelId: string,
+  params: Record<string, unknown>,
+): ResponseCreateParamsStreaming {
+  const input: ResponsesInputItem[] = request.messages.flatMap((m) =>
+    m.role === 'user' ? userItems(m) : assistantItems(m),
+  );
   const specs = tools(request);
   return {
     store: false,
@@ -97,7 +110,9 @@ export function toResponsesRequest(request: ModelRequest, modelId: string, param
     // The SDK's input type names stored output messages (with ids); an assistant message without one is what stateless callers send.
     input: input as ResponseInputItem[],
     stream: true,
-    ...(request.systemPrompt !== undefined && request.systemPrompt !== '' ? { instructions: request.systemPrompt } : {}),
+    ...(request.systemPrompt !== undefined && request.systemPrompt !== ''
+      ? { instructions: request.systemPrompt }
+      : {}),
     ...(specs.length > 0 ? { tools: specs } : {}),
     ...(request.toolChoice ? { tool_choice: toolChoice(request.toolChoice) } : {}),
   };

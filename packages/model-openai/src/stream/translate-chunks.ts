@@ -46,7 +46,10 @@ function usageOf(chunk: ChatCompletionChunk): Usage | undefined {
 
 type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
 
-export async function* translateChunks(chunks: AsyncIterable<ChatCompletionChunk>, started: number): AsyncGenerator<ModelStreamEvent> {
+export async function* translateChunks(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  started: number,
+): AsyncGenerator<ModelStreamEvent> {
   const blocks = new BlockNumbers();
   let begun = false;
   let stopped = false;
@@ -64,7 +67,9 @@ export async function* translateChunks(chunks: AsyncIterable<ChatCompletionChunk
     const thinking = delta.reasoning_content ?? delta.reasoning;
     if (thinking) {
       blocks.reasoning ??= blocks.take();
-      yield { contentBlockDelta: { contentBlockIndex: blocks.reasoning, delta: { reasoningContent: { text: thinking } } } };
+      yield {
+        contentBlockDelta: { contentBlockIndex: blocks.reasoning, delta: { reasoningContent: { text: thinking } } },
+      };
     }
     if (delta.content) {
       blocks.text ??= blocks.take();
@@ -78,7 +83,12 @@ export async function* translateChunks(chunks: AsyncIterable<ChatCompletionChunk
         calls++;
         // Some local servers send no id (or an empty one): the loop needs one to pair the result.
         const toolUseId = call.id ? call.id : `call_${chunk.id || 'local'}_${calls}`;
-        yield { contentBlockStart: { contentBlockIndex: index, start: { toolUse: { toolUseId, name: call.function?.name ?? '' } } } };
+        yield {
+          contentBlockStart: {
+            contentBlockIndex: index,
+            start: { toolUse: { toolUseId, name: call.function?.name ?? '' } },
+          },
+        };
       }
       const fragment = call.function?.arguments;
       if (fragment) yield { contentBlockDelta: { contentBlockIndex: index, delta: { toolUse: { input: fragment } } } };
@@ -91,7 +101,14 @@ export async function* translateChunks(chunks: AsyncIterable<ChatCompletionChunk
     }
   }
   if (!stopped) {
-    throw new ModelTransientError('The OpenAI-compatible stream ended before a finish_reason: the answer is incomplete (was the connection cut?); the agent retries it.');
+    throw new ModelTransientError(
+      'The OpenAI-compatible stream ended before a finish_reason: the answer is incomplete (was the connection cut?); the agent retries it.',
+    );
   }
-  yield { metadata: { usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, metrics: { latencyMs: Math.round(performance.now() - started) } } };
+  yield {
+    metadata: {
+      usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      metrics: { latencyMs: Math.round(performance.now() - started) },
+    },
+  };
 }

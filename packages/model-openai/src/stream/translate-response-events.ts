@@ -65,26 +65,43 @@ function usageOf(response: Response): Usage {
   };
 }
 
-const text = (index: number, t: string): ModelStreamEvent => ({ contentBlockDelta: { contentBlockIndex: index, delta: { text: t } } });
-const reasoning = (index: number, t: string): ModelStreamEvent => ({ contentBlockDelta: { contentBlockIndex: index, delta: { reasoningContent: { text: t } } } });
-const input = (index: number, t: string): ModelStreamEvent => ({ contentBlockDelta: { contentBlockIndex: index, delta: { toolUse: { input: t } } } });
+const text = (index: number, t: string): ModelStreamEvent => ({
+  contentBlockDelta: { contentBlockIndex: index, delta: { text: t } },
+});
+const reasoning = (index: number, t: string): ModelStreamEvent => ({
+  contentBlockDelta: { contentBlockIndex: index, delta: { reasoningContent: { text: t } } },
+});
+const input = (index: number, t: string): ModelStreamEvent => ({
+  contentBlockDelta: { contentBlockIndex: index, delta: { toolUse: { input: t } } },
+});
 
-function* startCall(blocks: Blocks, output: number, item: Extract<ResponseOutputItem, { type: 'function_call' }>): Generator<ModelStreamEvent, Block> {
+function* startCall(
+  blocks: Blocks,
+  output: number,
+  item: Extract<ResponseOutputItem, { type: 'function_call' }>,
+): Generator<ModelStreamEvent, Block> {
   const block = blocks.take(output);
   blocks.calls++;
-  yield { contentBlockStart: { contentBlockIndex: block.index, start: { toolUse: { toolUseId: item.call_id, name: item.name } } } };
+  yield {
+    contentBlockStart: {
+      contentBlockIndex: block.index,
+      start: { toolUse: { toolUseId: item.call_id, name: item.name } },
+    },
+  };
   return block;
 }
 
 /** The part of `full` not sent yet, when what was sent is its beginning (servers that send only `.done`). */
 function* rest(block: Block, full: string): Generator<ModelStreamEvent> {
-  if (full.length > block.args.length && full.startsWith(block.args)) yield input(block.index, full.slice(block.args.length));
+  if (full.length > block.args.length && full.startsWith(block.args))
+    yield input(block.index, full.slice(block.args.length));
   block.args = full;
 }
 
 /** An item that arrived whole (`output_item.done` with no deltas before it), as deltas. */
 function* wholeItem(blocks: Blocks, output: number, item: ResponseOutputItem): Generator<ModelStreamEvent> {
-  if (item.type === 'function_call') yield* rest(blocks.get(output) ?? (yield* startCall(blocks, output, item)), item.arguments);
+  if (item.type === 'function_call')
+    yield* rest(blocks.get(output) ?? (yield* startCall(blocks, output, item)), item.arguments);
   if (blocks.get(output)) return;
   if (item.type === 'message') {
     const t = item.content.map((c) => (c.type === 'output_text' ? c.text : c.refusal)).join('');
@@ -102,7 +119,10 @@ function failure(error: { code?: string | null; message?: string | null } | null
 }
 
 /** Translates one Responses API event stream to core stream events, ending with `metadata`; throws what the stream reports. */
-export async function* translateResponseEvents(events: AsyncIterable<ResponseStreamEvent>, started: number): AsyncGenerator<ModelStreamEvent> {
+export async function* translateResponseEvents(
+  events: AsyncIterable<ResponseStreamEvent>,
+  started: number,
+): AsyncGenerator<ModelStreamEvent> {
   const blocks = new Blocks();
   let begun = false;
   let end: { stopReason: StopReason; usage: Usage } | undefined;
@@ -115,7 +135,8 @@ export async function* translateResponseEvents(events: AsyncIterable<ResponseStr
     switch (event.type) {
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        if (event.delta) yield text((blocks.get(event.output_index) ?? blocks.take(event.output_index)).index, event.delta);
+        if (event.delta)
+          yield text((blocks.get(event.output_index) ?? blocks.take(event.output_index)).index, event.delta);
         break;
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
@@ -154,7 +175,10 @@ export async function* translateResponseEvents(events: AsyncIterable<ResponseStr
         end = { stopReason: blocks.calls > 0 ? 'tool_use' : 'end_turn', usage: usageOf(event.response) };
         break;
       case 'response.incomplete':
-        end = { stopReason: INCOMPLETE[event.response.incomplete_details?.reason ?? ''] ?? 'max_tokens', usage: usageOf(event.response) };
+        end = {
+          stopReason: INCOMPLETE[event.response.incomplete_details?.reason ?? ''] ?? 'max_tokens',
+          usage: usageOf(event.response),
+        };
         break;
       case 'response.failed':
         throw failure(event.response.error);
@@ -169,7 +193,9 @@ export async function* translateResponseEvents(events: AsyncIterable<ResponseStr
     }
   }
   if (!end) {
-    throw new ModelTransientError('The Responses API stream ended before response.completed: the answer is incomplete (was the connection cut?); the agent retries it.');
+    throw new ModelTransientError(
+      'The Responses API stream ended before response.completed: the answer is incomplete (was the connection cut?); the agent retries it.',
+    );
   }
   yield { metadata: { usage: end.usage, metrics: { latencyMs: Math.round(performance.now() - started) } } };
 }

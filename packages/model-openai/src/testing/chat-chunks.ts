@@ -27,16 +27,33 @@ export type Chunk = Record<string, unknown>;
 
 export function chatChunks(script: ChunkScript, id = 'chatcmpl-test', model = 'test-model'): Chunk[] {
   const base = { id, object: 'chat.completion.chunk', created: 1_700_000_000, model, system_fingerprint: 'fp_test' };
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null): Chunk => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): Chunk => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
   const out: Chunk[] = [chunk({ role: 'assistant', content: '' })];
   for (const r of script.reasoning ?? []) out.push(chunk({ [script.reasoningField ?? 'reasoning_content']: r }));
   for (const t of script.text ?? []) out.push(chunk({ content: t }));
   const calls = script.toolCalls ?? [];
-  const starts = calls.map((c, index) => chunk({ tool_calls: [{ index, ...(c.id === undefined ? {} : { id: c.id }), type: 'function', function: { name: c.name, arguments: '' } }] }));
-  const fragments = calls.map((c, index) => c.args.map((a) => chunk({ tool_calls: [{ index, function: { arguments: a } }] })));
+  const starts = calls.map((c, index) =>
+    chunk({
+      tool_calls: [
+        {
+          index,
+          ...(c.id === undefined ? {} : { id: c.id }),
+          type: 'function',
+          function: { name: c.name, arguments: '' },
+        },
+      ],
+    }),
+  );
+  const fragments = calls.map((c, index) =>
+    c.args.map((a) => chunk({ tool_calls: [{ index, function: { arguments: a } }] })),
+  );
   if (script.interleave) {
     out.push(...starts);
-    for (let i = 0; fragments.some((f) => i < f.length); i++) for (const f of fragments) if (f[i]) out.push(f[i] as Chunk);
+    for (let i = 0; fragments.some((f) => i < f.length); i++)
+      for (const f of fragments) if (f[i]) out.push(f[i] as Chunk);
   } else {
     calls.forEach((_, index) => out.push(starts[index] as Chunk, ...(fragments[index] ?? [])));
   }
@@ -58,7 +75,11 @@ export function chatChunks(script: ChunkScript, id = 'chatcmpl-test', model = 't
 }
 
 /** An OpenAI error body: `{ "error": { message, type, param, code } }`. */
-export function errorBody(message: string, type = 'invalid_request_error', code: string | null = null): Record<string, unknown> {
+export function errorBody(
+  message: string,
+  type = 'invalid_request_error',
+  code: string | null = null,
+): Record<string, unknown> {
   return { error: { message, type, param: null, code } };
 }
 

@@ -80,13 +80,24 @@ export class OpenAITestServer {
     const parts: Buffer[] = [];
     for await (const part of req) parts.push(part as Buffer);
     const text = Buffer.concat(parts).toString('utf8');
-    const request: RecordedRequest = { path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    const request: RecordedRequest = {
+      path: req.url ?? '',
+      headers: req.headers,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
     this.requests.push(request);
     const next = this.#queue.shift();
     const reply = typeof next === 'function' ? next(request) : next;
-    if (!reply) return this.#json(res, 500, { error: { message: 'No scripted reply left.', type: 'server_error', param: null, code: null } });
+    if (!reply)
+      return this.#json(res, 500, {
+        error: { message: 'No scripted reply left.', type: 'server_error', param: null, code: null },
+      });
     if ('status' in reply) return this.#json(res, reply.status, reply.body, reply.headers);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': `req_${this.requests.length}` });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-request-id': `req_${this.requests.length}`,
+    });
     const limit = reply.cutAfter ?? reply.closeAfter ?? reply.stallAfter;
     const chunks = limit === undefined ? reply.chunks : reply.chunks.slice(0, limit);
     const responses = request.path.split('?')[0]?.endsWith('/responses') === true;
@@ -105,7 +116,11 @@ export class OpenAITestServer {
   }
 
   #json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_${this.requests.length}`, ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-request-id': `req_${this.requests.length}`,
+      ...headers,
+    });
     res.end(JSON.stringify(body));
   }
 }

@@ -47,11 +47,23 @@ function reasoningItem(parts: string[], output_index: number): Output {
     item: { id, type: 'reasoning', summary: [{ type: 'summary_text', text }] },
     deltas: [
       { type: 'response.reasoning_summary_part.added', item_id: id, output_index, summary_index: 0, part },
-      ...parts.map((delta) => ({ type: 'response.reasoning_summary_text.delta', item_id: id, output_index, summary_index: 0, delta })),
+      ...parts.map((delta) => ({
+        type: 'response.reasoning_summary_text.delta',
+        item_id: id,
+        output_index,
+        summary_index: 0,
+        delta,
+      })),
     ],
     after: [
       { type: 'response.reasoning_summary_text.done', item_id: id, output_index, summary_index: 0, text },
-      { type: 'response.reasoning_summary_part.done', item_id: id, output_index, summary_index: 0, part: { ...part, text } },
+      {
+        type: 'response.reasoning_summary_part.done',
+        item_id: id,
+        output_index,
+        summary_index: 0,
+        part: { ...part, text },
+      },
     ],
   };
 }
@@ -64,7 +76,14 @@ function messageItem(parts: string[], output_index: number): Output {
     item: { id, type: 'message', status: 'completed', role: 'assistant', content: [{ ...part, text }] },
     deltas: [
       { type: 'response.content_part.added', item_id: id, output_index, content_index: 0, part },
-      ...parts.map((delta) => ({ type: 'response.output_text.delta', item_id: id, output_index, content_index: 0, delta, logprobs: [] })),
+      ...parts.map((delta) => ({
+        type: 'response.output_text.delta',
+        item_id: id,
+        output_index,
+        content_index: 0,
+        delta,
+        logprobs: [],
+      })),
     ],
     after: [
       { type: 'response.output_text.done', item_id: id, output_index, content_index: 0, text, logprobs: [] },
@@ -78,8 +97,15 @@ function callItem(call: ResponseToolCall, output_index: number): Output {
   const args = call.args.join('');
   return {
     item: { id, type: 'function_call', status: 'completed', arguments: args, call_id: call.callId, name: call.name },
-    deltas: call.args.map((delta) => ({ type: 'response.function_call_arguments.delta', item_id: id, output_index, delta })),
-    after: [{ type: 'response.function_call_arguments.done', item_id: id, output_index, name: call.name, arguments: args }],
+    deltas: call.args.map((delta) => ({
+      type: 'response.function_call_arguments.delta',
+      item_id: id,
+      output_index,
+      delta,
+    })),
+    after: [
+      { type: 'response.function_call_arguments.done', item_id: id, output_index, name: call.name, arguments: args },
+    ],
   };
 }
 
@@ -129,8 +155,17 @@ function response(status: string, output: Item[], script: ResponseScript, model:
 
 /** The item as `response.output_item.added` shows it: not done yet, nothing in it. */
 function added(item: Item, output_index: number): Chunk {
-  const empty = item['type'] === 'function_call' ? { arguments: '' } : item['type'] === 'message' ? { content: [] } : { summary: [] };
-  return { type: 'response.output_item.added', output_index, item: { ...item, ...empty, ...('status' in item ? { status: 'in_progress' } : {}) } };
+  const empty =
+    item['type'] === 'function_call'
+      ? { arguments: '' }
+      : item['type'] === 'message'
+        ? { content: [] }
+        : { summary: [] };
+  return {
+    type: 'response.output_item.added',
+    output_index,
+    item: { ...item, ...empty, ...('status' in item ? { status: 'in_progress' } : {}) },
+  };
 }
 
 /** A well-formed event sequence for `script`, numbered from 0. */
@@ -141,12 +176,15 @@ export function responseEvents(script: ResponseScript, id = 'resp_test', model =
     { type: 'response.in_progress', response: response('in_progress', [], script, model, id) },
   ];
   const done = (o: Output, i: number): Chunk => ({ type: 'response.output_item.done', output_index: i, item: o.item });
-  const interleaved = outputs.map((o, i) => ({ o, i })).filter(({ o }) => script.interleave === true && o.item['type'] === 'function_call');
+  const interleaved = outputs
+    .map((o, i) => ({ o, i }))
+    .filter(({ o }) => script.interleave === true && o.item['type'] === 'function_call');
   outputs.forEach((o, i) => {
     if (!interleaved.some((c) => c.i === i)) events.push(added(o.item, i), ...o.deltas, ...o.after, done(o, i));
   });
   events.push(...interleaved.map(({ o, i }) => added(o.item, i)));
-  for (let k = 0; interleaved.some(({ o }) => k < o.deltas.length); k++) for (const { o } of interleaved) events.push(...o.deltas.slice(k, k + 1));
+  for (let k = 0; interleaved.some(({ o }) => k < o.deltas.length); k++)
+    for (const { o } of interleaved) events.push(...o.deltas.slice(k, k + 1));
   for (const { o, i } of interleaved) events.push(...o.after, done(o, i));
   const output = outputs.map((o) => o.item);
   const end = script.failed ? 'failed' : script.incomplete ? 'incomplete' : 'completed';

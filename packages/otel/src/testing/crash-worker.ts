@@ -6,7 +6,12 @@
  */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import { Agent } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
@@ -19,7 +24,14 @@ const file = join(dir, `spans-${mode}.jsonl`);
 class FileExporter implements SpanExporter {
   export(spans: ReadableSpan[], done: Parameters<SpanExporter['export']>[1]): void {
     for (const s of spans) {
-      const line = { name: s.name, traceId: s.spanContext().traceId, spanId: s.spanContext().spanId, parentSpanId: s.parentSpanContext?.spanId, links: s.links.map((l) => l.context.traceId), runId: s.attributes['skein.run.id'] };
+      const line = {
+        name: s.name,
+        traceId: s.spanContext().traceId,
+        spanId: s.spanContext().spanId,
+        parentSpanId: s.parentSpanContext?.spanId,
+        links: s.links.map((l) => l.context.traceId),
+        runId: s.attributes['skein.run.id'],
+      };
       appendFileSync(file, `${JSON.stringify(line)}\n`);
     }
     done({ code: 0 }); // ExportResultCode.SUCCESS
@@ -32,7 +44,10 @@ const graph = new GraphBuilder()
   .setId('pipeline')
   .setSessionManager(new FileSessionManager({ sessionId: 'case-1', storageDir: join(dir, 'sessions') }))
   .addNode(new Agent({ name: 'a', model: new ScriptedModel(['A']) }), 'a')
-  .addNode(new Agent({ name: 'b', model: new ScriptedModel(mode === 'crash' ? [{ text: 'never', delayMs: 60_000 }] : ['B']) }), 'b')
+  .addNode(
+    new Agent({ name: 'b', model: new ScriptedModel(mode === 'crash' ? [{ text: 'never', delayMs: 60_000 }] : ['B']) }),
+    'b',
+  )
   .addEdge('a', 'b')
   .build();
 instrument(graph, { tracerProvider: provider });

@@ -1,8 +1,20 @@
 /** The real OpenTelemetry SDK wired for tests: spans in memory, metrics read on demand, AsyncLocalStorage context. */
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint, type Histogram, type MetricData } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  AggregationTemporality,
+  MeterProvider,
+  MetricReader,
+  type DataPoint,
+  type Histogram,
+  type MetricData,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 
 class TestReader extends MetricReader {
   constructor() {
@@ -76,14 +88,20 @@ export function tree(spans: readonly ReadableSpan[]): string {
 /** The one span named `name` (throws when there is not exactly one). */
 export function only(spans: readonly ReadableSpan[], name: string): ReadableSpan {
   const found = spans.filter((s) => s.name === name);
-  if (found.length !== 1) throw new Error(`expected one span named ${name}, found ${found.length}: ${spans.map((s) => s.name).join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(`expected one span named ${name}, found ${found.length}: ${spans.map((s) => s.name).join(', ')}`);
   return found[0] as ReadableSpan;
 }
 
 /** Data points of a metric, as `{ attributes, value }`. */
-export function points(metric: MetricData | undefined): { attributes: Record<string, unknown>; value: number | Histogram }[] {
+export function points(
+  metric: MetricData | undefined,
+): { attributes: Record<string, unknown>; value: number | Histogram }[] {
   if (!metric) return [];
-  return (metric.dataPoints as DataPoint<number | Histogram>[]).map((p) => ({ attributes: { ...p.attributes }, value: p.value }));
+  return (metric.dataPoints as DataPoint<number | Histogram>[]).map((p) => ({
+    attributes: { ...p.attributes },
+    value: p.value,
+  }));
 }
 
 /** Sum of a counter's points (or count of a histogram's) whose attributes include `match`. */
@@ -91,7 +109,7 @@ export function total(metric: MetricData | undefined, match: Record<string, unkn
   let sum = 0;
   for (const p of points(metric)) {
     if (!Object.entries(match).every(([k, v]) => p.attributes[k] === v)) continue;
-    sum += typeof p.value === 'number' ? p.value : p.value.sum ?? 0;
+    sum += typeof p.value === 'number' ? p.value : (p.value.sum ?? 0);
   }
   return sum;
 }

@@ -18,12 +18,18 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 const lastUserText = (request: ModelRequest): string => {
   for (const m of [...request.messages].reverse()) {
-    if (m.role === 'user' && m.content.some((b) => 'text' in b)) return m.content.map((b) => ('text' in b ? b.text : '')).join('');
+    if (m.role === 'user' && m.content.some((b) => 'text' in b))
+      return m.content.map((b) => ('text' in b ? b.text : '')).join('');
   }
   return '';
 };
-const allText = (request: ModelRequest): string => request.messages.flatMap((m) => m.content).map((b) => ('text' in b ? b.text : '')).join('\n');
-const resultsSoFar = (request: ModelRequest): number => request.messages.flatMap((m) => m.content).filter((b) => 'toolResult' in b).length;
+const allText = (request: ModelRequest): string =>
+  request.messages
+    .flatMap((m) => m.content)
+    .map((b) => ('text' in b ? b.text : ''))
+    .join('\n');
+const resultsSoFar = (request: ModelRequest): number =>
+  request.messages.flatMap((m) => m.content).filter((b) => 'toolResult' in b).length;
 
 /** A model that plays `name`: asks for `tools` (each with the turn's order id) once, then answers. */
 export function model(name: string, tools: string[]): ScriptedModel {
@@ -32,10 +38,13 @@ export function model(name: string, tools: string[]): ScriptedModel {
       (request): ScriptedTurn => {
         const done = resultsSoFar(request);
         trace(`model ${name} ${request.messages.length}`);
-        const orderId = /[Oo]rder (\d+)/.exec(lastUserText(request))?.[1] ?? /[Oo]rder (\d+)/.exec(allText(request))?.[1] ?? '0';
+        const orderId =
+          /[Oo]rder (\d+)/.exec(lastUserText(request))?.[1] ?? /[Oo]rder (\d+)/.exec(allText(request))?.[1] ?? '0';
         const last = request.messages.at(-1);
         if (tools.length > 0 && !(last?.role === 'user' && last.content.some((b) => 'toolResult' in b))) {
-          return { toolUses: tools.map((t, i) => ({ name: t, input: { orderId }, toolUseId: `${name}-${t}-${done + i}` })) };
+          return {
+            toolUses: tools.map((t, i) => ({ name: t, input: { orderId }, toolUseId: `${name}-${t}-${done + i}` })),
+          };
         }
         return `${name} handled order ${orderId} (${done} tool results seen).`;
       },
@@ -58,10 +67,10 @@ export const countedTool = (name: string, needsApproval = false) =>
     },
   });
 
-
 /** The support desk: triage fans out to billing and audit (in parallel), which join into summary. */
 export function buildDeskGraph(): Graph {
-  const agent = (name: string, tools: string[]): Agent => new Agent({ name, model: model(name, tools), tools: tools.map((t) => countedTool(t)) });
+  const agent = (name: string, tools: string[]): Agent =>
+    new Agent({ name, model: model(name, tools), tools: tools.map((t) => countedTool(t)) });
   return new GraphBuilder()
     .addNode(agent('triage', []), 'triage')
     .addNode(agent('billing', ['lookup_order']), 'billing')

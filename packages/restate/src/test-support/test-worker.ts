@@ -12,16 +12,30 @@ import { Swarm } from '@skein/swarm';
 import { restateAgent, restateGraph, restateSwarm } from '../index.js';
 import { buildDeskGraph, countedTool, model, trace } from './scripted-parts.js';
 
-const conversation = restateAgent('support', () => new Agent({ name: 'support', model: model('support', ['lookup_order']), tools: [countedTool('lookup_order')] }));
-const parallel = restateAgent('parallel', () =>
-  new Agent({ name: 'parallel', model: model('parallel', ['lookup_order', 'check_invoice', 'check_refunds']), tools: ['lookup_order', 'check_invoice', 'check_refunds'].map((t) => countedTool(t)) }),
+const conversation = restateAgent(
+  'support',
+  () => new Agent({ name: 'support', model: model('support', ['lookup_order']), tools: [countedTool('lookup_order')] }),
+);
+const parallel = restateAgent(
+  'parallel',
+  () =>
+    new Agent({
+      name: 'parallel',
+      model: model('parallel', ['lookup_order', 'check_invoice', 'check_refunds']),
+      tools: ['lookup_order', 'check_invoice', 'check_refunds'].map((t) => countedTool(t)),
+    }),
 );
 
 const graph = restateGraph('desk', buildDeskGraph);
 const graphInline = restateGraph('deskInline', buildDeskGraph, { spreadNodes: 'none' });
 
 // issue_refund waits for a person's approval (needsApproval) before it runs.
-const refundAgent = (name: string): Agent => new Agent({ name, model: model(name, ['lookup_order', 'issue_refund']), tools: [countedTool('lookup_order'), countedTool('issue_refund', true)] });
+const refundAgent = (name: string): Agent =>
+  new Agent({
+    name,
+    model: model(name, ['lookup_order', 'issue_refund']),
+    tools: [countedTool('lookup_order'), countedTool('issue_refund', true)],
+  });
 // Every node a call ('all'), so the paused turn travels to the node's worker and back on resume.
 const refunds = restateGraph(
   'refunds',
@@ -36,10 +50,22 @@ const refunds = restateGraph(
 const refundDesk = restateAgent('refundDesk', () => refundAgent('refundDesk'));
 
 const swarm = restateSwarm('handoffs', () => {
-  const billing = new Agent({ name: 'billing', model: model('billing', ['lookup_order']), tools: [countedTool('lookup_order')] });
+  const billing = new Agent({
+    name: 'billing',
+    model: model('billing', ['lookup_order']),
+    tools: [countedTool('lookup_order')],
+  });
   const triage = new Agent({
     name: 'triage',
-    model: new ScriptedModel([(request) => (trace(`model triage ${request.messages.length}`), { toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'handoff-1' }] })], { loop: true, record: false }),
+    model: new ScriptedModel(
+      [
+        (request) => (
+          trace(`model triage ${request.messages.length}`),
+          { toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'handoff-1' }] }
+        ),
+      ],
+      { loop: true, record: false },
+    ),
     handoffs: [handoff(billing, { inputFilter: (data) => nestHandoffHistory(data) })],
   });
   return new Swarm({ id: 'handoffs', nodes: [triage, billing] });
@@ -61,11 +87,22 @@ const askingSwarm = restateSwarm('askingSwarm', () => {
   const billing = new Agent({ name: 'billing', model: model('billing', ['confirm_address']), tools: [confirmAddress] });
   const triage = new Agent({
     name: 'triage',
-    model: new ScriptedModel([(request) => (trace(`model triage ${request.messages.length}`), { toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'handoff-1' }] })], { loop: true, record: false }),
+    model: new ScriptedModel(
+      [
+        (request) => (
+          trace(`model triage ${request.messages.length}`),
+          { toolUses: [{ name: 'transfer_to_billing', input: {}, toolUseId: 'handoff-1' }] }
+        ),
+      ],
+      { loop: true, record: false },
+    ),
     handoffs: [handoff(billing, { inputFilter: (data) => nestHandoffHistory(data) })],
   });
   return new Swarm({ id: 'askingSwarm', nodes: [triage, billing] });
 });
 
-const port = await restate.serve({ port: Number(process.env['SKEIN_WORKER_PORT'] ?? 0), services: [conversation, parallel, graph, graphInline, swarm, askingSwarm, refunds, refundDesk] });
+const port = await restate.serve({
+  port: Number(process.env['SKEIN_WORKER_PORT'] ?? 0),
+  services: [conversation, parallel, graph, graphInline, swarm, askingSwarm, refunds, refundDesk],
+});
 console.log(`listening ${port}`);

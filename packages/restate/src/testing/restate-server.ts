@@ -15,10 +15,15 @@ const run = promisify(execFile);
 /** The server version the tests run (the SDK's compatibility matrix allows 1.3 and later). */
 export const RESTATE_SERVER_VERSION = '1.7.12';
 
-const cacheDir = (): string => process.env['SKEIN_RESTATE_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'skein', `restate-server-${RESTATE_SERVER_VERSION}`);
+const cacheDir = (): string =>
+  process.env['SKEIN_RESTATE_CACHE'] ??
+  join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'skein', `restate-server-${RESTATE_SERVER_VERSION}`);
 
 async function exists(path: string): Promise<boolean> {
-  return access(path).then(() => true, () => false);
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The restate-server binary, installing `@restatedev/restate-server` into the cache when missing. */
@@ -35,13 +40,28 @@ export async function ensureRestateServer(): Promise<string> {
       break;
     } catch {
       if (await exists(bin)) return bin;
-      if (waited > 300_000) throw new Error(`Another process has been installing restate-server into ${dir} for 5 minutes; remove ${lock} if none is.`);
+      if (waited > 300_000)
+        throw new Error(
+          `Another process has been installing restate-server into ${dir} for 5 minutes; remove ${lock} if none is.`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
   try {
     if (!(await exists(bin))) {
-      await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', dir, `@restatedev/restate-server@${RESTATE_SERVER_VERSION}`], { maxBuffer: 16 * 1024 * 1024 });
+      await run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--no-save',
+          '--prefix',
+          dir,
+          `@restatedev/restate-server@${RESTATE_SERVER_VERSION}`,
+        ],
+        { maxBuffer: 16 * 1024 * 1024 },
+      );
     }
   } finally {
     await unlink(lock).catch(() => undefined);
@@ -67,10 +87,26 @@ export class RestateServer {
   static async start(): Promise<RestateServer> {
     const bin = await ensureRestateServer();
     const baseDir = await mkdtemp(join(tmpdir(), 'skein-restate-'));
-    const child = spawn(bin, ['--base-dir', baseDir, '--node-name', 'n1', '--no-logo', '--listen-mode', 'tcp', '--use-random-ports', 'true', '--bind-ip', '127.0.0.1'], {
-      env: { ...process.env, RESTATE_LOG_FORMAT: 'json', RESTATE_DISABLE_TELEMETRY: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      bin,
+      [
+        '--base-dir',
+        baseDir,
+        '--node-name',
+        'n1',
+        '--no-logo',
+        '--listen-mode',
+        'tcp',
+        '--use-random-ports',
+        'true',
+        '--bind-ip',
+        '127.0.0.1',
+      ],
+      {
+        env: { ...process.env, RESTATE_LOG_FORMAT: 'json', RESTATE_DISABLE_TELEMETRY: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const ports = new Map<string, number>();
     const found = new Promise<void>((resolve, reject) => {
       const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -89,14 +125,22 @@ export class RestateServer {
       await rm(baseDir, { recursive: true, force: true });
       throw error;
     }
-    const server = new RestateServer(child, baseDir, ports.get('http-ingress-server') ?? 0, ports.get('admin-api-server') ?? 0);
+    const server = new RestateServer(
+      child,
+      baseDir,
+      ports.get('http-ingress-server') ?? 0,
+      ports.get('admin-api-server') ?? 0,
+    );
     await server.#waitHealthy();
     return server;
   }
 
   async #waitHealthy(): Promise<void> {
     for (let i = 0; i < 300; i++) {
-      const ok = await fetch(`${this.adminUrl}/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${this.adminUrl}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -115,7 +159,11 @@ export class RestateServer {
 
   /** Calls a handler through the ingress and returns its JSON answer. */
   async call<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const response = await fetch(`${this.ingressUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const response = await fetch(`${this.ingressUrl}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text}`);
     return (text ? JSON.parse(text) : undefined) as T;

@@ -64,7 +64,8 @@ export async function startRoundRobinProxy(workers: readonly string[]): Promise<
     const url = workers[at] as string;
     counts[at] = (counts[at] ?? 0) + 1;
     const forward: http2.OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(headers)) if (!name.startsWith(':') || name === ':method' || name === ':path') forward[name] = value;
+    for (const [name, value] of Object.entries(headers))
+      if (!name.startsWith(':') || name === ':method' || name === ':path') forward[name] = value;
     let upstream: http2.ClientHttp2Stream;
     try {
       upstream = sessionFor(url).request(forward);

@@ -32,7 +32,10 @@ export async function ensureRadosgwInstalled(): Promise<void> {
   const apt = `${sudo}env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -q`;
   const script = `command -v radosgw >/dev/null && command -v ceph-osd >/dev/null && command -v ceph-mon >/dev/null || { ${apt} update && ${apt} install -y ${RGW_PACKAGES.join(' ')}; }`;
   try {
-    await run('flock', ['/tmp/skein-session-s3-apt.lock', 'sh', '-c', script], { maxBuffer: 64 * 1024 * 1024, timeout: 900_000 });
+    await run('flock', ['/tmp/skein-session-s3-apt.lock', 'sh', '-c', script], {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 900_000,
+    });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new Error(

@@ -66,7 +66,9 @@ async function logTail(dir: string): Promise<string> {
 /** Kills the daemons if this process dies without calling `stop()`. */
 async function startWatchdog(dir: string): Promise<() => void> {
   const pids = await Promise.all(
-    ['client.rgw.a', 'osd.0', 'mon.a'].map((name) => readFile(join(dir, 'run', `${name}.pid`), 'utf8').then((s) => s.trim())),
+    ['client.rgw.a', 'osd.0', 'mon.a'].map((name) =>
+      readFile(join(dir, 'run', `${name}.pid`), 'utf8').then((s) => s.trim()),
+    ),
   );
   const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -9 ${pids.join(' ')} 2>/dev/null; rm -rf '${dir}'`;
   const child = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
@@ -95,8 +97,14 @@ async function startWatchdog(dir: string): Promise<() => void> {
  */
 export async function startRgwServer(): Promise<RgwServer> {
   await ensureRadosgwInstalled();
-  const credentials = { accessKeyId: `SKEIN${randomBytes(8).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(24).toString('hex') };
-  const otherCredentials = { accessKeyId: `OTHER${randomBytes(8).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(24).toString('hex') };
+  const credentials = {
+    accessKeyId: `SKEIN${randomBytes(8).toString('hex').toUpperCase()}`,
+    secretAccessKey: randomBytes(24).toString('hex'),
+  };
+  const otherCredentials = {
+    accessKeyId: `OTHER${randomBytes(8).toString('hex').toUpperCase()}`,
+    secretAccessKey: randomBytes(24).toString('hex'),
+  };
   const stopScript = join(scripts, 'rgw-stop.sh');
   // Several test files start clusters at once: a port taken between choosing and binding it, or a
   // monitor that is slow under load, fails one start; a fresh directory and fresh ports then work.
@@ -109,7 +117,16 @@ export async function startRgwServer(): Promise<RgwServer> {
     try {
       await run(
         'bash',
-        [join(scripts, 'rgw-start.sh'), dir, String(monPort), String(rgwPort), credentials.accessKeyId, credentials.secretAccessKey, otherCredentials.accessKeyId, otherCredentials.secretAccessKey],
+        [
+          join(scripts, 'rgw-start.sh'),
+          dir,
+          String(monPort),
+          String(rgwPort),
+          credentials.accessKeyId,
+          credentials.secretAccessKey,
+          otherCredentials.accessKeyId,
+          otherCredentials.secretAccessKey,
+        ],
         { timeout: 180_000 },
       );
       break;
@@ -117,7 +134,10 @@ export async function startRgwServer(): Promise<RgwServer> {
       const logs = await logTail(dir);
       await run('bash', [stopScript, dir]).catch(() => undefined);
       if (attempt < 3) continue;
-      throw new Error(`The radosgw test server did not start (3 attempts): ${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
+      throw new Error(
+        `The radosgw test server did not start (3 attempts): ${error instanceof Error ? error.message : String(error)}\n${logs}`,
+        { cause: error },
+      );
     }
   }
   const stopWatchdog = await startWatchdog(dir);
