@@ -1,13 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
+const roots = ['packages/*/src/**', 'test/**', 'examples/**'];
+
 // Tests run on source: the "@skein/source" export condition points every package at src/*.ts.
+// Two tiers: `fast` (unit and loopback-wire tests; `npm test`) and `full` (`*.e2e.test.ts`: real
+// servers, browsers and processes; `npm run test:all`, which CI runs). The full tier's servers start
+// once per run in its global setup and reach the tests through `inject`.
 export default defineConfig({
   resolve: { conditions: ['@skein/source', 'import', 'module', 'node', 'default'] },
   ssr: { resolve: { conditions: ['@skein/source', 'import', 'node', 'default'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: roots.map((r) => `${r}/*.test.ts`),
+          exclude: ['**/node_modules/**', '**/dist/**', '**/*.e2e.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'full',
+          include: roots.map((r) => `${r}/*.e2e.test.ts`),
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          testTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -114,7 +114,7 @@ export type {
 
 // Sessions
 export type { SessionManager } from './session/session-manager.js';
-export type { SessionRepository } from './session/session-repository.js';
+export type { SessionRepository, SessionWrite } from './session/session-repository.js';
 export type {
   ListMessagesOptions,
   NodeTransition,

@@ -1,5 +1,5 @@
 /**
- * Child process of test/graph-crash.test.ts: runs the graph a -> (b, x) -> join c -> d with a
+ * Child process of test/graph-crash.e2e.test.ts: runs the graph a -> (b, x) -> join c -> d with a
  * FileSessionManager and logs every node start to a file. Modes:
  *   between <node>  after <node> finished and was persisted, print "ready" and hang (the parent kills us)
  *   during <node>   when <node>'s model call starts, print "ready" and hang inside the node

@@ -9,4 +9,6 @@ export interface SessionManager extends HookProvider {
   readonly sessionId: string;
   /** Opens the session of an orchestrator with id `multiAgentId` and kind `type` (`graph`, `swarm`). */
   openMultiAgent(multiAgentId: string, type: string): Promise<MultiAgentSession>;
+  /** Optional: gives up this writer's claim on the session (its lock or lease), so another writer may take it. */
+  close?(): Promise<void>;
 }

@@ -8,6 +8,18 @@ import type {
   SessionMultiAgent,
 } from './session-types.js';
 
+/** One write of a {@link SessionRepository.writeBatch}: the arguments of the single call of the same name. */
+export type SessionWrite =
+  | { op: 'createAgent'; agent: SessionAgent }
+  | { op: 'updateAgent'; agent: SessionAgent }
+  | { op: 'createMessage'; agentId: string; message: SessionMessage }
+  | { op: 'updateMessage'; agentId: string; message: SessionMessage }
+  | { op: 'deleteMessages'; agentId: string; fromMessageId: number }
+  | { op: 'createMultiAgent'; multiAgent: SessionMultiAgent }
+  | { op: 'updateMultiAgent'; multiAgent: SessionMultiAgent }
+  | { op: 'putNodeEntry'; multiAgentId: string; nodeId: string; entry: JsonObject }
+  | { op: 'appendTransitions'; multiAgentId: string; transitions: readonly NodeTransition[] };
+
 /**
  * Storage of sessions. Implementations: `InMemorySessionRepository` (core), `FileSessionRepository`
  * (@skein/session-file), `S3SessionRepository` (@skein/session-s3).
@@ -53,4 +65,23 @@ export interface SessionRepository {
   appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void>;
   /** The transitions in `seq` order. */
   readTransitions(sessionId: string, multiAgentId: string): Promise<NodeTransition[]>;
+
+  /**
+   * Optional: applies `writes` to one session in order, as one atomic unit (all of them or none), with
+   * the checks of the single calls. Stores with transactions implement it, and a step is then one
+   * commit; without it, callers make the single calls.
+   */
+  writeBatch?(sessionId: string, writes: readonly SessionWrite[]): Promise<void>;
+
+  /**
+   * Optional: starts this writer's view of `sessionId`. A session manager calls it before it reads the
+   * session it loads. The repository remembers the session's write generation then (and whether another
+   * writer held the session); its next claim of the session (the lock or lease its first write takes)
+   * fails with `SessionConflictError`, writing nothing, when another writer has written the session
+   * since, or held it at that moment. A writer never goes on from a stale view.
+   */
+  beginView?(sessionId: string): Promise<void>;
+
+  /** Optional: gives up this writer's claim on `sessionId` (lock, lease) and keeps its view; `close()` does it for every session. */
+  release?(sessionId: string): Promise<void>;
 }
