@@ -179,9 +179,11 @@ export class GraphRun {
     if (this.#stop || this.#pausing || this.#budgetStop || at < 0) return;
     const { config, hooks, graph } = this.#host;
     if (this.#atExecutionLimit(nodeId)) return;
+    // A node a stop left running goes on where its agent stood; its execution was counted when it started.
+    const continues = state.continuing.includes(nodeId);
     let budget: BudgetScope | undefined;
     if (this.#host.budget) {
-      budget = await this.#host.budget.startNode(nodeId, hooks, this.#emit);
+      budget = await this.#host.budget.startNode(nodeId, hooks, this.#emit, continues);
       if (!budget) return void (this.#budgetStop ??= this.#host.budget.exceeded); // the node stays waiting: a resume runs it
       at = state.waiting.findIndex((a) => a.nodeId === nodeId); // others may have settled or started meanwhile
       if (this.#stop || this.#pausing || at < 0 || this.#atExecutionLimit(nodeId)) return;
@@ -192,7 +194,8 @@ export class GraphRun {
     // Out of `waiting` and into `running` (with its count) in one synchronous step: every state
     // document written from now on, by this node or a sibling, has the node in one of the two.
     state.waiting = state.waiting.filter((_, i) => i !== at);
-    state.running[nodeId] = this.#inFlight(activation, agent);
+    state.running[nodeId] = this.#inFlight(activation, agent, continues);
+    if (continues) state.continuing = state.continuing.filter((id) => id !== nodeId);
     const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
     state.executionCount++;
     const answers = state.answers[nodeId];
@@ -241,9 +244,11 @@ export class GraphRun {
       await this.#write({});
     }
     this.#emit?.({ type: 'nodeStart', nodeId });
+    const input = answerPrompt(answers) ?? buildNodeInput(state.task, activation.sources, state.results);
     const result = await runNode({
       node: config.nodes.get(nodeId) as NonNullable<ReturnType<GraphConfig['nodes']['get']>>,
-      input: answerPrompt(answers) ?? buildNodeInput(state.task, activation.sources, state.results),
+      input: continues && agent ? undefined : input,
+      idempotencyScope: `${this.#host.session?.sessionId ?? ''}/${graph.id}/${state.runId}/${nodeId}#${count}`,
       runSignal: this.#controller.signal,
       timeoutMs: config.nodeTimeoutMs,
       invocationState: this.#invocationState,
@@ -251,21 +256,30 @@ export class GraphRun {
       onEvent: this.#emit,
       budget,
     });
-    if (this.#stopStatus() === 'interrupted') return; // stays in `running`: a resume re-runs it from its start
+    if (this.#stopStatus() === 'interrupted') return this.#stopped(activation, agent, undefined);
     if (result.status === 'interrupted' && result.interrupts)
       return this.#pause(activation, 'node', result.interrupts, result);
     if (result.status === 'budgetExceeded') {
-      // Stopped by the budget at a safe point: it stays in `running`, so a resume re-runs it from its start.
       this.#budgetStop ??= result.budgetExceeded;
       if (result.budgetExceeded) this.#host.budget?.nodeStopped(result.result);
-      state.results[nodeId] = result;
-      await this.#write({ agent });
-      this.#emit?.({ type: 'nodeStop', nodeId, result });
-      return;
+      return this.#stopped(activation, agent, result);
     }
     delete state.running[nodeId];
     delete state.answers[nodeId];
     await this.#settle(activation, result, true);
+  }
+
+  /**
+   * A node stopped at a safe point (its budget, a cancellation) stays in `running`, and what its agent
+   * did so far is committed with where it stood: a resume continues the agent from there (its finished
+   * tool calls are not run again, a turn stopped between its tool uses runs only the rest).
+   */
+  async #stopped(activation: Activation, agent: Agent | undefined, result: NodeResult | undefined): Promise<void> {
+    const { nodeId } = activation;
+    this.#state.running[nodeId] = this.#inFlight(activation, agent, true);
+    if (result) this.#state.results[nodeId] = result;
+    await this.#write({ agent });
+    if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
   }
 
   /**
@@ -354,10 +368,11 @@ export class GraphRun {
   }
 
   /** A node moving to `running`: its sources and, for an agent, what it looked like and where its stored history stood. */
-  #inFlight(activation: Activation, agent: Agent | undefined): InFlight {
+  #inFlight(activation: Activation, agent: Agent | undefined, continues = false): InFlight {
+    const mark = continues ? { continues: true as const } : {};
     // Only state documents read the agent's snapshot: without a session there is none to write.
     if (!agent || !this.#host.session)
-      return { sources: [...activation.sources], messages: undefined, state: undefined };
+      return { sources: [...activation.sources], messages: undefined, state: undefined, ...mark };
     const checkpoint = this.#host.session?.checkpointOf(agent);
     return {
       sources: [...activation.sources],
@@ -365,6 +380,7 @@ export class GraphRun {
       state: agent.state.get(),
       interruptState: interruptStateOf(agent),
       ...(checkpoint ? { checkpoint } : {}),
+      ...mark,
     };
   }
 

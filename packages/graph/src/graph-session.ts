@@ -13,7 +13,7 @@ import {
   type SessionManager,
 } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
-import { restoreRunState, type RunState } from './run-state.js';
+import { requeueRunning, restoreRunState, type RunState } from './run-state.js';
 import { storedRunProblem } from './stored-run-check.js';
 
 /**
@@ -32,6 +32,11 @@ export class GraphSession {
   private constructor(session: MultiAgentSession, config: GraphConfig) {
     this.#session = session;
     this.#config = config;
+  }
+
+  /** The session's id. */
+  get sessionId(): string {
+    return this.#session.sessionId;
   }
 
   /** Opens the session of `config.id` through `sessionManager`. */
@@ -79,13 +84,7 @@ export class GraphSession {
       if (!at.checkpoint) await this.#session.resetAgent(target);
     }
     delete state.startPoints;
-    for (const [nodeId] of rerun) {
-      state.counts[nodeId] = Math.max(0, (state.counts[nodeId] ?? 1) - 1);
-      state.executionCount = Math.max(0, state.executionCount - 1);
-    }
-    state.waiting = [...rerun.map(([nodeId, f]) => ({ nodeId, sources: f.sources })), ...state.waiting];
-    state.running = {};
-    state.status = 'executing';
+    requeueRunning(state);
     return state;
   }
 

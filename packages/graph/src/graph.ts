@@ -27,7 +27,7 @@ import { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult } from './graph-types.js';
 import { toMermaid } from './mermaid.js';
 import { pendingInterrupts, resumePaused } from './pause.js';
-import { newRunState, type RunState } from './run-state.js';
+import { newRunState, requeueRunning, type RunState } from './run-state.js';
 
 /**
  * A deterministic, parallel, resumable graph of agents and nested orchestrators. Build one with
@@ -62,6 +62,8 @@ export class Graph implements MultiAgentBase {
   #lastResult: GraphResult | undefined;
   /** A run waiting for answers, without a session manager to keep it. */
   #paused: RunState | undefined;
+  /** A run its budget stopped, without a session manager to keep it: the next invoke resumes it. */
+  #stopped: RunState | undefined;
 
   /** Use `GraphBuilder.build()`. */
   constructor(config: GraphConfig) {
@@ -196,7 +198,7 @@ export class Graph implements MultiAgentBase {
         ? await session.resume({ answering: responses !== undefined })
         : responses
           ? this.#paused
-          : undefined;
+          : this.#stopped;
       let start: NewTransition[];
       if (responses) {
         if (!resumed || pendingInterrupts(resumed).length === 0) {
@@ -229,6 +231,7 @@ export class Graph implements MultiAgentBase {
           : this.entryPoints.map((id) => ({ from: null, to: id, kind: 'start', reason: 'entry point' }));
       }
       this.#paused = undefined;
+      this.#stopped = undefined;
       const state = resumed ?? newRunState(task, this.entryPoints);
       if (!this.#initialized) {
         this.#initialized = true;
@@ -256,6 +259,10 @@ export class Graph implements MultiAgentBase {
       const result = await run.execute(start, options.signal);
       if (result.status === 'completed' || result.status === 'failed') this.#lastResult = result;
       if (result.interrupts && !session) this.#paused = state;
+      if (result.status === 'budgetExceeded' && !session) {
+        this.#stopped = requeued(state);
+        if (budget) state.budgetSpent = { ...budget.spent() };
+      }
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       return result;
     } finally {
@@ -272,4 +279,10 @@ export class Graph implements MultiAgentBase {
       throw error;
     });
   }
+}
+
+/** A stopped run, its running nodes put back to continue (see `requeueRunning`). */
+function requeued(state: RunState): RunState {
+  requeueRunning(state);
+  return state;
 }

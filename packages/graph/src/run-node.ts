@@ -20,7 +20,10 @@ import type { GraphNode } from './graph-types.js';
 /** What one node execution needs. */
 export interface NodeRun {
   node: GraphNode;
-  input: Prompt;
+  /** `undefined`: an agent node continues from its history (it was stopped and resumes). */
+  input: Prompt | undefined;
+  /** The first part of the idempotency keys of the node agent's tool calls (see `InvokeOptions`). */
+  idempotencyScope: string;
   /** Aborted when the whole run stops (cancellation, execution timeout, fail-fast). */
   runSignal: AbortSignal;
   timeoutMs: number | undefined;
@@ -129,7 +132,9 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
 async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | MultiAgentResult> {
   const options = { signal, invocationState: run.invocationState, ...(run.budget ? { budget: run.budget } : {}) };
   const { target, id } = run.node;
-  const gen = isMultiAgent(target) ? target.stream(run.input, options) : target.stream(run.input, options);
+  const gen = isMultiAgent(target)
+    ? target.stream(run.input ?? '', options)
+    : target.stream(run.input, { ...options, idempotencyScope: run.idempotencyScope });
   const onEvent = run.onEvent;
   for (;;) {
     const step = await gen.next();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type AgentCheckpoint,
   decodeBytes,
@@ -27,6 +28,11 @@ export interface InFlight {
   interruptState?: JsonObject | undefined;
   /** Where the agent's stored history stood when the node started (its writes wait for the node's step). */
   checkpoint?: AgentCheckpoint | undefined;
+  /**
+   * The node was stopped (budget, cancellation) and this is where its agent stood then: a resume
+   * continues the agent from here (no new input), so the tool calls it finished are not run again.
+   */
+  continues?: true;
 }
 
 /** Where a node waits for a person: before it runs (a BeforeNodeCallEvent hook asked) or inside it. */
@@ -69,6 +75,10 @@ export interface RunState {
   /** Answers given to paused nodes that are resuming, by node id. */
   answers: Record<string, Answers>;
   transitions: NodeTransition[];
+  /** Waiting nodes that continue where a stop left their agent instead of starting with their input. */
+  continuing: string[];
+  /** Identifies the run (stored; part of the idempotency keys of its tool calls). */
+  runId: string;
   /** Time spent in earlier processes of this run (resume). */
   elapsedBeforeMs: number;
   failureReason: string | undefined;
@@ -94,9 +104,29 @@ export function newRunState(task: MultiAgentTask, entryPoints: readonly string[]
     paused: {},
     answers: {},
     transitions: [],
+    continuing: [],
+    runId: randomUUID(),
     elapsedBeforeMs: 0,
     failureReason: undefined,
   };
+}
+
+/**
+ * Puts the nodes a run left running back first among the waiting ones, for a resume: a node a stop
+ * left running continues where its agent stood; one a crash cut runs again from its start. Their
+ * executions are counted again when they start, so each counts once.
+ */
+export function requeueRunning(state: RunState): void {
+  const rerun = Object.entries(state.running);
+  for (const [nodeId] of rerun) {
+    state.counts[nodeId] = Math.max(0, (state.counts[nodeId] ?? 1) - 1);
+    state.executionCount = Math.max(0, state.executionCount - 1);
+  }
+  const continuing = rerun.filter(([, f]) => f.continues).map(([nodeId]) => nodeId);
+  state.continuing = [...continuing, ...state.continuing.filter((id) => !continuing.includes(id))];
+  state.waiting = [...rerun.map(([nodeId, f]) => ({ nodeId, sources: f.sources })), ...state.waiting];
+  state.running = {};
+  state.status = 'executing';
 }
 
 /** A node's sources and, for an agent node, what its agent looked like (see {@link InFlight}), as JSON. */
@@ -109,6 +139,7 @@ function inFlightJson(f: InFlight): JsonObject {
     ...(f.checkpoint
       ? { checkpoint: { nextMessageId: f.checkpoint.nextMessageId, conversation: f.checkpoint.conversation } }
       : {}),
+    ...(f.continues ? { continues: true } : {}),
   };
 }
 
@@ -119,6 +150,7 @@ function inFlightOf(f: StoredInFlight): InFlight {
     state: f.state,
     interruptState: f.interruptState && (decodeBytes(f.interruptState) as JsonObject),
     ...(f.checkpoint ? { checkpoint: f.checkpoint } : {}),
+    ...(f.continues ? { continues: true } : {}),
   };
 }
 
@@ -135,15 +167,17 @@ export function stateDocument(
   return {
     version: 1,
     status: state.status,
+    runId: state.runId,
     task: encodeBytes(state.task) as JsonValue,
     executionCount: state.executionCount,
     orderLength: state.executionOrder.length,
     usage: { ...state.usage },
     waiting: state.waiting.map((a) => {
       const at = snapshots.get(a.nodeId);
+      const continues = state.continuing.includes(a.nodeId) ? { continues: true } : {};
       return at
-        ? { nodeId: a.nodeId, ...inFlightJson({ ...at, sources: [...a.sources] }) }
-        : { nodeId: a.nodeId, sources: [...a.sources] };
+        ? { nodeId: a.nodeId, ...inFlightJson({ ...at, sources: [...a.sources] }), ...continues }
+        : { nodeId: a.nodeId, sources: [...a.sources], ...continues };
     }),
     running: Object.fromEntries(Object.entries(state.running).map(([id, f]) => [id, inFlightJson(f)])),
     joins: Object.fromEntries([...state.joins].map(([k, v]) => [String(k), [...v]])),
@@ -207,6 +241,8 @@ export function restoreRunState(
     paused: d.paused ?? {},
     answers: d.answers ?? {},
     transitions,
+    continuing: d.waiting.filter((a) => a.continues === true).map((a) => a.nodeId),
+    runId: typeof d.runId === 'string' ? d.runId : '',
     elapsedBeforeMs: d.elapsedMs,
     failureReason: d.failureReason,
     ...(d.budget ? { budgetSpent: d.budget } : {}),
@@ -215,6 +251,8 @@ export function restoreRunState(
 
 interface StoredState {
   status: Status;
+  /** Absent in documents written before runs had ids. */
+  runId?: string;
   task: unknown;
   executionCount: number;
   /** Length of the execution order when this document was written (absent in documents of older versions). */
@@ -238,6 +276,7 @@ interface StoredInFlight {
   state?: JsonObject;
   interruptState?: JsonObject;
   checkpoint?: AgentCheckpoint;
+  continues?: true;
 }
 
 interface StoredNode {

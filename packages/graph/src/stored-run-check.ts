@@ -14,7 +14,8 @@ const isInFlight = (v: unknown): boolean =>
   isStrings(v['sources']) &&
   (v['messages'] === undefined || isCount(v['messages'])) &&
   (v['state'] === undefined || isObj(v['state'])) &&
-  (v['checkpoint'] === undefined || isCheckpoint(v['checkpoint']));
+  (v['checkpoint'] === undefined || isCheckpoint(v['checkpoint'])) &&
+  (v['continues'] === undefined || v['continues'] === true);
 const isActivation = (v: unknown): boolean => isObj(v) && typeof v['nodeId'] === 'string' && isInFlight(v);
 const isInterrupt = (v: unknown): boolean => isObj(v) && typeof v['id'] === 'string' && typeof v['name'] === 'string';
 const isPaused = (v: unknown): boolean =>

@@ -114,8 +114,9 @@ export async function* runActiveNode(
       nodeTimeoutMs: host.options.nodeTimeout,
       remainingMs: host.options.executionTimeout - host.elapsed(),
       executionTimeoutMs: host.options.executionTimeout,
-      ...(resume ? { prompt: resume.prompt } : {}),
+      ...(resume?.prompt ? { prompt: resume.prompt } : {}),
       budget: host.budget,
+      idempotencyScope: `${host.store.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
       quiet: host.quiet,
     };
     const gen = runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : []);
@@ -124,17 +125,18 @@ export async function* runActiveNode(
     const ran = step.value;
     const newItems = resume ? [...resume.pause.items, ...ran.newItems] : ran.newItems;
     const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;
-    if (paused) {
-      const items = agent.messages.slice(startLength);
+    // A stop (the budget, a cancellation) keeps the turn so far, as a pause does: a resume goes on from it.
+    const stopped = !paused && ran.error === undefined && (ran.interrupted || budgetStopOf(ran.result) !== undefined);
+    if (paused || stopped) {
       state.pause = {
         node: nodeId,
-        stage: 'node',
-        interrupts: paused,
-        items,
+        stage: paused ? 'node' : 'stopped',
+        interrupts: paused ?? [],
+        items: agent.messages.slice(startLength),
         agentState: agent.state.get(),
         interruptState: interruptStateOf(agent),
       };
-      state.answers = state.answers && { before: state.answers.before, node: [] };
+      if (paused) state.answers = state.answers && { before: state.answers.before, node: [] };
     }
     // Field by field rather than a spread: runs for every node, and the spread showed up in CPU profiles.
     outcome = {

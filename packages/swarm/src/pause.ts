@@ -67,12 +67,16 @@ export function beforeNodeAsk(
   };
 }
 
-/** The paused turn the active node resumes, with the prompt carrying its answers (else `undefined`: run from the start). */
+/**
+ * The unfinished turn the active node resumes: a paused one with the prompt carrying its answers, or
+ * one a stop left (no prompt: the agent goes on from its history). `undefined`: run from the start.
+ */
 export function resumePoint(
   state: SwarmRunState,
   nodeId: string,
-): { pause: SwarmPause; prompt: InterruptResponseBlock[] } | undefined {
+): { pause: SwarmPause; prompt: InterruptResponseBlock[] | undefined } | undefined {
   const { pause, answers } = state;
+  if (pause?.node === nodeId && pause.stage === 'stopped') return { pause, prompt: undefined };
   if (!pause || pause.node !== nodeId || pause.stage !== 'node' || !answers || answers.node.length === 0)
     return undefined;
   return { pause, prompt: answers.node.map((interruptResponse) => ({ interruptResponse })) };

@@ -38,6 +38,8 @@ export interface NodeRun {
   prompt?: Prompt;
   /** The node's place in the run's budget (`undefined`: no budget). */
   budget?: BudgetScope | undefined;
+  /** The first part of the idempotency keys of the member's tool calls (see `InvokeOptions`). */
+  idempotencyScope: string;
   /**
    * True when nobody reads the agent's stream events (`invoke` without listeners): they are not
    * yielded up through the swarm's generators, each of which would cost a resumption per event.
@@ -74,6 +76,7 @@ export async function* runNode(run: NodeRun): AsyncGenerator<AgentStreamEvent, N
       signal: controller.signal,
       invocationState: run.invocationState,
       budget: run.budget,
+      idempotencyScope: run.idempotencyScope,
     });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   decodeBytes,
   emptyUsage,
@@ -25,13 +26,14 @@ export interface PendingHandoff {
 
 /**
  * The active node waits for a person: before it ran (`stage: 'before'`, a BeforeNodeCallEvent hook
- * asked) or inside its turn (`stage: 'node'`), with what its turn had added so far, its agent state
- * and the agent's turn waiting for answers. Kept until the resumed turn is committed, so a crash
- * during the resumed turn resumes from the same point.
+ * asked) or inside its turn (`stage: 'node'`); or a stop (its budget, a cancellation) left its turn
+ * unfinished (`stage: 'stopped'`, no interrupts: a resume goes on where it stopped). With what its
+ * turn had added so far, its agent state and the agent's pending turn. Kept until the resumed turn is
+ * committed, so a crash during the resumed turn resumes from the same point.
  */
 export interface SwarmPause {
   node: string;
-  stage: 'before' | 'node';
+  stage: 'before' | 'node' | 'stopped';
   interrupts: Interrupt[];
   /** The messages the node's turn added before it paused. */
   items: Message[];
@@ -66,6 +68,8 @@ export interface SwarmRunState {
   answers: { before: InterruptResponse[]; node: InterruptResponse[] } | undefined;
   /** What the run's budget had spent at the last commit (runs with a budget; a resume counts it). */
   budget?: Partial<BudgetSpend>;
+  /** Identifies the run (stored; part of the idempotency keys of its tool calls). */
+  runId: string;
 }
 
 const VERSION = 2;
@@ -85,6 +89,7 @@ export function freshState(entry: string): SwarmRunState {
     repairTurns: 0,
     pause: undefined,
     answers: undefined,
+    runId: randomUUID(),
   };
 }
 
@@ -138,6 +143,7 @@ export function decodeState(doc: JsonObject): SwarmRunState {
     repairTurns: typeof raw['repairTurns'] === 'number' ? raw['repairTurns'] : 0,
     pause: (raw['pause'] as SwarmPause | undefined) ?? undefined,
     answers: (raw['answers'] as SwarmRunState['answers']) ?? undefined,
+    runId: typeof raw['runId'] === 'string' ? raw['runId'] : '',
     ...(typeof raw['budget'] === 'object' && raw['budget'] !== null
       ? { budget: raw['budget'] as Partial<BudgetSpend> }
       : {}),

@@ -57,6 +57,11 @@ export class SwarmStore {
     this.#members = members;
   }
 
+  /** The session's id (`undefined` without a session manager). */
+  get sessionId(): string | undefined {
+    return this.#manager?.sessionId;
+  }
+
   /** True when runs are persisted. */
   get persistent(): boolean {
     return this.#manager !== undefined;

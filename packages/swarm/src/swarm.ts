@@ -268,9 +268,12 @@ export class Swarm implements MultiAgentBase {
       yield* this.#commit(state);
     } else if (state && !waiting && isUnfinished(state.status)) {
       await this.#resume(state, invocationState);
-      const reason = state.pendingHandoff
-        ? `resumed at the handoff target ${state.current}`
-        : `resumed: ${state.current} runs again from its start`;
+      const reason =
+        state.pause?.node === state.current && state.pause.stage === 'stopped'
+          ? `resumed: ${state.current} goes on where it stopped`
+          : state.pendingHandoff
+            ? `resumed at the handoff target ${state.current}`
+            : `resumed: ${state.current} runs again from its start`;
       this.#store.stage({ from: null, to: state.current, kind: 'resume', reason });
       yield* this.#commit(state);
     } else {
@@ -298,7 +301,8 @@ export class Swarm implements MultiAgentBase {
       let nodeBudget: BudgetScope | undefined;
       if (budget) {
         const warnings: MultiAgentStreamEvent[] = [];
-        nodeBudget = await budget.startNode(state.current, this.hooks, (e) => void warnings.push(e));
+        const continues = state.pause?.node === state.current && state.pause.stage === 'stopped';
+        nodeBudget = await budget.startNode(state.current, this.hooks, (e) => void warnings.push(e), continues);
         yield* warnings;
         if (!nodeBudget) {
           state.status = 'budgetExceeded'; // not finished: the next invoke resumes at this node
@@ -328,7 +332,7 @@ export class Swarm implements MultiAgentBase {
       }
       if (budgetStopOf(outcome.result)) {
         budget?.nodeStopped(outcome.result);
-        state.status = 'budgetExceeded'; // its turn is not committed: the next invoke runs it again from its start
+        state.status = 'budgetExceeded'; // its turn so far is kept in `pause`: the next invoke goes on from there
         if (budget) this.#store.stage(budgetTransition(nodeId, budget));
         break;
       }

@@ -31,7 +31,13 @@ import { createDirectToolCaller, type DirectToolCaller } from './direct-tool-cal
 import { checkMessage, promptResponses, promptToMessages, type Prompt } from './prompt.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
 import { registerPendingAccessor } from '../interrupt/pending-access.js';
-import { checkResponses, unansweredResults, type PendingTurn, type ResumeAnswers } from '../interrupt/pending-turn.js';
+import {
+  checkResponses,
+  resumeStopped,
+  unansweredResults,
+  type PendingTurn,
+  type ResumeAnswers,
+} from '../interrupt/pending-turn.js';
 import { runStructuredOutput, type StructuredOutputOptions } from './structured-output.js';
 import { LoopBudget } from '../budget/loop-budget.js';
 import { openBudgetScope, type BudgetOption, type OpenScope } from '../budget/open-scope.js';
@@ -50,6 +56,12 @@ export interface InvokeOptions {
    * `stopReason: 'budget_exceeded'`. Default: the budget of the run tree this invocation belongs to.
    */
   budget?: BudgetOption | undefined;
+  /**
+   * Who calls the tools of this invocation, the first part of their idempotency keys
+   * (`context.idempotencyKey`). Default: the session id and the agent id. Orchestrators give each node
+   * execution its own; an agent used as a tool gets the key of the call that runs it.
+   */
+  idempotencyScope?: string;
 }
 
 /**
@@ -141,6 +153,7 @@ export class Agent {
       recordByDefault: this.#recordDirectToolCall,
       isRunning: () => this.#running,
       initialize: () => this.initialize(),
+      scope: () => this.#defaultScope(),
     });
     return this.#directToolCaller;
   }
@@ -258,6 +271,11 @@ export class Agent {
     return this;
   }
 
+  /** Who calls this agent's tools when the caller does not say: its session and its id. */
+  #defaultScope(): string {
+    return `${this.sessionManager?.sessionId ?? ''}/${this.id}`;
+  }
+
   /** Cancels the running invocation; it ends with `stopReason: 'cancelled'`. */
   cancel(): void {
     this.#controller?.abort(new CancelledError('The agent was cancelled.'));
@@ -320,6 +338,7 @@ export class Agent {
       budget: undefined,
       // Listeners added during the run go to a Listeners object made then, which this run never emits to.
       unobserved: !streamed && !handler && !listeners,
+      idempotencyScope: options.idempotencyScope ?? this.#defaultScope(),
     };
     const budgetScope: OpenScope | undefined =
       options.budget !== undefined || options.invocationState !== undefined
@@ -348,9 +367,12 @@ export class Agent {
       // Answers are checked before anything changes; a plain prompt closes what waits unanswered.
       const responses = promptResponses(prompt);
       if (responses) inv.resume = checkResponses(this.#pending, responses);
+      // No prompt: a turn the budget stopped between its tool uses goes on where it stopped.
+      else if (prompt === undefined && this.#pending?.interrupts.length === 0)
+        inv.resume = resumeStopped(this.#pending);
       if (this.hooks.has(BeforeInvocationEvent))
         await this.hooks.invoke(new BeforeInvocationEvent(this, inv.invocationState));
-      if (!responses && this.#pending) {
+      if (!inv.resume && this.#pending) {
         for (const event of await this.#closePending(this.#pending)) yield emit ? emit(event) : event;
       }
       if (!responses) {

@@ -5,7 +5,17 @@ import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { Agent } from './agent.js';
 import { toolBudgetScope } from '../budget/open-scope.js';
-import { answersOf, InterruptRaised, withSourcePrefix, type InterruptResponseBlock } from '../interrupt/interrupt.js';
+import {
+  answersOf,
+  InterruptRaised,
+  nestedStateOf,
+  withSourcePrefix,
+  type InterruptResponseBlock,
+  type NestedAgentState,
+} from '../interrupt/interrupt.js';
+import { interruptStateOf, restoreInterruptState } from '../interrupt/pending-access.js';
+import { BudgetStopRaised } from '../budget/budget-stop-raised.js';
+import { decodeBytes } from '../session/session-codec.js';
 import type { JsonValue } from '../types/json.js';
 
 /** Options of `agent.asTool()`. */
@@ -42,18 +52,21 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
       const input = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw['input'] : undefined;
       if (typeof input !== 'string')
         return errorToolResult(context.toolUse.toolUseId, `Invalid input for tool ${name}: input must be a string.`);
-      // A nested agent paused by an earlier call resumes with the answers the outer agent received.
-      const resume = resumePrompt(agent, answersOf(context));
-      if (!resume && !options.preserveContext) {
+      // A call that paused or stopped earlier (maybe in another process) goes on from where its agent stood.
+      const saved = nestedStateOf(context);
+      if (saved) restoreNested(agent, saved);
+      else if (!options.preserveContext) {
         agent.messages = [...initialMessages];
         agent.state.replace(initialState);
       }
+      const prompt = saved ? resumePrompt(agent, answersOf(context)) : input;
       let result: AgentResult;
       try {
-        result = await agent.invoke(resume ?? input, {
+        result = await agent.invoke(prompt, {
           signal: context.signal,
           invocationState: context.invocationState,
           budget: toolBudgetScope(context),
+          idempotencyScope: context.idempotencyKey,
         });
       } catch (error) {
         return errorToolResult(
@@ -61,11 +74,29 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
           `${agent.name} failed: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
-      if (result.stopReason === 'interrupt')
-        throw new InterruptRaised(result.interrupts.map((i) => withSourcePrefix(i, context.agent.name)));
+      if (result.stopReason === 'interrupt') {
+        const interrupts = result.interrupts.map((i) => withSourcePrefix(i, context.agent.name));
+        throw new InterruptRaised(interrupts, nestedSnapshot(agent));
+      }
+      if (result.stopReason === 'budget_exceeded' && result.budgetExceeded) {
+        throw new BudgetStopRaised(result.budgetExceeded, nestedSnapshot(agent));
+      }
       return nestedResult(agent.name, context.toolUse.toolUseId, result);
     },
   };
+}
+
+/** Where a nested agent stands now, for the outer agent's pending turn. */
+function nestedSnapshot(agent: Agent): NestedAgentState {
+  const interruptState = interruptStateOf(agent);
+  return { messages: [...agent.messages], state: agent.state.get(), ...(interruptState ? { interruptState } : {}) };
+}
+
+/** Puts a nested agent back where a pause or stop left it. */
+function restoreNested(agent: Agent, saved: NestedAgentState): void {
+  agent.messages = decodeBytes(saved.messages) as Message[];
+  agent.state.replace(saved.state);
+  restoreInterruptState(agent, saved.interruptState && (decodeBytes(saved.interruptState) as JsonObject));
 }
 
 /**
@@ -97,7 +128,10 @@ function nestedResult(name: string, toolUseId: string, result: AgentResult): Too
   }
 }
 
-/** The answers to `agent`'s pending interrupts as a resume prompt, when all of them are answered. */
+/**
+ * How a nested agent that paused or stopped goes on: with the answers to its pending interrupts when
+ * all of them are answered, else from where it stood (`undefined`: no new prompt).
+ */
 function resumePrompt(
   agent: Agent,
   answers: ReadonlyMap<string, JsonValue> | undefined,

@@ -33,7 +33,12 @@ function newToolUseId(name: string): string {
  */
 export function createDirectToolCaller(
   host: LoopHost,
-  config: { recordByDefault: boolean; isRunning: () => boolean; initialize: () => Promise<void> },
+  config: {
+    recordByDefault: boolean;
+    isRunning: () => boolean;
+    initialize: () => Promise<void>;
+    scope: () => string;
+  },
 ): DirectToolCaller {
   const call = async (
     name: string,
@@ -65,6 +70,7 @@ export function createDirectToolCaller(
       resume: undefined,
       budget: undefined,
       unobserved: true,
+      idempotencyScope: `direct/${config.scope()}`,
     };
     const outcome = await runTool(host, inv, toolUse, tool, undefined);
     // A direct call has nobody to ask: a tool that needs an answer (or approval) does not run.

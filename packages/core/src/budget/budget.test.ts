@@ -99,10 +99,47 @@ describe('budget on an agent', () => {
     expect(ran).toBe(2);
     expect(result.stopReason).toBe('budget_exceeded');
     expect(result.budgetExceeded?.limit).toBe('toolCalls');
-    const results = toolResultsOf(agent.messages.at(-1) as Message);
-    expect(results.map((r) => r.status)).toEqual(['success', 'success', 'error']);
-    expect(JSON.stringify(results[2])).toContain('toolCalls budget of 2');
+    // The turn waits, out of the history, with the results of the two uses that ran.
+    expect(agent.messages.map((m) => m.role)).toEqual(['user']);
+    expect(agent.interrupts).toEqual([]);
     expect(model.callCount).toBe(1);
+    // Resumed without a prompt and a larger budget: only the refused use runs, then the model answers.
+    const resumed = await agent.invoke(undefined, { budget: { toolCalls: 5 } });
+    expect(ran).toBe(3);
+    expect(String(resumed)).toBe('done');
+    const results = toolResultsOf(agent.messages[2] as Message);
+    expect(results.map((r) => [r.status, JSON.stringify(r.content)])).toEqual([
+      ['success', '[{"text":"n=1"}]'],
+      ['success', '[{"text":"n=2"}]'],
+      ['success', '[{"text":"n=3"}]'],
+    ]);
+    expect(model.callCount).toBe(2);
+  });
+
+  it('a new prompt after a budget stop closes the refused uses with an error result saying why they did not run', async () => {
+    let ran = 0;
+    const counted = tool({
+      name: 'echo',
+      description: 'echo',
+      inputSchema: z.object({ n: z.number() }),
+      callback: ({ n }) => (ran++, `n=${n}`),
+    });
+    const model = new ScriptedModel([
+      {
+        toolUses: [
+          { name: 'echo', input: { n: 1 } },
+          { name: 'echo', input: { n: 2 } },
+        ],
+      },
+      'other',
+    ]);
+    const agent = new Agent({ model, tools: [counted], toolExecutor: 'sequential' });
+    await agent.invoke('go', { budget: { toolCalls: 1 } });
+    await agent.invoke('something else');
+    expect(ran).toBe(1);
+    const results = toolResultsOf(agent.messages[2] as Message);
+    expect(results.map((r) => r.status)).toEqual(['success', 'error']);
+    expect(JSON.stringify(results[1])).toContain('stopped at its budget');
   });
 
   it('stops on wallMs at the next safe point, never cutting a call short', async () => {

@@ -2,12 +2,9 @@ import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { Invocation, LoopHost } from '../loop/loop-host.js';
 import type { RetryGate } from '../loop/model-call.js';
 import type { ModelTurn } from '../loop/stream-accumulator.js';
-import type { ToolResult, ToolUse } from '../types/messages.js';
-import { errorToolResult } from '../types/messages.js';
 import type { BudgetScope } from './budget-scope.js';
 import type { BudgetExceeded, BudgetWarning } from './budget-types.js';
 import { BudgetWarningEvent } from './budget-warning-event.js';
-import { describeExceeded } from './ledger.js';
 
 /**
  * The budget of one agent invocation, as the loop sees it: model calls reserve and settle, tools
@@ -16,7 +13,7 @@ import { describeExceeded } from './ledger.js';
  */
 export class LoopBudget {
   readonly scope: BudgetScope;
-  /** The limit that refused a tool of the current turn (the loop stops after the turn). */
+  /** The limit that refused a tool of the current turn (the loop stops after the turn, keeping the refused uses). */
   refused: BudgetExceeded | undefined;
   #warnings: BudgetWarning[] = [];
 
@@ -65,16 +62,12 @@ export class LoopBudget {
     }
   }
 
-  /** Takes one tool call from the budget, or answers with an error result naming the limit (and the loop stops after this turn). */
-  tool(use: ToolUse): ToolResult | undefined {
+  /** Takes one tool call from the budget; returns the limit that refuses it (the use is kept, unrun, for a resume). */
+  tool(): BudgetExceeded | undefined {
     const taken = this.scope.takeToolCall();
     if (taken.warnings.length > 0) this.#warnings.push(...taken.warnings);
-    if (!taken.exceeded) return undefined;
-    this.refused ??= taken.exceeded;
-    return errorToolResult(
-      use.toolUseId,
-      `Tool ${use.name} was not run: ${describeExceeded(taken.exceeded)}. The run stops here; it can resume with a larger budget.`,
-    );
+    if (taken.exceeded) this.refused ??= taken.exceeded;
+    return taken.exceeded;
   }
 
   /** Yields the warnings raised since the last flush as `budgetWarning` events, after firing `BudgetWarningEvent` hooks. */

@@ -50,13 +50,16 @@ export class OrchestratorBudget {
    * Before a node starts: counts one node execution and returns the node's scope (pass it as the
    * node's `budget`), or `undefined` when a limit stops the run (then `exceeded` says which).
    * Warnings go to `emit` as `budgetWarning` events and to `MultiAgentBudgetWarningEvent` hooks.
+   * `continues`: the node goes on where a stop left it; its execution was counted when it started.
    */
   async startNode(
     nodeId: string,
     hooks: HookRegistry,
     emit: ((event: MultiAgentStreamEvent) => void) | undefined,
+    continues = false,
   ): Promise<BudgetScope | undefined> {
     if (this.exceeded) return undefined;
+    if (continues) return this.scope.child(nodeId, 'node');
     const taken = this.scope.takeNodeExecution();
     for (const warning of taken.warnings) {
       if (hooks.has(MultiAgentBudgetWarningEvent))

@@ -1,6 +1,6 @@
 import { SkeinError, type SkeinErrorOptions } from '../errors/skein-error.js';
-import type { JsonValue } from '../types/json.js';
-import type { ToolUse } from '../types/messages.js';
+import type { JsonObject, JsonValue } from '../types/json.js';
+import type { Message, ToolUse } from '../types/messages.js';
 
 /**
  * A question the run asks a person: it pauses the invocation (`stopReason: 'interrupt'`) until an
@@ -42,13 +42,29 @@ export function interruptId(owner: string, name: string): string {
   return `${owner}#${name}`;
 }
 
-/** Thrown inside skein to unwind a tool or hook that raised interrupts; the loop turns it into a pause. */
+/**
+ * Thrown inside skein to unwind a tool or hook that raised interrupts; the loop turns it into a pause.
+ * `nested`: where a nested agent (an agent used as a tool) stood when it paused, kept with the paused
+ * turn so that a resume in another process continues it instead of asking again.
+ */
 export class InterruptRaised extends Error {
   readonly interrupts: Interrupt[];
-  constructor(interrupts: Interrupt[]) {
+  readonly nested: NestedAgentState | undefined;
+  constructor(interrupts: Interrupt[], nested?: NestedAgentState) {
     super(`Interrupted: ${interrupts.map((i) => i.id).join(', ')} (skein pauses the invocation; do not catch this).`);
     this.interrupts = interrupts;
+    this.nested = nested;
   }
+}
+
+/**
+ * Where a nested agent (an agent used as a tool) stood when it paused or stopped: its history, its
+ * state and its own turn waiting for answers. Stored with the outer agent's paused turn.
+ */
+export interface NestedAgentState {
+  messages: Message[];
+  state: JsonObject;
+  interruptState?: JsonObject;
 }
 
 /** A resume prompt that does not fit the pending interrupts; nothing was changed. */
@@ -67,6 +83,17 @@ export function withSourcePrefix(interrupt: Interrupt, prefix: string): Interrup
 }
 
 const ANSWERS = Symbol.for('skein.interruptAnswers');
+const NESTED = Symbol.for('skein.nestedAgentState');
+
+/** Hands a resumed tool use the nested agent state its pause kept (see {@link NestedAgentState}). */
+export function attachNestedState(context: object, nested: NestedAgentState): void {
+  Object.defineProperty(context, NESTED, { value: nested, enumerable: false });
+}
+
+/** The nested agent state a resumed tool use carries, for a tool running a nested agent. */
+export function nestedStateOf(context: object): NestedAgentState | undefined {
+  return (context as { [NESTED]?: NestedAgentState })[NESTED];
+}
 
 /** Hands the answers of a resumed invocation to a tool that runs a nested agent (`asTool`). */
 export function attachAnswers(context: object, answers: ReadonlyMap<string, JsonValue>): void {

@@ -1,12 +1,14 @@
 import type { JsonObject, JsonValue } from '../types/json.js';
 import { errorToolResult, toolUsesOf, type Message, type ToolResult } from '../types/messages.js';
-import { InterruptResponseError, type Interrupt, type InterruptResponse } from './interrupt.js';
+import { InterruptResponseError, type Interrupt, type InterruptResponse, type NestedAgentState } from './interrupt.js';
 
 /**
- * A turn paused by interrupts: the assistant message that asked for tools (kept out of the history
- * until every tool use has its result), the results of the tool uses that already ran, and the
- * interrupts waiting for an answer. The agent keeps it in memory; session managers store it with
- * the agent (`_internal_state.interrupt_state`).
+ * A turn paused by interrupts, or stopped by the budget between its tool uses: the assistant message
+ * that asked for tools (kept out of the history until every tool use has its result), the results of
+ * the tool uses that already ran, the interrupts waiting for an answer (none when the budget stopped
+ * it: a resume with a larger budget runs the uses without a result) and, for a use that ran a nested
+ * agent, where that agent stood. The agent keeps it in memory; session managers store it with the
+ * agent (`_internal_state.interrupt_state`).
  */
 export interface PendingTurn {
   /** The assistant message with the tool uses, not yet in the history. */
@@ -14,6 +16,8 @@ export interface PendingTurn {
   /** Results by position of the tool use in `message` (`null`: not run yet). */
   readonly results: readonly (ToolResult | null)[];
   readonly interrupts: readonly Interrupt[];
+  /** Nested agents that paused or stopped, by tool use id. */
+  readonly nested?: Readonly<Record<string, NestedAgentState>>;
 }
 
 /** Answers for the interrupts of a pending turn, checked against it. */
@@ -31,6 +35,11 @@ export function checkResponses(turn: PendingTurn | undefined, responses: readonl
     );
   }
   return { turn, responses: matchResponses(turn.interrupts, responses) };
+}
+
+/** Resumes a turn the budget stopped (it waits for no answer): its uses without a result run. */
+export function resumeStopped(turn: PendingTurn): ResumeAnswers {
+  return { turn, responses: new Map() };
 }
 
 /**
@@ -82,23 +91,28 @@ export function unansweredResults(turn: PendingTurn): ToolResult[] {
 
 function waitingFor(turn: PendingTurn, toolUseId: string): string {
   const names = turn.interrupts.filter((i) => i.toolUse?.toolUseId === toolUseId).map((i) => i.name);
-  return names.length > 0 ? names.join(', ') : 'interrupt';
+  if (names.length > 0) return names.join(', ');
+  return turn.interrupts.length === 0 ? 'a resume after the run stopped at its budget' : 'interrupt';
 }
 
 /** The stored form of a pending turn (JSON; bytes are encoded by the repository codec). */
 export function pendingTurnToJson(turn: PendingTurn): JsonObject {
-  return { message: turn.message, results: turn.results, interrupts: turn.interrupts } as unknown as JsonObject;
+  const json = { message: turn.message, results: turn.results, interrupts: turn.interrupts };
+  return (turn.nested ? { ...json, nested: turn.nested } : json) as unknown as JsonObject;
 }
 
 /** Reads a stored pending turn back; `undefined` for anything that is not one. */
 export function pendingTurnFromJson(value: unknown): PendingTurn | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as { message?: unknown; results?: unknown; interrupts?: unknown };
+  const v = value as { message?: unknown; results?: unknown; interrupts?: unknown; nested?: unknown };
   if (typeof v.message !== 'object' || v.message === null || !Array.isArray(v.results) || !Array.isArray(v.interrupts))
     return undefined;
-  return {
+  const turn = {
     message: v.message as Message,
     results: v.results as (ToolResult | null)[],
     interrupts: v.interrupts as Interrupt[],
   };
+  const nested = v.nested;
+  if (typeof nested !== 'object' || nested === null || Array.isArray(nested)) return turn;
+  return { ...turn, nested: nested as Record<string, NestedAgentState> };
 }

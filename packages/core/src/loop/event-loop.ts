@@ -64,10 +64,16 @@ export async function* runEventLoop(host: LoopHost, inv: Invocation): AsyncGener
       outcome = yield* executeTools(host, inv, turn, uses, offered);
     }
     // After the tools (written out here rather than in a generator of its own, which every cycle would pay for).
-    const { interrupts } = outcome;
-    if (interrupts.length > 0) {
-      // Some uses wait for a person: the turn leaves the history (no toolUse without its toolResult) and is kept as the agent's pending turn.
-      host.setPending({ message, results: outcome.results, interrupts });
+    const { interrupts, stopped } = outcome;
+    if (interrupts.length > 0 || stopped) {
+      // Uses wait for a person or for a larger budget: the turn leaves the history (no toolUse without
+      // its toolResult) and is kept as the agent's pending turn, with the results of the uses that ran.
+      const nested = outcome.nested;
+      host.setPending({ message, results: outcome.results, interrupts, ...(nested ? { nested } : {}) });
+      if (stopped && interrupts.length === 0) {
+        if (inv.budget) yield* inv.budget.flush(host);
+        return { stopReason: 'budget_exceeded', message, handoff: undefined, budgetExceeded: stopped };
+      }
       yield { type: 'interrupt', interrupts };
       return { stopReason: 'interrupt', message, handoff: undefined, interrupts };
     }

@@ -58,4 +58,6 @@ export interface Invocation {
    * each of which would otherwise travel through every generator layer only to be dropped.
    */
   readonly unobserved: boolean;
+  /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
+  readonly idempotencyScope: string;
 }

@@ -1,5 +1,14 @@
 import { AfterToolCallEvent, BeforeToolCallEvent } from '../hooks/events.js';
-import { attachAnswers, InterruptRaised, type Interrupt } from '../interrupt/interrupt.js';
+import { BudgetStopRaised } from '../budget/budget-stop-raised.js';
+import type { BudgetExceeded } from '../budget/budget-types.js';
+import {
+  attachAnswers,
+  attachNestedState,
+  InterruptRaised,
+  type Interrupt,
+  type NestedAgentState,
+} from '../interrupt/interrupt.js';
+import { ToolCallContext } from './tool-call-context.js';
 import type { AgentTool, ToolContext } from '../tools/agent-tool.js';
 import type { JsonValue } from '../types/json.js';
 import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
@@ -8,9 +17,15 @@ import { askPerson, checkApproval } from './ask.js';
 import { attachToolScope } from '../budget/open-scope.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 
-/** A tool use waiting for answers: it did not finish and has no result yet. */
+/**
+ * A tool use that did not finish and has no result yet: it waits for answers (`interrupts`), or the
+ * budget stopped it (`budget`: refused before it ran, or its nested agent stopped). `nested`: where
+ * the nested agent it runs stood, kept for the resume.
+ */
 export interface ToolPaused {
   interrupts: Interrupt[];
+  budget?: BudgetExceeded;
+  nested?: NestedAgentState | undefined;
 }
 
 /** The message of any thrown value. */
@@ -52,14 +67,12 @@ export async function runTool(
     }
   }
   const id = toolUse.toolUseId;
-  const context: ToolContext = {
-    agent,
-    toolUse,
-    invocationState: inv.invocationState,
-    signal: inv.signal,
-    interrupt: interrupt as ToolContext['interrupt'],
-  };
-  if (inv.resume) attachAnswers(context, inv.resume.responses);
+  const context: ToolContext = new ToolCallContext(host, inv, toolUse, interrupt);
+  if (inv.resume) {
+    attachAnswers(context, inv.resume.responses);
+    const nested = inv.resume.turn.nested?.[toolUse.toolUseId];
+    if (nested) attachNestedState(context, nested);
+  }
   if (inv.budget) attachToolScope(context, inv.budget.scope, toolUse.name);
   let denied: string | undefined;
   if (selected?.needsApproval && cancel === false && invalidInput === undefined) {
@@ -99,7 +112,7 @@ export async function runTool(
       );
       result = normalizeResult(raw, toolUse);
     } catch (e) {
-      if (e instanceof InterruptRaised) return paused(inv, e);
+      if (e instanceof InterruptRaised || e instanceof BudgetStopRaised) return paused(inv, e);
       error = e;
       result = errorToolResult(id, `Error: ${errorMessage(e)}`);
     }
@@ -135,9 +148,10 @@ function interruptFor(
 
 /** A hook, approval or tool asked a person: the use pauses. Anything else thrown is a real failure. */
 function paused(inv: Invocation, error: unknown): ToolPaused {
+  if (error instanceof BudgetStopRaised) return { interrupts: [], budget: error.exceeded, nested: error.nested };
   if (!(error instanceof InterruptRaised)) throw error;
   inv.metrics.interruptCount += error.interrupts.length;
-  return { interrupts: error.interrupts };
+  return { interrupts: error.interrupts, nested: error.nested };
 }
 
 /** Guards against tools that return a malformed result or another use's id. */

@@ -5,18 +5,30 @@ import { errorToolResult, type ToolResult, type ToolUse } from '../types/message
 import { EventChannel } from './event-channel.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import type { OfferedTools } from './model-call.js';
-import type { Interrupt } from '../interrupt/interrupt.js';
+import type { Interrupt, NestedAgentState } from '../interrupt/interrupt.js';
+import type { BudgetExceeded } from '../budget/budget-types.js';
 import { errorMessage, runTool, type ToolPaused } from './run-tool.js';
 import type { ModelTurn } from './stream-accumulator.js';
 
 /**
  * Results of all tool uses of one turn (in the order the model asked), and a transfer if one won.
- * When some uses wait for a person, `interrupts` lists what they asked and their results are `null`.
+ * When some uses wait for a person, `interrupts` lists what they asked; when the budget stopped some,
+ * `stopped` names the limit; their results are `null`, and `nested` keeps where the nested agents they
+ * ran stood (by tool use id).
  */
 export interface ToolsOutcome {
   results: (ToolResult | null)[];
   handoff: HandoffRequest | undefined;
   interrupts: Interrupt[];
+  stopped: BudgetExceeded | undefined;
+  nested: Record<string, NestedAgentState> | undefined;
+}
+
+/** What the turn's uses that did not finish left behind, collected as they end. */
+interface Suspended {
+  asked: Interrupt[][];
+  stopped: BudgetExceeded | undefined;
+  nested: Record<string, NestedAgentState> | undefined;
 }
 
 /**
@@ -39,11 +51,11 @@ export async function* executeTools(
     if (offered.handoffs?.has((uses[i] as ToolUse).name)) transfers.push(i);
     else regular.push(i);
   }
-  const asked: Interrupt[][] = [];
+  const suspended: Suspended = { asked: [], stopped: undefined, nested: undefined };
   if (host.toolExecutor === 'sequential' || regular.length <= 1) {
     for (const i of regular) {
       if (!inv.unobserved) yield { type: 'toolStart', toolUse: uses[i] as ToolUse };
-      const result = record(results, asked, i, await runUse(host, inv, turn, offered, uses[i] as ToolUse));
+      const result = record(results, suspended, i, uses, await runUse(host, inv, turn, offered, uses[i] as ToolUse));
       if (result && !inv.unobserved) yield { type: 'toolResult', toolResult: result };
     }
   } else {
@@ -52,12 +64,13 @@ export async function* executeTools(
       regular,
       uses,
       (i) => runUse(host, inv, turn, offered, uses[i] as ToolUse),
-      (i, outcome) => record(results, asked, i, outcome),
+      (i, outcome) => record(results, suspended, i, uses, outcome),
     );
   }
   // Handoffs wait until no tool use waits for a person (they run when the turn resumes).
-  const interrupts = asked.length > 0 ? asked.flat() : [];
-  if (interrupts.length > 0) return { results, handoff: undefined, interrupts };
+  const { stopped, nested } = suspended;
+  const interrupts = suspended.asked.length > 0 ? suspended.asked.flat() : [];
+  if (interrupts.length > 0 || stopped) return { results, handoff: undefined, interrupts, stopped, nested };
 
   let handoff: HandoffRequest | undefined;
   for (const i of transfers) {
@@ -77,7 +90,7 @@ export async function* executeTools(
     results[i] = result;
     yield { type: 'toolResult', toolResult: result };
   }
-  return { results, handoff, interrupts };
+  return { results, handoff, interrupts, stopped: undefined, nested: undefined };
 }
 
 // Module functions rather than closures made per turn: builds that keep function names (tsx,
@@ -91,24 +104,27 @@ function runUse(
   offered: OfferedTools,
   use: ToolUse,
 ): Promise<ToolResult | ToolPaused> {
-  const refused = inv.budget?.tool(use);
-  if (refused) return Promise.resolve(refused);
+  const refused = inv.budget?.tool();
+  // Refused: the use stays in the turn without a result (a resume runs it), keeping what a stop before kept.
+  if (refused)
+    return Promise.resolve({ interrupts: [], budget: refused, nested: inv.resume?.turn.nested?.[use.toolUseId] });
   const found = offered.extras?.get(use.name) ?? host.tools.get(use.name);
   return runTool(host, inv, use, found, turn.invalidInputs?.get(use.toolUseId));
 }
 
-/** Keeps a use's result, or what it asked; returns the result to report. */
+/** Keeps a use's result, or what it left unfinished (what it asked, the limit that stopped it); returns the result to report. */
 function record(
   results: (ToolResult | null)[],
-  asked: Interrupt[][],
+  suspended: Suspended,
   i: number,
+  uses: readonly ToolUse[],
   outcome: ToolResult | ToolPaused,
 ): ToolResult | undefined {
-  if ('interrupts' in outcome) {
-    asked[i] = outcome.interrupts;
-    return undefined;
-  }
-  return (results[i] = outcome);
+  if (!('interrupts' in outcome)) return (results[i] = outcome);
+  suspended.asked[i] = outcome.interrupts;
+  if (outcome.budget) suspended.stopped ??= outcome.budget;
+  if (outcome.nested) (suspended.nested ??= {})[(uses[i] as ToolUse).toolUseId] = outcome.nested;
+  return undefined;
 }
 
 async function* runConcurrently(

@@ -23,6 +23,7 @@ export function encodeBytes(value: unknown): unknown {
 
 /** Turns encoded bytes back into `Uint8Array`s (returns a new value). */
 export function decodeBytes(value: unknown): unknown {
+  if (value instanceof Uint8Array) return value;
   if (Array.isArray(value)) return value.map(decodeBytes);
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;

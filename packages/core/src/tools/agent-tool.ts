@@ -22,6 +22,12 @@ export interface ToolContext {
    * Do not catch what it throws: that is how the pause unwinds the tool.
    */
   interrupt<R extends JsonValue = JsonValue>(name: string, reason?: JsonValue): R;
+  /**
+   * A key for exactly-once effects: the same for this call when it is retried, resumed after a stop or
+   * run again after a crash (same agent and run, same prompt of the conversation, same tool and input),
+   * different for a new call. Pass it to a payment API or any service that deduplicates requests.
+   */
+  readonly idempotencyKey: string;
 }
 
 /** Whether a tool use needs a person's yes before it runs (`needsApproval`). */
