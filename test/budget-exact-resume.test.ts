@@ -53,12 +53,16 @@ interface Desk {
   refund: Agent;
 }
 
-function desk(log: { paid: string[]; keys: string[] }, options: { batch: boolean; swarm: boolean }): Desk {
+function desk(
+  log: { paid: string[]; keys: string[] },
+  options: { batch: boolean; swarm: boolean; toolMs?: number },
+): Desk {
   const refundTool = tool({
     name: 'refund',
     description: 'Refund an order',
     inputSchema: z.object({ orderId: z.string() }),
-    callback: ({ orderId }, context) => {
+    callback: async ({ orderId }, context) => {
+      if (options.toolMs) await new Promise((resolve) => setTimeout(resolve, options.toolMs));
       log.paid.push(orderId);
       log.keys.push(context.idempotencyKey);
       return `refunded ${orderId}`;
@@ -79,7 +83,7 @@ type Runner = (budget: Budget | undefined) => Promise<{ status: string }>;
 function build(
   repository: InMemorySessionRepository,
   log: { paid: string[]; keys: string[] },
-  options: { batch: boolean; swarm: boolean },
+  options: { batch: boolean; swarm: boolean; toolMs?: number },
 ): { run: Runner; d: Desk } {
   const d = desk(log, options);
   const sessionManager = new RepositorySessionManager({ sessionId: 'customer-1', repository });
@@ -136,5 +140,23 @@ describe.each([
         expect(first.d.triageModel.callCount + second.d.triageModel.callCount).toBe(1);
       });
     }
+  }
+});
+
+describe('a wall-time stop (wallMs) resumes the stopped node where it stopped', () => {
+  for (const swarm of [false, true]) {
+    it(`${swarm ? 'Swarm' : 'Graph'}: each refund paid once`, async () => {
+      const repository = new InMemorySessionRepository();
+      const log = { paid: [] as string[], keys: [] as string[] };
+      // Each refund takes 40 ms: the run's 30 ms are gone after the first, before the next model call.
+      const first = build(repository, log, { batch: false, swarm, toolMs: 40 });
+      const stopped = await first.run({ wallMs: 30 });
+      expect(stopped.status).toBe('budgetExceeded');
+      expect(log.paid).toEqual(['42']);
+      const second = build(repository, log, { batch: false, swarm, toolMs: 40 });
+      expect((await second.run({ wallMs: 60_000 })).status).toBe('completed');
+      expect(log.paid).toEqual(ORDERS);
+      expect(first.d.refundModel.callCount + second.d.refundModel.callCount).toBe(3);
+    });
   }
 });
