@@ -35,7 +35,7 @@ const refundTurn: ScriptedTurn = (request): ScriptedTurn => {
   const missing = ORDERS.filter((o) => !paidIn(request).has(o));
   return missing.length === 0
     ? 'Both refunds are paid.'
-    : { toolUses: [{ name: 'refund', input: { orderId: missing[0] } }] };
+    : { toolUses: [{ name: 'refund', input: { orderId: missing[0] as string } }] };
 };
 
 interface Log {
