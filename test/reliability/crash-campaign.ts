@@ -39,9 +39,12 @@ function runWorker(
   seed: number,
   killAfterMs: number | undefined,
   s3: S3Store | undefined,
+  modelCalls?: number,
 ): Promise<Process> {
   return new Promise((resolve, reject) => {
-    const env = s3 ? { ...process.env, SKEIN_CRASH_S3: JSON.stringify({ ...s3, prefix: prefixOf(dir) }) } : process.env;
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    if (s3) env['SKEIN_CRASH_S3'] = JSON.stringify({ ...s3, prefix: prefixOf(dir) });
+    if (modelCalls !== undefined) env['SKEIN_CRASH_BUDGET'] = String(modelCalls);
     const child = spawn(
       process.execPath,
       ['--conditions=@skein/source', '--import', tsx, worker, shape, dir, String(seed)],
@@ -169,6 +172,8 @@ export interface TrialReport {
   shape: Shape;
   seed: number;
   kills: number;
+  /** Processes a seeded budget stopped mid-run (resumed by the next process, without a budget). */
+  budgetStops: number;
   violations: string[];
   replay: string;
 }
@@ -179,6 +184,11 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
   const work = await mkdtemp(join(tmpdir(), `skein-crash-${shape}-${seed}-`));
   const violations: string[] = [];
   let kills = 0;
+  let budgetStops = 0;
+  // A separate stream, so that the kill schedule of a seed is the one it had before budget stops existed.
+  const budgetRandom = seededRandom(seed * 104_729 + shape.length);
+  const budgetAt = budgetRandom() < 0.5 ? Math.floor(budgetRandom() * 3) : -1;
+  const budgetCalls = 1 + Math.floor(budgetRandom() * 12);
   try {
     const cleanDir = join(work, 'clean');
     const crashDir = join(work, 'crash');
@@ -187,6 +197,10 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
     const span = Math.max(20, (clean.ranMs ?? 100) * 1.1);
     const planned = 1 + Math.floor(random() * 3);
     for (let i = 0; i < planned; i++) {
+      if (budgetAt >= 0 && i === budgetAt % planned) {
+        await runWorker(shape, crashDir, seed, undefined, s3, budgetCalls);
+        budgetStops++;
+      }
       const at = random() < 0.15 ? random() * 5 : random() * span; // some kills in the first milliseconds
       const p = await runWorker(shape, crashDir, seed, at, s3);
       if (!p.killed) break;
@@ -198,9 +212,11 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
     if (actual.status !== 'completed') violations.push(`status ${actual.status}`);
     if (sortedEntries(actual.texts) !== sortedEntries(expected.texts) && shape !== 'agent')
       violations.push(`results differ: ${JSON.stringify(actual.texts)} vs ${JSON.stringify(expected.texts)}`);
-    // A resume after a crash adds `resume` transitions; the uninterrupted run has one per approval answered.
-    const withoutResume = actual.transitions.filter((t) => !t.endsWith(':resume'));
-    const expectedWithoutResume = expected.transitions.filter((t) => !t.endsWith(':resume'));
+    // A resume after a crash adds `resume` transitions (the uninterrupted run has one per approval
+    // answered); a budget stop adds a `budget` one.
+    const resumeOrStop = (t: string): boolean => t.endsWith(':resume') || t.endsWith(':budget');
+    const withoutResume = actual.transitions.filter((t) => !resumeOrStop(t));
+    const expectedWithoutResume = expected.transitions.filter((t) => !resumeOrStop(t));
     if (JSON.stringify(multiset(withoutResume)) !== JSON.stringify(multiset(expectedWithoutResume)))
       violations.push(
         `transitions differ: ${JSON.stringify(actual.transitions)} vs ${JSON.stringify(expected.transitions)}`,
@@ -209,7 +225,7 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
       violations.push(`history does not begin with start: ${actual.transitions[0]}`);
     const commits = (await readFile(join(crashDir, 'commits.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
     if (shape !== 'agent') {
-      const committed = commits.filter((c) => /^[^ ]+>[^ ]*:\w+$/.test(c) && !c.endsWith(':resume'));
+      const committed = commits.filter((c) => /^[^ ]+>[^ ]*:\w+$/.test(c) && !resumeOrStop(c));
       const twice = committed.filter((c, i) => committed.indexOf(c) !== i);
       if (twice.length > 0) violations.push(`committed twice: ${twice.join(', ')}`);
       const cleanCommits = (await readFile(join(cleanDir, 'commits.log'), 'utf8')).split('\n').filter(Boolean);
@@ -267,6 +283,7 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
     shape,
     seed,
     kills,
+    budgetStops,
     violations,
     replay: `npm run reliability -- --campaign crash${s3 ? ' --store s3' : ''} --shape ${shape} --seed ${seed} --trials 1`,
   };

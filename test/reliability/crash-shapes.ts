@@ -61,7 +61,11 @@ export function buildShape(
   sessionManager: TrialSessionManager,
   seed: number,
   commit: (line: string) => void,
+  modelCalls?: number,
+  pay: (idempotencyKey: string) => boolean = () => true,
 ): BuiltShape {
+  // A seeded budget stops the run mid-way (the campaign resumes it in the next process, without one).
+  const opts = modelCalls === undefined ? {} : { budget: { modelCalls } };
   const wait = (key: string): number => 2 + Math.floor(keyed(seed, key) * 13); // 2-15 ms
   const model = (name: string, answer: (request: ModelRequest) => ScriptedTurn): ScriptedModel =>
     new ScriptedModel(
@@ -94,7 +98,9 @@ export function buildShape(
     description: 'Refunds an order.',
     inputSchema: z.object({ orderId: z.string() }),
     needsApproval: true,
-    callback: async (_input, ctx) => {
+    callback: async ({ orderId }, ctx) => {
+      // The payment service deduplicates by idempotency key: a call cut by a kill and run again pays once.
+      if (pay(ctx.idempotencyKey)) commit(`pay ${ctx.agent.name} ${orderId}`);
       await sleep(wait(`refund:${ctx.agent.name}:${ctx.toolUse.toolUseId}`));
       commit(`tool ${ctx.agent.name} ${ctx.toolUse.toolUseId}`);
       return 'refunded';
@@ -153,8 +159,9 @@ export function buildShape(
         const stored = await graph.lastResult();
         // A run paused for approval (here or in a killed process) is answered; else the task runs or resumes.
         const waiting = stored ? [] : await graph.pendingInterrupts();
-        let r = stored ?? (await graph.invoke(waiting.length > 0 ? yes(waiting) : 'I was charged twice for order 42'));
-        while (r.status === 'interrupted' && r.interrupts) r = await graph.invoke(yes(r.interrupts));
+        let r =
+          stored ?? (await graph.invoke(waiting.length > 0 ? yes(waiting) : 'I was charged twice for order 42', opts));
+        while (r.status === 'interrupted' && r.interrupts) r = await graph.invoke(yes(r.interrupts), opts);
         return {
           source: stored ? 'stored' : 'run',
           status: r.status,
@@ -183,8 +190,9 @@ export function buildShape(
       async run() {
         const stored = await swarm.lastResult();
         const waiting = stored ? [] : await swarm.pendingInterrupts();
-        let r = stored ?? (await swarm.invoke(waiting.length > 0 ? yes(waiting) : 'I was charged twice for order 42'));
-        while (r.status === 'interrupted' && r.interrupts) r = await swarm.invoke(yes(r.interrupts));
+        let r =
+          stored ?? (await swarm.invoke(waiting.length > 0 ? yes(waiting) : 'I was charged twice for order 42', opts));
+        while (r.status === 'interrupted' && r.interrupts) r = await swarm.invoke(yes(r.interrupts), opts);
         return {
           source: stored ? 'stored' : 'run',
           status: r.status,
@@ -221,8 +229,8 @@ export function buildShape(
       await agent.initialize();
       if (agent.interrupts.length > 0) {
         // Paused for approval when the last process was killed: answer from the session.
-        let r = await agent.invoke(yes(agent.interrupts));
-        while (r.stopReason === 'interrupt') r = await agent.invoke(yes(r.interrupts));
+        let r = await agent.invoke(yes(agent.interrupts), opts);
+        while (r.stopReason === 'interrupt') r = await agent.invoke(yes(r.interrupts), opts);
         return {
           status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason,
           texts: { final: String(r) },
@@ -246,8 +254,8 @@ export function buildShape(
       const asked = agent.messages.some(
         (m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === 'Check my orders'),
       );
-      let r = await agent.invoke(asked ? undefined : 'Check my orders');
-      while (r.stopReason === 'interrupt') r = await agent.invoke(yes(r.interrupts));
+      let r = await agent.invoke(asked ? undefined : 'Check my orders', opts);
+      while (r.stopReason === 'interrupt') r = await agent.invoke(yes(r.interrupts), opts);
       return {
         status: r.stopReason === 'end_turn' ? 'completed' : r.stopReason,
         texts: { final: String(r) },

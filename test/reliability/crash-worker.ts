@@ -40,12 +40,35 @@ function sessionManager(): TrialSessionManager {
   return new S3SessionManager({ sessionId, bucket, prefix, clientConfig });
 }
 
+/** A payment service that deduplicates by idempotency key: the first request with a key pays (durably). */
+function payOnce(payments: string, key: string): boolean {
+  mkdirSync(payments, { recursive: true });
+  try {
+    const fd = openSync(join(payments, key), 'wx');
+    fsyncSync(fd);
+    closeSync(fd);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
 mkdirSync(dir, { recursive: true });
-const built = buildShape(shape as Shape, sessionManager(), Number(seed), (line) =>
-  durableAppend(join(dir, 'commits.log'), line),
+const budget = process.env['SKEIN_CRASH_BUDGET'];
+const built = buildShape(
+  shape as Shape,
+  sessionManager(),
+  Number(seed),
+  (line) => durableAppend(join(dir, 'commits.log'), line),
+  budget === undefined ? undefined : Number(budget),
+  (key) => payOnce(join(dir, 'payments'), key),
 );
 durableAppend(join(dir, 'commits.log'), 'epoch'); // a new process: the lines after it are this process's
 process.stdout.write('started\n');
 const result = await built.run();
 await built.close();
+// A run its budget stopped: what it did is committed, and nothing of it may run again (side-effects.ts).
+if (result.status === 'budgetExceeded' || result.status === 'budget_exceeded')
+  durableAppend(join(dir, 'commits.log'), 'stopped');
 writeFileSync(join(dir, 'result.json'), JSON.stringify(result));

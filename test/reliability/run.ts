@@ -33,27 +33,29 @@ let broken = 0;
 async function crash(shapes: Shape[], s3: S3Store | undefined): Promise<void> {
   for (const shape of shapes) {
     let kills = 0;
+    let stops = 0;
     let bad = 0;
     const started = performance.now();
     for (let seed = first; seed < first + trials; seed++) {
       const report = await crashTrial(shape, seed, s3);
       kills += report.kills;
+      stops += report.budgetStops;
       if (report.violations.length > 0) {
         bad++;
         console.log(
-          `BROKEN crash ${shape} seed ${seed} (${report.kills} kills): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
+          `BROKEN crash ${shape} seed ${seed} (${report.kills} kills, ${report.budgetStops} budget stops): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
         );
       }
       const done = seed - first + 1;
       if (done % 10 === 0 && done < trials)
         console.log(
-          `  crash ${shape}: ${done}/${trials} trials (seeds ${first}-${seed}), ${kills} kills, ${bad} broken so far`,
+          `  crash ${shape}: ${done}/${trials} trials (seeds ${first}-${seed}), ${kills} kills, ${stops} budget stops, ${bad} broken so far`,
         );
     }
     broken += bad;
     const secs = ((performance.now() - started) / 1000).toFixed(0);
     console.log(
-      `crash ${shape} (${values.store}): ${trials} trials (${range}), ${kills} kills injected, ${trials - bad} survived, ${bad} broken, ${secs} s`,
+      `crash ${shape} (${values.store}): ${trials} trials (${range}), ${kills} kills and ${stops} budget stops injected, ${trials - bad} survived, ${bad} broken, ${secs} s`,
     );
   }
 }

@@ -51,4 +51,19 @@ describe('crash side-log checks', () => {
       sideEffectViolations(['epoch', 'tool desk d-0', 'epoch', 'tool desk d-0', 'message user toolResult d-0'], true),
     ).toEqual([]);
   });
+
+  it('flags a tool that runs again after a budget stop committed it, but not one re-run after a kill', () => {
+    const killed = ['epoch', 'start refund', 'tool refund r-1', 'epoch', 'start refund', 'tool refund r-1'];
+    expect(sideEffectViolations(killed, false)).toEqual([]);
+    const stopped = [...killed, 'refund>null:budget', 'stopped', 'epoch', 'tool refund r-1'];
+    expect(sideEffectViolations(stopped, false)).toEqual([
+      'tool r-1 of refund ran again in process 3 after a budget stop in process 2',
+    ]);
+  });
+
+  it('flags a refund paid twice, whatever the processes', () => {
+    const log = ['epoch', 'pay refund 42', 'epoch', 'tool refund r-1', 'pay refund 42'];
+    expect(sideEffectViolations(log, false)).toEqual(['refund 42 paid twice']);
+    expect(sideEffectViolations(['epoch', 'pay refund 42', 'epoch', 'pay refund 43'], false)).toEqual([]);
+  });
 });

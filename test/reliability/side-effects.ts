@@ -33,13 +33,19 @@ export function sideEffectViolations(lines: readonly string[], standaloneAgent: 
     const transition = /^([^ >]+)>[^:]*:(\w+)$/.exec(text);
     // A pause (`interrupt`) is not a completion: the node runs again when answered.
     const kind = transition?.[2];
-    if (transition && kind !== 'resume' && kind !== 'start' && kind !== 'interrupt' && !committedIn.has(transition[1]!))
-      committedIn.set(transition[1]!, epoch);
+    const done = kind !== 'resume' && kind !== 'start' && kind !== 'interrupt' && kind !== 'budget';
+    if (transition && done && !committedIn.has(transition[1]!)) committedIn.set(transition[1]!, epoch);
     const stored = /^message user toolResult(?:,toolResult)* (.+)$/.exec(text);
     if (stored)
       for (const id of stored[1]!.split(',')) if (!committedIn.has(`tool:${id}`)) committedIn.set(`tool:${id}`, epoch);
   }
+  // Payments deduplicate by idempotency key: a refund cut by a kill and run again is paid once.
+  const pays = log.filter((l) => l.text.startsWith('pay ')).map((l) => l.text);
+  for (const p of new Set(pays.filter((p, i) => pays.indexOf(p) !== i))) out.push(`${p.slice(4)} paid twice`);
   const seen = new Set<string>();
+  // A process that ended at its budget committed what it did: nothing of it, or before it, runs again.
+  const stops = log.filter((l) => l.text === 'stopped').map((l) => l.epoch);
+  const firstRun = new Map<string, number>();
   for (const { epoch, text } of log) {
     const start = /^start (.+)$/.exec(text);
     if (start && epoch > (committedIn.get(start[1]!) ?? Infinity))
@@ -51,6 +57,11 @@ export function sideEffectViolations(lines: readonly string[], standaloneAgent: 
     const [, agent, id] = tool as unknown as [string, string, string];
     if (seen.has(`${epoch} ${agent} ${id}`)) out.push(`tool ${id} of ${agent} ran twice in process ${epoch}`);
     seen.add(`${epoch} ${agent} ${id}`);
+    const first = firstRun.get(`${agent} ${id}`);
+    if (first === undefined) firstRun.set(`${agent} ${id}`, epoch);
+    const stop = first === undefined ? undefined : stops.find((s) => s >= first && s < epoch);
+    if (stop !== undefined)
+      out.push(`tool ${id} of ${agent} ran again in process ${epoch} after a budget stop in process ${stop}`);
     const committed = committedIn.get(standaloneAgent ? `tool:${id}` : agent);
     if (committed !== undefined && epoch > committed)
       out.push(`tool ${id} of ${agent} ran again in process ${epoch} after it was committed in process ${committed}`);

@@ -22,7 +22,13 @@ export interface DeskRun {
 /** Runs `main.ts` (or `restate-desk.ts`, `npm run desk:restate`) with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. */
 export function runDesk(
   args: string[],
-  options: { killWhen?: RegExp; env?: Record<string, string>; entry?: keyof typeof entries } = {},
+  options: {
+    killWhen?: RegExp;
+    /** SIGKILLs the desk once this holds (checked every 10 ms), e.g. once a refund is in the shop's data. */
+    killOnceTrue?: () => Promise<boolean>;
+    env?: Record<string, string>;
+    entry?: keyof typeof entries;
+  } = {},
 ): Promise<DeskRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -42,7 +48,14 @@ export function runDesk(
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
+    const check = options.killOnceTrue;
+    const poll = check
+      ? setInterval(() => {
+          void check().then((yes) => yes && child.kill('SIGKILL'), reject);
+        }, 10)
+      : undefined;
     child.on('close', (code, signal) => {
+      if (poll) clearInterval(poll);
       if (code !== 0 && signal === null) reject(new Error(`desk exited with ${code}:\n${stdout}\n${stderr}`));
       else resolve({ stdout, code, signal });
     });

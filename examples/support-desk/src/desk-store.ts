@@ -102,17 +102,17 @@ export class DeskStore {
   }
 
   /**
-   * Refunds `amountEur` of an order. The same request again (same order and amount) returns the
-   * refund already made instead of paying twice: a node that re-runs after a crash repeats its tool
-   * calls, so the side effect itself must be idempotent.
+   * Refunds `amountEur` of an order, as a payment API with idempotency keys does: a request with a
+   * key already used returns the refund made then instead of paying twice (a tool call cut by a crash
+   * and run again on resume carries the same key, `context.idempotencyKey`); a new key is a new refund.
    */
-  async refund(orderId: string, amountEur: number, reason: string): Promise<Refund> {
+  async refund(orderId: string, amountEur: number, reason: string, idempotencyKey: string): Promise<Refund> {
     const data = await this.#load();
+    const already = data.refunds.find((r) => r.id === idempotencyKey);
+    if (already) return already;
     const order = data.orders.find((o) => o.id === orderId);
     if (!order) throw new Error(`No order ${orderId}.`);
-    const id = `${orderId}:${amountEur}`;
-    const already = data.refunds.find((r) => r.id === id);
-    if (already) return already;
+    const id = idempotencyKey;
     const refunded = data.refunds.filter((r) => r.orderId === orderId).reduce((sum, r) => sum + r.amountEur, 0);
     if (refunded + amountEur > order.amountEur)
       throw new Error(

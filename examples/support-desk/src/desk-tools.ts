@@ -49,9 +49,13 @@ export function deskTools(store: DeskStore): DeskTools {
       reason: z.string().describe("Why, in the customer's words"),
     }),
     needsApproval: ({ amountEur }) => amountEur > approvalOver(),
-    callback: async ({ orderId, amountEur, reason }) => {
+    // The payment goes out under the call's idempotency key: a call cut by a crash after it paid, and
+    // run again on resume, gets the refund already made instead of paying twice.
+    callback: async ({ orderId, amountEur, reason }, context) => {
       await backendDelay();
-      return store.refund(orderId, amountEur, reason);
+      const refund = await store.refund(orderId, amountEur, reason, context.idempotencyKey);
+      await backendDelay();
+      return refund;
     },
   });
   return { lookupOrder, reverseDuplicateCharge, issueRefund };

@@ -102,6 +102,23 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     }
   });
 
+  it('a refund cut after it was paid (SIGKILL) runs again on resume with the same idempotency key: paid once', async () => {
+    const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
+    const killed = await runDesk(['--shape', shape, '--dir', dir, '--script', script], {
+      // The refund tool waits 400 ms after paying: the kill lands between the payment and its result.
+      killOnceTrue: async () => (await refundsMade(dir)).length > 0,
+      env: { DESK_TOOL_DELAY_MS: '400', DESK_APPROVAL_OVER_EUR: '1000' },
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(replies(killed.stdout)).toEqual([]);
+    const resumed = await runDesk(['--shape', shape, '--dir', dir, '--script', script, '--resume'], {
+      env: { DESK_APPROVAL_OVER_EUR: '1000' },
+    });
+    expect(resumed.stdout).toMatch(/tool issue_refund|tool refund/); // the cut call ran again
+    expect(replies(resumed.stdout)).toEqual([expect.stringMatching(/^I refunded 60 EUR for order 108;/)]);
+    expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]);
+  });
+
   it('stops at the refund approval, stores it, and pays once after a yes given in a later process', async () => {
     const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
     const asked = await runDesk(['--shape', shape, '--dir', dir, '--script', script]);
