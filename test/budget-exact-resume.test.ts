@@ -152,7 +152,6 @@ describe('a wall-time stop (wallMs) resumes the stopped node where it stopped', 
       const first = build(repository, log, { batch: false, swarm, toolMs: 40 });
       const stopped = await first.run({ wallMs: 30 });
       expect(stopped.status).toBe('budgetExceeded');
-      expect(log.paid).toEqual(['42']);
       const second = build(repository, log, { batch: false, swarm, toolMs: 40 });
       expect((await second.run({ wallMs: 60_000 })).status).toBe('completed');
       expect(log.paid).toEqual(ORDERS);

@@ -1,6 +1,6 @@
 // Agent
 export { Agent } from './agent/agent.js';
-export type { InvokeOptions } from './agent/agent.js';
+export type { InvokeOptions } from './agent/invoke-options.js';
 export type { AgentOptions } from './agent/agent-options.js';
 export { AgentResult } from './agent/agent-result.js';
 export type { AgentStreamEvent, CallbackEvent, CallbackHandler, RequestState } from './agent/agent-events.js';
@@ -18,6 +18,8 @@ export { matchResponses } from './interrupt/pending-turn.js';
 export { promptResponses } from './agent/prompt.js';
 export { InterruptRaised } from './interrupt/interrupt.js';
 export { Listeners } from './events/listeners.js';
+export { EventSource } from './events/event-source.js';
+export { EventChannel } from './events/event-channel.js';
 export type { ListenedEvent, ListenedType, Listener, ListenerErrorEvent, TypedEvent } from './events/listeners.js';
 
 // Messages and models

@@ -1,17 +1,10 @@
 import {
-  Agent,
-  AfterNodeCallEvent,
-  BeforeNodeCallEvent,
   CancelledError,
-  InterruptRaised,
   addUsage,
-  describeExceeded,
   emptyUsage,
+  type Agent,
   type BudgetExceeded,
   type BudgetScope,
-  type OrchestratorBudget,
-  interruptStateOf,
-  nowIso,
   type HookRegistry,
   type Interrupt,
   type InvocationState,
@@ -21,38 +14,40 @@ import {
   type MultiAgentStreamEvent,
   type NewTransition,
   type NodeResult,
-  type NodeTransition,
+  type OrchestratorBudget,
   type Status,
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
+import { agentOf, inFlightOf } from './agent-snapshot.js';
 import type { GraphSession } from './graph-session.js';
-import type { GraphConfig, GraphEdge, GraphResult, GraphState } from './graph-types.js';
+import type { GraphConfig, GraphEdge, GraphNode, GraphResult, GraphState } from './graph-types.js';
 import { graphResult } from './graph-result.js';
+import { afterNode, beforeNode } from './node-hooks.js';
 import { buildNodeInput } from './node-input.js';
-import { answerPrompt, beforeNodeAsk, pauseTransition, pendingInterrupts } from './pause.js';
+import { decideOutcome } from './outcome.js';
+import { answerPrompt, pauseTransition } from './pause.js';
 import { runNode } from './run-node.js';
-import { nodeEntry, stateDocument, type InFlight, type PauseStage, type RunState } from './run-state.js';
+import { nodeEntry, type PauseStage, type RunState } from './run-state.js';
+import { RunWriter } from './run-writer.js';
 import {
   addActivation,
   arriveAt,
   checkConditions,
   describeEdge,
   outgoingEdges,
-  strandedJoins,
   type Activation,
   type FiredEdge,
 } from './schedule.js';
 
-/** Nodes, edges (one per source; `join` when the edge waits for several) and entry points, as JSON. */
-function graphShape(config: GraphConfig): JsonObject {
-  return {
-    nodes: [...config.nodes.keys()],
-    edges: config.edges.flatMap((e) =>
-      e.from.map((from) => ({ from, to: e.to, conditional: e.condition !== undefined, join: e.join })),
-    ),
-    entryPoints: [...config.entryPoints],
-  };
+/** A node that moved to `running`. */
+interface StartedNode {
+  activation: Activation;
+  budget: BudgetScope | undefined;
+  continues: boolean;
+  /** Its execution number in this run. */
+  count: number;
+  agent: Agent | undefined;
 }
 
 /** What a run needs from its graph. */
@@ -83,8 +78,7 @@ export class GraphRun {
   readonly #invocationState: InvocationState;
   readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
   readonly #started = performance.now();
-  /** The graph's nodes and edges, stored with the state so tools can draw a run that has not finished (built on the first write: only a session needs it). */
-  #shape: JsonObject | undefined;
+  readonly #writer: RunWriter;
   #stop: { status: Status; reason: string } | undefined;
   #fatal: { error: unknown } | undefined;
   /** A node waits for a person: nothing new starts; running nodes finish. */
@@ -104,6 +98,7 @@ export class GraphRun {
     this.#emit = emit;
     this.#queue = new PQueue({ concurrency: host.config.maxConcurrency });
     this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
+    this.#writer = new RunWriter(host, state, () => this.elapsedMs(), emit);
     setMaxListeners(0, this.#controller.signal); // one listener per running node
     // A run resumed with nodes still paused (no answers yet) starts nothing new.
     this.#pausing = Object.keys(state.paused).length > 0;
@@ -135,7 +130,9 @@ export class GraphRun {
             left,
           );
     try {
-      await this.#guard(async () => this.#publish(await this.#write({ transitions: start, first: true })));
+      await this.#guard(async () =>
+        this.#writer.publish(await this.#writer.write({ transitions: start, first: true })),
+      );
       for (const a of this.#state.waiting) this.#schedule(a.nodeId);
       await this.#queue.onIdle();
       return await this.#finish();
@@ -174,79 +171,26 @@ export class GraphRun {
 
   async #execute(nodeId: string): Promise<void> {
     this.#queued.delete(nodeId);
-    const state = this.#state;
-    let at = state.waiting.findIndex((a) => a.nodeId === nodeId);
-    if (this.#stop || this.#pausing || this.#budgetStop || at < 0) return;
+    const started = await this.#admit(nodeId);
+    if (!started) return;
+    const { activation, budget, continues, count, agent } = started;
     const { config, hooks, graph } = this.#host;
-    if (this.#atExecutionLimit(nodeId)) return;
-    // A node a stop left running goes on where its agent stood; its execution was counted when it started.
-    const continues = state.continuing.includes(nodeId);
-    let budget: BudgetScope | undefined;
-    if (this.#host.budget) {
-      budget = await this.#host.budget.startNode(nodeId, hooks, this.#emit, continues);
-      if (!budget) return void (this.#budgetStop ??= this.#host.budget.exceeded); // the node stays waiting: a resume runs it
-      at = state.waiting.findIndex((a) => a.nodeId === nodeId); // others may have settled or started meanwhile
-      if (this.#stop || this.#pausing || at < 0 || this.#atExecutionLimit(nodeId)) return;
-    }
-    const activation = state.waiting[at] as Activation;
-    const target = config.nodes.get(nodeId)?.target;
-    const agent = target instanceof Agent ? target : undefined;
-    // Out of `waiting` and into `running` (with its count) in one synchronous step: every state
-    // document written from now on, by this node or a sibling, has the node in one of the two.
-    state.waiting = state.waiting.filter((_, i) => i !== at);
-    state.running[nodeId] = this.#inFlight(activation, agent, continues);
-    if (continues) state.continuing = state.continuing.filter((id) => id !== nodeId);
-    const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
-    state.executionCount++;
+    const state = this.#state;
     const answers = state.answers[nodeId];
-    // Without a BeforeNodeCallEvent callback the event would come back unchanged: it is not built.
-    let cancelNode: boolean | string = false;
-    if (hooks.has(BeforeNodeCallEvent)) {
-      try {
-        const before = await hooks.invoke(
-          new BeforeNodeCallEvent(graph, {
-            nodeId,
-            invocationState: this.#invocationState,
-            interrupt: beforeNodeAsk(graph.id, nodeId, answers),
-          }),
-        );
-        cancelNode = before.cancelNode;
-      } catch (error) {
-        if (!(error instanceof InterruptRaised)) throw error;
-        return this.#pause(activation, 'before', error.interrupts, undefined);
-      }
-    }
-    if (cancelNode !== false) {
-      const reason =
-        typeof cancelNode === 'string' ? cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`;
-      delete state.running[nodeId];
-      state.counts[nodeId] = count - 1;
-      state.executionCount--;
-      return this.#settle(
-        activation,
-        {
-          nodeId,
-          status: 'failed',
-          text: '',
-          error: reason,
-          usage: emptyUsage(),
-          executionTimeMs: 0,
-          executionCount: count - 1,
-        },
-        false,
-      );
-    }
+    const before = await beforeNode(hooks, graph, nodeId, answers, this.#invocationState);
+    if ('pause' in before) return this.#pause(activation, 'before', before.pause, undefined);
+    if ('cancel' in before) return this.#cancelled(activation, count, before.cancel);
     // Nothing is written when a node starts: the last state document has it waiting (or running), with
     // where its agent stood. A reset agent is the exception: its new start point is written first.
     if (count > 1 && config.resetOnRevisit && agent) {
       await this.#resetAgent(nodeId, agent);
-      state.running[nodeId] = { ...this.#inFlight(activation, agent), interruptState: undefined };
-      await this.#write({});
+      state.running[nodeId] = { ...inFlightOf(activation, agent, this.#host.session), interruptState: undefined };
+      await this.#writer.write({});
     }
     this.#emit?.({ type: 'nodeStart', nodeId });
     const input = answerPrompt(answers) ?? buildNodeInput(state.task, activation.sources, state.results);
     const result = await runNode({
-      node: config.nodes.get(nodeId) as NonNullable<ReturnType<GraphConfig['nodes']['get']>>,
+      node: config.nodes.get(nodeId) as GraphNode,
       input: continues && agent ? undefined : input,
       idempotencyScope: `${this.#host.session?.sessionId ?? ''}/${graph.id}/${state.runId}/${nodeId}#${count}`,
       runSignal: this.#controller.signal,
@@ -256,7 +200,64 @@ export class GraphRun {
       onEvent: this.#emit,
       budget,
     });
-    if (this.#stopStatus() === 'interrupted') return this.#stopped(activation, agent, undefined);
+    return this.#ended(activation, agent, result);
+  }
+
+  /**
+   * Starts the waiting node when it may: the run goes on, the execution limit leaves room, and the
+   * budget grants a node execution (all checked again after the budget's await). Then, with no await
+   * in between, it moves out of `waiting` and into `running` with its count: every state document
+   * written from now on, by this node or a sibling, has the node in one of the two, and siblings that
+   * start in the same tick see the count. A node a stop left running `continues` where its agent
+   * stood: its execution was counted when it started.
+   */
+  async #admit(nodeId: string): Promise<StartedNode | undefined> {
+    const state = this.#state;
+    const find = (): Activation | undefined => state.waiting.find((a) => a.nodeId === nodeId);
+    if (this.#stop || this.#pausing || this.#budgetStop || !find() || this.#atExecutionLimit(nodeId)) return undefined;
+    const continues = state.continuing.includes(nodeId);
+    const orchestratorBudget = this.#host.budget;
+    let budget: BudgetScope | undefined;
+    if (orchestratorBudget) {
+      budget = await orchestratorBudget.startNode(nodeId, this.#host.hooks, this.#emit, continues);
+      // Refused: the node stays waiting (a resume runs it).
+      if (!budget) return void (this.#budgetStop ??= orchestratorBudget.exceeded);
+      // Others may have settled or started meanwhile.
+      if (this.#stop || this.#pausing || !find() || this.#atExecutionLimit(nodeId)) return undefined;
+    }
+    const activation = find() as Activation;
+    const agent = agentOf(this.#host.config, nodeId);
+    state.waiting = state.waiting.filter((a) => a !== activation);
+    state.running[nodeId] = inFlightOf(activation, agent, this.#host.session, continues);
+    if (continues) state.continuing = state.continuing.filter((id) => id !== nodeId);
+    const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
+    state.executionCount++;
+    return { activation, budget, continues, count, agent };
+  }
+
+  /** A node a BeforeNodeCallEvent hook cancelled: failed, and not counted as an execution. */
+  #cancelled(activation: Activation, count: number, reason: string): Promise<void> {
+    const state = this.#state;
+    const { nodeId } = activation;
+    delete state.running[nodeId];
+    state.counts[nodeId] = count - 1;
+    state.executionCount--;
+    const result: NodeResult = {
+      nodeId,
+      status: 'failed',
+      text: '',
+      error: reason,
+      usage: emptyUsage(),
+      executionTimeMs: 0,
+      executionCount: count - 1,
+    };
+    return this.#settle(activation, result, false);
+  }
+
+  /** After a node's execution: a stop keeps it running to go on later, a pause waits, anything else settles. */
+  #ended(activation: Activation, agent: Agent | undefined, result: NodeResult): Promise<void> {
+    const { nodeId } = activation;
+    if (this.#stop?.status === 'interrupted') return this.#stopped(activation, agent, undefined);
     if (result.status === 'interrupted' && result.interrupts)
       return this.#pause(activation, 'node', result.interrupts, result);
     if (result.status === 'budgetExceeded') {
@@ -264,9 +265,9 @@ export class GraphRun {
       if (result.budgetExceeded) this.#host.budget?.nodeStopped(result.result);
       return this.#stopped(activation, agent, result);
     }
-    delete state.running[nodeId];
-    delete state.answers[nodeId];
-    await this.#settle(activation, result, true);
+    delete this.#state.running[nodeId];
+    delete this.#state.answers[nodeId];
+    return this.#settle(activation, result, true);
   }
 
   /**
@@ -276,9 +277,9 @@ export class GraphRun {
    */
   async #stopped(activation: Activation, agent: Agent | undefined, result: NodeResult | undefined): Promise<void> {
     const { nodeId } = activation;
-    this.#state.running[nodeId] = this.#inFlight(activation, agent, true);
+    this.#state.running[nodeId] = inFlightOf(activation, agent, this.#host.session, true);
     if (result) this.#state.results[nodeId] = result;
-    await this.#write({ agent });
+    await this.#writer.write({ agent });
     if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
   }
 
@@ -301,17 +302,13 @@ export class GraphRun {
     state.paused[nodeId] = { sources: [...activation.sources], stage, interrupts };
     if (result) state.results[nodeId] = result;
     this.#pausing = true;
-    const target = this.#host.config.nodes.get(nodeId)?.target;
-    const stored = await this.#write({
+    const stored = await this.#writer.write({
       transitions: [pauseTransition(nodeId, stage, interrupts)],
-      agent: target instanceof Agent ? target : undefined,
+      agent: agentOf(this.#host.config, nodeId),
     });
     if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
-    this.#publish(stored);
-    if (result && this.#host.hooks.has(AfterNodeCallEvent))
-      await this.#host.hooks.invoke(
-        new AfterNodeCallEvent(this.#host.graph, { nodeId, invocationState: this.#invocationState, result }),
-      );
+    this.#writer.publish(stored);
+    if (result) await afterNode(this.#host.hooks, this.#host.graph, nodeId, result, this.#invocationState);
   }
 
   /** Records a finished (or cancelled) node, follows its edges, persists, then starts what became ready. */
@@ -325,10 +322,28 @@ export class GraphRun {
       state.executionOrder.push(nodeId);
       addUsage(state.usage, result.usage);
     }
+    const { fired, transitions } = await this.#follow(nodeId, result);
+    // The node entry is a JSON copy of the result: made only when a session stores it.
+    const node = this.#host.session ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) } : undefined;
+    const stored = await this.#writer.write({ node, transitions, agent: agentOf(config, nodeId) });
+    this.#emit?.({ type: 'nodeStop', nodeId, result });
+    this.#writer.publish(stored);
+    await afterNode(hooks, graph, nodeId, result, this.#invocationState);
+    for (const f of fired) this.#schedule(f.edge.to);
+    if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
+  }
+
+  /**
+   * Follows a settled node's edges: the arrival is recorded before anything is awaited (nodes finishing
+   * together cannot lose it), the edges whose conditions hold add activations; a failure no edge
+   * routes around is recorded (and halts the run unless `continueOnFailure`).
+   */
+  async #follow(nodeId: string, result: NodeResult): Promise<{ fired: FiredEdge[]; transitions: NewTransition[] }> {
+    const state = this.#state;
+    const { config } = this.#host;
     const ok = result.status === 'completed';
     let fired: FiredEdge[] = [];
     if (!this.#stop && (ok || config.continueOnFailure)) {
-      // The arrival is stored before anything is awaited: nodes finishing together cannot lose it.
       const arrival = arriveAt(nodeId, ok, this.#outgoing.get(nodeId) ?? [], state.joins);
       state.joins = arrival.joins;
       fired = await checkConditions(arrival.candidates, this.graphState());
@@ -346,16 +361,7 @@ export class GraphRun {
       else transitions.push({ from: nodeId, to: null, kind: 'fail', reason: result.error ?? 'failed' });
       if (!config.continueOnFailure) this.halt('failed', `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`);
     }
-    const target = config.nodes.get(nodeId)?.target;
-    // The node entry is a JSON copy of the result: made only when a session stores it.
-    const node = this.#host.session ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) } : undefined;
-    const stored = await this.#write({ node, transitions, agent: target instanceof Agent ? target : undefined });
-    this.#emit?.({ type: 'nodeStop', nodeId, result });
-    this.#publish(stored);
-    if (hooks.has(AfterNodeCallEvent))
-      await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState: this.#invocationState, result }));
-    for (const f of fired) this.#schedule(f.edge.to);
-    if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
+    return { fired, transitions };
   }
 
   async #resetAgent(nodeId: string, agent: Agent): Promise<void> {
@@ -367,37 +373,6 @@ export class GraphRun {
     await this.#host.session?.resetAgent(agent);
   }
 
-  /** A node moving to `running`: its sources and, for an agent, what it looked like and where its stored history stood. */
-  #inFlight(activation: Activation, agent: Agent | undefined, continues = false): InFlight {
-    const mark = continues ? { continues: true as const } : {};
-    // Only state documents read the agent's snapshot: without a session there is none to write.
-    if (!agent || !this.#host.session)
-      return { sources: [...activation.sources], messages: undefined, state: undefined, ...mark };
-    const checkpoint = this.#host.session?.checkpointOf(agent);
-    return {
-      sources: [...activation.sources],
-      messages: agent.messages.length,
-      state: agent.state.get(),
-      interruptState: interruptStateOf(agent),
-      ...(checkpoint ? { checkpoint } : {}),
-      ...mark,
-    };
-  }
-
-  /** Where the agents of the waiting nodes stand now (stored with them; see `stateDocument`). */
-  #startPoints(): Map<string, InFlight> {
-    const points = new Map<string, InFlight>();
-    for (const a of this.#state.waiting) {
-      const target = this.#host.config.nodes.get(a.nodeId)?.target;
-      if (target instanceof Agent && !points.has(a.nodeId)) points.set(a.nodeId, this.#inFlight(a, target));
-    }
-    return points;
-  }
-
-  #stopStatus(): Status | undefined {
-    return this.#stop?.status;
-  }
-
   /** What edge conditions see. */
   graphState(): GraphState {
     const s = this.#state;
@@ -406,93 +381,25 @@ export class GraphRun {
 
   async #finish(): Promise<GraphResult> {
     const state = this.#state;
-    const unhandled = Object.values(state.results).filter(
-      (r) => r.status === 'failed' && !state.handled.includes(r.nodeId),
-    );
-    const budgetStop = this.#budgetStop;
-    const stranded =
-      this.#stop || this.#pausing || budgetStop
-        ? []
-        : strandedJoins(this.#host.config.edges, state.joins, state.results, state.places);
-    const waitsFor = pendingInterrupts(state);
-    const status: Status =
-      this.#stop?.status ??
-      (waitsFor.length > 0
-        ? 'interrupted'
-        : budgetStop
-          ? 'budgetExceeded'
-          : unhandled.length > 0 || stranded.length > 0
-            ? 'failed'
-            : 'completed');
-    const reason =
-      this.#stop?.reason ??
-      (status === 'budgetExceeded' && budgetStop
-        ? `Stopped because ${describeExceeded(budgetStop)}; invoke the graph again (same session) with a larger budget to resume.`
-        : undefined) ??
-      (unhandled.length > 0
-        ? `No edge routes around failed node(s): ${unhandled.map((r) => `${r.nodeId} (${r.error ?? 'failed'})`).join('; ')}`
-        : stranded.length > 0
-          ? `A join never fired: ${stranded.join('; ')}`
-          : undefined);
+    const stops = { stop: this.#stop, pausing: this.#pausing, budgetStop: this.#budgetStop };
+    const { status, reason, waitsFor, end } = decideOutcome(state, this.#host.config.edges, stops);
     state.status = status;
     state.failureReason = reason;
-    if (!this.#fatal && status !== 'interrupted') {
-      const last = state.executionOrder[state.executionOrder.length - 1] ?? null;
-      const end: NewTransition = {
-        from: last,
-        to: null,
-        kind: status === 'completed' ? 'complete' : status === 'budgetExceeded' ? 'budget' : 'fail',
-        reason: reason ?? 'every reachable node ran',
-      };
-      await this.#guard(async () => this.#publish(await this.#write({ transitions: [end] })));
-    } else if (!this.#fatal) await this.#guard(async () => void (await this.#write({})));
+    if (!this.#fatal) {
+      const transitions = end ? [end] : [];
+      await this.#guard(async () => this.#writer.publish(await this.#writer.write({ transitions })));
+    }
     if (!this.#fatal && this.#host.session) await this.#guard(() => (this.#host.session as GraphSession).settle());
     if (this.#fatal) throw this.#fatal.error;
-    const result = graphResult(
-      state,
-      status,
-      reason,
-      this.#host.config.nodes.size,
-      this.elapsedMs(),
-      status === 'interrupted' ? waitsFor : [],
-    );
+    const { nodes } = this.#host.config;
+    const result = graphResult(state, status, reason, nodes.size, this.elapsedMs(), waitsFor);
     if (this.#host.budget) Object.assign(result, this.#host.budget.report());
-    if (status === 'budgetExceeded' && budgetStop) result.budgetExceeded = budgetStop;
+    if (status === 'budgetExceeded' && this.#budgetStop) result.budgetExceeded = this.#budgetStop;
     return result;
   }
 
   /** Time spent on this run, earlier processes included. */
   elapsedMs(): number {
     return this.#state.elapsedBeforeMs + (performance.now() - this.#started);
-  }
-
-  /** Persists the current state (taken now, synchronously) with an optional node entry and transitions; returns the stored transitions. */
-  async #write(w: {
-    node?: { id: string; entry: JsonObject } | undefined;
-    agent?: Agent | undefined;
-    transitions?: NewTransition[];
-    first?: boolean;
-  }): Promise<NodeTransition[]> {
-    const session = this.#host.session;
-    const transitions = w.transitions ?? [];
-    if (!session) return transitions.map((t) => ({ seq: -1, ...t, at: nowIso() }));
-    const budget = this.#host.budget;
-    const doc = {
-      ...stateDocument(this.#state, this.elapsedMs(), this.#startPoints()),
-      shape: (this.#shape ??= graphShape(this.#host.config)),
-      ...(budget ? { budget: { ...budget.spent() } } : {}),
-    };
-    if (w.first) return session.start(doc, transitions);
-    return session.save({ ...(w.node ? { node: w.node } : {}), agent: w.agent, transitions, state: doc });
-  }
-
-  #publish(transitions: NodeTransition[]): void {
-    const list = this.#state.transitions;
-    for (const stored of transitions) {
-      const t = stored.seq < 0 ? { ...stored, seq: list.length } : stored;
-      list.push(t);
-      if (list.length > 1 && (list[list.length - 2] as NodeTransition).seq > t.seq) list.sort((a, b) => a.seq - b.seq);
-      this.#emit?.({ type: 'transition', transition: t });
-    }
   }
 }

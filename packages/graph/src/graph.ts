@@ -5,28 +5,23 @@ import {
   BeforeMultiAgentInvocationEvent,
   ConcurrencyError,
   HookRegistry,
-  InterruptResponseError,
-  Listeners,
+  EventChannel,
+  EventSource,
   MultiAgentInitializedEvent,
   promptResponses,
   type Interrupt,
-  type JsonObject,
-  type ListenedType,
-  type Listener,
-  type Message,
   type MultiAgentBase,
   type MultiAgentInvokeOptions,
   type MultiAgentStreamEvent,
   type MultiAgentTask,
-  type NewTransition,
 } from '@skein/core';
-import { EventChannel } from './event-channel.js';
 import { graphResult } from './graph-result.js';
 import { GraphRun, type RunHost } from './graph-run.js';
 import { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult } from './graph-types.js';
 import { toMermaid } from './mermaid.js';
-import { pendingInterrupts, resumePaused } from './pause.js';
+import { pendingInterrupts } from './pause.js';
+import { openingTransitions } from './run-start.js';
 import { newRunState, requeueRunning, type RunState } from './run-state.js';
 
 /**
@@ -40,7 +35,7 @@ import { newRunState, requeueRunning, type RunState } from './run-state.js';
  * const result = await graph.invoke('Write about graphs of agents');
  * console.log(result.status, result.results['writer']?.text);
  */
-export class Graph implements MultiAgentBase {
+export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAgentBase {
   /** The graph's id (its session stores the run under it). */
   readonly id: string;
   /** Marks the graph as an orchestrator, so it can be a node of another Graph or of a Swarm. */
@@ -58,7 +53,6 @@ export class Graph implements MultiAgentBase {
   #session: Promise<GraphSession> | undefined;
   #running = false;
   #initialized = false;
-  #listeners: Listeners<MultiAgentStreamEvent> | undefined;
   #lastResult: GraphResult | undefined;
   /** A run waiting for answers, without a session manager to keep it. */
   #paused: RunState | undefined;
@@ -67,6 +61,7 @@ export class Graph implements MultiAgentBase {
 
   /** Use `GraphBuilder.build()`. */
   constructor(config: GraphConfig) {
+    super();
     this.#config = config;
     this.id = config.id;
     this.nodes = config.nodes;
@@ -87,30 +82,8 @@ export class Graph implements MultiAgentBase {
 
   /** Runs the graph on `task` (or resumes the session's unfinished run) and resolves with the result; limits and failures end as status `failed`. */
   invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<GraphResult> {
-    const listeners = this.#listeners;
+    const listeners = this.listeners;
     return this.#run(task, options, listeners ? (e) => listeners.emit(e) : undefined, () => undefined);
-  }
-
-  /**
-   * Calls `listener` with every `nodeStart`, `nodeStream` (a node's own events, with its id),
-   * `nodeStop` or `transition` event of this graph's runs, from `invoke` and `stream` alike. A listener
-   * that throws does not stop the run (its error goes to `error` listeners, else to a warning).
-   */
-  on<T extends ListenedType<MultiAgentStreamEvent>>(type: T, listener: Listener<MultiAgentStreamEvent, T>): this {
-    (this.#listeners ??= new Listeners()).on(type, listener);
-    return this;
-  }
-
-  /** Like `on`, for the next event of `type` only. */
-  once<T extends ListenedType<MultiAgentStreamEvent>>(type: T, listener: Listener<MultiAgentStreamEvent, T>): this {
-    (this.#listeners ??= new Listeners()).on(type, listener, true);
-    return this;
-  }
-
-  /** Removes a listener added with `on` or `once`. */
-  off<T extends ListenedType<MultiAgentStreamEvent>>(type: T, listener: Listener<MultiAgentStreamEvent, T>): this {
-    this.#listeners?.off(type, listener);
-    return this;
   }
 
   /** Runs the graph, yielding `nodeStart`, `nodeStream`, `nodeStop` and `transition` events; returns the result. */
@@ -121,7 +94,7 @@ export class Graph implements MultiAgentBase {
     const channel = new EventChannel<MultiAgentStreamEvent>();
     let run: GraphRun | undefined;
     let outcome: { result: GraphResult } | { error: unknown } | undefined;
-    const listeners = this.#listeners;
+    const listeners = this.listeners;
     const emit = listeners
       ? (e: MultiAgentStreamEvent): void => (channel.push(e), listeners.emit(e))
       : (e: MultiAgentStreamEvent): void => channel.push(e);
@@ -199,37 +172,7 @@ export class Graph implements MultiAgentBase {
         : responses
           ? this.#paused
           : this.#stopped;
-      let start: NewTransition[];
-      if (responses) {
-        if (!resumed || pendingInterrupts(resumed).length === 0) {
-          throw new InterruptResponseError(
-            `Graph ${this.id} waits for no answer; invoke it with a task instead of interruptResponse blocks.`,
-            [],
-          );
-        }
-        const answered = resumePaused(resumed, responses);
-        const others = resumed.waiting.slice(answered.length);
-        start = [
-          ...answered,
-          ...others.map(
-            (a): NewTransition => ({
-              from: null,
-              to: a.nodeId,
-              kind: 'resume',
-              reason: 'resumed with the answered nodes',
-            }),
-          ),
-        ];
-      } else {
-        start = resumed
-          ? resumed.waiting.map((a) => ({
-              from: null,
-              to: a.nodeId,
-              kind: 'resume',
-              reason: 'resumed from the session',
-            }))
-          : this.entryPoints.map((id) => ({ from: null, to: id, kind: 'start', reason: 'entry point' }));
-      }
+      const start = openingTransitions(this.id, this.entryPoints, resumed, responses);
       this.#paused = undefined;
       this.#stopped = undefined;
       const state = resumed ?? newRunState(task, this.entryPoints);

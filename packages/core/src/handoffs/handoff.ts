@@ -91,3 +91,8 @@ export function defaultHandoff(agent: Agent): Handoff {
     onHandoff: () => undefined,
   };
 }
+
+/** A handoff as given: plain agents become default handoffs. */
+export function toHandoff(target: Agent | Handoff): Handoff {
+  return isHandoff(target) ? target : defaultHandoff(target);
+}

@@ -77,6 +77,11 @@ export function matchResponses(
   return map;
 }
 
+/** The user message that closes a pending turn nobody answered: its results, or errors for the uses without one. */
+export function closingResults(turn: PendingTurn): Message {
+  return { role: 'user', content: unansweredResults(turn).map((toolResult) => ({ toolResult })) };
+}
+
 /** The tool results that close a pending turn nobody answered (a plain prompt came instead). */
 export function unansweredResults(turn: PendingTurn): ToolResult[] {
   return toolUsesOf(turn.message).map(

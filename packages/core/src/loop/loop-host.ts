@@ -61,3 +61,23 @@ export interface Invocation {
   /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
   readonly idempotencyScope: string;
 }
+
+/** What an agent hands the loop besides itself (its private parts). */
+export type LoopHostParts = Pick<
+  LoopHost,
+  'tools' | 'retryStrategy' | 'toolExecutor' | 'maxConcurrentTools' | 'messages' | 'appendMessage' | 'setPending'
+>;
+
+/** The loop's view of `agent` (built once per agent, on its first invocation or direct tool call). */
+export function createLoopHost(agent: Agent, parts: LoopHostParts): LoopHost {
+  return {
+    ...parts,
+    agent,
+    model: agent.model,
+    get systemPrompt() {
+      return agent.systemPrompt;
+    },
+    hooks: agent.hooks,
+    conversationManager: agent.conversationManager,
+  };
+}

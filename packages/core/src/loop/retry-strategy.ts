@@ -101,3 +101,12 @@ export function defaultRetryStrategy(): RetryStrategy {
   sharedRetry ??= new ExponentialBackoffRetry();
   return sharedRetry;
 }
+
+/** The strategy an agent uses for its `retryStrategy` option: none for `null`, the default when absent. */
+export function resolveRetryStrategy(
+  option: RetryStrategy | RetryStrategyOptions | null | undefined,
+): RetryStrategy | undefined {
+  if (option === null) return undefined;
+  if (option === undefined) return defaultRetryStrategy();
+  return 'nextDelay' in option ? option : new ExponentialBackoffRetry(option);
+}

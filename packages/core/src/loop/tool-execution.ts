@@ -2,7 +2,7 @@ import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { HandoffRequest } from '../handoffs/handoff.js';
 import { formatIssues } from '../tools/format-issues.js';
 import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
-import { EventChannel } from './event-channel.js';
+import { EventChannel } from '../events/event-channel.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import type { OfferedTools } from './model-call.js';
 import type { Interrupt, NestedAgentState } from '../interrupt/interrupt.js';

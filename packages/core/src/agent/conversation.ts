@@ -1,0 +1,80 @@
+import { MessageAddedEvent } from '../hooks/events.js';
+import type { HookRegistry } from '../hooks/hook-registry.js';
+import { checkResponses, closingResults, resumeStopped, type PendingTurn } from '../interrupt/pending-turn.js';
+import type { ResumeAnswers } from '../interrupt/pending-turn.js';
+import type { Message } from '../types/messages.js';
+import type { AgentStreamEvent } from './agent-events.js';
+import type { Agent } from './agent.js';
+import { checkMessage, promptResponses, promptToMessages, type Prompt } from './prompt.js';
+
+/**
+ * An agent's conversation: its live history and the turn kept aside while it waits for answers or a
+ * larger budget (never in the history: no toolUse without its toolResult). Appending fires
+ * `MessageAddedEvent` when a hook listens.
+ */
+export class Conversation {
+  readonly #agent: Agent;
+  readonly #hooks: HookRegistry;
+  #messages: Message[];
+  /** The turn waiting aside, if any. */
+  pending: PendingTurn | undefined;
+
+  constructor(agent: Agent, hooks: HookRegistry, messages: readonly Message[] | undefined) {
+    if (messages) messages.forEach((m, i) => checkMessage(m, `messages[${i}]`));
+    this.#agent = agent;
+    this.#hooks = hooks;
+    this.#messages = messages ? [...messages] : [];
+  }
+
+  get messages(): Message[] {
+    return this.#messages;
+  }
+
+  set messages(messages: Message[]) {
+    messages.forEach((m, i) => checkMessage(m, `messages[${i}]`));
+    this.#messages = messages;
+  }
+
+  /** Appends `message`; a promise only when a MessageAddedEvent hook has to run (callers await either). */
+  append(message: Message): AgentStreamEvent | Promise<AgentStreamEvent> {
+    this.#messages.push(message);
+    const event: AgentStreamEvent = { type: 'messageAdded', message };
+    if (!this.#hooks.has(MessageAddedEvent)) return event;
+    return this.#hooks.invoke(new MessageAddedEvent(this.#agent, message)).then(() => event);
+  }
+
+  /** Keeps `turn` aside (its message leaves the history), or clears it with `undefined`. */
+  setPending(turn: PendingTurn | undefined): void {
+    if (turn) {
+      const at = this.#messages.lastIndexOf(turn.message);
+      if (at >= 0) this.#messages.splice(at, 1);
+    }
+    this.pending = turn;
+  }
+
+  /**
+   * What an invocation with `prompt` resumes: the pending turn with the answers the prompt carries
+   * (checked before anything changes), or, without a prompt, a turn the budget stopped.
+   */
+  resumeFor(prompt: Prompt | undefined): ResumeAnswers | undefined {
+    const responses = promptResponses(prompt);
+    if (responses) return checkResponses(this.pending, responses);
+    if (prompt === undefined && this.pending?.interrupts.length === 0) return resumeStopped(this.pending);
+    return undefined;
+  }
+
+  /**
+   * Opens a turn that resumes nothing: a pending turn is closed (its uses without a result get error
+   * results saying no answer came), then the prompt is appended. Returns the events to yield.
+   */
+  async open(prompt: Prompt | undefined): Promise<AgentStreamEvent[]> {
+    const events: AgentStreamEvent[] = [];
+    const turn = this.pending;
+    if (turn) {
+      this.pending = undefined;
+      events.push(await this.append(turn.message), await this.append(closingResults(turn)));
+    }
+    for (const message of promptToMessages(prompt)) events.push(await this.append(message));
+    return events;
+  }
+}

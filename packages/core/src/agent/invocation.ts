@@ -1,0 +1,123 @@
+import { openBudgetScope, type OpenScope } from '../budget/open-scope.js';
+import { LoopBudget } from '../budget/loop-budget.js';
+import type { Listeners } from '../events/listeners.js';
+import type { Handoff } from '../handoffs/handoff.js';
+import type { Invocation, InvocationTools } from '../loop/loop-host.js';
+import type { LoopOutcome } from '../loop/event-loop.js';
+import { AgentMetrics } from '../metrics/agent-metrics.js';
+import type { AgentStreamEvent, CallbackHandler } from './agent-events.js';
+import { AgentResult } from './agent-result.js';
+import type { InvokeOptions } from './invoke-options.js';
+
+/** What opening an invocation reads of its agent. */
+export interface InvocationOwner {
+  readonly name: string;
+  /** The handoffs offered in this invocation (the caller's, or the agent's own). */
+  readonly handoffs: readonly Handoff[];
+  readonly callbackHandler: CallbackHandler | undefined;
+  readonly listeners: Listeners<AgentStreamEvent> | undefined;
+  /** Who calls the agent's tools when the caller does not say (see `InvokeOptions.idempotencyScope`). */
+  readonly defaultScope: string;
+}
+
+type MutableInvocation = { -readonly [K in keyof Invocation]: Invocation[K] };
+
+/**
+ * One invocation's wiring around the loop: its abort controller (linked to the caller's signal), its
+ * mutable state, its place in the run-tree budget, and the function that hands each event to the
+ * listeners and the callback handler (none when nobody listens). Opened before the loop, detached after.
+ */
+export class OpenInvocation {
+  readonly inv: MutableInvocation;
+  readonly controller = new AbortController();
+  readonly emit: ((event: AgentStreamEvent) => AgentStreamEvent) | undefined;
+  readonly budgetScope: OpenScope | undefined;
+  readonly #started = performance.now();
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort: () => void;
+
+  constructor(options: InvokeOptions, extra: InvocationTools | undefined, streamed: boolean, owner: InvocationOwner) {
+    const controller = this.controller;
+    const signal = options.signal;
+    this.#signal = signal;
+    this.#onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) this.#onAbort();
+    else signal?.addEventListener('abort', this.#onAbort, { once: true });
+    const { callbackHandler: handler, listeners } = owner;
+    this.inv = {
+      signal: controller.signal,
+      requestState: {},
+      invocationState: options.invocationState ?? {},
+      metrics: new AgentMetrics(),
+      extra,
+      handoffs: owner.handoffs,
+      resume: undefined,
+      budget: undefined,
+      // Listeners added during the run go to a Listeners object made then, which this run never emits to.
+      unobserved: !streamed && !handler && !listeners,
+      idempotencyScope: options.idempotencyScope ?? owner.defaultScope,
+    };
+    // Without a budget option or an invocation state there is no run tree to find: no budget work.
+    this.budgetScope =
+      options.budget !== undefined || options.invocationState !== undefined
+        ? openBudgetScope(options.budget, this.inv.invocationState, owner.name, 'agent', !options.invocationState)
+        : undefined;
+    if (this.budgetScope) this.inv.budget = new LoopBudget(this.budgetScope.scope);
+    const requestState = this.inv.requestState;
+    this.emit =
+      handler || listeners
+        ? (e) => {
+            listeners?.emit(e);
+            if (handler) handler({ ...e, requestState });
+            return e;
+          }
+        : undefined;
+  }
+
+  /** The result of a loop that ended with `outcome`. */
+  result(outcome: LoopOutcome): AgentResult {
+    const { inv, budgetScope } = this;
+    return new AgentResult({
+      stopReason: outcome.stopReason,
+      message: outcome.message,
+      metrics: inv.metrics,
+      state: inv.requestState,
+      ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
+      ...(outcome.interrupts ? { interrupts: outcome.interrupts } : {}),
+      ...(budgetScope ? { usage: budgetScope.scope.tree() } : {}),
+      ...(outcome.budgetExceeded ? { budgetExceeded: outcome.budgetExceeded } : {}),
+    });
+  }
+
+  /** Unlinks the caller's signal, leaves the budget, and records how long the invocation took. */
+  detach(): void {
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.budgetScope?.close();
+    this.inv.metrics.durationMs = performance.now() - this.#started;
+  }
+}
+
+/**
+ * Runs cleanup steps that must all be tried, keeping their errors: the invocation's own error wins and
+ * carries them as `suppressed`; without one, the first cleanup error is thrown.
+ */
+export class Cleanup {
+  readonly #errors: unknown[] = [];
+
+  async step(work: () => unknown): Promise<void> {
+    try {
+      await work();
+    } catch (e) {
+      this.#errors.push(e);
+    }
+  }
+
+  /** Throws the first cleanup error, or attaches them all to `error` (the invocation's own). */
+  settle(error: unknown): void {
+    if (this.#errors.length === 0) return;
+    if (error === undefined) throw this.#errors[0];
+    if (typeof error === 'object' && error !== null && Object.isExtensible(error)) {
+      Object.defineProperty(error, 'suppressed', { value: this.#errors, enumerable: false, configurable: true });
+    }
+  }
+}

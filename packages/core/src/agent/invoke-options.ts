@@ -1,0 +1,26 @@
+import type { BudgetOption } from '../budget/open-scope.js';
+import type { Handoff } from '../handoffs/handoff.js';
+import type { InvocationState } from '../tools/agent-tool.js';
+import type { Agent } from './agent.js';
+
+/** Options of one invocation. */
+export interface InvokeOptions {
+  /** Aborting it cancels the invocation, which then ends with `stopReason: 'cancelled'`. */
+  signal?: AbortSignal;
+  /** Values for tools and hooks (never sent to the model). */
+  invocationState?: InvocationState;
+  /** Handoffs offered in this invocation instead of the agent's own (orchestrators use this). */
+  handoffs?: readonly (Agent | Handoff)[];
+  /**
+   * Limits over this invocation's whole tree (every agent it uses as a tool draws from them), or a
+   * shared `RunBudget`. Reached: the invocation stops before its next model call with
+   * `stopReason: 'budget_exceeded'`. Default: the budget of the run tree this invocation belongs to.
+   */
+  budget?: BudgetOption | undefined;
+  /**
+   * Who calls the tools of this invocation, the first part of their idempotency keys
+   * (`context.idempotencyKey`). Default: the session id and the agent id. Orchestrators give each node
+   * execution its own; an agent used as a tool gets the key of the call that runs it.
+   */
+  idempotencyScope?: string;
+}

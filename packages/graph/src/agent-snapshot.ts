@@ -1,0 +1,46 @@
+import { Agent, interruptStateOf } from '@skein/core';
+import type { GraphSession } from './graph-session.js';
+import type { GraphConfig } from './graph-types.js';
+import type { InFlight, RunState } from './run-state.js';
+import type { Activation } from './schedule.js';
+
+/** The agent of a node (`undefined` for a nested orchestrator). */
+export function agentOf(config: GraphConfig, nodeId: string): Agent | undefined {
+  const target = config.nodes.get(nodeId)?.target;
+  return target instanceof Agent ? target : undefined;
+}
+
+/**
+ * A node moving to `running` (or a waiting node, for the state document): its sources and, for an
+ * agent, what the agent looks like now and where its stored history stands. `continues`: a stop left
+ * the node there, and a resume goes on from this point. Only state documents read the agent's part:
+ * without a session there is none to write, and nothing is copied.
+ */
+export function inFlightOf(
+  activation: Activation,
+  agent: Agent | undefined,
+  session: GraphSession | undefined,
+  continues = false,
+): InFlight {
+  const mark = continues ? { continues: true as const } : {};
+  if (!agent || !session) return { sources: [...activation.sources], messages: undefined, state: undefined, ...mark };
+  const checkpoint = session.checkpointOf(agent);
+  return {
+    sources: [...activation.sources],
+    messages: agent.messages.length,
+    state: agent.state.get(),
+    interruptState: interruptStateOf(agent),
+    ...(checkpoint ? { checkpoint } : {}),
+    ...mark,
+  };
+}
+
+/** Where the agents of the waiting nodes stand now (stored with them; see `stateDocument`). */
+export function startPoints(state: RunState, config: GraphConfig, session: GraphSession): Map<string, InFlight> {
+  const points = new Map<string, InFlight>();
+  for (const a of state.waiting) {
+    const agent = agentOf(config, a.nodeId);
+    if (agent && !points.has(a.nodeId)) points.set(a.nodeId, inFlightOf(a, agent, session));
+  }
+  return points;
+}

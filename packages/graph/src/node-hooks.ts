@@ -1,0 +1,56 @@
+import {
+  AfterNodeCallEvent,
+  BeforeNodeCallEvent,
+  InterruptRaised,
+  type HookRegistry,
+  type Interrupt,
+  type InvocationState,
+  type MultiAgentBase,
+  type NodeResult,
+} from '@skein/core';
+import { beforeNodeAsk } from './pause.js';
+import type { Answers } from './run-state.js';
+
+/** What the BeforeNodeCallEvent hooks decided: run the node, cancel it (with why), or wait for a person. */
+export type BeforeNode = { run: true } | { cancel: string } | { pause: Interrupt[] };
+
+const RUN: BeforeNode = { run: true };
+
+/**
+ * Fires BeforeNodeCallEvent for a node about to run. Without a callback the event would come back
+ * unchanged, so it is not built.
+ */
+export async function beforeNode(
+  hooks: HookRegistry,
+  graph: MultiAgentBase,
+  nodeId: string,
+  answers: Answers | undefined,
+  invocationState: InvocationState,
+): Promise<BeforeNode> {
+  if (!hooks.has(BeforeNodeCallEvent)) return RUN;
+  let cancelNode: boolean | string;
+  try {
+    const interrupt = beforeNodeAsk(graph.id, nodeId, answers);
+    cancelNode = (await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState, interrupt })))
+      .cancelNode;
+  } catch (error) {
+    if (!(error instanceof InterruptRaised)) throw error;
+    return { pause: error.interrupts };
+  }
+  if (cancelNode === false) return RUN;
+  return {
+    cancel: typeof cancelNode === 'string' ? cancelNode : `Node ${nodeId} was cancelled by a BeforeNodeCallEvent hook.`,
+  };
+}
+
+/** Fires AfterNodeCallEvent when a callback listens. */
+export async function afterNode(
+  hooks: HookRegistry,
+  graph: MultiAgentBase,
+  nodeId: string,
+  result: NodeResult,
+  invocationState: InvocationState,
+): Promise<void> {
+  if (hooks.has(AfterNodeCallEvent))
+    await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState, result }));
+}
