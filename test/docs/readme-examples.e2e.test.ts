@@ -12,11 +12,7 @@ import { restateServer, rgwServer } from '../servers/index.js';
 import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import {
-  BedrockWireServer,
-  textFrames,
-  toolUseFrames,
-} from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+import { BedrockWireServer, textFrames, toolUseFrames } from '@skein/model-bedrock/testing';
 import { writeFixtureSessions } from '../../packages/inspector/src/testing/fixtures.js';
 import { smallestExample } from './readme-example.js';
 

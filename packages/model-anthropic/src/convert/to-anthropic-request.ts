@@ -6,7 +6,7 @@ import type {
   ToolChoice as AnthropicToolChoice,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Message, ModelRequest, ToolChoice, ToolSpec } from '@skein/core';
-import type { ResolvedAnthropicOptions } from '../anthropic-model-options.js';
+import type { ResolvedAnthropicOptions } from '../anthropic-options.js';
 import { contentParams } from './to-anthropic-content.js';
 
 type CacheableBlock = Exclude<ContentBlockParam, { type: 'thinking' } | { type: 'redacted_thinking' }>;

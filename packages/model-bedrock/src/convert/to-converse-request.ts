@@ -7,7 +7,7 @@ import type {
   ToolResultContentBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import { ModelError, type ContentBlock, type Message, type ModelRequest, type ToolResultContent } from '@skein/core';
-import type { BedrockModelOptions } from './bedrock-options.js';
+import type { BedrockModelOptions } from '../bedrock-options.js';
 
 /** The parts of the options that shape every request. */
 export type RequestOptions = Pick<BedrockModelOptions, 'params' | 'guardrail' | 'cachePrompt' | 'cacheTools'>;
