@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { parseSync } from 'oxc-parser';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const verbose = process.argv.includes('--verbose');
@@ -65,20 +65,22 @@ function resolveSpecifier(from: string, specifier: string, entries: Map<string, 
 
 /** Static imports and re-exports of a file, each marked type-only or not. */
 function importsOf(file: string, entries: Map<string, string>): Edge[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const { program } = parseSync(file, readFileSync(file, 'utf8'), { sourceType: 'module' });
   const edges: Edge[] = [];
-  for (const statement of source.statements) {
-    let specifier: ts.Expression | undefined;
+  for (const statement of program.body) {
+    let specifier: string | undefined;
     let typeOnly = false;
-    if (ts.isImportDeclaration(statement)) {
-      specifier = statement.moduleSpecifier;
-      typeOnly = statement.importClause?.isTypeOnly ?? false;
-    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier) {
-      specifier = statement.moduleSpecifier;
-      typeOnly = statement.isTypeOnly;
+    if (statement.type === 'ImportDeclaration') {
+      specifier = statement.source.value;
+      typeOnly = statement.importKind === 'type';
+    } else if (
+      (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportAllDeclaration') &&
+      statement.source
+    ) {
+      specifier = statement.source.value;
+      typeOnly = statement.exportKind === 'type';
     }
-    if (!specifier || !ts.isStringLiteral(specifier)) continue;
-    const to = resolveSpecifier(file, specifier.text, entries);
+    const to = specifier === undefined ? undefined : resolveSpecifier(file, specifier, entries);
     if (to) edges.push({ to, typeOnly });
   }
   return edges;
