@@ -265,6 +265,30 @@ describe('README smallest examples', () => {
   );
 });
 
+/**
+ * Listens on a fixed port (the README's), waiting while something else holds it: another run of this
+ * test on the same machine holds 9070, 8080 and 9080 for a few seconds. Fails clearly after 2 minutes.
+ */
+async function listenWhenFree(server: net.Server, port: number): Promise<net.Server> {
+  for (let waited = 0; ; waited += 500) {
+    const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+      const failed = (e: NodeJS.ErrnoException): void => {
+        server.off('listening', listening);
+        resolve(e);
+      };
+      const listening = (): void => {
+        server.off('error', failed);
+        resolve(undefined);
+      };
+      server.once('error', failed).once('listening', listening).listen(port);
+    });
+    if (!error) return server;
+    if (error.code !== 'EADDRINUSE' || waited >= 120_000)
+      throw new Error(`Port ${port}, which the @skein/restate README example uses, stayed taken: ${error.message}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 describe('the @skein/restate README example', () => {
   // It serves its worker on 9080, registers it with the admin API on localhost:9070 and sends a message
   // through the ingress on localhost:8080, as against a local `npx restate-server`: proxies on 9070 and
@@ -272,12 +296,16 @@ describe('the @skein/restate README example', () => {
   // used by no other test file.
   it('serves, registers itself, and its message reaches the worker through the ingress', async () => {
     const server = await restateServer();
-    const forward = (port: number, to: string): net.Server =>
-      net
-        .createServer((socket) => socket.pipe(net.connect(Number(new URL(to).port), new URL(to).hostname)).pipe(socket))
-        .listen(port);
-    const proxies = [forward(9070, server.adminUrl), forward(8080, server.ingressUrl)];
-    await Promise.all(proxies.map((proxy) => new Promise((resolve) => proxy.once('listening', resolve))));
+    const forward = (port: number, to: string): Promise<net.Server> =>
+      listenWhenFree(
+        net.createServer((socket) =>
+          socket.pipe(net.connect(Number(new URL(to).port), new URL(to).hostname)).pipe(socket),
+        ),
+        port,
+      );
+    const proxies = [await forward(9070, server.adminUrl), await forward(8080, server.ingressUrl)];
+    // The worker's own port: wait until it is free too, then let the example take it.
+    await new Promise((resolve) => listenWhenFree(net.createServer(), 9080).then((probe) => probe.close(resolve)));
     anthropic.enqueue({
       events: answerEvents({ blocks: [{ text: ['Order 42 was charged twice; ', 'I can refund one charge.'] }] }),
     });
