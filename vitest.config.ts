@@ -4,8 +4,9 @@ const roots = ['packages/*/src/**', 'test/**', 'examples/**'];
 
 // Tests run on source: the "@skein/source" export condition points every package at src/*.ts.
 // Two tiers: `fast` (unit and loopback-wire tests; `npm test`) and `full` (`*.e2e.test.ts`: real
-// servers, browsers and processes; `npm run test:all`, which CI runs). The full tier's servers start
-// once per run in its global setup and reach the tests through `inject`.
+// servers, browsers and processes; `npm run test:all`, which CI runs). The full tier's real servers
+// (radosgw, restate-server; see test/servers/servers.ts) start once per run in its global setup and
+// reach the tests through `inject`.
 export default defineConfig({
   resolve: { conditions: ['@skein/source', 'import', 'module', 'node', 'default'] },
   ssr: { resolve: { conditions: ['@skein/source', 'import', 'node', 'default'] } },
@@ -28,6 +29,7 @@ export default defineConfig({
           name: 'full',
           include: roots.map((r) => `${r}/*.e2e.test.ts`),
           exclude: ['**/node_modules/**', '**/dist/**'],
+          globalSetup: ['test/servers/global-setup.ts'],
           testTimeout: 60_000,
         },
       },

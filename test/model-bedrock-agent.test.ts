@@ -8,7 +8,7 @@ import {
   toolUseFrames,
   type WireFrame,
   type WireRequest,
-} from '../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+} from '@skein/model-bedrock/testing';
 
 let server: BedrockWireServer;
 let model: BedrockModel;

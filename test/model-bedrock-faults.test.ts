@@ -8,7 +8,7 @@ import {
   toolUseFrames,
   type WireFrame,
   type WireReply,
-} from '../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+} from '@skein/model-bedrock/testing';
 
 // Transient faults of the ConverseStream wire, through the real SDK: retried by the agent loop, with
 // nothing of a failed attempt in the history or run as a tool.

@@ -9,7 +9,8 @@ import {
 } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { S3SessionManager, S3SessionRepository } from '@skein/session-s3';
-import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
+import type { RgwServer } from '@skein/session-s3/testing';
+import { rgwServer } from './servers/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -20,7 +21,7 @@ let raw: S3Client;
 const managers: S3SessionManager[] = [];
 
 beforeAll(async () => {
-  server = await startRgwServer();
+  server = await rgwServer();
   bucket = await server.createBucket('skein-agent');
   raw = server.client();
 }, 600_000);

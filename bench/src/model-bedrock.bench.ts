@@ -8,11 +8,7 @@
 import { BedrockRuntimeClient, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { ModelRequest } from '@skein/core';
 import { BedrockModel } from '@skein/model-bedrock';
-import {
-  BedrockWireServer,
-  encodeFrames,
-  textFrames,
-} from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+import { BedrockWireServer, encodeFrames, textFrames } from '@skein/model-bedrock/testing';
 import { table, usPerOp } from './measure.js';
 
 const DELTAS = 2_000;

@@ -7,22 +7,20 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicTestServer, answerEvents } from '@skein/model-anthropic/testing';
 import { chatChunks, OpenAITestServer } from '@skein/model-openai/testing';
-import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
+import type { RgwServer } from '@skein/session-s3/testing';
+import { restateServer, rgwServer } from '../servers/index.js';
 import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { RestateServer } from '@skein/restate/testing';
-import {
-  BedrockWireServer,
-  textFrames,
-  toolUseFrames,
-} from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+import { BedrockWireServer, textFrames, toolUseFrames } from '@skein/model-bedrock/testing';
 import { writeFixtureSessions } from '../../packages/inspector/src/testing/fixtures.js';
-import { exampleModule, smallestExample } from './readme-example.js';
+import { smallestExample } from './readme-example.js';
 
 // Every README's smallest example (its first ```ts block) is type-checked as written and run, so the
-// docs cannot drift from the code. Names a README leaves to the reader (`model`) come from a prelude;
-// provider examples reach loopback servers through the SDKs' own environment variables.
+// docs cannot drift from the code. An example defines everything it uses (a ScriptedModel from
+// @skein/core/testing where no credentials are needed); provider examples reach loopback servers
+// through the SDKs' own environment variables. readme-structure.test.ts checks install lines and the
+// Errors sections.
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,8 +30,6 @@ const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).
 interface Example {
   /** README path from the repository root. */
   readme: string;
-  /** Declarations the README leaves to the reader, for type-checking and running. */
-  prelude?: string;
   /** Prepares a run: servers' replies, env and working directory. */
   setup?: () => Promise<{ env?: Record<string, string>; cwd?: string }>;
   /** What the run prints. */
@@ -43,9 +39,6 @@ interface Example {
   /** Why the example is only type-checked. */
   typeCheckOnly?: string;
 }
-
-const scripted = (answers: string): string =>
-  `import { ScriptedModel as ReaderModel } from '@skein/core/testing';\nconst model = new ReaderModel(${answers}, { loop: true });`;
 
 let anthropic: AnthropicTestServer;
 let rgw: RgwServer | undefined;
@@ -97,7 +90,6 @@ const examples: Example[] = [
   { readme: 'packages/graph/README.md', prints: /completed \[ 'triage', 'billing' \]/ },
   {
     readme: 'packages/handoffs/README.md',
-    prelude: `${scripted(`[{ toolUses: [{ name: 'transfer_to_refund_agent', input: { orderId: '42' } }] }]`)}\nconst prefetchOrder = async (orderId: string): Promise<void> => void orderId;`,
     prints: /transfer to Refund agent \{ orderId: '42' \}/,
   },
   {
@@ -120,7 +112,6 @@ const examples: Example[] = [
   },
   {
     readme: 'packages/otel/README.md',
-    prelude: scripted(`['Your order ships today.']`),
     prints: /Your order ships today\.\n\[ 'chat scripted', 'invoke_agent support' \]/,
   },
   {
@@ -157,7 +148,6 @@ const examples: Example[] = [
   },
   {
     readme: 'packages/session-file/README.md',
-    prelude: scripted(`['Noted.', 'Horse racing.']`),
     setup: async () => ({ cwd: await mkdtemp(join(work, 'session-file-')) }),
     prints: /^4 Horse racing\.$/,
   },
@@ -165,9 +155,8 @@ const examples: Example[] = [
     // Against the radosgw the S3 tests use: AWS_ENDPOINT_URL_S3 at an IP address makes the SDK use
     // path-style URLs, so the README's bucket and options work as written.
     readme: 'packages/session-s3/README.md',
-    prelude: scripted(`['Noted.']`),
     setup: async () => {
-      rgw ??= await startRgwServer();
+      rgw ??= await rgwServer();
       await rgw.client().send(new CreateBucketCommand({ Bucket: 'my-agent-sessions' }));
       const { accessKeyId, secretAccessKey } = rgw.credentials;
       return {
@@ -195,12 +184,11 @@ const examples: Example[] = [
     readme: 'packages/restate/README.md',
     prints: /^$/,
     typeCheckOnly:
-      'it serves until stopped: the test below runs it against a restate-server and calls it through the ingress',
+      "it serves until stopped: the test below runs it against the run's restate-server and waits for the reply its call prints",
   },
   {
     readme: 'packages/swarm/README.md',
-    prelude: scripted(`['I can help with that charge.']`),
-    prints: /completed \[ 'Triage agent' \] I can help with that charge\./,
+    prints: /completed \[ 'Triage agent', 'Billing agent' \] I refunded the duplicate charge on order 42\./,
   },
 ];
 
@@ -212,10 +200,7 @@ beforeAll(async () => {
   await mkdir(outDir, { recursive: true });
   work = await mkdtemp(join(tmpdir(), 'skein-readme-'));
   for (const example of examples)
-    await writeFile(
-      fileOf(example.readme),
-      exampleModule(await smallestExample(join(root, example.readme)), example.prelude),
-    );
+    await writeFile(fileOf(example.readme), await smallestExample(join(root, example.readme)));
   anthropic = await AnthropicTestServer.start();
   openai = await OpenAITestServer.start();
   bedrock = await new BedrockWireServer().start();
@@ -280,40 +265,70 @@ describe('README smallest examples', () => {
   );
 });
 
+/**
+ * Listens on a fixed port (the README's), waiting while something else holds it: another run of this
+ * test on the same machine holds 9070, 8080 and 9080 for a few seconds. Fails clearly after 2 minutes.
+ */
+async function listenWhenFree(server: net.Server, port: number): Promise<net.Server> {
+  for (let waited = 0; ; waited += 500) {
+    const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+      const failed = (e: NodeJS.ErrnoException): void => {
+        server.off('listening', listening);
+        resolve(e);
+      };
+      const listening = (): void => {
+        server.off('error', failed);
+        resolve(undefined);
+      };
+      server.once('error', failed).once('listening', listening).listen(port);
+    });
+    if (!error) return server;
+    if (error.code !== 'EADDRINUSE' || waited >= 120_000)
+      throw new Error(`Port ${port}, which the @skein/restate README example uses, stayed taken: ${error.message}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 describe('the @skein/restate README example', () => {
-  // It serves its worker on 9080 and registers it with the admin API on localhost:9070, as a local
-  // `npx restate-server` listens: a proxy on 9070 forwards to a restate-server on random ports.
-  it('serves, registers itself, and answers a conversation through the ingress', async () => {
-    const server = await RestateServer.start();
-    const admin = new URL(server.adminUrl);
-    const proxy = net.createServer((socket) =>
-      socket.pipe(net.connect(Number(admin.port), admin.hostname)).pipe(socket),
-    );
-    await new Promise<void>((resolve) => proxy.listen(9070, resolve));
+  // It serves its worker on 9080, registers it with the admin API on localhost:9070 and sends a message
+  // through the ingress on localhost:8080, as against a local `npx restate-server`: proxies on 9070 and
+  // 8080 forward to the run's restate-server (random ports). Its service names (support, desk) are
+  // used by no other test file.
+  it('serves, registers itself, and its message reaches the worker through the ingress', async () => {
+    const server = await restateServer();
+    const forward = (port: number, to: string): Promise<net.Server> =>
+      listenWhenFree(
+        net.createServer((socket) =>
+          socket.pipe(net.connect(Number(new URL(to).port), new URL(to).hostname)).pipe(socket),
+        ),
+        port,
+      );
+    const proxies = [await forward(9070, server.adminUrl), await forward(8080, server.ingressUrl)];
+    // The worker's own port: wait until it is free too, then let the example take it.
+    await new Promise((resolve) => listenWhenFree(net.createServer(), 9080).then((probe) => probe.close(resolve)));
     anthropic.enqueue({
       events: answerEvents({ blocks: [{ text: ['Order 42 was charged twice; ', 'I can refund one charge.'] }] }),
     });
     const child = spawn(
       process.execPath,
       ['--conditions=@skein/source', '--import', tsxLoader, fileOf('packages/restate/README.md')],
-      { cwd: work, env: { ...process.env, ...anthropicEnv() }, stdio: 'ignore' },
+      { cwd: work, env: { ...process.env, ...anthropicEnv() }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     try {
-      let registered = false;
-      for (let i = 0; i < 300 && !registered; i++) {
-        const listed = (await (await fetch(`${server.adminUrl}/deployments`)).json()) as { deployments?: unknown[] };
-        registered = (listed.deployments ?? []).length > 0;
-        if (!registered) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(registered).toBe(true);
-      const reply = await server.call<{ text: string; messageCount: number }>(
-        'support/customer-1/send',
-        'What happened to order 42?',
-      );
-      expect(reply).toMatchObject({ text: 'Order 42 was charged twice; I can refund one charge.', messageCount: 2 });
+      // The example keeps serving after its call: wait for the reply it prints.
+      for (let i = 0; i < 600 && !output.includes('messageCount') && child.exitCode === null; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(output).toContain("text: 'Order 42 was charged twice; I can refund one charge.'");
+      expect(output).toContain("stopReason: 'end_turn'");
+      expect(output).toContain('messageCount: 2');
+      // The conversation lives in Restate: its history is the message and the reply.
+      expect(await server.call<unknown[]>('support/customer-42/history', null)).toHaveLength(2);
     } finally {
       child.kill('SIGKILL');
-      proxy.close();
+      for (const proxy of proxies) proxy.close();
       await server.stop();
     }
   }, 240_000);

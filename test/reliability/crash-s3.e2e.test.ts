@@ -1,4 +1,5 @@
-import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
+import type { RgwServer } from '@skein/session-s3/testing';
+import { rgwServer } from '../servers/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashTrial, type S3Store } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
@@ -10,7 +11,7 @@ let server: RgwServer;
 let store: S3Store;
 
 beforeAll(async () => {
-  server = await startRgwServer();
+  server = await rgwServer();
   store = { bucket: await server.createBucket('skein-crash'), clientConfig: server.clientConfig() };
 }, 600_000);
 

@@ -19,7 +19,7 @@ import { seededRandom } from './seeded.js';
 const MAX_ATTEMPTS = 4;
 
 /** What one trial did and what it broke. */
-export interface ProviderTrialReport {
+interface ProviderTrialReport {
   provider: string;
   seed: number;
   faults: string[];
@@ -52,7 +52,7 @@ function historyProblems(messages: readonly Message[], cutId: string): string[] 
 }
 
 /** One trial: two lookups and a final answer, with 1-4 faults injected before seeded requests. */
-export async function providerTrial<R>(table: ProviderFaultTable<R>, seed: number): Promise<ProviderTrialReport> {
+async function providerTrial<R>(table: ProviderFaultTable<R>, seed: number): Promise<ProviderTrialReport> {
   const random = seededRandom(seed * 104729 + 17);
   const planned = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
     table.fault(table.kinds[Math.floor(random() * table.kinds.length)]!, random),

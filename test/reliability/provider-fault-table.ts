@@ -19,10 +19,10 @@ export interface Fault<R> {
 export type GoodAnswer = { lookup: number } | 'final';
 
 /** What the trial answers to one request: the next fault, or a good answer. */
-export type Decision<R> = { fault: R } | { good: GoodAnswer };
+type Decision<R> = { fault: R } | { good: GoodAnswer };
 
 /** A started loopback server and a real provider model aimed at it. */
-export interface ProviderWire {
+interface ProviderWire {
   model: Model;
   close(): Promise<void>;
 }

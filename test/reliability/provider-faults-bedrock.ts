@@ -14,7 +14,7 @@ import {
   type WireFrame,
   type WireReply,
   type WireRequest,
-} from '../../packages/model-bedrock/src/testing/bedrock-wire-server.js';
+} from '@skein/model-bedrock/testing';
 import {
   CUT_INPUT,
   FINAL,

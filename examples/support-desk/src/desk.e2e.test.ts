@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { restateServer } from '../../../test/servers/index.js';
 import {
   readTransitions,
   refundsMade,
@@ -148,10 +149,16 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
 
 describe('the desk on Restate (npm run desk:restate)', () => {
   // restate-server from the npm registry (the @skein/restate tests install it into a cache), the desk
-  // graph as a workflow and the one-agent desk as a virtual object, messages through the ingress.
+  // graph as a workflow and the one-agent desk as a virtual object, messages through the ingress. The
+  // server is the run's shared one (the desk's services, deskGraph, deskSwarm and deskAgent, are its alone).
+  let restate: Record<string, string> = {};
+  beforeAll(async () => {
+    const server = await restateServer();
+    restate = { SKEIN_RESTATE_INGRESS_URL: server.ingressUrl, SKEIN_RESTATE_ADMIN_URL: server.adminUrl };
+  }, 240_000);
   it('routes billing, waits inside Restate for the refund approval, and pays once', async () => {
     const script = await writeScript(dir, ['I was charged twice for order 42', 'Please refund order 108, 60 EUR']);
-    const run = await runDesk(['--dir', dir, '--script', script], { entry: 'restate' });
+    const run = await runDesk(['--dir', dir, '--script', script], { entry: 'restate', env: restate });
     const graphReplies = [...run.stdout.matchAll(/^desk \(graph\)> (.*)$/gm)].map((m) => m[1]);
     const agentReplies = [...run.stdout.matchAll(/^desk \(agent\)> (.*)$/gm)].map((m) => m[1]);
     expect(graphReplies).toEqual([
@@ -179,7 +186,7 @@ describe('the desk on Restate (npm run desk:restate)', () => {
 
   it('tells the customer when the approval is denied (--no)', async () => {
     const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
-    const run = await runDesk(['--dir', dir, '--script', script, '--no'], { entry: 'restate' });
+    const run = await runDesk(['--dir', dir, '--script', script, '--no'], { entry: 'restate', env: restate });
     expect(run.stdout).toMatch(
       /^desk \(graph\)> The refund was not made: The user denied issue_refund: denied by the operator/m,
     );

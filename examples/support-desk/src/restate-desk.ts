@@ -5,7 +5,8 @@
  * A worker that died mid-message would be replaced by a retry that replays finished model and tool
  * calls; see packages/restate/README.md. A refund over the approval limit makes the run wait inside
  * Restate: this script reads what it waits for (`pending`) and answers through `respond` (approve by
- * default, `--no` to deny).
+ * default, `--no` to deny). With SKEIN_RESTATE_INGRESS_URL and SKEIN_RESTATE_ADMIN_URL set, it uses that
+ * running server instead of starting one (the tests share one server per run).
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -47,12 +48,15 @@ const models = await pickDeskModels();
 console.log(`[model] ${models.description}`);
 const parts = { store: new DeskStore(dir), modelFor: models.modelFor, sessionManager: undefined };
 
-console.log('[restate] starting restate-server (first run installs @restatedev/restate-server into ~/.cache/skein)');
-const server = await RestateServer.start();
+const ingressUrl = process.env['SKEIN_RESTATE_INGRESS_URL'];
+const adminUrl = process.env['SKEIN_RESTATE_ADMIN_URL'];
+if (!ingressUrl || !adminUrl)
+  console.log('[restate] starting restate-server (first run installs @restatedev/restate-server into ~/.cache/skein)');
+const server = ingressUrl && adminUrl ? RestateServer.at({ ingressUrl, adminUrl }) : await RestateServer.start();
 const port = await restate.serve({
   port: 0,
   services: [
-    restateGraph('desk', () => buildDeskGraph(parts)),
+    restateGraph('deskGraph', () => buildDeskGraph(parts)),
     restateSwarm('deskSwarm', () => buildDeskSwarm(parts)),
     restateAgent('deskAgent', () => buildDeskAgent(parts)),
   ],
@@ -86,7 +90,7 @@ try {
   const runId = `run-${Date.now()}`;
   for (const [i, message] of messages.entries()) {
     console.log(`customer> ${message}`);
-    const graph = await answered<RunReply>(`desk/${runId}-${i}/run`, message);
+    const graph = await answered<RunReply>(`deskGraph/${runId}-${i}/run`, message);
     console.log(
       `  [graph ${graph.status}] ${graph.transitions.map((t) => `${t.from ?? ''}->${t.to ?? ''}`).join(' ')}`,
     );

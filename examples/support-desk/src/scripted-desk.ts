@@ -28,7 +28,7 @@ function customerLines(messages: readonly Message[]): string[] {
 const lastCustomerLine = (messages: readonly Message[]): string => customerLines(messages).at(-1) ?? '';
 
 /** The order id an earlier agent shared in a swarm transfer (`Shared context (by agent): {...}` of the transfer note). */
-export function sharedOrderId(messages: readonly Message[]): string | undefined {
+function sharedOrderId(messages: readonly Message[]): string | undefined {
   for (const m of [...messages].reverse()) {
     const json = /^Shared context \(by agent\): (.*)$/m.exec(textOf(m))?.[1];
     if (!json) continue;
@@ -42,7 +42,7 @@ export function sharedOrderId(messages: readonly Message[]): string | undefined 
 }
 
 /** The newest order number the customer mentioned ("order 42", "#42"). */
-export function orderIdIn(messages: readonly Message[]): string | undefined {
+function orderIdIn(messages: readonly Message[]): string | undefined {
   for (const line of customerLines(messages).reverse()) {
     const match = /(?:order\s*(?:number\s*)?#?|#)\s*(\d+)/i.exec(line);
     if (match) return match[1];
@@ -55,7 +55,7 @@ const amountIn = (line: string): number | undefined => {
   return match?.[1] ? Number(match[1].replace(',', '.')) : undefined;
 };
 
-export function topicOf(line: string): 'refund' | 'billing' | 'other' {
+function topicOf(line: string): 'refund' | 'billing' | 'other' {
   if (/refund|money back|return/i.test(line)) return 'refund';
   if (/charge|invoice|bill|twice|payment|paid/i.test(line)) return 'billing';
   return 'other';

@@ -1,5 +1,6 @@
 import { S3SessionManager } from '@skein/session-s3';
-import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
+import type { RgwServer } from '@skein/session-s3/testing';
+import { rgwServer } from '../../../test/servers/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
 import { captureIo } from './testing/capture-io.js';
@@ -10,7 +11,7 @@ let server: RgwServer;
 let bucket: string;
 
 beforeAll(async () => {
-  server = await startRgwServer();
+  server = await rgwServer();
   bucket = await server.createBucket('skein-inspector');
   const manager = new S3SessionManager({
     sessionId: 'desk-1',

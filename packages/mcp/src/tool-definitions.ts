@@ -9,7 +9,7 @@ export interface SkippedTool {
 }
 
 /** A listed tool whose input schema compiled, with its validator. */
-export interface CheckedTool {
+interface CheckedTool {
   definition: Tool;
   validate: JsonSchemaValidator<unknown>;
 }

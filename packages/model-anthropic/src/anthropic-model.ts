@@ -4,7 +4,7 @@ import {
   type AnthropicClient,
   type AnthropicModelOptions,
   type ResolvedAnthropicOptions,
-} from './anthropic-model-options.js';
+} from './anthropic-options.js';
 import { toAnthropicRequest } from './convert/to-anthropic-request.js';
 import { toSkeinError } from './errors/to-skein-error.js';
 import { translateStream } from './stream/translate-stream.js';

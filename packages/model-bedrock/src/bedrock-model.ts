@@ -14,15 +14,15 @@ import {
   type ModelStreamEvent,
   type SkeinError,
 } from '@skein/core';
-import { toCoreError, type ErrorContext } from './bedrock-errors.js';
+import { toCoreError, type ErrorContext } from './errors/to-skein-error.js';
 import {
   DEFAULT_BEDROCK_MODEL_ID,
   resolveRegion,
   validateOptions,
   type BedrockModelOptions,
 } from './bedrock-options.js';
-import { fromConverseResponse, fromStreamEvent } from './converse-events.js';
-import { toConverseInput, type RequestOptions } from './converse-request.js';
+import { fromConverseResponse, fromStreamEvent } from './stream/translate-converse-events.js';
+import { toConverseInput, type RequestOptions } from './convert/to-converse-request.js';
 
 function cancelled(signal: AbortSignal): CancelledError {
   return new CancelledError('The Bedrock model call was aborted through its AbortSignal.', { cause: signal.reason });

@@ -131,7 +131,7 @@ export function restateOrchestrator<N extends string>(
   });
 }
 
-/** `restateOrchestrator` for a Graph. */
+/** `restateOrchestrator` for a Graph. @alias */
 export const restateGraph = restateOrchestrator;
-/** `restateOrchestrator` for a Swarm. */
+/** `restateOrchestrator` for a Swarm. @alias */
 export const restateSwarm = restateOrchestrator;

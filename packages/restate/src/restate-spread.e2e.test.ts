@@ -4,13 +4,17 @@ import { join } from 'node:path';
 import type { NodeTransition } from '@skein/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReply } from './index.js';
-import { RestateServer } from './testing/restate-server.js';
+import type { RestateServer } from './testing/restate-server.js';
+import { restateServer } from '../../../test/servers/index.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from './testing/round-robin-proxy.js';
 import { buildDeskGraph } from './test-support/scripted-parts.js';
 import { freePort, startWorker, type WorkerProcess } from './test-support/worker-process.js';
 
 // Two worker processes behind one deployment URL (a loopback HTTP/2 round-robin proxy, as a load
 // balancer would be in production): the nodes of one graph run are Restate calls, spread over both.
+// The server is the run's shared one: this file's workers name their services with a prefix of their own.
+
+const PREFIX = 'spread_';
 
 let server: RestateServer;
 let proxy: RoundRobinProxy;
@@ -27,11 +31,17 @@ const shape = (t: NodeTransition): unknown => ({ from: t.from, to: t.to, kind: t
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'skein-restate-spread-'));
-  server = await RestateServer.start();
+  server = await restateServer();
   for (const name of ['a', 'b']) {
     const trace = join(dir, `${name}.log`);
     traces.push(trace);
-    workers.push(await startWorker(await freePort(), { SKEIN_TRACE_FILE: trace, SKEIN_TOOL_DELAY_MS: '300' }));
+    workers.push(
+      await startWorker(await freePort(), {
+        SKEIN_TRACE_FILE: trace,
+        SKEIN_TOOL_DELAY_MS: '300',
+        SKEIN_SERVICE_PREFIX: PREFIX,
+      }),
+    );
   }
   proxy = await startRoundRobinProxy(workers.map((w) => `http://127.0.0.1:${w.port}`));
   await server.register(proxy.url);
@@ -47,7 +57,7 @@ afterAll(async () => {
 describe('two workers sharing the parallel branches of a fan-out', () => {
   it('runs the nodes of one graph run on both workers, with the result of the in-process run', async () => {
     const task = 'Order 42 was charged twice';
-    const reply = await server.call<RunReply>('desk/spread-1/run', task);
+    const reply = await server.call<RunReply>(`${PREFIX}desk/spread-1/run`, task);
     const local = await buildDeskGraph().invoke(task);
     expect(reply.status).toBe('completed');
     expect(reply.texts).toEqual(Object.fromEntries(Object.entries(local.results).map(([id, r]) => [id, r.text])));
@@ -63,8 +73,8 @@ describe('two workers sharing the parallel branches of a fan-out', () => {
 
   it("answers the same with nodes spread and with every node in the run's worker", async () => {
     const [spread, inline] = await Promise.all([
-      server.call<RunReply>('desk/spread-2/run', 'Order 7'),
-      server.call<RunReply>('deskInline/inline-2/run', 'Order 7'),
+      server.call<RunReply>(`${PREFIX}desk/spread-2/run`, 'Order 7'),
+      server.call<RunReply>(`${PREFIX}deskInline/inline-2/run`, 'Order 7'),
     ]);
     expect(spread.texts).toEqual(inline.texts);
     expect(spread.transitions.map(shape)).toEqual(inline.transitions.map(shape));
@@ -75,7 +85,7 @@ describe('two workers sharing the parallel branches of a fan-out', () => {
     const seen = await Promise.all(traces.map(async (t) => (await linesOf(t)).length));
     const fresh = async (): Promise<string[][]> =>
       Promise.all(traces.map(async (t, k) => (await linesOf(t)).slice(seen[k])));
-    const run = server.call<RunReply>('desk/failover-1/run', task);
+    const run = server.call<RunReply>(`${PREFIX}desk/failover-1/run`, task);
     let victim = -1;
     for (let i = 0; i < 400 && victim < 0; i++) {
       victim = (await fresh()).findIndex((lines) => lines.some((l) => l.startsWith('start ')));

@@ -3,11 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentReply, PendingReply, RunReply } from './index.js';
-import { RestateServer } from './testing/restate-server.js';
+import type { RestateServer } from './testing/restate-server.js';
+import { restateServer } from '../../../test/servers/index.js';
 import { freePort, startWorker, type WorkerProcess } from './test-support/worker-process.js';
 
 // Restate's own server (installed into a cache on first use), a worker in its own process, and
-// calls through the ingress as a user's client would make them.
+// calls through the ingress as a user's client would make them. The server is the run's shared one:
+// this file's worker names its services with a prefix of their own.
+
+const PREFIX = 'main_';
 
 let server: RestateServer;
 let dir = '';
@@ -17,6 +21,7 @@ let trace = '';
 
 const env = (extra: Record<string, string> = {}): Record<string, string> => ({
   SKEIN_TRACE_FILE: trace,
+  SKEIN_SERVICE_PREFIX: PREFIX,
   ...(process.env['SKEIN_WORKER_LOG'] ? { SKEIN_WORKER_LOG: process.env['SKEIN_WORKER_LOG'] } : {}),
   ...extra,
 });
@@ -49,7 +54,7 @@ async function waitFor(predicate: (all: string[]) => boolean): Promise<void> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'skein-restate-test-'));
   trace = join(dir, 'trace.log');
-  server = await RestateServer.start();
+  server = await restateServer();
   port = await freePort();
   worker = await startWorker(port, env());
   await server.register(`http://127.0.0.1:${port}`);
@@ -63,26 +68,26 @@ afterAll(async () => {
 
 describe('an agent conversation as a virtual object', () => {
   it('keeps the conversation across messages, with tools', async () => {
-    const first = await server.call<AgentReply>('support/customer-1/send', 'Order 42 was charged twice');
+    const first = await server.call<AgentReply>(`${PREFIX}support/customer-1/send`, 'Order 42 was charged twice');
     expect(first.text).toBe('support handled order 42 (1 tool results seen).');
     expect(first.messageCount).toBe(4);
-    const second = await server.call<AgentReply>('support/customer-1/send', { prompt: 'And order 7?' });
+    const second = await server.call<AgentReply>(`${PREFIX}support/customer-1/send`, { prompt: 'And order 7?' });
     expect(second.text).toBe('support handled order 7 (2 tool results seen).');
     expect(second.messageCount).toBe(8);
-    const history = await server.call<unknown[]>('support/customer-1/history', null);
+    const history = await server.call<unknown[]>(`${PREFIX}support/customer-1/history`, null);
     expect(history).toHaveLength(8);
   }, 60_000);
 
   it('runs two messages sent at once to one conversation one after the other', async () => {
     const [a, b] = await Promise.all([
-      server.call<AgentReply>('support/customer-2/send', 'Order 1'),
-      server.call<AgentReply>('support/customer-2/send', 'Order 2'),
+      server.call<AgentReply>(`${PREFIX}support/customer-2/send`, 'Order 1'),
+      server.call<AgentReply>(`${PREFIX}support/customer-2/send`, 'Order 2'),
     ]);
     expect([a.messageCount, b.messageCount].sort()).toEqual([4, 8]);
   }, 60_000);
 
   it('rejects a message that is not text, saying what it takes', async () => {
-    await expect(server.call('support/customer-3/send', { text: 5 })).rejects.toThrow(
+    await expect(server.call(`${PREFIX}support/customer-3/send`, { text: 5 })).rejects.toThrow(
       /answered 400: .*send takes a non-empty string or \{ \\?"prompt\\?": string \}/,
     );
   }, 30_000);
@@ -95,7 +100,7 @@ describe('a worker killed mid-step', () => {
       SKEIN_TOOL_DELAYS_MS: JSON.stringify({ lookup_order: 20, check_invoice: 1500, check_refunds: 1500 }),
     });
     const before = await lines();
-    const call = server.call<AgentReply>('parallel/customer-9/send', 'Order 9');
+    const call = server.call<AgentReply>(`${PREFIX}parallel/customer-9/send`, 'Order 9');
     await waitFor(
       (all) =>
         count(all.slice(before.length), 'end lookup_order') === 1 && count(all.slice(before.length), 'start ') === 3,
@@ -126,7 +131,7 @@ describe('a worker killed mid-step', () => {
   it('completes a graph run without repeating the model or tool steps that finished', async () => {
     await restartWorker({ SKEIN_TOOL_DELAY_MS: '300' });
     const before = await lines();
-    const run = server.call<RunReply>('desk/run-1/run', 'Order 42 was charged twice');
+    const run = server.call<RunReply>(`${PREFIX}desk/run-1/run`, 'Order 42 was charged twice');
     await waitFor((all) => all.slice(before.length).some((l) => l.startsWith('start ')));
     await restartWorker();
     const reply = await run;
@@ -135,7 +140,7 @@ describe('a worker killed mid-step', () => {
     // The same run uninterrupted, for comparison: the same answers, and the same model calls and
     // tool ends, each once (a step that finished before the kill is replayed, not made again).
     const mark = (await lines()).length;
-    const clean = await server.call<RunReply>('desk/run-2/run', 'Order 42 was charged twice');
+    const clean = await server.call<RunReply>(`${PREFIX}desk/run-2/run`, 'Order 42 was charged twice');
     const uninterrupted = (await lines()).slice(mark);
     expect(reply.texts).toEqual(clean.texts);
     expect(reply.texts['summary']).toBe('summary handled order 42 (0 tool results seen).');
@@ -147,7 +152,7 @@ describe('a worker killed mid-step', () => {
 
 describe('a swarm as a workflow', () => {
   it('hands off with a nested-history filter and answers', async () => {
-    const reply = await server.call<RunReply>('handoffs/run-1/run', { task: 'Order 5 is wrong' });
+    const reply = await server.call<RunReply>(`${PREFIX}handoffs/run-1/run`, { task: 'Order 5 is wrong' });
     expect(reply.status).toBe('completed');
     expect(reply.transitions.map((t) => t.kind)).toEqual(['start', 'handoff', 'complete']);
     expect(reply.texts['billing']).toBe('billing handled order 5 (1 tool results seen).');
@@ -158,8 +163,8 @@ describe('interrupts as durable promises', () => {
   it('a graph run waits for approval inside Restate, is answered through the ingress after a worker restart, and goes on', async () => {
     await restartWorker();
     const before = await lines();
-    const invocation = await server.send('refunds/run-1/run', 'Please refund order 42');
-    const { interrupts } = await pendingOf('refunds/run-1');
+    const invocation = await server.send(`${PREFIX}refunds/run-1/run`, 'Please refund order 42');
+    const { interrupts } = await pendingOf(`${PREFIX}refunds/run-1`);
     expect(interrupts).toEqual([
       expect.objectContaining({ id: 'billing-issue_refund-1#approval', name: 'approval', source: 'billing' }),
     ]);
@@ -167,15 +172,15 @@ describe('interrupts as durable promises', () => {
     await restartWorker();
     const [waiting] = interrupts;
     await expect(
-      server.call('refunds/run-1/respond', { interruptId: 'nope#approval', response: { approved: true } }),
+      server.call(`${PREFIX}refunds/run-1/respond`, { interruptId: 'nope#approval', response: { approved: true } }),
     ).rejects.toThrow(
       /answered 404: .*waits for no interrupt .*nope#approval.*; it waits for .*billing-issue_refund-1#approval/,
     );
-    await expect(server.call('refunds/run-1/respond', { interruptId: waiting?.id, response: 'yes' })).rejects.toThrow(
-      /answered 400: .*asks for approval: answer \{ .*approved.*: true \| false/,
-    );
+    await expect(
+      server.call(`${PREFIX}refunds/run-1/respond`, { interruptId: waiting?.id, response: 'yes' }),
+    ).rejects.toThrow(/answered 400: .*asks for approval: answer \{ .*approved.*: true \| false/);
     expect(
-      await server.call<PendingReply>('refunds/run-1/respond', {
+      await server.call<PendingReply>(`${PREFIX}refunds/run-1/respond`, {
         interruptId: waiting?.id,
         response: { approved: true },
       }),
@@ -188,35 +193,35 @@ describe('interrupts as durable promises', () => {
     expect(count(after, 'end issue_refund'), after.join('\n')).toBe(1);
     expect(count(after, 'end lookup_order'), after.join('\n')).toBe(1);
     expect(count(after, 'model triage'), after.join('\n')).toBe(1);
-    expect(await server.call<PendingReply>('refunds/run-1/pending', null)).toEqual({ interrupts: [] });
+    expect(await server.call<PendingReply>(`${PREFIX}refunds/run-1/pending`, null)).toEqual({ interrupts: [] });
   }, 90_000);
 
   it('a conversation waits for approval across a worker restart; a denial reaches the model and the refund never runs', async () => {
     const before = await lines();
-    const invocation = await server.send('refundDesk/customer-5/send', 'Please refund order 5');
-    const { interrupts } = await pendingOf('refundDesk/customer-5');
+    const invocation = await server.send(`${PREFIX}refundDesk/customer-5/send`, 'Please refund order 5');
+    const { interrupts } = await pendingOf(`${PREFIX}refundDesk/customer-5`);
     expect(interrupts.map((i) => i.name)).toEqual(['approval']);
     await restartWorker();
-    await server.call('refundDesk/customer-5/respond', [
+    await server.call(`${PREFIX}refundDesk/customer-5/respond`, [
       { interruptId: interrupts[0]?.id, response: { approved: false, message: 'over the limit' } },
     ]);
     const reply = await server.attach<AgentReply>(invocation);
     expect(reply.text).toBe('refundDesk handled order 5 (2 tool results seen).');
     const history = await server.call<
       { content: { toolResult?: { status: string; content: { text?: string }[] } }[] }[]
-    >('refundDesk/customer-5/history', null);
+    >(`${PREFIX}refundDesk/customer-5/history`, null);
     const denied = history.flatMap((m) => m.content).find((b) => b.toolResult?.status === 'error');
     expect(denied?.toolResult?.content[0]?.text).toContain('over the limit');
     const after = (await lines()).slice(before.length);
     expect(count(after, 'start issue_refund')).toBe(0);
     expect(count(after, 'end lookup_order')).toBe(1);
-    expect(await server.call<PendingReply>('refundDesk/customer-5/pending', null)).toEqual({ interrupts: [] });
+    expect(await server.call<PendingReply>(`${PREFIX}refundDesk/customer-5/pending`, null)).toEqual({ interrupts: [] });
   }, 60_000);
 
   it('a swarm member asks a question from inside a tool (context.interrupt); the answer reaches the tool', async () => {
     const before = await lines();
-    const invocation = await server.send('askingSwarm/run-1/run', 'Order 8 arrived broken');
-    const { interrupts } = await pendingOf('askingSwarm/run-1');
+    const invocation = await server.send(`${PREFIX}askingSwarm/run-1/run`, 'Order 8 arrived broken');
+    const { interrupts } = await pendingOf(`${PREFIX}askingSwarm/run-1`);
     expect(interrupts).toEqual([
       expect.objectContaining({
         name: 'address',
@@ -224,7 +229,7 @@ describe('interrupts as durable promises', () => {
         reason: { question: 'Where should the replacement for order 8 go?' },
       }),
     ]);
-    await server.call('askingSwarm/run-1/respond', {
+    await server.call(`${PREFIX}askingSwarm/run-1/respond`, {
       interruptResponse: { interruptId: interrupts[0]?.id, response: 'Kobe' },
     });
     const reply = await server.attach<RunReply>(invocation);

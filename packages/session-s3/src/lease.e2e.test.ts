@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, SessionConflictError, messageText } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { S3SessionManager, S3SessionRepository } from './index.js';
-import { startRgwServer, type RgwServer } from './testing/index.js';
+import type { RgwServer } from './testing/index.js';
+import { rgwServer } from '../../../test/servers/index.js';
 
 // One writer per session on S3, through the lease object, against the real radosgw.
 
@@ -15,7 +16,7 @@ let raw: S3Client;
 const open: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  server = await startRgwServer();
+  server = await rgwServer();
   bucket = await server.createBucket('skein-lease');
   raw = server.client();
 }, 600_000);

@@ -12,7 +12,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3SessionRepository } from './index.js';
-import { startRgwServer, type RgwServer } from './testing/index.js';
+import type { RgwServer } from './testing/index.js';
+import { rgwServer } from '../../../test/servers/index.js';
 
 // One real S3 server (Ceph radosgw, see README "Tests") for the whole file.
 let server: RgwServer;
@@ -21,7 +22,7 @@ let raw: S3Client;
 const repos: S3SessionRepository[] = [];
 
 beforeAll(async () => {
-  server = await startRgwServer();
+  server = await rgwServer();
   bucket = await server.createBucket('skein-repo');
   raw = server.client();
 }, 600_000);

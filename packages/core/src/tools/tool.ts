@@ -166,7 +166,7 @@ function checkToolShapes<S extends z.ZodType>(options: ToolOptions<S>): void {
 }
 
 /** Converts a tool callback's return value into a tool result block. */
-export function toResultContent(value: unknown): ToolResultContent {
+function toResultContent(value: unknown): ToolResultContent {
   if (typeof value === 'string') return { text: value };
   if (value === undefined) return { json: null };
   if (findNonJson(value) === undefined) return { json: value as JsonValue };

@@ -7,7 +7,7 @@ const ms = (n: number | undefined): string =>
   n === undefined ? '…' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`;
 
 /** An orchestrator's run as lines: each node execution, handoffs, resumes and open interrupts. */
-export function renderRun(run: RunView, paint: Paint): string {
+function renderRun(run: RunView, paint: Paint): string {
   const out: string[] = [];
   const status = statusColour(paint, run.status)(run.status);
   out.push(

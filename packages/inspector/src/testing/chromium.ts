@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** Installs Debian's chromium with apt-get when it is missing (as root or through passwordless sudo), once across test files. */
-export async function ensureChromiumInstalled(): Promise<string> {
+async function ensureChromiumInstalled(): Promise<string> {
   const found = await run('sh', ['-c', 'command -v chromium']).then(
     (r) => r.stdout.trim(),
     () => '',

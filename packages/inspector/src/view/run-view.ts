@@ -66,7 +66,7 @@ const obj = (v: JsonValue | undefined): JsonObject | undefined =>
 const str = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
 
 /** The latest result of each node: a graph entry `{ result }`, a swarm entry (the result itself), or Strands' `node_results`. */
-export function nodeResults(run: OrchestratorView): Record<string, NodeResultView> {
+function nodeResults(run: OrchestratorView): Record<string, NodeResultView> {
   const out: Record<string, NodeResultView> = {};
   const add = (id: string, r: JsonObject): void => {
     const usage = obj(r['usage']) ?? obj(r['accumulated_usage']);

@@ -4,8 +4,7 @@ import type { TestServerBehaviour } from './test-server-behaviour.js';
 export type { TestServerBehaviour } from './test-server-behaviour.js';
 
 /** A 1x1 transparent PNG, base64. */
-export const TEST_PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const TEST_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 type Args = Record<string, unknown>;
 type Handler = (args: Args, ctx: ServerContext) => CallToolResult | Promise<CallToolResult>;

@@ -13,18 +13,18 @@ const TEXT_DOCUMENTS = new Set(['txt', 'md', 'csv', 'html']);
 const utf8 = new TextDecoder();
 
 /** Base64 of bytes, without copying when they already live in a Buffer. */
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
 /** An image block as Anthropic's base64 image source. */
-export function imageParam(block: ImageBlock): ImageBlockParam {
+function imageParam(block: ImageBlock): ImageBlockParam {
   const { format, source } = block.image;
   return { type: 'image', source: { type: 'base64', media_type: `image/${format}`, data: toBase64(source.bytes) } };
 }
 
 /** A document block: pdf as base64, txt/md/csv/html as a text source, titled with its name. */
-export function documentParam(block: DocumentBlock): DocumentBlockParam {
+function documentParam(block: DocumentBlock): DocumentBlockParam {
   const { format, name, source } = block.document;
   if (format === 'pdf') {
     return {
@@ -46,7 +46,7 @@ export function documentParam(block: DocumentBlock): DocumentBlockParam {
 }
 
 /** A tool result: text and JSON (as JSON text) become text blocks; images and documents pass through. */
-export function toolResultParam(result: ToolResult): ToolResultBlockParam {
+function toolResultParam(result: ToolResult): ToolResultBlockParam {
   const content: (TextBlockParam | ImageBlockParam | DocumentBlockParam)[] = [];
   for (const item of result.content) {
     if ('text' in item) {

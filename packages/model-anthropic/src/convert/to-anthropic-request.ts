@@ -6,7 +6,7 @@ import type {
   ToolChoice as AnthropicToolChoice,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Message, ModelRequest, ToolChoice, ToolSpec } from '@skein/core';
-import type { ResolvedAnthropicOptions } from '../anthropic-model-options.js';
+import type { ResolvedAnthropicOptions } from '../anthropic-options.js';
 import { contentParams } from './to-anthropic-content.js';
 
 type CacheableBlock = Exclude<ContentBlockParam, { type: 'thinking' } | { type: 'redacted_thinking' }>;
@@ -27,7 +27,7 @@ function toolResultsFirst(content: ContentBlockParam[]): ContentBlockParam[] {
  * into one turn (Anthropic requires alternation), a cache point turned into `cache_control` on the
  * nearest preceding block that can carry it, and empty messages dropped.
  */
-export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
   const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   const emitted: ContentBlockParam[] = [];
   for (const message of messages) {
@@ -51,7 +51,7 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
 }
 
 /** Tool specs as Anthropic tools. */
-export function toAnthropicTools(specs: readonly ToolSpec[]): Tool[] {
+function toAnthropicTools(specs: readonly ToolSpec[]): Tool[] {
   return specs.map((spec) => ({
     name: spec.name,
     description: spec.description,
@@ -60,7 +60,7 @@ export function toAnthropicTools(specs: readonly ToolSpec[]): Tool[] {
 }
 
 /** `{ auto: {} }`, `{ any: {} }`, `{ tool: { name } }` as Anthropic's `{ type: ... }`. */
-export function toAnthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
+function toAnthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
   if ('tool' in choice) return { type: 'tool', name: choice.tool.name };
   return 'any' in choice ? { type: 'any' } : { type: 'auto' };
 }

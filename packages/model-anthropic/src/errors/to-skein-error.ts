@@ -55,7 +55,7 @@ function isNetworkFault(error: unknown): boolean {
 }
 
 /** The server's retry-after in ms: `retry-after-ms`, else `retry-after` as seconds or an HTTP date. */
-export function retryAfterMs(headers: Headers | undefined): number | undefined {
+function retryAfterMs(headers: Headers | undefined): number | undefined {
   const ms = headers?.get('retry-after-ms');
   if (ms != null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
   const after = headers?.get('retry-after');

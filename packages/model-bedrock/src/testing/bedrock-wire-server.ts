@@ -30,9 +30,7 @@ export interface WireRequest {
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
 /** Encodes one frame as the bytes of an AWS event-stream message. */
-export function encodeFrame(
-  frame: { event: string; body: unknown } | { exception: string; body: unknown },
-): Uint8Array {
+function encodeFrame(frame: { event: string; body: unknown } | { exception: string; body: unknown }): Uint8Array {
   const headers: MessageHeaders =
     'event' in frame
       ? { ':message-type': { type: 'string', value: 'event' }, ':event-type': { type: 'string', value: frame.event } }

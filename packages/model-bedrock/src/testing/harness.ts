@@ -4,7 +4,7 @@ import type { BedrockModelOptions } from '../bedrock-options.js';
 import { BedrockWireServer } from './bedrock-wire-server.js';
 
 /** Options of a model pointed at a test server (the client is always built from `clientConfig`). */
-export type HarnessModelOptions = Omit<BedrockModelOptions, 'client' | 'clientConfig' | 'region'>;
+type HarnessModelOptions = Omit<BedrockModelOptions, 'client' | 'clientConfig' | 'region'>;
 
 /** A loopback server plus models pointed at it; `close()` destroys both. */
 export interface Harness {

@@ -28,7 +28,7 @@ interface AssistantInputMessage {
 }
 
 /** What skein puts in `input`. */
-export type ResponsesInputItem = ResponseInputItem | AssistantInputMessage;
+type ResponsesInputItem = ResponseInputItem | AssistantInputMessage;
 
 function toolOutput(
   content: readonly ToolResultContent[],

@@ -22,7 +22,7 @@ const OVERFLOW = [
 const TRANSIENT_CODES = new Set(['server_error', 'server_is_overloaded', 'slow_down', 'vector_store_timeout']);
 
 /** The server's retry-after in ms: `retry-after-ms`, else `retry-after` as seconds or an HTTP date. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
+function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
   const ms = headers?.get('retry-after-ms');
   if (ms != null && ms.trim() !== '' && Number(ms) >= 0) return Number(ms);
   const after = headers?.get('retry-after');

@@ -94,9 +94,7 @@ export function only(spans: readonly ReadableSpan[], name: string): ReadableSpan
 }
 
 /** Data points of a metric, as `{ attributes, value }`. */
-export function points(
-  metric: MetricData | undefined,
-): { attributes: Record<string, unknown>; value: number | Histogram }[] {
+function points(metric: MetricData | undefined): { attributes: Record<string, unknown>; value: number | Histogram }[] {
   if (!metric) return [];
   return (metric.dataPoints as DataPoint<number | Histogram>[]).map((p) => ({
     attributes: { ...p.attributes },

@@ -12,12 +12,16 @@ import { Swarm } from '@skein/swarm';
 import { restateAgent, restateGraph, restateSwarm } from '../index.js';
 import { buildDeskGraph, countedTool, model, trace } from './scripted-parts.js';
 
+// Services are global to a restate-server: each test file that shares one names its services with a
+// prefix of its own (SKEIN_SERVICE_PREFIX), e.g. `spread_desk`.
+const service = (name: string): string => `${process.env['SKEIN_SERVICE_PREFIX'] ?? ''}${name}`;
+
 const conversation = restateAgent(
-  'support',
+  service('support'),
   () => new Agent({ name: 'support', model: model('support', ['lookup_order']), tools: [countedTool('lookup_order')] }),
 );
 const parallel = restateAgent(
-  'parallel',
+  service('parallel'),
   () =>
     new Agent({
       name: 'parallel',
@@ -26,8 +30,8 @@ const parallel = restateAgent(
     }),
 );
 
-const graph = restateGraph('desk', buildDeskGraph);
-const graphInline = restateGraph('deskInline', buildDeskGraph, { spreadNodes: 'none' });
+const graph = restateGraph(service('desk'), buildDeskGraph);
+const graphInline = restateGraph(service('deskInline'), buildDeskGraph, { spreadNodes: 'none' });
 
 // issue_refund waits for a person's approval (needsApproval) before it runs.
 const refundAgent = (name: string): Agent =>
@@ -38,7 +42,7 @@ const refundAgent = (name: string): Agent =>
   });
 // Every node a call ('all'), so the paused turn travels to the node's worker and back on resume.
 const refunds = restateGraph(
-  'refunds',
+  service('refunds'),
   () =>
     new GraphBuilder()
       .addNode(new Agent({ name: 'triage', model: model('triage', []) }), 'triage')
@@ -47,9 +51,9 @@ const refunds = restateGraph(
       .build(),
   { spreadNodes: 'all' },
 );
-const refundDesk = restateAgent('refundDesk', () => refundAgent('refundDesk'));
+const refundDesk = restateAgent(service('refundDesk'), () => refundAgent('refundDesk'));
 
-const swarm = restateSwarm('handoffs', () => {
+const swarm = restateSwarm(service('handoffs'), () => {
   const billing = new Agent({
     name: 'billing',
     model: model('billing', ['lookup_order']),
@@ -83,7 +87,7 @@ const confirmAddress = tool({
     return `replacement for order ${orderId} goes to ${JSON.stringify(answer)}`;
   },
 });
-const askingSwarm = restateSwarm('askingSwarm', () => {
+const askingSwarm = restateSwarm(service('askingSwarm'), () => {
   const billing = new Agent({ name: 'billing', model: model('billing', ['confirm_address']), tools: [confirmAddress] });
   const triage = new Agent({
     name: 'triage',

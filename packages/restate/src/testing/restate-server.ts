@@ -69,18 +69,36 @@ export async function ensureRestateServer(): Promise<string> {
   return bin;
 }
 
+/** Where a restate-server listens (JSON: what a test runner hands to the tests that share one server). */
+export interface RestateServerInfo {
+  /** `http://127.0.0.1:<port>`: the ingress, where clients call handlers. */
+  ingressUrl: string;
+  /** `http://127.0.0.1:<port>`: the admin API, where workers are registered. */
+  adminUrl: string;
+}
+
 /** A running restate-server. */
 export class RestateServer {
-  readonly #process: ChildProcess;
+  readonly #process: ChildProcess | undefined;
   readonly #baseDir: string;
   readonly ingressUrl: string;
   readonly adminUrl: string;
 
-  private constructor(child: ChildProcess, baseDir: string, ingressPort: number, adminPort: number) {
+  private constructor(child: ChildProcess | undefined, baseDir: string, info: RestateServerInfo) {
     this.#process = child;
     this.#baseDir = baseDir;
-    this.ingressUrl = `http://127.0.0.1:${ingressPort}`;
-    this.adminUrl = `http://127.0.0.1:${adminPort}`;
+    this.ingressUrl = info.ingressUrl;
+    this.adminUrl = info.adminUrl;
+  }
+
+  /** A server started elsewhere (e.g. once for a whole test run): the same calls; `stop()` leaves it running. */
+  static at(info: RestateServerInfo): RestateServer {
+    return new RestateServer(undefined, '', info);
+  }
+
+  /** Where this server listens. */
+  get info(): RestateServerInfo {
+    return { ingressUrl: this.ingressUrl, adminUrl: this.adminUrl };
   }
 
   /** Starts a single-node server on random 127.0.0.1 ports; resolves once its admin API answers. */
@@ -125,12 +143,10 @@ export class RestateServer {
       await rm(baseDir, { recursive: true, force: true });
       throw error;
     }
-    const server = new RestateServer(
-      child,
-      baseDir,
-      ports.get('http-ingress-server') ?? 0,
-      ports.get('admin-api-server') ?? 0,
-    );
+    const server = new RestateServer(child, baseDir, {
+      ingressUrl: `http://127.0.0.1:${ports.get('http-ingress-server') ?? 0}`,
+      adminUrl: `http://127.0.0.1:${ports.get('admin-api-server') ?? 0}`,
+    });
     await server.#waitHealthy();
     return server;
   }
@@ -183,11 +199,13 @@ export class RestateServer {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  /** Stops the server and removes its data. */
+  /** Stops the server and removes its data (nothing for a server made with `at`). */
   async stop(): Promise<void> {
-    const exited = new Promise<void>((resolve) => this.#process.once('exit', () => resolve()));
-    this.#process.kill('SIGTERM');
-    const timer = setTimeout(() => this.#process.kill('SIGKILL'), 5_000);
+    const child = this.#process;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await exited;
     clearTimeout(timer);
     await rm(this.#baseDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import type { ConverseResponse, ConverseStreamOutput, TokenUsage } from '@aws-sd
 import type { ModelStreamEvent, Usage } from '@skein/core';
 
 /** Core usage from Bedrock's token usage, cache counts included when Bedrock sent them. */
-export function toUsage(usage: TokenUsage | undefined): Usage {
+function toUsage(usage: TokenUsage | undefined): Usage {
   const inputTokens = usage?.inputTokens ?? 0;
   const outputTokens = usage?.outputTokens ?? 0;
   const out: Usage = { inputTokens, outputTokens, totalTokens: usage?.totalTokens ?? inputTokens + outputTokens };

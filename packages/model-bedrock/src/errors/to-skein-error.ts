@@ -83,7 +83,7 @@ function num(value: unknown): number | undefined {
 }
 
 /** The server's retry-after in ms (`retry-after-ms`, or `retry-after` in seconds or as a date), when it sent one. */
-export function retryAfterMs(headers: Record<string, unknown> | undefined, now = Date.now()): number | undefined {
+function retryAfterMs(headers: Record<string, unknown> | undefined, now = Date.now()): number | undefined {
   if (!headers) return undefined;
   const ms = Number(str(headers['retry-after-ms']));
   if (Number.isFinite(ms) && ms >= 0) return ms;

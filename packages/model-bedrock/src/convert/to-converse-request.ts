@@ -7,7 +7,7 @@ import type {
   ToolResultContentBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import { ModelError, type ContentBlock, type Message, type ModelRequest, type ToolResultContent } from '@skein/core';
-import type { BedrockModelOptions } from './bedrock-options.js';
+import type { BedrockModelOptions } from '../bedrock-options.js';
 
 /** The parts of the options that shape every request. */
 export type RequestOptions = Pick<BedrockModelOptions, 'params' | 'guardrail' | 'cachePrompt' | 'cacheTools'>;
@@ -21,7 +21,7 @@ function toolResultContent(item: ToolResultContent): ToolResultContentBlock {
 }
 
 /** One core content block as a Converse content block. */
-export function toConverseBlock(block: ContentBlock): ConverseBlock {
+function toConverseBlock(block: ContentBlock): ConverseBlock {
   if ('text' in block) return { text: block.text };
   if ('toolUse' in block)
     return { toolUse: { toolUseId: block.toolUse.toolUseId, name: block.toolUse.name, input: block.toolUse.input } };
@@ -80,7 +80,7 @@ function flattenToolBlocks(block: ContentBlock): ContentBlock[] {
  * histories may hold two user messages in a row; Converse rejects that). `flattenTools` renders
  * tool blocks as text.
  */
-export function toConverseMessages(messages: readonly Message[], flattenTools = false): ConverseMessage[] {
+function toConverseMessages(messages: readonly Message[], flattenTools = false): ConverseMessage[] {
   const out: ConverseMessage[] = [];
   let last: { role: Message['role']; content: ConverseBlock[] } | undefined;
   for (const message of messages) {

@@ -1,0 +1,2 @@
+export { rgwServer } from './rgw.js';
+export { restateServer } from './restate.js';
