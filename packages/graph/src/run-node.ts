@@ -148,7 +148,7 @@ async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | M
  * id (`billing`, `billing/expert` for an agent it uses as a tool); a nested orchestrator's paths are
  * prefixed with it (`desk/refund`).
  */
-export function interruptsOf(outcome: AgentResult | MultiAgentResult, nodeId: string): Interrupt[] {
+function interruptsOf(outcome: AgentResult | MultiAgentResult, nodeId: string): Interrupt[] {
   if (outcome instanceof AgentResult) {
     if (outcome.stopReason !== 'interrupt') return [];
     return outcome.interrupts.map((i) => ({ ...i, source: [nodeId, ...i.source.split('/').slice(1)].join('/') }));

@@ -39,7 +39,7 @@ export interface InFlight {
 export type PauseStage = 'before' | 'node';
 
 /** A node waiting for answers. */
-export interface Paused {
+interface Paused {
   sources: string[];
   stage: PauseStage;
   interrupts: Interrupt[];

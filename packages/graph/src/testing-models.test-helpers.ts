@@ -25,7 +25,7 @@ export function seeded(seed: number): () => number {
 }
 
 /** A model answering `text` with the given latency; zero latency has no await between events. */
-export function fastModel(text: string, latency: Latency, random?: () => number): Model {
+function fastModel(text: string, latency: Latency, random?: () => number): Model {
   return {
     modelId: 'fast',
     async *stream(): AsyncGenerator<ModelStreamEvent> {
@@ -105,5 +105,3 @@ export class DyingRepository extends InMemorySessionRepository {
     this.lastStateStatus = args[1].state['status'];
   }
 }
-
-export type { NewTransition };

@@ -56,7 +56,7 @@ export function pidAlive(pid: number): boolean {
 }
 
 /** True when the lock's holder is certainly gone: same host, and its pid is dead or now belongs to another process. */
-export function isStale(info: LockInfo): boolean {
+function isStale(info: LockInfo): boolean {
   if (info.host !== os.hostname()) return false;
   if (info.pid === process.pid) return ![...held.values()].includes(info.token);
   if (!pidAlive(info.pid)) return true;

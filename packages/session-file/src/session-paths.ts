@@ -2,7 +2,7 @@ import path from 'node:path';
 import { SessionNotFoundError, checkSessionId } from '@skein/core';
 
 /** Checks a message id or transition number before it becomes part of a file name. */
-export function checkIndex(value: unknown, what: string): asserts value is number {
+function checkIndex(value: unknown, what: string): asserts value is number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw new SessionNotFoundError(`Invalid ${what} ${JSON.stringify(value)}: use an integer >= 0.`);
   }

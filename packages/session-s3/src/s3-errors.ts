@@ -1,7 +1,7 @@
 import { SessionError, SessionNotFoundError } from '@skein/core';
 
 /** What a request was doing, which decides the IAM permission it needed. */
-export type S3Action = 'read' | 'write' | 'list' | 'delete';
+type S3Action = 'read' | 'write' | 'list' | 'delete';
 
 const PERMISSION: Record<S3Action, string> = {
   read: 's3:GetObject',
@@ -29,7 +29,7 @@ interface S3ErrorShape {
 }
 
 /** The S3 error code (`NoSuchKey`, `PreconditionFailed`, ...) of an SDK error, or the error's name. */
-export function s3ErrorCode(error: unknown): string {
+function s3ErrorCode(error: unknown): string {
   if (typeof error !== 'object' || error === null) return String(error);
   const e = error as S3ErrorShape;
   for (const candidate of [e.Code, e.name, e.code]) {
@@ -40,7 +40,7 @@ export function s3ErrorCode(error: unknown): string {
 }
 
 /** The HTTP status of an SDK error, when S3 answered. */
-export function s3Status(error: unknown): number | undefined {
+function s3Status(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const status = (error as S3ErrorShape).$metadata?.httpStatusCode;
   return typeof status === 'number' ? status : undefined;

@@ -5,7 +5,7 @@
 import type { Handoff, Message } from '@skein/core';
 
 /** How a repair note starts (so a turn that already got one is recognised, also after a resume). */
-export const REPAIR_NOTE_PREFIX = '[Transfer not made]';
+const REPAIR_NOTE_PREFIX = '[Transfer not made]';
 
 const CUE = String.raw`(?:i'll|i will|i'm going to|i am going to|i'm about to|i am about to|let me|we'll|we will|i shall)\s+(?:now\s+|just\s+|quickly\s+|go ahead and\s+)?`;
 const VERB = String.raw`(?:transfer|hand|connect|pass|forward|route|escalate|send)`;

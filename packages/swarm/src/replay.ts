@@ -8,7 +8,7 @@ import type { SwarmStore } from './swarm-store.js';
 import type { SwarmConversation, SwarmTurn } from './swarm-turn.js';
 
 /** A member as it was at the end of its latest committed turn. */
-export interface MemberSnapshot {
+interface MemberSnapshot {
   messages: Message[];
   state: JsonObject;
 }

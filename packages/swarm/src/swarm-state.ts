@@ -15,7 +15,7 @@ import {
 } from '@skein/core';
 
 /** A transfer that was decided but whose target has not finished yet. */
-export interface PendingHandoff {
+interface PendingHandoff {
   from: string;
   to: string;
   toolName: string;

@@ -66,7 +66,7 @@ export function encodeTurn(turn: SwarmTurn): JsonObject {
 }
 
 /** Reads a turn entry. */
-export function decodeTurn(entry: JsonObject): SwarmTurn {
+function decodeTurn(entry: JsonObject): SwarmTurn {
   const raw = decodeBytes(entry) as Record<string, unknown>;
   const seq = raw['seq'];
   if (

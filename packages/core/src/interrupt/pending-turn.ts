@@ -83,7 +83,7 @@ export function closingResults(turn: PendingTurn): Message {
 }
 
 /** The tool results that close a pending turn nobody answered (a plain prompt came instead). */
-export function unansweredResults(turn: PendingTurn): ToolResult[] {
+function unansweredResults(turn: PendingTurn): ToolResult[] {
   return toolUsesOf(turn.message).map(
     (use, i) =>
       turn.results[i] ??

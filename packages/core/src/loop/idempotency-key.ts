@@ -74,7 +74,7 @@ function earlierIdentical(
 }
 
 /** JSON with object keys sorted, so equal inputs give equal text whatever their key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

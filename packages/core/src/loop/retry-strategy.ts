@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors/configuration-errors.js';
 import { ModelThrottledError, ModelTransientError } from '../errors/model-errors.js';
 
 /** The longest server-requested wait honoured (the SDKs' bound); a longer retry-after fails the call. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Options of {@link ExponentialBackoffRetry}. */
 export interface RetryStrategyOptions {
@@ -97,7 +97,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 let sharedRetry: RetryStrategy | undefined;
 /** The default retry strategy: stateless, so one instance serves every agent (made on first use). */
-export function defaultRetryStrategy(): RetryStrategy {
+function defaultRetryStrategy(): RetryStrategy {
   sharedRetry ??= new ExponentialBackoffRetry();
   return sharedRetry;
 }

@@ -1,7 +1,7 @@
 import { errorToolResult, type ContentBlock, type Message } from '../types/messages.js';
 
 /** What a restored tool call that never got its result is answered with. */
-export const INTERRUPTED_TOOL_CALL = 'Tool call interrupted: the session ended before the tool finished.';
+const INTERRUPTED_TOOL_CALL = 'Tool call interrupted: the session ended before the tool finished.';
 
 /** The result of {@link repairToolPairs}. */
 export interface RepairedHistory {
