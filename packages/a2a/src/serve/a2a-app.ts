@@ -104,12 +104,15 @@ export function createA2AApp(options: A2AServerOptions): A2AApp {
     const card = cardAt(base);
     const version = c.req.header('A2A-Version') || '0.3';
     if (legacy && version === '0.3') {
+      // The SDK's 0.3 card translation is reached through its legacy REST handler (the Express router is not used here).
       const { sdk } = await start();
-      const shim = { getAgentCard: async () => card } as unknown as ConstructorParameters<
+      const shim = { getAuthenticatedExtendedAgentCard: async () => card } as unknown as ConstructorParameters<
         typeof sdk.legacy.LegacyRestTransportHandler
       >[0];
-      const legacyCard = await new sdk.legacy.LegacyRestTransportHandler(shim).getAgentCard();
-      return c.json(legacyCard, 200, { Vary: 'A2A-Version' });
+      const ctx = new sdk.server.ServerCallContext();
+      const legacyCard = await new sdk.legacy.LegacyRestTransportHandler(shim).getAuthenticatedExtendedAgentCard(ctx);
+      const v1 = sdk.core.AgentCard.toJSON(card) as { supportedInterfaces?: unknown };
+      return c.json({ ...legacyCard, supportedInterfaces: v1.supportedInterfaces }, 200, { Vary: 'A2A-Version' });
     }
     const { sdk } = await start();
     return c.json(sdk.core.AgentCard.toJSON(card), 200, { Vary: 'A2A-Version' });

@@ -46,6 +46,21 @@ const json = (body: unknown, status = 200): Response => Response.json(body, { st
 const rpcError = (id: unknown, error: RpcError, status = 200): Response =>
   json({ jsonrpc: '2.0', id: id ?? null, error }, status);
 
+const validId = (id: unknown): unknown =>
+  typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+
+/** What is wrong with a JSON-RPC 2.0 request envelope, if anything. */
+function envelopeProblem(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be one JSON object';
+  const rpc = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+  if (rpc.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if ('id' in rpc && rpc.id !== null && validId(rpc.id) === null) return 'id must be a string, an integer or null';
+  if (typeof rpc.method !== 'string' || rpc.method === '') return 'method must be a non-empty string';
+  if ('params' in rpc && (typeof rpc.params !== 'object' || rpc.params === null || Array.isArray(rpc.params)))
+    return 'params must be an object';
+  return undefined;
+}
+
 /** Handles one JSON-RPC POST; `context` is built by the caller (principal, headers, trace). */
 export async function handleJsonRpc(
   request: Request,
@@ -74,7 +89,13 @@ export async function handleJsonRpc(
   } catch (error) {
     return rpcError(null, { code: -32700, message: `The body is not JSON: ${(error as Error).message}` });
   }
-  const rpc = (typeof body === 'object' && body !== null ? body : {}) as { id?: unknown; method?: unknown };
+  const rpc = (typeof body === 'object' && body !== null ? body : {}) as {
+    jsonrpc?: unknown;
+    id?: unknown;
+    method?: unknown;
+  };
+  const invalid = envelopeProblem(body);
+  if (invalid) return rpcError(validId(rpc.id), { code: -32600, message: `Invalid JSON-RPC request: ${invalid}.` });
   const known = useLegacy ? V03_METHODS : V1_METHODS;
   if (typeof rpc.method === 'string' && !known.includes(rpc.method)) {
     const other = (useLegacy ? V1_METHODS : V03_METHODS).includes(rpc.method);

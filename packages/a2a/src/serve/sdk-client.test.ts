@@ -64,7 +64,10 @@ describe('a skein agent served over A2A, called with @a2a-js/sdk 1.3', () => {
       expect(result.metadata?.['skein']).toEqual({ usage: { inputTokens: 13, outputTokens: 6, totalTokens: 19 } });
       const again = await client.getTask({ tenant: '', id: result.id });
       expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(again.history.map((m) => Message.toJSON(m).role)).toEqual(['ROLE_USER', 'ROLE_AGENT']);
+      expect(again.history.map((m) => (Message.toJSON(m) as { role: string }).role)).toEqual([
+        'ROLE_USER',
+        'ROLE_AGENT',
+      ]);
     });
 
     it(`streams progress, then the answer as an artifact (${transport})`, async () => {
