@@ -8,7 +8,7 @@ const roots = ['packages/*/src/**', 'test/**', 'examples/**'];
 // once per run in its global setup and reach the tests through `inject`.
 export default defineConfig({
   resolve: { conditions: ['@skein/source', 'import', 'module', 'node', 'default'] },
-  ssr: { resolve: { conditions: ['@skein/source', 'import', 'node', 'default'] } },
+  ssr: { resolve: { conditions: ['@skein/source', 'node', 'default'] } },
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
