@@ -1,6 +1,6 @@
 /**
- * What a remote agent card must hold for skein to call it, as a pure check: a name, at least one
- * interface (URL and protocol binding) skein speaks, capabilities, skills, input and output modes.
+ * What a remote agent card must hold for skein to call it, as a pure check: a name, and at least
+ * one interface (URL and protocol binding) skein speaks; the other fields, when present, of their type.
  */
 import type { AgentCard } from '@a2a-js/sdk';
 
@@ -16,11 +16,13 @@ export function cardProblems(card: unknown, legacy = false): string[] {
     if (typeof url !== 'string' || url === '') problems.push('url is missing');
   }
   if (typeof c.name !== 'string' || c.name.trim() === '') problems.push('name is missing');
-  if (typeof c.description !== 'string') problems.push('description is missing');
-  if (typeof c.version !== 'string' || c.version === '') problems.push('version is missing');
-  if (typeof c.capabilities !== 'object' || c.capabilities === null) problems.push('capabilities is missing');
+  // Proto3 JSON leaves out empty strings and lists, so those may be absent; present, they must have their type.
+  for (const key of ['description', 'version'] as const)
+    if (c[key] !== undefined && typeof c[key] !== 'string') problems.push(`${key} is not a string`);
+  if (c.capabilities !== undefined && (typeof c.capabilities !== 'object' || c.capabilities === null))
+    problems.push('capabilities is not an object');
   for (const key of ['skills', 'defaultInputModes', 'defaultOutputModes'] as const)
-    if (!Array.isArray(c[key])) problems.push(`${key} is missing`);
+    if (c[key] !== undefined && !Array.isArray(c[key])) problems.push(`${key} is not a list`);
   if (legacy) return problems;
   const interfaces = Array.isArray(c.supportedInterfaces) ? (c.supportedInterfaces as Record<string, unknown>[]) : [];
   if (interfaces.length === 0) problems.push('supportedInterfaces is missing or empty (no URL to call)');

@@ -77,9 +77,8 @@ export class Connection {
       response = await this.fetch(cardUrl, { headers: { 'A2A-Version': '1.0' } });
     } catch (error) {
       const fault = classify(error);
-      throw fault.transient
-        ? error
-        : this.#error(`cannot fetch its card at ${cardUrl}: ${fault.message}`, 'unreachable', error);
+      const what = `cannot fetch its card at ${cardUrl}: ${fault.message}`;
+      throw fault.transient ? new Error(what, { cause: error }) : this.#error(what, 'unreachable', error);
     }
     if (response.status >= 500 || response.status === 429)
       throw new Error(`HTTP error fetching the card: Status: ${response.status}`);

@@ -66,12 +66,17 @@ function cutFirstStream(): typeof fetch {
 describe('resuming a remote call', () => {
   for (const streaming of [true, false]) {
     it(`a caller killed mid-call resumes the task by its id, without sending again (streaming: ${streaming})`, async () => {
-      const sdk = await startSdkAgent('slow', { slowMs: 400, streaming });
+      const sdk = await startSdkAgent('slow', { slowMs: 1_500, streaming });
       agents.push(sdk);
       const sessions = session();
       const first = new RemoteAgent({ name: 'slow', url: sdk.url, sessionManager: sessions(), pollIntervalMs: 20 });
       const killed = new AbortController();
-      setTimeout(() => killed.abort(new Error('the caller died')), 150);
+      // Killed once the remote agent has the message and the caller had time to read the task id.
+      const kill = setInterval(() => {
+        if (sdk.received.length === 0) return;
+        clearInterval(kill);
+        setTimeout(() => killed.abort(new Error('the caller died')), 300);
+      }, 10);
       await expect(first.send('once', { key: 'call-1', signal: killed.signal })).rejects.toThrow('the caller died');
       const second = new RemoteAgent({ name: 'slow', url: sdk.url, sessionManager: sessions(), pollIntervalMs: 20 });
       const answer = await second.send('once', { key: 'call-1' });

@@ -43,12 +43,15 @@ function membersOf(target: A2ATarget): { id: string; description: string }[] {
   return out;
 }
 
-/** The skills a card lists for `target`. */
+/** The skills a card lists for `target`: its tools or members, else the target itself. */
 export function skillsOf(target: A2ATarget): AgentSkill[] {
-  if (target instanceof Agent) {
-    return target.tools.map((t) => skill(t.name, t.name, t.spec.description, ['tool']));
-  }
-  return membersOf(target).map((m) => skill(m.id, m.id, m.description, ['member']));
+  const listed =
+    target instanceof Agent
+      ? target.tools.map((t) => skill(t.name, t.name, t.spec.description, ['tool']))
+      : membersOf(target).map((m) => skill(m.id, m.id, m.description, ['member']));
+  if (listed.length > 0) return listed;
+  const { name, description } = identityOf(target);
+  return [skill(name, name, description, [])];
 }
 
 /** The card's name and description for `target`. */
