@@ -46,6 +46,11 @@ export interface RemoteAgentOptions {
   pollIntervalMs?: number;
   /** Use streaming; default when the card says the agent streams. */
   streaming?: boolean;
+  /**
+   * Cancel the remote task (CancelTask) when the caller is cancelled. Default false: the remote task
+   * goes on, and with a session manager the next run of the caller resumes it instead of asking again.
+   */
+  cancelOnAbort?: boolean;
   /** Preferred transport. Default: the card's order. */
   transport?: 'JSONRPC' | 'HTTP+JSON';
   /** Where the card is, relative to `url`. */
@@ -100,6 +105,7 @@ export class RemoteAgent {
       ? new SessionCallStore(options.sessionManager, slug(options.name))
       : new MemoryCallStore();
     this.#caller = new RemoteCaller(this.#conn, store, {
+      cancelOnAbort: options.cancelOnAbort === true,
       retry: options.retryStrategy === undefined ? new ExponentialBackoffRetry() : options.retryStrategy,
       timeoutMs: options.timeoutMs ?? 600_000,
       pollIntervalMs: options.pollIntervalMs ?? 500,

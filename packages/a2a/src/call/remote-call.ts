@@ -5,16 +5,17 @@
  * the next one talks to the remote agent. A retry after a transient fault and a resume after a crash
  * run the same code: a task whose id is known is never started again.
  */
-import type { Message, Part, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import type { Message, Part, Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { ModelTransientError, type JsonObject, type JsonValue, type RetryStrategy } from '@skein/core';
 import { RemoteAgentError, type RemoteFailure } from '../errors.js';
 import { textPart } from '../wire/parts.js';
-import { isTerminal, isWaiting, ROLE, STATE, STATE_NAME } from '../wire/protocol.js';
+import { ROLE } from '../wire/protocol.js';
 import type { CallRecord, CallStore } from './call-store.js';
 import type { Connected, Connection } from './connection.js';
-import { classify, StreamCutError } from './faults.js';
-import { answerParts, answerText, interruptFor, messageText, questionOfTask, usageOf } from './task-reading.js';
+import { CallProgress } from './call-progress.js';
+import { classify } from './faults.js';
+import { answerParts, interruptFor, messageText } from './task-reading.js';
 
 /** What one call needs from its caller. */
 export interface CallRequest {
@@ -35,6 +36,8 @@ export interface CallAnswer {
 }
 
 export interface CallerOptions {
+  /** Cancel the remote task when the caller's signal aborts (else it goes on, and a resume finds it). */
+  cancelOnAbort: boolean;
   retry: RetryStrategy | null;
   timeoutMs: number;
   pollIntervalMs: number;
@@ -121,7 +124,10 @@ export class RemoteCaller {
         if (error instanceof RemoteAgentError || isInterrupt(error)) throw error;
         if (timeout.aborted)
           throw this.#error(`no answer within ${this.#o.timeoutMs} ms`, 'timeout', rec, { cause: error });
-        if (req.signal.aborted) throw req.signal.reason ?? error;
+        if (req.signal.aborted) {
+          if (this.#o.cancelOnAbort && rec) await this.#cancel(req.key, rec);
+          throw req.signal.reason ?? error;
+        }
         const fault = classify(error);
         const delay =
           fault.transient && this.#o.retry
@@ -140,8 +146,20 @@ export class RemoteCaller {
     }
   }
 
-  async #put(key: string, rec: CallRecord): Promise<void> {
-    await this.#store.put(key, rec);
+  /** Best effort: cancels the remote task (5 s at most) and records the call as ended. */
+  async #cancel(key: string, rec: CallRecord): Promise<void> {
+    if (!rec.taskId || rec.state === 'completed' || rec.state === 'failed') return;
+    try {
+      const { client } = await this.#conn.connect();
+      await client.cancelTask(
+        { tenant: '', id: rec.taskId, metadata: undefined },
+        { signal: AbortSignal.timeout(5_000) },
+      );
+    } catch {
+      // the caller is leaving either way; the task may have ended meanwhile
+    }
+    Object.assign(rec, { state: 'failed', error: 'its task was canceled by the caller' });
+    await this.#store.put(key, rec).catch(() => undefined);
   }
 
   async #advance(
@@ -152,6 +170,7 @@ export class RemoteCaller {
     lookup: boolean,
   ): Promise<CallAnswer> {
     const { client, streaming } = connected;
+    const p = new CallProgress(req.key, rec, this.#store);
     for (;;) {
       switch (rec.state) {
         case 'completed':
@@ -165,21 +184,21 @@ export class RemoteCaller {
           const response = req.ask(name, reason);
           rec.answer = { messageId: crypto.randomUUID(), response, interrupts: question.interrupts };
           rec.state = 'answering';
-          await this.#put(req.key, rec);
+          await p.put();
           break;
         }
         case 'answering':
-          await this.#answer(req.key, rec, client, streaming, signal);
+          await this.#answer(p, client, streaming, signal);
           break;
         case 'sending': {
-          if (lookup && (await this.#find(req.key, rec, client, signal))) break;
+          if (lookup && (await this.#find(p, client, signal))) break;
           const message = userMessage(rec, rec.messageId, [textPart(req.text)]);
-          await this.#send(req.key, rec, client, streaming, message, signal);
+          await this.#send(p, client, streaming, message, signal);
           lookup = true;
           break;
         }
         case 'working':
-          await this.#follow(req.key, rec, client, streaming, signal);
+          await this.#follow(p, client, streaming, signal);
           break;
       }
     }
@@ -187,25 +206,22 @@ export class RemoteCaller {
 
   /** Sends a message (the first one, or an answer) and follows the task to its next stop. */
   async #send(
-    key: string,
-    rec: CallRecord,
+    p: CallProgress,
     client: Client,
     streaming: boolean,
     message: Message,
     signal: AbortSignal,
   ): Promise<void> {
     const params = { tenant: '', message, configuration: undefined, metadata: undefined };
-    if (streaming) return this.#consume(key, rec, client.sendMessageStream(params, { signal }), 'the message stream');
+    if (streaming) return p.consume(client.sendMessageStream(params, { signal }), 'the message stream');
     const result = await client.sendMessage(params, { signal });
-    if ('messageId' in result) {
-      Object.assign(rec, { state: 'completed', text: messageText(result) });
-      return this.#put(key, rec);
-    }
-    await this.#learnTask(key, rec, result);
-    if (!(await this.#settle(key, rec, result))) await this.#follow(key, rec, client, false, signal);
+    if ('messageId' in result) return p.answered(messageText(result));
+    await p.learnTask(result);
+    if (!(await p.settle(result))) await this.#follow(p, client, false, signal);
   }
 
-  async #answer(key: string, rec: CallRecord, client: Client, streaming: boolean, signal: AbortSignal): Promise<void> {
+  async #answer(p: CallProgress, client: Client, streaming: boolean, signal: AbortSignal): Promise<void> {
+    const rec = p.rec;
     const answer = rec.answer;
     if (!answer || !rec.taskId)
       throw this.#error('an answer was to be sent to a task that is not known', 'bad_response', rec);
@@ -217,16 +233,17 @@ export class RemoteCaller {
         rec,
       );
     try {
-      await this.#send(key, rec, client, streaming, userMessage(rec, answer.messageId, parts, rec.taskId), signal);
+      await this.#send(p, client, streaming, userMessage(rec, answer.messageId, parts, rec.taskId), signal);
     } catch (error) {
       if (classify(error).a2aCode !== -32004) throw error;
       rec.state = 'working'; // the answer arrived before (a crash cut the call after it): follow the task instead
-      await this.#put(key, rec);
+      await p.put();
     }
   }
 
   /** Finds the task a message whose fate is unknown started (its context is this call's own). */
-  async #find(key: string, rec: CallRecord, client: Client, signal: AbortSignal): Promise<boolean> {
+  async #find(p: CallProgress, client: Client, signal: AbortSignal): Promise<boolean> {
+    const rec = p.rec;
     let tasks: Task[];
     try {
       const found = await client.listTasks(
@@ -246,85 +263,20 @@ export class RemoteCaller {
     }
     const task = tasks.find((t) => t.history.some((m) => m.messageId === rec.messageId)) ?? tasks[0];
     if (!task) return false;
-    await this.#learnTask(key, rec, task);
+    await p.learnTask(task);
     return true;
-  }
-
-  async #learnTask(key: string, rec: CallRecord, task: Pick<Task, 'id'>): Promise<void> {
-    if (rec.taskId === task.id && rec.state === 'working') return;
-    rec.taskId = task.id;
-    rec.state = 'working';
-    await this.#put(key, rec);
   }
 
   /** Follows a known task to its next stop: GetTask, then SubscribeToTask (streaming) or GetTask polling. */
-  async #follow(key: string, rec: CallRecord, client: Client, streaming: boolean, signal: AbortSignal): Promise<void> {
-    const id = rec.taskId;
-    if (!id) throw this.#error('there is no task to follow', 'bad_response', rec);
+  async #follow(p: CallProgress, client: Client, streaming: boolean, signal: AbortSignal): Promise<void> {
+    const id = p.rec.taskId;
+    if (!id) throw this.#error('there is no task to follow', 'bad_response', p.rec);
     for (;;) {
       const task = await client.getTask({ tenant: '', id, historyLength: 0 }, { signal });
-      if (await this.#settle(key, rec, task)) return;
-      if (streaming)
-        return this.#consume(key, rec, client.resubscribeTask({ tenant: '', id }, { signal }), 'the task subscription');
+      if (await p.settle(task)) return;
+      if (streaming) return p.consume(client.resubscribeTask({ tenant: '', id }, { signal }), 'the task subscription');
       await sleep(this.#o.pollIntervalMs, signal);
     }
-  }
-
-  /** Reads a stream of task events to the task's next stop; a stream that ends before it is a (transient) cut. */
-  async #consume(key: string, rec: CallRecord, events: AsyncGenerator<StreamResponse>, what: string): Promise<void> {
-    const seen: Pick<Task, 'artifacts' | 'status' | 'metadata'> = {
-      artifacts: [],
-      status: undefined,
-      metadata: undefined,
-    };
-    for await (const e of events) {
-      const p = e.payload;
-      if (p?.$case === 'task') {
-        await this.#learnTask(key, rec, p.value);
-        Object.assign(seen, { artifacts: [...p.value.artifacts], status: p.value.status, metadata: p.value.metadata });
-        if (await this.#settle(key, rec, seen)) return;
-      } else if (p?.$case === 'artifactUpdate' && p.value.artifact) {
-        const a = p.value.artifact;
-        const i = seen.artifacts.findIndex((x) => x.artifactId === a.artifactId);
-        const existing = seen.artifacts[i];
-        if (existing && p.value.append) existing.parts.push(...a.parts);
-        else if (existing) seen.artifacts[i] = a;
-        else seen.artifacts.push(a);
-      } else if (p?.$case === 'statusUpdate') {
-        if (!rec.taskId) await this.#learnTask(key, rec, { id: p.value.taskId });
-        seen.status = p.value.status;
-        if (p.value.metadata) seen.metadata = { ...seen.metadata, ...p.value.metadata };
-        if (await this.#settle(key, rec, seen)) return;
-      } else if (p?.$case === 'message') {
-        Object.assign(rec, { state: 'completed', text: messageText(p.value) });
-        return this.#put(key, rec);
-      }
-    }
-    throw new StreamCutError(what);
-  }
-
-  /** Records a task that stopped (finished, or asking); false while it is still working. */
-  async #settle(key: string, rec: CallRecord, task: Pick<Task, 'artifacts' | 'status' | 'metadata'>): Promise<boolean> {
-    const state = task.status?.state;
-    if (isTerminal(state)) {
-      const usage = usageOf(task.metadata);
-      if (usage) rec.usage = usage;
-      if (state === STATE.completed) Object.assign(rec, { state: 'completed', text: answerText(task) });
-      else {
-        const why = messageText(task.status?.message ?? { parts: [] });
-        Object.assign(rec, {
-          state: 'failed',
-          error: `its task ended ${STATE_NAME[state ?? 0]}${why ? `: ${why}` : ''}`,
-        });
-      }
-    } else if (isWaiting(state)) {
-      rec.round += 1;
-      rec.question = questionOfTask(task);
-      rec.state = 'asking';
-      delete rec.answer;
-    } else return false;
-    await this.#put(key, rec);
-    return true;
   }
 }
 

@@ -142,3 +142,25 @@ describe('a remote agent served by @a2a-js/sdk, called from skein', () => {
     expect(error.message).toMatch(/^Remote agent slowpoke \(.*, task [0-9a-f-]+\): no answer within 300 ms$/);
   });
 });
+
+describe('cancelling a caller', () => {
+  it('with cancelOnAbort, cancels the remote task (CancelTask); without, leaves it running', async () => {
+    const sdk = await sdkAgent('slow', { slowMs: 1_000 });
+    const stopped = new AbortController();
+    const remote = new RemoteAgent({ name: 'slow', url: sdk.url, cancelOnAbort: true });
+    const call = remote.send('go', { signal: stopped.signal });
+    while (sdk.received.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    stopped.abort(new Error('the user left'));
+    await expect(call).rejects.toThrow('the user left');
+    expect(sdk.calls).toContain('CancelTask');
+    const calls = sdk.calls.length;
+    const keeps = new RemoteAgent({ name: 'slow', url: sdk.url });
+    const other = new AbortController();
+    const second = keeps.send('again', { signal: other.signal });
+    while (sdk.received.length < 2) await new Promise((r) => setTimeout(r, 10));
+    other.abort(new Error('gone'));
+    await expect(second).rejects.toThrow('gone');
+    expect(sdk.calls.slice(calls)).not.toContain('CancelTask');
+  });
+});

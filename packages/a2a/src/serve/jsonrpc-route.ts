@@ -61,20 +61,13 @@ function envelopeProblem(body: unknown): string | undefined {
   return undefined;
 }
 
-/** Handles one JSON-RPC POST; `context` is built by the caller (principal, headers, trace). */
-export async function handleJsonRpc(
+/** Reads the body and refuses what is not a JSON-RPC request this agent answers (with clearer messages than the SDK's). */
+async function preflight(
   request: Request,
-  deps: JsonRpcDeps,
-  card: AgentCard,
-  context: ServerCallContext,
-  onCancel: () => void,
-): Promise<Response> {
-  const { sdk } = deps;
-  const useLegacy = deps.legacy && (request.headers.get('A2A-Version') || '0.3') === '0.3';
-  const mapError = (e: unknown): RpcError =>
-    useLegacy
-      ? (sdk.legacy.LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(e) as RpcError)
-      : sdk.server.JsonRpcTransportHandler.mapToJSONRPCError(e);
+  useLegacy: boolean,
+  mapError: (e: unknown) => RpcError,
+  sdk: ServerSdk,
+): Promise<Response | { body: unknown; rpc: { id?: unknown; method?: unknown } }> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type && type !== 'application/json')
     return rpcError(
@@ -89,21 +82,40 @@ export async function handleJsonRpc(
   } catch (error) {
     return rpcError(null, { code: -32700, message: `The body is not JSON: ${(error as Error).message}` });
   }
-  const rpc = (typeof body === 'object' && body !== null ? body : {}) as {
-    jsonrpc?: unknown;
-    id?: unknown;
-    method?: unknown;
-  };
+  const rpc = (typeof body === 'object' && body !== null ? body : {}) as { id?: unknown; method?: unknown };
   const invalid = envelopeProblem(body);
   if (invalid) return rpcError(validId(rpc.id), { code: -32600, message: `Invalid JSON-RPC request: ${invalid}.` });
   const known = useLegacy ? V03_METHODS : V1_METHODS;
   if (typeof rpc.method === 'string' && !known.includes(rpc.method)) {
     const other = (useLegacy ? V1_METHODS : V03_METHODS).includes(rpc.method);
+    const hint = other
+      ? ` (an A2A ${useLegacy ? '1.0' : '0.3'} method: send the header A2A-Version: ${useLegacy ? '1.0' : '0.3'})`
+      : '';
     return rpcError(rpc.id, {
       code: -32601,
-      message: `Unknown method "${rpc.method}"${other ? ` (an A2A ${useLegacy ? '1.0' : '0.3'} method: send the header A2A-Version: ${useLegacy ? '1.0' : '0.3'})` : ''}; this agent answers ${known.join(', ')}.`,
+      message: `Unknown method "${rpc.method}"${hint}; this agent answers ${known.join(', ')}.`,
     });
   }
+  return { body, rpc };
+}
+
+/** Handles one JSON-RPC POST; `context` is built by the caller (principal, headers, trace). */
+export async function handleJsonRpc(
+  request: Request,
+  deps: JsonRpcDeps,
+  card: AgentCard,
+  context: ServerCallContext,
+  onCancel: () => void,
+): Promise<Response> {
+  const { sdk } = deps;
+  const useLegacy = deps.legacy && (request.headers.get('A2A-Version') || '0.3') === '0.3';
+  const mapError = (e: unknown): RpcError =>
+    useLegacy
+      ? (sdk.legacy.LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(e) as RpcError)
+      : sdk.server.JsonRpcTransportHandler.mapToJSONRPCError(e);
+  const pre = await preflight(request, useLegacy, mapError, deps.sdk);
+  if (pre instanceof Response) return pre;
+  const { body, rpc } = pre;
   try {
     sdk.server.validateVersion(context.requestedVersion, card, 'JSONRPC');
   } catch (error) {
