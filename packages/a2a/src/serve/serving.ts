@@ -8,7 +8,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { InMemorySessionRepository, RepositorySessionManager, type SessionManager } from '@skein/core';
 import { serverSdk, type ServerSdk } from '../wire/sdk.js';
 import { isTraceparent, loadTraceApi } from '../wire/trace-context.js';
-import { buildCard } from './card.js';
+import { buildCard, PATHS } from './card.js';
 import { type A2AServerOptions, type A2ATarget, principalId } from './options.js';
 import { SIGNAL_STATE, SkeinRequestHandler, TRACEPARENT_STATE } from './request-handler.js';
 import { TaskDocs, TaskIndex } from './task-store.js';
@@ -28,6 +28,17 @@ export type Serve = (r: Ready, card: AgentCard, ctx: ServerCallContext, cancel: 
 function memorySessions(): (id: string) => SessionManager {
   const repository = new InMemorySessionRepository();
   return (sessionId) => new RepositorySessionManager({ sessionId, repository });
+}
+
+const REFUSED = 'Unauthorized: this agent does not accept the credentials of this request (or there are none).';
+
+/** HTTP 401, with the body of the binding asked (a JSON-RPC error, or an HTTP+JSON error). */
+function unauthorized(request: Request): Response {
+  const jsonRpc = new URL(request.url).pathname.endsWith(PATHS.jsonRpc);
+  const body = jsonRpc
+    ? { jsonrpc: '2.0', id: null, error: { code: -32600, message: REFUSED } }
+    : { error: { code: 401, status: 'UNAUTHENTICATED', message: REFUSED, details: [] } };
+  return Response.json(body, { status: 401 });
 }
 
 /** The base URL of a request to the route at `marker` (what precedes it in the path). */
@@ -84,8 +95,7 @@ export class Serving {
   async context(request: Request, r: Ready, signal: AbortSignal): Promise<ServerCallContext | Response> {
     const authorize = this.#o.authorize;
     const principal = authorize ? await authorize(request) : 'anonymous';
-    if (principal === undefined)
-      return Response.json({ error: 'Unauthorized: this agent does not know the caller.' }, { status: 401 });
+    if (principal === undefined) return unauthorized(request);
     const state = new Map<string, unknown>([
       ['headers', Object.fromEntries(request.headers)],
       [SIGNAL_STATE, signal],
