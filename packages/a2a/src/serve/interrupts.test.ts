@@ -94,3 +94,23 @@ describe('an approval of a served agent is the task input-required state', () =>
     );
   });
 });
+
+describe('two answers to one question at once', () => {
+  it('runs the task once: the second is refused (-32004) and changes nothing', async () => {
+    refunds.length = 0;
+    const server = await serve({ agent: (sm) => refundAgent(sm) });
+    const client = await clientFor(server.url);
+    const asked = (await client.sendMessage(send('Refund order 7, 80 EUR'))) as Task;
+    const answers = await Promise.allSettled([
+      client.sendMessage(send('yes', { taskId: asked.id })),
+      client.sendMessage(send('yes', { taskId: asked.id })),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = answers.find((a) => a.status === 'rejected') as PromiseRejectedResult;
+    // The second arrives while the first runs (refused: working) or after it (refused: finished).
+    expect(String(refused.reason)).toMatch(
+      /is working; send the next message when it asks for input|is finished \(completed\)/,
+    );
+    expect(refunds).toEqual([{ orderId: '7', amountEur: 80 }]);
+  });
+});

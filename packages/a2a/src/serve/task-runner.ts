@@ -6,7 +6,7 @@
 import type { Message, StreamResponse, Task } from '@a2a-js/sdk';
 import type { SessionManager } from '@skein/core';
 import { partsToBlocks, textPart } from '../wire/parts.js';
-import { isTerminal, isWaiting, newMessage, ROLE, STATE, statusEvent } from '../wire/protocol.js';
+import { isTerminal, isWaiting, newMessage, ROLE, STATE, STATE_NAME, statusEvent } from '../wire/protocol.js';
 import type { ServerSdk } from '../wire/sdk.js';
 import { answersOf } from './answers.js';
 import type { EventQueue } from './event-queue.js';
@@ -30,6 +30,8 @@ export interface RunnerParts {
 
 export class TaskRunner {
   readonly live = new Map<string, LiveTask>();
+  /** Tasks an answer is being stored for (not live yet). */
+  readonly #claimed = new Set<string>();
   readonly #p: RunnerParts;
 
   constructor(parts: RunnerParts) {
@@ -91,18 +93,34 @@ export class TaskRunner {
     traceparent: string | undefined,
     subscribe: boolean,
   ): Promise<Started> {
-    const { errors, core } = this.#p.sdk;
-    if (this.live.has(taskId))
+    const { errors } = this.#p.sdk;
+    if (this.live.has(taskId) || this.#claimed.has(taskId))
       throw new errors.UnsupportedOperationError(
         `Task ${taskId} is working; send the next message when it asks for input (input-required).`,
       );
+    this.#claimed.add(taskId); // two answers racing: the second is refused, not run twice
+    try {
+      return await this.#answer(taskId, owner, message, traceparent, subscribe);
+    } finally {
+      this.#claimed.delete(taskId);
+    }
+  }
+
+  async #answer(
+    taskId: string,
+    owner: string,
+    message: Message,
+    traceparent: string | undefined,
+    subscribe: boolean,
+  ): Promise<Started> {
+    const { errors, core } = this.#p.sdk;
     const doc = await this.#p.docs.read(taskId);
     if (!doc) throw new errors.TaskNotFoundError(`Task not found: ${taskId}`);
     const task = core.Task.fromJSON(doc.task);
     const state = task.status?.state;
     if (isTerminal(state))
       throw new errors.UnsupportedOperationError(
-        `Task ${taskId} is finished (${String(state)}) and takes no more messages.`,
+        `Task ${taskId} is finished (${STATE_NAME[state ?? 0]}) and takes no more messages.`,
       );
     if (!isWaiting(state) || !doc.interrupts)
       throw new errors.UnsupportedOperationError(
