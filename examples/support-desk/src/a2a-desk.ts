@@ -67,8 +67,8 @@ const server = await serveA2A({
 });
 console.log(`[model] ${models.description}`);
 console.log(`[a2a] serving the ${refundOnly ? 'refund agent' : 'support desk (graph)'} at ${server.url}`);
-console.log(`[a2a] card: ${server.url}/.well-known/agent-card.json; tasks in ${dir}/a2a-sessions`);
 if (server.resumed > 0) console.log(`[a2a] resumed ${server.resumed} task(s) a restart had cut`);
+console.log(`[a2a] card: ${server.url}/.well-known/agent-card.json; tasks in ${dir}/a2a-sessions`);
 
 const stop = async (): Promise<void> => {
   await server.close();

@@ -118,7 +118,7 @@ describe('resuming a remote call', () => {
   });
 
   it('a stream cut before the end is resubscribed', async () => {
-    const sdk = await startSdkAgent('slow', { slowMs: 200 });
+    const sdk = await startSdkAgent('slow', { slowMs: 1_500 });
     agents.push(sdk);
     const remote = new RemoteAgent({ name: 'slow', url: sdk.url, fetch: cutFirstStream(), retryStrategy: retry });
     expect((await remote.send('go')).text).toBe('echo: go');

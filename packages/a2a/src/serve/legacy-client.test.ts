@@ -51,7 +51,7 @@ describe('A2A 0.3 peers', () => {
   });
 
   it('the 0.3.14 client cancels and resubscribes', async () => {
-    const server = await serve({ agent: (sm) => slowAgent(sm, 300, 'later') });
+    const server = await serve({ agent: (sm) => slowAgent(sm, 1_500, 'later') });
     const client = await new ClientFactory03().createFromUrl(server.url);
     const stream = client.sendMessageStream(message03('go'));
     const first = await stream.next();

@@ -14,7 +14,7 @@ const stateOf = (e: StreamResponse | undefined): TaskState | undefined => {
 
 describe('task lifecycle over A2A', () => {
   it('resubscribes after a dropped connection and gets the rest of the run', async () => {
-    const server = await serve({ agent: (sm) => slowAgent(sm, 400, 'slow answer') });
+    const server = await serve({ agent: (sm) => slowAgent(sm, 1_500, 'slow answer') });
     const client = await clientFor(server.url);
     const dropped = new AbortController();
     let taskId = '';
