@@ -158,8 +158,6 @@ export async function startSdkAgent(
   const state = { lastHeaders: {} as SdkAgent['lastHeaders'] };
   app.use((req, _res, next) => {
     state.lastHeaders = req.headers;
-    const body = req.headers['content-type'] ? '' : '';
-    void body;
     next();
   });
   app.use(express.json(), (req, _res, next) => {

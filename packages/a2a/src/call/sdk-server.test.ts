@@ -60,10 +60,17 @@ describe('a remote agent served by @a2a-js/sdk, called from skein', () => {
     });
   }
 
-  it('sends over HTTP+JSON too', async () => {
+  it("sends over HTTP+JSON too, with the caller's headers", async () => {
     const sdk = await sdkAgent('echo');
-    const remote = new RemoteAgent({ name: 'echo', url: sdk.url, transport: 'HTTP+JSON' });
+    const remote = new RemoteAgent({
+      name: 'echo',
+      url: sdk.url,
+      transport: 'HTTP+JSON',
+      headers: () => ({ 'x-api-key': 'k1' }),
+    });
     const answer = await remote.send('over rest');
+    expect(sdk.lastHeaders['x-api-key']).toBe('k1');
+    expect(sdk.lastHeaders['traceparent']).toBeUndefined(); // no active span, nothing sent
     expect(answer.text).toBe('echo: over rest');
     expect(answer.taskId).toMatch(/-/);
     expect(sdk.calls.some((c) => c.includes('/message:stream'))).toBe(true);
