@@ -9,7 +9,7 @@ const roots = ['packages/*/src/**', 'test/**', 'examples/**'];
 // reach the tests through `inject`.
 export default defineConfig({
   resolve: { conditions: ['@skein/source', 'import', 'module', 'node', 'default'] },
-  ssr: { resolve: { conditions: ['@skein/source', 'import', 'node', 'default'] } },
+  ssr: { resolve: { conditions: ['@skein/source', 'node', 'default'] } },
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,

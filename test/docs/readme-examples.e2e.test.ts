@@ -73,6 +73,11 @@ const examples: Example[] = [
     prints: /It is sunny in Kobe\./,
   },
   {
+    readme: 'packages/a2a/README.md',
+    prints:
+      /^card: http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json\nYes: the duplicate charge on INV-42 is being reversed\.$/,
+  },
+  {
     readme: 'packages/core/README.md',
     setup: async () => {
       bedrock.reply({

@@ -10,6 +10,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const entries = {
   main: fileURLToPath(new URL('./main.ts', import.meta.url)),
   restate: fileURLToPath(new URL('./restate-desk.ts', import.meta.url)),
+  a2a: fileURLToPath(new URL('./a2a-desk.ts', import.meta.url)),
 };
 const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
@@ -59,6 +60,45 @@ export function runDesk(
       if (code !== 0 && signal === null) reject(new Error(`desk exited with ${code}:\n${stdout}\n${stderr}`));
       else resolve({ stdout, code, signal });
     });
+  });
+}
+
+/** A long-running desk process (`npm run desk:a2a`), started once its first line matching `ready` is printed. */
+export interface DeskService {
+  readonly output: () => string;
+  readonly exited: Promise<void>;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `entry` with `args` and resolves when its stdout matches `ready`. */
+export function startDeskService(
+  entry: keyof typeof entries,
+  args: string[],
+  ready: RegExp,
+  env: Record<string, string> = {},
+): Promise<DeskService> {
+  const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, entries[entry], ...args], {
+    cwd: root,
+    env: { ...process.env, ANTHROPIC_API_KEY: '', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (ready.test(out))
+        resolve({
+          output: () => out,
+          exited,
+          kill: async (signal) => {
+            child.kill(signal);
+            await exited;
+          },
+        });
+    });
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.once('close', (code) => reject(new Error(`${entry} exited with ${code} before it was ready:\n${out}`)));
   });
 }
 

@@ -35,4 +35,6 @@ export interface DeskParts {
   sessionManager: SessionManager | undefined;
   /** The conversation's budget: every turn of every shape draws from it. */
   budget?: RunBudget | undefined;
+  /** The base URL of a refund agent served elsewhere over A2A (`npm run desk:a2a -- --serve refund`): it replaces the local one. */
+  refundRemote?: string | undefined;
 }

@@ -20,6 +20,7 @@ const HELP = `npm run desk -- [options]
   --script <file>             customer messages, one per line (no prompt)
   --resume                    first finish the message a crash (or an unanswered approval) interrupted
   --budget-tokens <n>         tokens the conversation may spend in this process (default 200000)
+  --refund-remote <url>       use the refund agent served over A2A at <url> (npm run desk:a2a -- --serve refund)
   --yes | --no                approve | deny refunds that need approval without asking
                               (with --script and neither, the desk stops at an approval; --resume answers it)
 `;
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     script: { type: 'string' },
     resume: { type: 'boolean', default: false },
     'budget-tokens': { type: 'string', default: '200000' },
+    'refund-remote': { type: 'string' },
     yes: { type: 'boolean', default: false },
     no: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -63,7 +65,9 @@ const opened = await openDesk({
   models,
   budget,
   ...(values.s3 ? { s3: values.s3 } : {}),
+  ...(values['refund-remote'] ? { refundRemote: values['refund-remote'] } : {}),
 });
+if (values['refund-remote']) console.log(`[desk] refund agent: ${values['refund-remote']} (A2A)`);
 const pending = new PendingTurns(dir, `${values.session}-${shape}`);
 
 let streaming = false;
@@ -90,19 +94,18 @@ let rl: ReturnType<typeof createInterface> | undefined;
 
 /** Asks the person at the terminal (or takes --yes / --no); `undefined`: nobody to ask (a script run). */
 async function decide(interrupt: Interrupt): Promise<{ approved: boolean; message?: string } | undefined> {
-  const what = JSON.stringify((interrupt.reason as { input?: unknown } | null)?.input ?? interrupt.reason);
+  const reason = interrupt.reason as { input?: unknown; tool?: unknown } | null;
+  const what = JSON.stringify(reason?.input ?? interrupt.reason);
+  // A refund agent served over A2A asks through its stand-in's tool use: the reason names the remote tool.
+  const action = typeof reason?.tool === 'string' ? reason.tool : (interrupt.toolUse?.name ?? interrupt.name);
   if (values.yes || values.no) {
     console.log(
-      `[approval] ${interrupt.source} asks to ${interrupt.toolUse?.name ?? interrupt.name} ${what}: ${values.yes ? 'approved (--yes)' : 'denied (--no)'}`,
+      `[approval] ${interrupt.source} asks to ${action} ${what}: ${values.yes ? 'approved (--yes)' : 'denied (--no)'}`,
     );
     return values.yes ? { approved: true } : { approved: false, message: 'denied by the operator' };
   }
   if (!rl) return undefined;
-  const said = (
-    await rl.question(
-      `[approval] ${interrupt.source} asks to ${interrupt.toolUse?.name ?? interrupt.name} ${what}. Approve? [y/N] `,
-    )
-  ).trim();
+  const said = (await rl.question(`[approval] ${interrupt.source} asks to ${action} ${what}. Approve? [y/N] `)).trim();
   return /^y(es)?$/i.test(said) ? { approved: true } : { approved: false, message: 'denied by the operator' };
 }
 

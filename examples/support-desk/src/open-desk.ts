@@ -18,6 +18,8 @@ export interface OpenDeskOptions {
   models: DeskModels;
   /** Limits for the whole conversation (this process), shared by every turn. */
   budget?: Budget;
+  /** A refund agent served over A2A at this URL replaces the local one. */
+  refundRemote?: string;
 }
 
 export interface OpenDesk {
@@ -46,7 +48,13 @@ export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
   const store = new DeskStore(options.dir);
   const session = await sessionManagerFor(options);
   const budget = options.budget ? new RunBudget(options.budget) : undefined;
-  const parts = { store, modelFor: options.models.modelFor, sessionManager: session.manager, budget };
+  const parts = {
+    store,
+    modelFor: options.models.modelFor,
+    sessionManager: session.manager,
+    budget,
+    refundRemote: options.refundRemote,
+  };
   const desk =
     options.shape === 'graph' ? graphDesk(parts) : options.shape === 'swarm' ? swarmDesk(parts) : agentDesk(parts);
   return { desk, store, budget, close: session.close };
