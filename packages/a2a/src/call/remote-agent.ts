@@ -143,7 +143,8 @@ export class RemoteAgent {
     const id = context.toolUse.toolUseId;
     try {
       const answer = await this.#caller.call({
-        key: id,
+        // Stable across a retry, a stop and a crash re-run of this call: the remote task is found again.
+        key: context.idempotencyKey,
         text,
         signal: context.signal,
         ask: (n, r) => context.interrupt(n, r),
