@@ -43,9 +43,9 @@ export function sideEffectViolations(lines: readonly string[], standaloneAgent: 
   const pays = log.filter((l) => l.text.startsWith('pay ')).map((l) => l.text);
   for (const p of new Set(pays.filter((p, i) => pays.indexOf(p) !== i))) out.push(`${p.slice(4)} paid twice`);
   const seen = new Set<string>();
-  // A process that ended at its budget committed what it did: nothing of it, or before it, runs again.
-  const stops = log.filter((l) => l.text === 'stopped').map((l) => l.epoch);
-  const firstRun = new Map<string, number>();
+  // A process that ended at its budget committed what it did: a tool that ran in it never runs again.
+  const stops = new Set(log.filter((l) => l.text === 'stopped').map((l) => l.epoch));
+  const ranIn = new Map<string, number[]>();
   for (const { epoch, text } of log) {
     const start = /^start (.+)$/.exec(text);
     if (start && epoch > (committedIn.get(start[1]!) ?? Infinity))
@@ -57,11 +57,11 @@ export function sideEffectViolations(lines: readonly string[], standaloneAgent: 
     const [, agent, id] = tool as unknown as [string, string, string];
     if (seen.has(`${epoch} ${agent} ${id}`)) out.push(`tool ${id} of ${agent} ran twice in process ${epoch}`);
     seen.add(`${epoch} ${agent} ${id}`);
-    const first = firstRun.get(`${agent} ${id}`);
-    if (first === undefined) firstRun.set(`${agent} ${id}`, epoch);
-    const stop = first === undefined ? undefined : stops.find((s) => s >= first && s < epoch);
+    const earlier = ranIn.get(`${agent} ${id}`) ?? [];
+    const stop = earlier.find((e) => stops.has(e) && e < epoch);
     if (stop !== undefined)
       out.push(`tool ${id} of ${agent} ran again in process ${epoch} after a budget stop in process ${stop}`);
+    ranIn.set(`${agent} ${id}`, [...earlier, epoch]);
     const committed = committedIn.get(standaloneAgent ? `tool:${id}` : agent);
     if (committed !== undefined && epoch > committed)
       out.push(`tool ${id} of ${agent} ran again in process ${epoch} after it was committed in process ${committed}`);
