@@ -4,6 +4,7 @@ import {
   BeforeNodeCallEvent,
   budgetStopOf,
   emptyUsage,
+  type Agent,
   type BudgetScope,
   InterruptRaised,
   interruptStateOf,
@@ -12,6 +13,7 @@ import {
   type Interrupt,
   type InvocationState,
   type JsonObject,
+  type Message,
   type MultiAgentBase,
   type MultiAgentStreamEvent,
   type NodeResult,
@@ -96,61 +98,7 @@ export async function* runActiveNode(
   if (cancelNode !== false) {
     const why = typeof cancelNode === 'string' ? cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
     outcome = { ...notRun(`Node ${nodeId} was cancelled: ${why}`), paused: undefined };
-  } else {
-    const { conversation } = host.context;
-    const start = startingMessages(conversation.inputHistory, conversation.items);
-    const startLength = start.length; // `start` becomes the agent's live history and grows
-    agent.messages = resume ? [...start, ...resume.pause.items] : start;
-    if (resume) {
-      agent.state.replace(resume.pause.agentState);
-      restoreInterruptState(agent, resume.pause.interruptState);
-    }
-    const run: NodeRun = {
-      nodeId,
-      agent,
-      handoffs: host.members.handoffs(nodeId),
-      invocationState,
-      signal,
-      nodeTimeoutMs: host.options.nodeTimeout,
-      remainingMs: host.options.executionTimeout - host.elapsed(),
-      executionTimeoutMs: host.options.executionTimeout,
-      ...(resume?.prompt ? { prompt: resume.prompt } : {}),
-      budget: host.budget,
-      idempotencyScope: `${host.store.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
-      quiet: host.quiet,
-    };
-    const gen = runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : []);
-    let step = await gen.next();
-    for (; !step.done; step = await gen.next()) yield { type: 'nodeStream', nodeId, event: step.value };
-    const ran = step.value;
-    const newItems = resume ? [...resume.pause.items, ...ran.newItems] : ran.newItems;
-    const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;
-    // A stop (the budget, a cancellation) keeps the turn so far, as a pause does: a resume goes on from it.
-    const stopped = !paused && ran.error === undefined && (ran.interrupted || budgetStopOf(ran.result) !== undefined);
-    if (paused || stopped) {
-      state.pause = {
-        node: nodeId,
-        stage: paused ? 'node' : 'stopped',
-        interrupts: paused ?? [],
-        items: agent.messages.slice(startLength),
-        agentState: agent.state.get(),
-        interruptState: interruptStateOf(agent),
-      };
-      if (paused) state.answers = state.answers && { before: state.answers.before, node: [] };
-    }
-    // Field by field rather than a spread: runs for every node, and the spread showed up in CPU profiles.
-    outcome = {
-      result: ran.result,
-      newItems,
-      error: ran.error,
-      interrupted: ran.interrupted,
-      elapsedMs: ran.elapsedMs,
-      repaired: ran.repaired,
-      earlierUsage: ran.earlierUsage,
-      paused,
-    };
-    if (ran.repaired) state.repairTurns++;
-  }
+  } else outcome = yield* runMember(host, state, resume, invocationState, signal);
   const result = nodeResult(state, nodeId, outcome);
   addUsage(state.usage, result.usage);
   host.results[nodeId] = result;
@@ -159,6 +107,77 @@ export async function* runActiveNode(
     await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
   yield { type: 'nodeStop', nodeId, result };
   return outcome;
+}
+
+/**
+ * Runs the active member's agent from the conversation passed on (or from its unfinished turn: the
+ * answers of a pause, or where a stop left it). A pause or a stop keeps the turn so far in the run
+ * state, so the next invocation goes on from there.
+ */
+async function* runMember(
+  host: ActiveNodeHost,
+  state: SwarmRunState,
+  resume: ReturnType<typeof resumePoint>,
+  invocationState: InvocationState,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<MultiAgentStreamEvent, ActiveOutcome> {
+  const nodeId = state.current;
+  const agent = host.members.agent(nodeId);
+  const { conversation } = host.context;
+  const start = startingMessages(conversation.inputHistory, conversation.items);
+  const startLength = start.length; // `start` becomes the agent's live history and grows
+  agent.messages = resume ? [...start, ...resume.pause.items] : start;
+  if (resume) {
+    agent.state.replace(resume.pause.agentState);
+    restoreInterruptState(agent, resume.pause.interruptState);
+  }
+  const run: NodeRun = {
+    nodeId,
+    agent,
+    handoffs: host.members.handoffs(nodeId),
+    invocationState,
+    signal,
+    nodeTimeoutMs: host.options.nodeTimeout,
+    remainingMs: host.options.executionTimeout - host.elapsed(),
+    executionTimeoutMs: host.options.executionTimeout,
+    ...(resume?.prompt ? { prompt: resume.prompt } : {}),
+    budget: host.budget,
+    idempotencyScope: `${host.store.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
+    quiet: host.quiet,
+  };
+  const gen = runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : []);
+  let step = await gen.next();
+  for (; !step.done; step = await gen.next()) yield { type: 'nodeStream', nodeId, event: step.value };
+  const ran = step.value;
+  const newItems = resume ? [...resume.pause.items, ...ran.newItems] : ran.newItems;
+  const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;
+  // A stop (the budget, a cancellation) keeps the turn so far, as a pause does: a resume goes on from it.
+  const stopped = !paused && ran.error === undefined && (ran.interrupted || budgetStopOf(ran.result) !== undefined);
+  if (paused || stopped) keepTurn(state, agent, agent.messages.slice(startLength), paused);
+  if (ran.repaired) state.repairTurns++;
+  return {
+    result: ran.result,
+    newItems,
+    error: ran.error,
+    interrupted: ran.interrupted,
+    elapsedMs: ran.elapsedMs,
+    repaired: ran.repaired,
+    earlierUsage: ran.earlierUsage,
+    paused,
+  };
+}
+
+/** Keeps the turn so far in the run state: a pause (waiting for answers) or a stop (`paused` undefined). */
+function keepTurn(state: SwarmRunState, agent: Agent, items: Message[], paused: Interrupt[] | undefined): void {
+  state.pause = {
+    node: state.current,
+    stage: paused ? 'node' : 'stopped',
+    interrupts: paused ?? [],
+    items,
+    agentState: agent.state.get(),
+    interruptState: interruptStateOf(agent),
+  };
+  if (paused) state.answers = state.answers && { before: state.answers.before, node: [] };
 }
 
 function notRun(error: string | undefined): RepairedOutcome {

@@ -1,0 +1,154 @@
+import {
+  budgetStopOf,
+  type BudgetScope,
+  type InvocationState,
+  type MultiAgentStreamEvent,
+  type HandoffRequest,
+} from '@skein/core';
+import { runActiveNode, type ActiveNodeHost, type ActiveOutcome } from './active-node.js';
+import { budgetTransition } from './budget-stop.js';
+import { beforeNodeLimit } from './limits.js';
+import { pauseTransition } from './pause.js';
+import type { SwarmParts, SwarmRun } from './swarm-run.js';
+import type { SwarmRunState } from './swarm-state.js';
+import type { SwarmTurn } from './swarm-turn.js';
+import { planTransfer } from './transfer.js';
+
+/** One invocation of a run: its caller's values and signal, and a clock over the run's time budget. */
+export interface SwarmInvocation {
+  invocationState: InvocationState;
+  signal: AbortSignal | undefined;
+  /** True when nobody reads the members' own events (see `NodeRun.quiet`). */
+  quiet: boolean;
+  /** Time spent on the run so far, earlier processes included, in ms. */
+  elapsed(): number;
+}
+
+const REFUSED = Symbol('refused');
+
+/**
+ * The swarm's loop: before each node the limits and the budget are checked, the active node runs,
+ * and its outcome either ends the invocation (an answer, a pause, a stop, a failure) or transfers to
+ * the next member, whose transfer is committed before it runs.
+ */
+export async function* runSwarmLoop(
+  run: SwarmRun,
+  parts: SwarmParts,
+  state: SwarmRunState,
+  inv: SwarmInvocation,
+): AsyncGenerator<MultiAgentStreamEvent, void> {
+  for (;;) {
+    const limit = beforeNodeLimit(parts.options, state.nodeHistory.length, inv.elapsed(), state.current);
+    if (limit) return yield* run.fail(state, limit, state.current);
+    const budget = yield* startNode(run, parts, state);
+    if (budget === REFUSED) return;
+    const host = activeHost(run, parts, inv, budget);
+    const outcome = yield* runActiveNode(host, state, inv.invocationState, inv.signal);
+    if (!(yield* afterNode(run, parts, state, outcome, inv))) return;
+  }
+}
+
+/** The node's place in the budget (`undefined`: no budget), or REFUSED when a limit stops the run before it. */
+async function* startNode(
+  run: SwarmRun,
+  parts: SwarmParts,
+  state: SwarmRunState,
+): AsyncGenerator<MultiAgentStreamEvent, BudgetScope | undefined | typeof REFUSED> {
+  const budget = run.budget;
+  if (!budget) return undefined;
+  const warnings: MultiAgentStreamEvent[] = [];
+  // A member a stop left mid-turn goes on: its execution was counted when it started.
+  const continues = state.pause?.node === state.current && state.pause.stage === 'stopped';
+  const scope = await budget.startNode(state.current, parts.hooks, (e) => void warnings.push(e), continues);
+  yield* warnings;
+  if (scope) return scope;
+  state.status = 'budgetExceeded'; // not finished: the next invoke resumes at this node
+  parts.store.stage(budgetTransition(state.current, budget));
+  return REFUSED;
+}
+
+function activeHost(
+  run: SwarmRun,
+  parts: SwarmParts,
+  inv: SwarmInvocation,
+  budget: BudgetScope | undefined,
+): ActiveNodeHost {
+  return {
+    swarm: parts.swarm,
+    hooks: parts.hooks,
+    members: parts.members,
+    options: parts.options,
+    store: parts.store,
+    context: run.context,
+    results: run.results,
+    elapsed: inv.elapsed,
+    initialState: (id) => run.initialState(id),
+    budget,
+    quiet: inv.quiet,
+  };
+}
+
+/** What a node's outcome does to the run; `true` when the loop goes on with the next member. */
+async function* afterNode(
+  run: SwarmRun,
+  parts: SwarmParts,
+  state: SwarmRunState,
+  outcome: ActiveOutcome,
+  inv: SwarmInvocation,
+): AsyncGenerator<MultiAgentStreamEvent, boolean> {
+  const nodeId = state.current;
+  if (outcome.paused || outcome.interrupted) {
+    state.status = 'interrupted';
+    if (outcome.paused && state.pause) parts.store.stage(pauseTransition(state.pause));
+    return false;
+  }
+  if (outcome.error !== undefined) return (void (yield* run.fail(state, outcome.error, nodeId)), false);
+  if (budgetStopOf(outcome.result)) {
+    run.budget?.nodeStopped(outcome.result);
+    state.status = 'budgetExceeded'; // its turn so far is kept in `pause`: the next invoke goes on from there
+    if (run.budget) parts.store.stage(budgetTransition(nodeId, run.budget));
+    return false;
+  }
+  const turn: SwarmTurn = {
+    seq: state.turns,
+    node: nodeId,
+    newItems: outcome.newItems,
+    handoff: undefined,
+    state: parts.members.agent(nodeId).state.get(),
+  };
+  state.pause = undefined;
+  state.answers = undefined;
+  const request = outcome.result?.handoff;
+  if (request) return yield* handOff(run, parts, state, turn, request, inv);
+  run.commitTurn(state, turn);
+  state.status = 'completed';
+  state.pendingHandoff = undefined;
+  parts.store.stage({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' });
+  return false;
+}
+
+/** Transfers to the member the turn asked for; the turn entry, then the transfer in memory, then the state that commits both. */
+async function* handOff(
+  run: SwarmRun,
+  parts: SwarmParts,
+  state: SwarmRunState,
+  turn: SwarmTurn,
+  request: HandoffRequest,
+  inv: SwarmInvocation,
+): AsyncGenerator<MultiAgentStreamEvent, boolean> {
+  const nodeId = turn.node;
+  const { members, options, settings } = parts;
+  const ctx = { state, run: run.context, members, options, settings, invocationState: inv.invocationState };
+  const plan = await planTransfer(ctx, nodeId, request, turn.newItems);
+  if (plan.failure !== undefined) return (void (yield* run.fail(state, plan.failure, nodeId)), false);
+  run.commitTurn(state, { ...turn, handoff: plan.handoff });
+  run.context = plan.run;
+  const { toolName, toolUseId, input, to } = plan.handoff;
+  state.pendingHandoff = { from: nodeId, to, toolName, toolUseId, input };
+  state.handoffCount++;
+  state.current = to;
+  parts.store.stage({ from: nodeId, to, kind: 'handoff', reason: plan.reason, details: plan.details });
+  state.elapsedMs = inv.elapsed();
+  yield* run.commit(state);
+  return true;
+}
