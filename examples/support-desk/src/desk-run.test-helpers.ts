@@ -10,6 +10,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const entries = {
   main: fileURLToPath(new URL('./main.ts', import.meta.url)),
   restate: fileURLToPath(new URL('./restate-desk.ts', import.meta.url)),
+  eval: fileURLToPath(new URL('../evals/run-desk-eval.ts', import.meta.url)),
 };
 const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
@@ -19,10 +20,19 @@ export interface DeskRun {
   signal: NodeJS.Signals | null;
 }
 
-/** Runs `main.ts` (or `restate-desk.ts`, `npm run desk:restate`) with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. */
+/**
+ * Runs `main.ts` (or `restate-desk.ts`, `npm run desk:restate`; `run-desk-eval.ts`, `npm run desk:eval`)
+ * with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. A non-zero exit rejects unless
+ * `allowFailure`.
+ */
 export function runDesk(
   args: string[],
-  options: { killWhen?: RegExp; env?: Record<string, string>; entry?: keyof typeof entries } = {},
+  options: {
+    killWhen?: RegExp;
+    env?: Record<string, string>;
+    entry?: keyof typeof entries;
+    allowFailure?: boolean;
+  } = {},
 ): Promise<DeskRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -43,7 +53,8 @@ export function runDesk(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      if (code !== 0 && signal === null) reject(new Error(`desk exited with ${code}:\n${stdout}\n${stderr}`));
+      if (code !== 0 && signal === null && !options.allowFailure)
+        reject(new Error(`desk exited with ${code}:\n${stdout}\n${stderr}`));
       else resolve({ stdout, code, signal });
     });
   });

@@ -1,7 +1,7 @@
 /** The options of `evaluate()`, and their checks. */
 import { ConfigurationError, type Budget, type RunBudget, type SessionManager } from '@skein/core';
 import { CASE_ID } from '../case/case-schema.js';
-import type { CaseInput } from '../case/eval-case.js';
+import type { CaseInput, EvalCase } from '../case/eval-case.js';
 import type { EvalTarget } from '../run/target.js';
 import type { Scorer } from '../scorers/scorer.js';
 import type { CaseResult } from './results-log.js';
@@ -20,6 +20,8 @@ export interface EvaluateOptions {
   /** The cases, or the path of a JSONL (or JSON) file of cases. */
   cases: readonly CaseInput[] | string;
   scorers: readonly Scorer[];
+  /** Runs only the cases it keeps (by tag, id or metadata); the others are left out of the results. */
+  filter?: (evalCase: EvalCase) => boolean;
   /** The evaluation's name: part of every session id, and checked on resume. Default `eval`. */
   name?: string;
   /** Runs at once. Default 4. */

@@ -131,7 +131,10 @@ async function runOne(ctx: RunContext, evalCase: EvalCase, hash: string, repeat:
  */
 export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const r = resolveOptions(options);
-  const checked = await checkCases(await sourcesOf(options.cases), options.scorers);
+  const filter = options.filter;
+  const checked = (await checkCases(await sourcesOf(options.cases), options.scorers)).filter(
+    (c) => !filter || !c.ok || filter(c.evalCase),
+  );
   const valid = checked.flatMap((c): ValidCase[] => (c.ok ? [{ ...c, hash: caseHash(c.evalCase) }] : []));
   const header = headerOf(options, r, valid, checked);
   const file = options.out ? join(options.out, 'results.jsonl') : undefined;
