@@ -34,7 +34,10 @@ export interface EvaluateOptions {
   budget?: Budget | RunBudget;
   /** A directory: `results.jsonl` (appended as runs finish) and `summary.json`. Default: nothing written. */
   out?: string;
-  /** Continue the evaluation stored in `out` (default true): finished runs of unchanged cases are kept. */
+  /**
+   * Continue the evaluation stored in `out` (default true): finished runs of unchanged cases are kept.
+   * `false` starts over (the file keeps the earlier runs; new runs get new session ids).
+   */
   resume?: boolean;
   /** Where runs are stored; default an in-memory store per evaluation; `false`: not stored. */
   sessions?: EvalSessions | false;

@@ -43,13 +43,20 @@ async function sourcesOf(cases: EvaluateOptions['cases']): Promise<CaseSource[]>
   return cases.map((value, i) => ({ value, origin: `cases[${i}]` }));
 }
 
-function headerOf(o: EvaluateOptions, r: ResolvedOptions, valid: ValidCase[], checked: CheckedCase[]): EvalHeader {
+function headerOf(
+  o: EvaluateOptions,
+  r: ResolvedOptions,
+  valid: ValidCase[],
+  checked: CheckedCase[],
+  fresh: boolean,
+): EvalHeader {
   const sessions = o.sessions === false ? undefined : o.sessions;
   return {
     type: 'evaluation',
     version: 1,
     name: r.name,
     at: new Date().toISOString(),
+    fresh,
     ...(sessions?.location ? { store: sessions.location } : {}),
     scorers: o.scorers.map((s) => ({ name: s.name, threshold: s.threshold ?? 1 })),
     repeats: r.repeats,
@@ -64,14 +71,14 @@ function inMemorySessions(): EvalSessions {
   return { open: (sessionId) => new RepositorySessionManager({ sessionId, repository }) };
 }
 
-/** The log so far (resume) or nothing; refuses a file of another evaluation. */
-async function previousLog(file: string | undefined, o: EvaluateOptions, name: string): Promise<LogLine[]> {
-  if (!file || o.resume === false) return [];
+/** The log so far (also when starting over: its attempts still count); refuses a file of another evaluation. */
+async function previousLog(file: string | undefined, name: string): Promise<LogLine[]> {
+  if (!file) return [];
   const lines = await readLog(file);
   const first = lines[0];
   if (first?.type === 'evaluation' && first.name !== name)
     throw new EvalResultsError(
-      `${file} holds the results of evaluation "${first.name}", not "${name}"; give another out directory, or resume: false to start over.`,
+      `${file} holds the results of evaluation "${first.name}", not "${name}"; give another out directory.`,
       file,
     );
   return lines;
@@ -136,11 +143,12 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
     (c) => !filter || !c.ok || filter(c.evalCase),
   );
   const valid = checked.flatMap((c): ValidCase[] => (c.ok ? [{ ...c, hash: caseHash(c.evalCase) }] : []));
-  const header = headerOf(options, r, valid, checked);
   const file = options.out ? join(options.out, 'results.jsonl') : undefined;
-  const lines = [...(await previousLog(file, options, r.name)), header];
+  const previous = await previousLog(file, r.name);
+  const header = headerOf(options, r, valid, checked, previous.length === 0 || options.resume === false);
+  const lines = [...previous, header];
   const view = viewLog(lines, file ?? 'results');
-  const writer = file ? await LogWriter.open(file, lines.length === 1) : undefined;
+  const writer = file ? await LogWriter.open(file) : undefined;
   await writer?.append(header);
   const budget =
     options.budget instanceof RunBudget ? options.budget : new RunBudget(options.budget ?? {}, { name: r.name });

@@ -1,9 +1,9 @@
 /**
- * The results file: JSONL, appended as the evaluation runs. A header per start (the first run and
- * every resume), a `start` line before each run of a case, and a `result` line once it is scored:
+ * The results file: JSONL, only ever appended to. A header per start (the first run, every resume,
+ * every start over), a `start` line before each run of a case, and a `result` line once it is scored:
  * the result line is the run's commit point. A line cut by a kill is ignored when the file is read.
  */
-import { appendFile, mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EvalResultsError } from '../errors.js';
 import type { CaseRun } from '../run/case-run.js';
@@ -14,6 +14,11 @@ export interface EvalHeader {
   version: 1;
   name: string;
   at: string;
+  /**
+   * This start does not continue the runs before it (the first start, or `resume: false`): they stay
+   * in the file, but only their attempts count (so no session id is used twice).
+   */
+  fresh: boolean;
   /** Where the runs' sessions are (a directory or s3://...), for links to each run's page. */
   store?: string;
   scorers: { name: string; threshold: number }[];
@@ -111,14 +116,11 @@ export class LogWriter {
     this.file = file;
   }
 
-  /** Opens `file` for appending; `fresh` empties it first. A last line cut by a kill is cut off. */
-  static async open(file: string, fresh: boolean): Promise<LogWriter> {
+  /** Opens `file` for appending (created when missing). A last line cut by a kill is cut off. */
+  static async open(file: string): Promise<LogWriter> {
     await mkdir(dirname(file), { recursive: true });
-    if (fresh) await writeFile(file, '');
-    else {
-      const bytes = await readFile(file).catch(() => Buffer.alloc(0));
-      if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) await truncate(file, bytes.lastIndexOf(0x0a) + 1);
-    }
+    const bytes = await readFile(file).catch(() => Buffer.alloc(0));
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) await truncate(file, bytes.lastIndexOf(0x0a) + 1);
     return new LogWriter(file);
   }
 

@@ -88,11 +88,16 @@ describe('evaluate: resume', () => {
     expect(again.built).toEqual(['desk.c1.r0.a2']);
   });
 
-  it('resume: false starts over; a results file of another evaluation is refused', async () => {
+  it('resume: false starts over in new sessions (an old one holds the old run); another evaluation is refused', async () => {
     await evaluate(counted({ cases: cases.slice(0, 1) }).options);
-    const over = counted({ cases: cases.slice(0, 1), resume: false });
-    await evaluate(over.options);
-    expect(over.built).toEqual(['desk.c0.r0']);
+    const over = counted({ cases: cases.slice(0, 2), resume: false });
+    const report = await evaluate(over.options);
+    expect(over.built).toEqual(['desk.c0.r0.a2', 'desk.c1.r0']);
+    expect(report.summary.counts.runs).toBe(2);
+    expect((await loadResults(join(dir, 'out'))).results.map((r) => r.run.sessionId)).toEqual([
+      'desk.c0.r0.a2',
+      'desk.c1.r0',
+    ]);
     const other = counted({ name: 'other' });
     await expect(evaluate(other.options)).rejects.toThrow(EvalResultsError);
     await expect(evaluate(other.options)).rejects.toThrow(/holds the results of evaluation "desk", not "other"/);
