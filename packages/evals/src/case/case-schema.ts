@@ -1,5 +1,6 @@
 /** The zod schema of a case as written (built on first use, so importing the package does not load zod). */
 import type { ZodNamespace } from '../scorers/zod-namespace.js';
+import { jsonObject, jsonValue } from './json-check.js';
 
 /** What a case id may be: it becomes part of a session id. */
 export const CASE_ID = /^[A-Za-z0-9][A-Za-z0-9_.@=+-]{0,119}$/;
@@ -11,7 +12,7 @@ export const caseSchema = (z: ZodNamespace) => {
       tool: z.string().optional(),
       approve: z.boolean().optional(),
       message: z.string().optional(),
-      response: z.json().optional(),
+      response: jsonValue(z).optional(),
     })
     .strict()
     .refine((a) => (a.approve === undefined) !== (a.response === undefined), 'give either approve or response');
@@ -31,7 +32,7 @@ export const caseSchema = (z: ZodNamespace) => {
       tags: z.array(z.string()).optional(),
       expect: z.record(z.string(), z.unknown()).optional(),
       thresholds: z.record(z.string(), z.number().min(0).max(1)).optional(),
-      metadata: z.record(z.string(), z.json()).optional(),
+      metadata: jsonObject(z).optional(),
     })
     .strict()
     .superRefine((c, ctx) => {

@@ -26,12 +26,17 @@ const issuesText = (prefix: string, issues: readonly IssueLike[]): string =>
     .map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(case)'}: ${i.message}`)
     .join('; ');
 
-function schemaOf(s: Scorer, z: ZodNamespace): SchemaLike | undefined {
-  return typeof s.schema === 'function' ? s.schema(z) : s.schema;
+/** Each scorer's expectation schema, built once per check (building a zod schema costs more than using it). */
+function schemasOf(scorers: readonly Scorer[], z: ZodNamespace): Map<Scorer, SchemaLike | undefined> {
+  return new Map(scorers.map((s) => [s, typeof s.schema === 'function' ? s.schema(z) : s.schema]));
 }
 
 /** Why `expect` and `thresholds` do not fit the scorers, or `undefined`. */
-function scorerProblems(c: CaseInput, scorers: readonly Scorer[], z: ZodNamespace): string | undefined {
+function scorerProblems(
+  c: CaseInput,
+  scorers: readonly Scorer[],
+  schemas: Map<Scorer, SchemaLike | undefined>,
+): string | undefined {
   const problems: string[] = [];
   for (const [key, value] of Object.entries(c.expect ?? {})) {
     const readers = scorers.filter((s) => s.expects === key);
@@ -40,7 +45,7 @@ function scorerProblems(c: CaseInput, scorers: readonly Scorer[], z: ZodNamespac
       problems.push(`expect.${key}: no scorer reads it (scorers read: ${read.join(', ') || 'nothing'})`);
       continue;
     }
-    const schema = readers.map((s) => schemaOf(s, z)).find((x) => x !== undefined);
+    const schema = readers.map((s) => schemas.get(s)).find((x) => x !== undefined);
     const parsed = schema?.safeParse(value);
     if (parsed && !parsed.success) problems.push(issuesText(`expect.${key}`, parsed.error?.issues ?? []));
   }
@@ -60,6 +65,7 @@ const turnsOf = (c: CaseInput): EvalTurn[] =>
 export async function checkCases(sources: readonly CaseSource[], scorers: readonly Scorer[]): Promise<CheckedCase[]> {
   const { z } = await import('zod');
   const schema = caseSchema(z);
+  const schemas = schemasOf(scorers, z);
   const seen = new Map<string, string>();
   return sources.map((source, index): CheckedCase => {
     const raw = source.value as { id?: unknown } | null;
@@ -74,7 +80,7 @@ export async function checkCases(sources: readonly CaseSource[], scorers: readon
     const parsed = schema.safeParse(source.value);
     if (!parsed.success) return bad(issuesText('', parsed.error.issues));
     const c = parsed.data as CaseInput;
-    const problem = scorerProblems(c, scorers, z);
+    const problem = scorerProblems(c, scorers, schemas);
     if (problem) return bad(problem);
     const first = seen.get(c.id);
     if (first) return bad(`id: "${c.id}" is already the id of the case from ${first}`);

@@ -7,6 +7,7 @@ import type { CaseRun, InterruptRecord } from '../run/case-run.js';
 import { partialMismatch } from './match-args.js';
 import type { ScoreResult, Scorer } from './scorer.js';
 import type { ZodNamespace } from './zod-namespace.js';
+import { jsonObject } from '../case/json-check.js';
 
 export interface InterruptsScorerOptions {
   /** Default `interrupts`. */
@@ -20,7 +21,7 @@ export const interruptsSchema = (z: ZodNamespace) =>
       .object({
         name: z.string().optional(),
         tool: z.string().optional(),
-        input: z.record(z.string(), z.json()).optional(),
+        input: jsonObject(z).optional(),
       })
       .strict(),
   );

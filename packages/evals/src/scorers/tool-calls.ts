@@ -8,6 +8,7 @@ import type { CaseRun, ToolCallRecord } from '../run/case-run.js';
 import { argsMismatch, isSchemaLike } from './match-args.js';
 import type { ScoreResult, Scorer } from './scorer.js';
 import type { ZodNamespace } from './zod-namespace.js';
+import { jsonObject } from '../case/json-check.js';
 
 export interface ToolCallsScorerOptions {
   /** Default `toolCalls`. */
@@ -20,7 +21,7 @@ export const toolsSchema = (z: ZodNamespace) => {
   const call = z
     .object({
       name: z.string(),
-      args: z.union([schemaLike, z.record(z.string(), z.json())]).optional(),
+      args: z.union([schemaLike, jsonObject(z)]).optional(),
       match: z.enum(['exact', 'partial']).optional(),
       agent: z.string().optional(),
     })
