@@ -96,6 +96,10 @@ const examples: Example[] = [
   },
   { readme: 'packages/graph/README.md', prints: /completed \[ 'triage', 'billing' \]/ },
   {
+    readme: 'packages/evals/README.md',
+    prints: /^evaluation eval: 1 cases, 1 runs: all passed\n[^]*trajectory +mean 1\.00/,
+  },
+  {
     readme: 'packages/handoffs/README.md',
     prelude: `${scripted(`[{ toolUses: [{ name: 'transfer_to_refund_agent', input: { orderId: '42' } }] }]`)}\nconst prefetchOrder = async (orderId: string): Promise<void> => void orderId;`,
     prints: /transfer to Refund agent \{ orderId: '42' \}/,
