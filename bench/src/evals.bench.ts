@@ -6,6 +6,7 @@
  * - 1,000 cases at concurrency 50: wall time and memory, against a plain p-queue of the same runs
  *   (no observation, scoring or results), with zero-latency models and with 20 ms per model call.
  * Run: cd /work/main && node --conditions=@skein/source --expose-gc --import tsx bench/src/evals.bench.ts
+ * (`EVALS_BENCH_PER_CASE_ONLY=1` stops after the first table.)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -115,6 +116,6 @@ table([
   await perCase(100, false),
   await perCase(100, true),
 ]);
-if (process.env.ONLY_PER_CASE) process.exit(0);
+if (process.env['EVALS_BENCH_PER_CASE_ONLY']) process.exit(0);
 console.log('\n1,000 cases at concurrency 50 (heap: retained after the run, the report included)');
 table([['run', 'wall ms', 'peak RSS growth MB', 'heap retained MB'], ...(await thousand(0)), ...(await thousand(20))]);
