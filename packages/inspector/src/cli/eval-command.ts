@@ -49,7 +49,7 @@ function numberFlag(value: string | undefined, what: string, min: number): numbe
 async function run(args: string[], flags: EvalFlags, io: CliIo): Promise<number> {
   const declared = await loadEvaluation(need(args[0], 'the module that exports the evaluation'), args[1], io.cwd);
   const name = declared.name ?? 'eval';
-  const out = flags.out ? resolve(io.cwd, flags.out) : (declared.out ?? resolve(io.cwd, '.skein', 'evals', name));
+  const out = resolve(io.cwd, flags.out ?? declared.out ?? join('.skein', 'evals', name));
   const concurrency = numberFlag(flags.concurrency, '--concurrency', 1);
   const repeats = numberFlag(flags.repeats, '--repeats', 1);
   const report = await evaluate({
@@ -96,7 +96,7 @@ async function exportRuns(
   if (!spec) return links;
   const folder = `${basename(output).replace(/\.html?$/, '')}.runs`;
   await mkdir(join(dirname(output), folder), { recursive: true });
-  const store = openStore(resolve(io.cwd, spec), { env: io.env });
+  const store = openStore(spec.startsWith('s3://') ? spec : resolve(io.cwd, spec), { env: io.env });
   try {
     for (const sessionId of evaluation.results.flatMap((r) => (r.run.sessionId ? [r.run.sessionId] : []))) {
       const page = renderHtmlPage(pageData(await loadSession(store, sessionId)));
