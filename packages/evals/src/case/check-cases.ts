@@ -26,9 +26,18 @@ const issuesText = (prefix: string, issues: readonly IssueLike[]): string =>
     .map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(case)'}: ${i.message}`)
     .join('; ');
 
-/** Each scorer's expectation schema, built once per check (building a zod schema costs more than using it). */
+type SchemaBuilder = (z: ZodNamespace) => SchemaLike;
+/** Schemas built from builders, kept for the process: zod compiles a schema on its first use, which costs more than using it. */
+const built = new WeakMap<SchemaBuilder, SchemaLike>();
+const buildOnce = (builder: SchemaBuilder, z: ZodNamespace): SchemaLike => {
+  let schema = built.get(builder);
+  if (!schema) built.set(builder, (schema = builder(z)));
+  return schema;
+};
+
+/** Each scorer's expectation schema. */
 function schemasOf(scorers: readonly Scorer[], z: ZodNamespace): Map<Scorer, SchemaLike | undefined> {
-  return new Map(scorers.map((s) => [s, typeof s.schema === 'function' ? s.schema(z) : s.schema]));
+  return new Map(scorers.map((s) => [s, typeof s.schema === 'function' ? buildOnce(s.schema, z) : s.schema]));
 }
 
 /** Why `expect` and `thresholds` do not fit the scorers, or `undefined`. */
@@ -64,7 +73,7 @@ const turnsOf = (c: CaseInput): EvalTurn[] =>
 /** Checks every case; bad ones come back with a message naming the case, its origin and the field. */
 export async function checkCases(sources: readonly CaseSource[], scorers: readonly Scorer[]): Promise<CheckedCase[]> {
   const { z } = await import('zod');
-  const schema = caseSchema(z);
+  const schema = buildOnce(caseSchema, z) as ReturnType<typeof caseSchema>;
   const schemas = schemasOf(scorers, z);
   const seen = new Map<string, string>();
   return sources.map((source, index): CheckedCase => {
