@@ -163,4 +163,8 @@ table([
 ]);
 if (process.env['EVALS_BENCH_PER_CASE_ONLY']) process.exit(0);
 console.log('\n1,000 cases at concurrency 50 (heap: retained after the run, the report included)');
-table([['run', 'wall ms', 'peak RSS growth MB', 'heap retained MB'], ...(await thousand(0)), ...(await thousand(20))]);
+table([
+  ['run', 'wall ms', 'CPU ms', 'peak RSS growth MB', 'heap retained MB'],
+  ...(await thousand(0)),
+  ...(await thousand(20)),
+]);

@@ -177,5 +177,8 @@ describe('evaluate: bad input never crashes the run', () => {
       'concurrency must be a whole number of 1 or more (got 0)',
     );
     await expect(evaluate({ ...base, scorers, name: '../x' })).rejects.toThrow('is part of every session id');
+    await expect(evaluate({ ...base, scorers, budget: { modelCalls: -1 } })).rejects.toThrow(
+      'budget.modelCalls must be a finite number of 0 or more (got -1)',
+    );
   });
 });

@@ -130,6 +130,53 @@ async function runOne(ctx: RunContext, evalCase: EvalCase, hash: string, repeat:
   o.onResult?.(result);
 }
 
+/** Runs every run not finished yet, `concurrency` at once; a results file that cannot be written stops them all. */
+async function runAll(ctx: RunContext, valid: readonly ValidCase[]): Promise<void> {
+  const { default: PQueue } = await import('p-queue');
+  const queue = new PQueue({ concurrency: ctx.r.concurrency });
+  const signal = ctx.o.signal;
+  const stop = (): void => queue.clear();
+  signal?.addEventListener('abort', stop, { once: true });
+  let failure: { error: unknown } | undefined;
+  try {
+    for (const { evalCase, hash } of valid)
+      for (let repeat = 0; repeat < ctx.r.repeats; repeat++)
+        if (!ctx.view.done.has(runKey(evalCase.id, repeat)))
+          void queue
+            .add(() => runOne(ctx, evalCase, hash, repeat))
+            .catch((error: unknown) => {
+              failure ??= { error };
+              queue.clear();
+            });
+    await queue.onIdle();
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+  if (failure) throw failure.error;
+}
+
+/** The report of the log as it stands, and `summary.json` when there is an `out`. */
+async function reportOf(
+  o: EvaluateOptions,
+  r: ResolvedOptions,
+  valid: readonly ValidCase[],
+  lines: LogLine[],
+  file: string | undefined,
+): Promise<EvalReport> {
+  const view = viewLog(lines, file ?? 'results');
+  const summary = summarize(view);
+  const scorerSpend = Object.fromEntries(
+    o.scorers.flatMap((s) => ('spent' in s ? [[s.name, (s as { spent: BudgetSpend }).spent]] : [])),
+  );
+  if (o.out) await writeFile(join(o.out, 'summary.json'), `${JSON.stringify({ ...summary, scorerSpend }, null, 2)}\n`);
+  const results = valid.flatMap(({ evalCase }) =>
+    Array.from({ length: r.repeats }, (_, i) => view.done.get(runKey(evalCase.id, i))).filter(
+      (x): x is CaseResult => !!x,
+    ),
+  );
+  return { summary, results, ...(file ? { file } : {}), scorerSpend };
+}
+
 /**
  * Runs an evaluation and resolves with its summary and results.
  * @example
@@ -138,6 +185,9 @@ async function runOne(ctx: RunContext, evalCase: EvalCase, hash: string, repeat:
  */
 export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const r = resolveOptions(options);
+  // Made first: bad limits are a ConfigurationError before anything is written.
+  const budget =
+    options.budget instanceof RunBudget ? options.budget : new RunBudget(options.budget ?? {}, { name: r.name });
   const filter = options.filter;
   const checked = (await checkCases(await sourcesOf(options.cases), options.scorers)).filter(
     (c) => !filter || !c.ok || filter(c.evalCase),
@@ -148,47 +198,17 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const header = headerOf(options, r, valid, checked, previous.length === 0 || options.resume === false);
   const lines = [...previous, header];
   const view = viewLog(lines, file ?? 'results');
-  const writer = file ? await LogWriter.open(file) : undefined;
-  await writer?.append(header);
-  const budget =
-    options.budget instanceof RunBudget ? options.budget : new RunBudget(options.budget ?? {}, { name: r.name });
   if (!(options.budget instanceof RunBudget) && view.done.size > 0)
     budget.restore({ ...spentBy([...view.done.values()]), wallMs: 0 });
   const sessions = options.sessions === false ? undefined : (options.sessions ?? inMemorySessions());
-  const ctx: RunContext = { o: options, r, budget, sessions, view, writer, lines };
-  const { default: PQueue } = await import('p-queue');
-  const queue = new PQueue({ concurrency: r.concurrency });
-  const stop = (): void => queue.clear();
-  options.signal?.addEventListener('abort', stop, { once: true });
-  let failure: { error: unknown } | undefined; // a results file that cannot be written stops the evaluation
+  const writer = file ? await LogWriter.open(file) : undefined;
   try {
-    for (const { evalCase, hash } of valid)
-      for (let repeat = 0; repeat < r.repeats; repeat++)
-        if (!view.done.has(runKey(evalCase.id, repeat)))
-          void queue
-            .add(() => runOne(ctx, evalCase, hash, repeat))
-            .catch((error: unknown) => {
-              failure ??= { error };
-              queue.clear();
-            });
-    await queue.onIdle();
+    await writer?.append(header);
+    await runAll({ o: options, r, budget, sessions, view, writer, lines }, valid);
   } finally {
-    options.signal?.removeEventListener('abort', stop);
+    await writer?.close();
   }
-  if (failure) throw failure.error;
-  const final = viewLog(lines, file ?? 'results');
-  const summary = summarize(final);
-  const scorerSpend = Object.fromEntries(
-    options.scorers.flatMap((s) => ('spent' in s ? [[s.name, (s as { spent: BudgetSpend }).spent]] : [])),
-  );
-  if (options.out)
-    await writeFile(join(options.out, 'summary.json'), `${JSON.stringify({ ...summary, scorerSpend }, null, 2)}\n`);
-  const results = valid.flatMap(({ evalCase }) =>
-    Array.from({ length: r.repeats }, (_, i) => final.done.get(runKey(evalCase.id, i))).filter(
-      (x): x is CaseResult => !!x,
-    ),
-  );
-  return { summary, results, ...(file ? { file } : {}), scorerSpend };
+  return reportOf(options, r, valid, lines, file);
 }
 
 function spentBy(results: readonly CaseResult[]): BudgetSpend {

@@ -3,7 +3,7 @@
  * every start over), a `start` line before each run of a case, and a `result` line once it is scored:
  * the result line is the run's commit point. A line cut by a kill is ignored when the file is read.
  */
-import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
+import { mkdir, open, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EvalResultsError } from '../errors.js';
 import type { CaseRun } from '../run/case-run.js';
@@ -107,13 +107,15 @@ export function parseLog(text: string, file: string): LogLine[] {
   return lines;
 }
 
-/** Appends lines one at a time, in the order given (a line is one write). */
+/** Appends lines one at a time, in the order given, through one open file (a line is one write). */
 export class LogWriter {
   readonly file: string;
+  readonly #handle: FileHandle;
   #tail: Promise<void> = Promise.resolve();
 
-  private constructor(file: string) {
+  private constructor(file: string, handle: FileHandle) {
     this.file = file;
+    this.#handle = handle;
   }
 
   /** Opens `file` for appending (created when missing). A last line cut by a kill is cut off. */
@@ -121,12 +123,18 @@ export class LogWriter {
     await mkdir(dirname(file), { recursive: true });
     const bytes = await readFile(file).catch(() => Buffer.alloc(0));
     if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) await truncate(file, bytes.lastIndexOf(0x0a) + 1);
-    return new LogWriter(file);
+    return new LogWriter(file, await open(file, 'a'));
   }
 
   append(line: LogLine): Promise<void> {
     const text = `${JSON.stringify(line)}\n`;
-    this.#tail = this.#tail.then(() => appendFile(this.file, text));
+    this.#tail = this.#tail.then(async () => void (await this.#handle.write(text)));
     return this.#tail;
+  }
+
+  /** Waits for the lines appended so far, then closes the file. */
+  async close(): Promise<void> {
+    await this.#tail.catch(() => undefined);
+    await this.#handle.close();
   }
 }
