@@ -94,6 +94,10 @@ const examples: Example[] = [
   },
   { readme: 'packages/graph/README.md', prints: /completed \[ 'triage', 'billing' \]/ },
   {
+    readme: 'packages/evals/README.md',
+    prints: /^evaluation eval: 1 cases, 1 runs: all passed\n[^]*trajectory +mean 1\.00/,
+  },
+  {
     readme: 'packages/handoffs/README.md',
     prints: /transfer to Refund agent \{ orderId: '42' \}/,
   },

@@ -11,6 +11,7 @@ const entries = {
   main: fileURLToPath(new URL('./main.ts', import.meta.url)),
   restate: fileURLToPath(new URL('./restate-desk.ts', import.meta.url)),
   a2a: fileURLToPath(new URL('./a2a-desk.ts', import.meta.url)),
+  eval: fileURLToPath(new URL('../evals/run-desk-eval.ts', import.meta.url)),
 };
 const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
@@ -20,7 +21,11 @@ export interface DeskRun {
   signal: NodeJS.Signals | null;
 }
 
-/** Runs `main.ts` (or `restate-desk.ts`, `npm run desk:restate`) with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. */
+/**
+ * Runs `main.ts` (or `restate-desk.ts`, `npm run desk:restate`; `run-desk-eval.ts`, `npm run desk:eval`)
+ * with `args`; with `killWhen`, SIGKILLs it as soon as stdout matches. A non-zero exit rejects unless
+ * `allowFailure`.
+ */
 export function runDesk(
   args: string[],
   options: {
@@ -29,6 +34,7 @@ export function runDesk(
     killOnceTrue?: () => Promise<boolean>;
     env?: Record<string, string>;
     entry?: keyof typeof entries;
+    allowFailure?: boolean;
   } = {},
 ): Promise<DeskRun> {
   return new Promise((resolve, reject) => {
@@ -57,7 +63,8 @@ export function runDesk(
       : undefined;
     child.on('close', (code, signal) => {
       if (poll) clearInterval(poll);
-      if (code !== 0 && signal === null) reject(new Error(`desk exited with ${code}:\n${stdout}\n${stderr}`));
+      if (code !== 0 && signal === null && !options.allowFailure)
+        reject(new Error(`desk exited with ${code}:\n${stdout}\n${stderr}`));
       else resolve({ stdout, code, signal });
     });
   });

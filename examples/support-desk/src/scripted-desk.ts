@@ -98,8 +98,11 @@ function lastToolUse(messages: readonly Message[], name: string): { name: string
 const field = (value: unknown, key: string): unknown =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 
-function triage(request: ModelRequest): ScriptedTurn {
-  const topic = topicOf(lastCustomerLine(request.messages));
+/** How the scripted triage turns a topic into a route: as is, or (to plant a bug in an evaluation) otherwise. */
+type DeskRouting = (topic: 'refund' | 'billing' | 'other') => 'refund' | 'billing' | 'other';
+
+function triage(request: ModelRequest, route: DeskRouting): ScriptedTurn {
+  const topic = route(topicOf(lastCustomerLine(request.messages)));
   const offered = (request.toolSpecs ?? []).map((t) => t.name);
   const outcomes = lastToolOutcomes(request.messages);
   const cut = outcomes.find((o) => !o.ok && /interrupted/i.test(o.text));
@@ -184,7 +187,7 @@ function notes(request: ModelRequest): ScriptedTurn {
   return `Case note: ${topicOf(line)} request about order ${orderIdIn(request.messages) ?? 'unknown'}.`;
 }
 
-const POLICIES: Record<DeskRole, (request: ModelRequest) => ScriptedTurn> = {
+const POLICIES: Record<DeskRole, (request: ModelRequest, route: DeskRouting) => ScriptedTurn> = {
   triage,
   billing,
   refund,
@@ -193,9 +196,16 @@ const POLICIES: Record<DeskRole, (request: ModelRequest) => ScriptedTurn> = {
   concierge: triage,
 };
 
+/** Options of a scripted desk model. */
+export interface ScriptedDeskOptions {
+  /** The triage's (and the one-agent desk's) routing; default: the topic the customer's words name. */
+  route?: DeskRouting;
+}
+
 /** A scripted model playing `role`. */
-export function scriptedDeskModel(role: DeskRole): ScriptedModel {
-  return new ScriptedModel([(request) => POLICIES[role](request)], {
+export function scriptedDeskModel(role: DeskRole, options: ScriptedDeskOptions = {}): ScriptedModel {
+  const route = options.route ?? ((topic) => topic);
+  return new ScriptedModel([(request) => POLICIES[role](request, route)], {
     loop: true,
     record: false,
     chunkSize: 16,

@@ -7,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSession, openFileStore, pageData, renderHtmlPage, serveStore } from './index.js';
 import { Chromium, load, watchPage } from './testing/chromium.js';
 import { supportGraph, writeFixtureSessions } from './testing/fixtures.js';
+import { evaluate } from '@skein/evals';
+import { runCli } from './cli/run-cli.js';
+import { captureIo } from './testing/capture-io.js';
+import shop, { shopAgent } from './testing/eval-fixture.js';
 
 // The exported page and the live server, checked in real headless Chromium (Debian's package,
 // installed when missing): no network, no console errors, the graph, bars and messages drawn.
@@ -104,6 +108,41 @@ describe('exported page', () => {
     expect(await browser.evaluate<unknown>(page, 'window.__pwned ?? null')).toBeNull();
     watch.stop();
   }, 60_000);
+});
+
+describe("an evaluation's page", () => {
+  it('shows the cases and scores, and links each run to its page, which draws the run', async () => {
+    const storageDir = join(dir, 'eval-sessions');
+    await evaluate({
+      ...shop,
+      target: (ctx) => shopAgent(ctx.sessionManager, ctx.evalCase.id === 'large-refund'),
+      out: join(dir, 'eval'),
+      sessions: { open: (sessionId) => new FileSessionManager({ sessionId, storageDir }), location: storageDir },
+    });
+    expect(await runCli(['eval', 'export', join(dir, 'eval'), '-o', join(dir, 'eval.html')], captureIo())).toBe(0);
+    const page = await browser.newPage();
+    const watch = await watchPage(browser, page);
+    await load(browser, page, pathToFileURL(join(dir, 'eval.html')).href);
+    const shown = await browser.evaluate<{ rows: string[]; link: string }>(
+      page,
+      `(() => ({
+        rows: [...document.querySelectorAll('table.cases tr')].slice(1).map((r) => [...r.children].map((c) => c.textContent).join(' ')),
+        link: document.querySelector('#case-large-refund a[href$=".html"]').href,
+      }))()`,
+    );
+    expect(shown.rows).toEqual([
+      'small-refund passed 1.00 1.00 1.00',
+      'large-refund failed 0.00 0.00 0.00',
+      'hello passed 1.00 - 1.00',
+    ]);
+    await load(browser, page, shown.link);
+    const run = await browser.evaluate<Drawn>(page, DRAWN);
+    // The broken shop answered without refunding: the customer's message and that answer.
+    expect(run.conversations).toEqual(['agent default (2 messages)']);
+    expect(run.messages).toBe(2);
+    expect(watch.errors).toEqual([]);
+    watch.stop();
+  });
 });
 
 describe('live server', () => {

@@ -28,6 +28,16 @@ export const USAGE = `Usage: skein <command> ...
       The same pages on http://127.0.0.1, updating live while a run writes.
   skein graph <module> [export]
       Print the Mermaid of a graph (or anything with toMermaid()) exported by a module.
+  skein eval run <module> [export] [--out <dir>] [--resume] [--concurrency <n>] [--repeats <n>]
+                 [--baseline <results>] [--threshold <x>]
+      Run the evaluation a module exports; exit 1 when a case fails (with --baseline: when a
+      scorer's mean dropped more than the threshold, default 0).
+  skein eval compare <base results> <new results> [--threshold <x>] [--json]
+      Per-case regressions and improvements; exit 1 when a scorer's mean dropped more than the threshold.
+  skein eval show <results> [--json]
+      The summary of a stored evaluation (a results.jsonl or its directory).
+  skein eval export <results> -o <eval.html> [--store <dir | s3://...>]
+      The evaluation's page, with each run's page beside it (linked) when its sessions can be read.
 
 S3 stores use the AWS environment (AWS_REGION, credentials, AWS_ENDPOINT_URL for S3-compatible servers).
 `;

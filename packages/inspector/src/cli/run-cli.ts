@@ -22,6 +22,13 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   port: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  out: { type: 'string' },
+  baseline: { type: 'string' },
+  threshold: { type: 'string' },
+  concurrency: { type: 'string' },
+  repeats: { type: 'string' },
+  resume: { type: 'boolean' },
+  store: { type: 'string' },
 } as const;
 
 function need(value: string | undefined, what: string): string {
@@ -127,6 +134,10 @@ export async function runCli(
       case 'graph':
         io.stdout.write(`${await mermaidOf(need(rest[0], 'the module'), rest[1], io.cwd)}\n`);
         return 0;
+      case 'eval': {
+        const { evalCommand } = await import('./eval-command.js'); // loads @skein/evals only for eval commands
+        return await evalCommand(rest, values, io);
+      }
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

@@ -1,0 +1,1 @@
+export { caseRun, evalCase } from './case-runs.js';
