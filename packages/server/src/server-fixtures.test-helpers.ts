@@ -37,6 +37,15 @@ export function echoModel(delayMs = 0): ScriptedModel {
   return new ScriptedModel([turn], { loop: true, record: false });
 }
 
+/** A model that streams "You said: <last user text>" in 4-character chunks, `chunkDelayMs` apart. */
+export function trickleModel(chunkDelayMs: number): ScriptedModel {
+  const turn = (request: ModelRequest): ScriptedTurn => ({
+    text: `You said: ${lastUserText(request.messages)}`,
+    chunkDelayMs,
+  });
+  return new ScriptedModel([turn], { loop: true, record: false, chunkSize: 4 });
+}
+
 /** Counts calls of the refund tool, across the fresh agents of every request. */
 export interface RefundLedger {
   refunds: string[];
@@ -82,7 +91,7 @@ export function testServer(extra: Partial<ServerOptions> = {}): {
   const app = createServer({
     agents: {
       echo: ({ sessionManager }) => new Agent({ name: 'echo', model: echoModel(), sessionManager }),
-      slow: ({ sessionManager }) => new Agent({ name: 'slow', model: echoModel(200), sessionManager }),
+      slow: ({ sessionManager }) => new Agent({ name: 'slow', model: trickleModel(15), sessionManager }),
       refund: ({ sessionManager }) =>
         new Agent({ name: 'refund', model: refundModel(), tools: [refundTool(ledger)], sessionManager }),
     },
@@ -137,4 +146,23 @@ export async function readSse(response: Response): Promise<{ id?: string; event?
     });
   }
   return events;
+}
+
+/** Reads SSE frames from a live response until `count` data frames arrived, then disconnects. */
+export async function readSome(
+  response: Response,
+  count: number,
+): Promise<{ id?: string; event?: string; data: unknown }[]> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const frames = (): string[] => text.split('\n\n').filter((f) => f.includes('data: '));
+  while (frames().length < count + 1) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel();
+  const kept = frames().slice(0, count).join('\n\n') + '\n\n';
+  return readSse(new Response(kept));
 }
