@@ -41,7 +41,9 @@ export async function getPending(ctx: ServerContext, c: Context): Promise<Respon
 export async function deleteConversation(ctx: ServerContext, c: Context): Promise<Response> {
   const route = await conversationRoute(ctx, c);
   const id = route.conversationId;
-  if (ctx.registry.busy(id)) {
+  const holder = ctx.registry.holder(id);
+  if (holder !== undefined && holder !== route.owner) throw notFound(`Conversation ${id}`, 'path.id');
+  if (holder !== undefined) {
     throw new ProblemError(
       409,
       'turn-running',
@@ -50,7 +52,7 @@ export async function deleteConversation(ctx: ServerContext, c: Context): Promis
       { field: 'path.id' },
     );
   }
-  const reservation = ctx.registry.reserve(id);
+  const reservation = ctx.registry.reserve(id, route.owner);
   if (!reservation)
     throw new ProblemError(
       409,

@@ -6,7 +6,7 @@
  * AI SDK UI message stream instead (always the whole turn: the AI SDK replays a resumed stream).
  */
 import type { Context } from 'hono';
-import { badRequest, ProblemError } from '../http/problem.js';
+import { badRequest, notFound, ProblemError } from '../http/problem.js';
 import { conversationRoute, traceParentOf, type ConversationRoute } from '../http/route-context.js';
 import { beginTurn } from '../runs/begin-turn.js';
 import type { EventLog } from '../runs/event-log.js';
@@ -74,7 +74,9 @@ export async function getStream(ctx: ServerContext, c: Context): Promise<Respons
     if (last.seq + 1 < finished.log.size) return stream(ctx, finished.log, format, last);
     return c.body(null, 204);
   }
-  if (ctx.registry.busy(id)) {
+  const holder = ctx.registry.holder(id);
+  if (holder !== undefined && holder !== route.owner) throw notFound(`Conversation ${id}`, 'path.id');
+  if (holder !== undefined) {
     throw new ProblemError(
       409,
       'turn-starting',

@@ -3,7 +3,7 @@
  * (429), the process has room for one more run (503), and the conversation is free (409 with what
  * runs, or a wait when the request asked for it). Then the turn is opened.
  */
-import { ProblemError } from '../http/problem.js';
+import { notFound, ProblemError } from '../http/problem.js';
 import type { ConversationRoute } from '../http/route-context.js';
 import type { ServerContext } from '../server-context.js';
 import type { TurnPrompt } from '../store/conversation-record.js';
@@ -51,15 +51,12 @@ function busyProblem(ctx: ServerContext, conversationId: string): ProblemError {
 async function reserve(ctx: ServerContext, route: ConversationRoute, wait: boolean): Promise<Reservation> {
   const deadline = Date.now() + ctx.limits.waitMs;
   for (;;) {
-    const reservation = ctx.registry.reserve(route.conversationId);
+    const reservation = ctx.registry.reserve(route.conversationId, route.owner);
     if (reservation) return reservation;
     const left = deadline - Date.now();
-    const running = ctx.registry.running(route.conversationId);
     // Who runs it is only told to its owner: another principal learns nothing of the conversation.
-    if (running && running.owner !== route.owner)
-      throw new ProblemError(404, 'not-found', 'Not found', `Conversation ${route.conversationId} was not found.`, {
-        field: 'path.id',
-      });
+    if (ctx.registry.holder(route.conversationId) !== route.owner)
+      throw notFound(`Conversation ${route.conversationId}`, 'path.id');
     if (!wait || left <= 0 || !(await ctx.registry.waitFree(route.conversationId, left)))
       throw busyProblem(ctx, route.conversationId);
     if (ctx.stopping) throw stoppingProblem();

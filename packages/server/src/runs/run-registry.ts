@@ -31,6 +31,8 @@ export interface FinishedLog {
 interface Slot {
   /** `starting`: reserved, being prepared; a RunningTurn once it runs. */
   running: RunningTurn | 'starting' | undefined;
+  /** Who reserved it (the running turn's owner once it runs). */
+  by: string | undefined;
   finished: FinishedLog | undefined;
   timer: NodeJS.Timeout | undefined;
   waiters: (() => void)[];
@@ -57,11 +59,12 @@ export class RunRegistry {
     return this.#running;
   }
 
-  /** Reserves `conversationId`, or `undefined` when a turn is running or starting there. */
-  reserve(conversationId: string): Reservation | undefined {
+  /** Reserves `conversationId` for principal `by`, or `undefined` when a turn is running or starting there. */
+  reserve(conversationId: string, by: string): Reservation | undefined {
     const slot = this.#slot(conversationId);
     if (slot.running !== undefined) return undefined;
     slot.running = 'starting';
+    slot.by = by;
     this.#running++;
     let released = false;
     return {
@@ -85,6 +88,13 @@ export class RunRegistry {
   running(conversationId: string): RunningTurn | undefined {
     const running = this.#slots.get(conversationId)?.running;
     return typeof running === 'object' ? running : undefined;
+  }
+
+  /** Who holds `conversationId`: the running turn's owner, or the principal whose request is preparing one. */
+  holder(conversationId: string): string | undefined {
+    const slot = this.#slots.get(conversationId);
+    if (!slot || slot.running === undefined) return undefined;
+    return typeof slot.running === 'object' ? slot.running.owner : slot.by;
   }
 
   /** True while a turn runs or is being prepared in `conversationId`. */
@@ -145,7 +155,7 @@ export class RunRegistry {
   #slot(conversationId: string): Slot {
     let slot = this.#slots.get(conversationId);
     if (!slot) {
-      slot = { running: undefined, finished: undefined, timer: undefined, waiters: [] };
+      slot = { running: undefined, by: undefined, finished: undefined, timer: undefined, waiters: [] };
       this.#slots.set(conversationId, slot);
     }
     return slot;
