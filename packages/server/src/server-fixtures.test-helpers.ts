@@ -166,3 +166,43 @@ export async function readSome(
   const kept = frames().slice(0, count).join('\n\n') + '\n\n';
   return readSse(new Response(kept));
 }
+
+/**
+ * A store that "dies" like a killed process: after the write for which `dieAfter` says so, every
+ * further write hangs forever (nothing more is stored). Reads go on. A second server on `inner` plays
+ * the restarted process.
+ */
+export function dyingStore(dieAfter: (op: string, args: unknown[]) => boolean): {
+  inner: InMemorySessionRepository;
+  sessions: (id: string) => SessionManager;
+  died: () => boolean;
+} {
+  const inner = new InMemorySessionRepository();
+  let dead = false;
+  const isWrite = (name: string): boolean => /^(create|update|delete|put|append|writeBatch)/.test(name);
+  const proxy = new Proxy(inner, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (typeof name !== 'string' || !isWrite(name)) return (value as (...a: unknown[]) => unknown).bind(target);
+      return async (...args: unknown[]) => {
+        if (dead) return new Promise(() => undefined);
+        const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (dieAfter(name, args)) dead = true;
+        return result;
+      };
+    },
+  });
+  return {
+    inner,
+    sessions: (id) => new RepositorySessionManager({ sessionId: id, repository: proxy }),
+    died: () => dead,
+  };
+}
+
+/** True for a stored message holding a tool result. */
+export function isToolResultMessage(op: string, args: unknown[]): boolean {
+  if (op !== 'createMessage') return false;
+  const stored = args[2] as { message?: Message } | undefined;
+  return stored?.message?.content.some((b) => 'toolResult' in b) ?? false;
+}
