@@ -64,7 +64,7 @@ async function cut(
   const until = Date.now() + 5_000;
   while (!died()) {
     if (Date.now() > until) throw new Error('the store never died');
-    const next = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(r, 5))]);
+    const next = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5))]);
     if (next?.value) text += new TextDecoder().decode(next.value);
   }
   await new Promise((r) => setTimeout(r, 20));
