@@ -169,7 +169,11 @@ export function openApiDocument(): string {
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
   });
-  for (const schema of Object.values(schemas)) delete (schema as Json)['$schema'];
+  // A component is named by its place in the document; zod's `$id` (a fragment URI) is not a valid 2020-12 `$id`.
+  for (const schema of Object.values(schemas)) {
+    delete (schema as Json)['$schema'];
+    delete (schema as Json)['$id'];
+  }
   const idSchema = z.toJSONSchema(conversationIdSchema, { target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
   delete idSchema['$schema'];
   const doc = {
