@@ -155,3 +155,19 @@ describe('bad input', () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe('content types', () => {
+  it('JSON in another charset than UTF-8 is refused (415), UTF-8 declared or not is taken', async () => {
+    const { app } = testServer();
+    const send = (type: string) =>
+      app.request('/v1/agents/echo/conversations/ct/messages', {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: '{"message":"x"}',
+      });
+    expect((await send('application/json; charset=utf-16')).status).toBe(415);
+    expect((await send('application/json; charset=latin1')).status).toBe(415);
+    expect((await send('application/json; charset="UTF-8"')).status).toBe(200);
+    expect((await send('application/merge-patch+json')).status).toBe(200);
+  });
+});

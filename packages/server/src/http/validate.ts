@@ -8,12 +8,13 @@ import { badRequest, ProblemError } from './problem.js';
 /** Reads the body of `request` as JSON, refusing more than `maxBytes` (413) and anything but JSON (415, 400). */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
+  if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type) || (charset !== undefined && charset !== 'utf-8')) {
     throw new ProblemError(
       415,
       'unsupported-media-type',
       'Unsupported media type',
-      `header.content-type is ${type === '' ? 'missing' : JSON.stringify(type.slice(0, 80))}; send the body as JSON with content-type: application/json.`,
+      `header.content-type is ${type === '' ? 'missing' : JSON.stringify(type.slice(0, 80))}; send the body as JSON (UTF-8) with content-type: application/json.`,
       { field: 'header.content-type' },
     );
   }
