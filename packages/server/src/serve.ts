@@ -4,7 +4,7 @@
  * point, then the process exits. Without `authorize` it binds 127.0.0.1 only, and says so.
  */
 import type { AddressInfo } from 'node:net';
-import { serve as nodeServe, type ServerType } from '@hono/node-server';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { ConfigurationError } from '@skein/core';
 import type { SkeinServer } from './create-server.js';
 
@@ -47,9 +47,19 @@ export async function serve(app: SkeinServer, options: ServeOptions = {}): Promi
     );
   }
   const port = options.port ?? Number(process.env['PORT'] ?? 8787);
-  const { server, address } = await new Promise<{ server: ServerType; address: AddressInfo }>((resolve) => {
-    const s = nodeServe({ fetch: app.fetch, port, hostname }, (info) => resolve({ server: s, address: info }));
+  const server = createAdaptorServer({ fetch: app.fetch });
+  // Idle keep-alive connections stay open longer than a load balancer's idle timeout (often 60 s), so
+  // the balancer, not this server, closes them: no request races a close.
+  if ('keepAliveTimeout' in server) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
+  // A deep accept queue: a thousand clients connecting at once are not reset.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host: hostname, backlog: 4096 }, () => resolve());
   });
+  const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   log(

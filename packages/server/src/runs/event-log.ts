@@ -13,6 +13,25 @@ export interface LogSubscriber {
   end(): void;
 }
 
+/** A logged event whose SSE frame is made when a client first needs it (a turn nobody streams never serializes its events). */
+class Entry implements LoggedEvent {
+  readonly id: string;
+  readonly seq: number;
+  readonly event: ServerEvent;
+  #frame: string | undefined;
+
+  constructor(id: string, seq: number, event: ServerEvent) {
+    this.id = id;
+    this.seq = seq;
+    this.event = event;
+  }
+
+  get frame(): string {
+    this.#frame ??= sseFrame(JSON.stringify(this.event), this.event.type, this.id);
+    return this.#frame;
+  }
+}
+
 export class EventLog {
   readonly turn: number;
   readonly attempt: number;
@@ -48,7 +67,7 @@ export class EventLog {
   append(event: ServerEvent): LoggedEvent {
     const seq = this.#next++;
     const id = eventId(this.turn, this.attempt, seq);
-    const entry: LoggedEvent = { id, seq, event, frame: sseFrame(JSON.stringify(event), event.type, id) };
+    const entry = new Entry(id, seq, event);
     this.#entries.push(entry);
     if (this.#entries.length > this.#max) {
       this.#entries.shift();

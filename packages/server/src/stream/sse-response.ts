@@ -1,6 +1,7 @@
 /**
  * Streams a turn's event log to one client as SSE: what it missed, then the live events, batched per
- * tick into one write (many events in one tick cost one chunk, not one each), with keep-alive comments,
+ * turn of the event loop into one write (the events a model call streams in one go cost one chunk and
+ * one syscall, not one each; they leave within the same loop turn), with keep-alive comments,
  * and detached when the client goes away (the turn goes on). Two formats: the server's own events, or
  * the AI SDK UI message stream (mapped per client from the same events).
  */
@@ -70,10 +71,10 @@ export function sseResponse(log: EventLog, options: StreamOptions): Response {
           pending += make.frames(entry);
           if (!scheduled) {
             scheduled = true;
-            queueMicrotask(flush);
+            setImmediate(flush);
           }
         },
-        end: () => queueMicrotask(finish),
+        end: () => setImmediate(finish),
       });
       flush();
       heartbeat = setInterval(() => {

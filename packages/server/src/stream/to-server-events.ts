@@ -13,14 +13,27 @@ type Mapper = (event: CoreEvent, path: SpeakerPath, out: ServerEvent[]) => void;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** True when `value` holds bytes somewhere (images, documents): only then is it copied to encode them. */
+function hasBytes(value: unknown, depth = 0): boolean {
+  if (value instanceof Uint8Array) return true;
+  if (typeof value !== 'object' || value === null || depth > 64) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasBytes(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (hasBytes((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
+}
+
+const jsonSafe = <T>(value: T): T => (hasBytes(value) ? (encodeBytes(value) as T) : value);
+
 const MAPPERS: Record<string, Mapper> = {
   textDelta: (e, path, out) => out.push({ type: 'textDelta', path, data: String(e['data']) }),
   reasoningDelta: (e, path, out) => out.push({ type: 'reasoningDelta', path, data: String(e['data']) }),
   toolStart: (e, path, out) => out.push({ type: 'toolStart', path, toolUse: e['toolUse'] as never }),
   toolResult: (e, path, out) =>
-    out.push({ type: 'toolResult', path, toolResult: encodeBytes(e['toolResult']) as ToolResult }),
-  messageAdded: (e, path, out) =>
-    out.push({ type: 'messageAdded', path, message: encodeBytes(e['message']) as Message }),
+    out.push({ type: 'toolResult', path, toolResult: jsonSafe(e['toolResult'] as ToolResult) }),
+  messageAdded: (e, path, out) => out.push({ type: 'messageAdded', path, message: jsonSafe(e['message'] as Message) }),
   modelRetry: (e, path, out) =>
     out.push({
       type: 'modelRetry',
