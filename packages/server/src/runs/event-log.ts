@@ -13,12 +13,15 @@ export interface LogSubscriber {
   end(): void;
 }
 
-/** A logged event whose SSE frame is made when a client first needs it (a turn nobody streams never serializes its events). */
+/**
+ * A logged event whose SSE frame is made when a client needs it: a turn nobody streams never
+ * serializes its events, and the log keeps no frames (a finished turn's log is kept for re-joins; its
+ * frames would double its memory for the rare client that comes back).
+ */
 class Entry implements LoggedEvent {
   readonly id: string;
   readonly seq: number;
   readonly event: ServerEvent;
-  #frame: string | undefined;
 
   constructor(id: string, seq: number, event: ServerEvent) {
     this.id = id;
@@ -27,8 +30,7 @@ class Entry implements LoggedEvent {
   }
 
   get frame(): string {
-    this.#frame ??= sseFrame(JSON.stringify(this.event), this.event.type, this.id);
-    return this.#frame;
+    return sseFrame(JSON.stringify(this.event), this.event.type, this.id);
   }
 }
 

@@ -172,7 +172,7 @@ async function claimNew(
       createdAt,
       title,
     });
-    await ensureSession(repo, id, target.kind === 'agent' ? 'AGENT' : 'MULTI_AGENT');
+    await ensureSession(repo, id, target.kind === 'agent' ? 'AGENT' : 'MULTI_AGENT', opened.manager);
     const created = {
       v: 1 as const,
       kind: request.kind,

@@ -5,7 +5,13 @@
  * once, so a conversation's turn never holds the index; a write that meets another writer retries.
  */
 import { createHash } from 'node:crypto';
-import { SessionConflictError, nowIso, type JsonObject, type SessionManager } from '@skein/core';
+import {
+  SessionConflictError,
+  nowIso,
+  type JsonObject,
+  type SessionManager,
+  type SessionRepository,
+} from '@skein/core';
 import type { TargetKind } from '../options.js';
 import { closeQuietly, ensureSession, repositoryOf } from './repository-of.js';
 
@@ -28,35 +34,71 @@ export function indexSessionId(principal: string): string {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+type Sessions = (id: string) => SessionManager;
+
+/** Per store (its `sessions` function): index writes of one principal in this process one after another (they would only meet each other's lock), and the index sessions known to exist (the server never removes one), so a write skips those checks. */
+const stores = new WeakMap<Sessions, { queues: Map<string, Promise<void>>; known: Set<string> }>();
+
+function storeOf(sessions: Sessions): { queues: Map<string, Promise<void>>; known: Set<string> } {
+  let store = stores.get(sessions);
+  if (!store) {
+    store = { queues: new Map(), known: new Set() };
+    stores.set(sessions, store);
+  }
+  return store;
+}
+
 /** Adds (or, with `deleted`, removes) a conversation in `principal`'s index. */
-export async function writeIndexEntry(
-  sessions: (id: string) => SessionManager,
-  principal: string,
+export function writeIndexEntry(sessions: Sessions, principal: string, entry: IndexEntry): Promise<void> {
+  const sessionId = indexSessionId(principal);
+  const { queues, known } = storeOf(sessions);
+  const previous = queues.get(sessionId) ?? Promise.resolve();
+  const next = previous.then(() => writeWithRetries(sessions, known, sessionId, entry));
+  const settled = next.catch(() => undefined);
+  queues.set(sessionId, settled);
+  void settled.then(() => {
+    if (queues.get(sessionId) === settled) queues.delete(sessionId);
+  });
+  return next;
+}
+
+async function writeWithRetries(
+  sessions: Sessions,
+  known: Set<string>,
+  sessionId: string,
   entry: IndexEntry,
 ): Promise<void> {
-  const sessionId = indexSessionId(principal);
   for (let attempt = 0; ; attempt++) {
+    const assumed = known.has(sessionId);
     const manager = sessions(sessionId);
     try {
       const repo = repositoryOf(manager);
       await repo.beginView?.(sessionId);
-      await ensureSession(repo, sessionId, 'MULTI_AGENT');
-      if (!(await repo.readMultiAgent(sessionId, INDEX_ID))) {
-        const now = nowIso();
-        await repo
-          .createMultiAgent(sessionId, { id: INDEX_ID, type: INDEX_ID, state: {}, created_at: now, updated_at: now })
-          .catch((error: unknown) => {
-            if (!SessionConflictError.is(error)) throw error;
-          });
-      }
+      if (!assumed) await ensureIndex(repo, sessionId);
       await repo.putNodeEntry(sessionId, INDEX_ID, `c.${entry.id}`, entry as unknown as JsonObject);
+      if (known.size > 10_000) known.clear();
+      known.add(sessionId);
       return;
     } catch (error) {
-      if (!SessionConflictError.is(error) || attempt >= 8) throw error;
+      known.delete(sessionId);
+      // Assumed to exist but gone (removed by hand): checked and made again on the next attempt.
+      if ((!SessionConflictError.is(error) && !assumed) || attempt >= 8) throw error;
       await sleep(10 + Math.random() * 20 * 2 ** attempt);
     } finally {
       await closeQuietly(manager);
     }
+  }
+}
+
+async function ensureIndex(repo: SessionRepository, sessionId: string): Promise<void> {
+  await ensureSession(repo, sessionId, 'MULTI_AGENT');
+  if (!(await repo.readMultiAgent(sessionId, INDEX_ID))) {
+    const now = nowIso();
+    await repo
+      .createMultiAgent(sessionId, { id: INDEX_ID, type: INDEX_ID, state: {}, created_at: now, updated_at: now })
+      .catch((error: unknown) => {
+        if (!SessionConflictError.is(error)) throw error;
+      });
   }
 }
 

@@ -26,12 +26,22 @@ export function repositoryOf(manager: SessionManager): SessionRepository {
   );
 }
 
-/** Creates the session when it is not there yet (a session manager would too, on its first write). */
+/**
+ * Creates the session when it is not there yet (a session manager would too, on its first write);
+ * through the manager's own `ensureSession` when it has one, so the manager does not read it again.
+ */
 export async function ensureSession(
   repo: SessionRepository,
   sessionId: string,
   type: 'AGENT' | 'MULTI_AGENT',
+  manager?: SessionManager,
 ): Promise<void> {
+  const own = (manager as { ensureSession?: (t: 'AGENT' | 'MULTI_AGENT') => Promise<unknown> } | undefined)
+    ?.ensureSession;
+  if (own && manager) {
+    await own.call(manager, type);
+    return;
+  }
   if (await repo.readSession(sessionId)) return;
   const now = nowIso();
   try {
