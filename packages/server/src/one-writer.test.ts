@@ -62,3 +62,32 @@ describe('one writer per conversation', () => {
     expect(await again.json()).toMatchObject({ turn: 2, status: 'completed', text: 'You said: again' });
   });
 });
+
+describe('a cancelled graph turn', () => {
+  it('is unfinished: a new message gets 409; re-joining resumes it without re-running the finished node', async () => {
+    const { app } = testServer();
+    const stream = post(
+      app,
+      '/v1/graphs/slowdesk/conversations/gc1/messages',
+      { message: LONG },
+      { accept: 'text/event-stream' },
+    );
+    await new Promise((r) => setTimeout(r, 80));
+    expect((await post(app, '/v1/graphs/slowdesk/conversations/gc1/cancel', {})).status).toBe(202);
+    const first = await readSse(await stream);
+    expect(first.at(-1)?.data).toMatchObject({ result: { status: 'cancelled' } });
+    const blocked = await post(app, '/v1/graphs/slowdesk/conversations/gc1/messages', { message: 'new' });
+    expect(blocked.status).toBe(409);
+    expect(await blocked.json()).toMatchObject({
+      type: 'https://skein.dev/problems#turn-unfinished',
+      turnStatus: 'cancelled',
+    });
+    const resumed = await readSse(await app.request('/v1/graphs/slowdesk/conversations/gc1/stream'));
+    expect(resumed.filter((e) => e.event === 'nodeStart').map((e) => (e.data as { nodeId: string }).nodeId)).toEqual([
+      'answer',
+    ]);
+    expect(resumed.at(-1)?.data).toMatchObject({ result: { status: 'completed', turn: 1 } });
+    const next = await post(app, '/v1/graphs/slowdesk/conversations/gc1/messages', { message: 'now' });
+    expect(await next.json()).toMatchObject({ turn: 2, status: 'completed' });
+  });
+});

@@ -103,6 +103,13 @@ export function testServer(extra: Partial<ServerOptions> = {}): {
           .addEdge('triage', 'answer')
           .setSessionManager(sessionManager)
           .build(),
+      slowdesk: ({ sessionManager }) =>
+        new GraphBuilder()
+          .addNode(new Agent({ name: 'triage', model: echoModel() }))
+          .addNode(new Agent({ name: 'answer', model: trickleModel(15) }))
+          .addEdge('triage', 'answer')
+          .setSessionManager(sessionManager)
+          .build(),
     },
     sessions,
     onError: () => undefined,
