@@ -46,12 +46,12 @@ function stats(): string {
   return JSON.stringify({ cpuUs: cpu.user + cpu.system, heap: process.memoryUsage().heapUsed });
 }
 
-async function bare(n: number, turns: number): Promise<string> {
+async function bare(n: number, turns: number, label: string): Promise<string> {
   const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: n }, async (_, i) => {
       for (let t = 0; t < turns; t++) {
-        const agent = agentOn(sessions(`bare-${i}`));
+        const agent = agentOn(sessions(`bare-${label}-${i}`));
         for await (const _event of agent.stream(`turn ${t}: where is my order A-1042?`)) void _event;
       }
     }),
@@ -70,7 +70,13 @@ async function floorHandler(req: IncomingMessage, res: ServerResponse): Promise<
   const url = new URL(req.url ?? '/', 'http://x');
   if (url.pathname === '/__stats') return void res.end(stats());
   if (url.pathname === '/__bare')
-    return void res.end(await bare(Number(url.searchParams.get('n')), Number(url.searchParams.get('turns'))));
+    return void res.end(
+      await bare(
+        Number(url.searchParams.get('n')),
+        Number(url.searchParams.get('turns')),
+        String(url.searchParams.get('label')),
+      ),
+    );
   const match = /^\/v1\/agents\/support\/conversations\/([^/]+)\/messages$/.exec(url.pathname);
   if (!match || req.method !== 'POST') return void res.writeHead(404).end();
   const { message } = JSON.parse(await readBody(req)) as { message: string };
@@ -97,7 +103,9 @@ if (mode === 'floor') {
     limits: { turnsPerMinute: 1_000_000, maxConcurrentRuns: 100_000 },
   });
   app.get('/__stats', (c) => c.body(stats()));
-  app.post('/__bare', async (c) => c.body(await bare(Number(c.req.query('n')), Number(c.req.query('turns')))));
+  app.post('/__bare', async (c) =>
+    c.body(await bare(Number(c.req.query('n')), Number(c.req.query('turns')), String(c.req.query('label')))),
+  );
   const running = await serve(app, { port: 0, log: null, handleSignals: false });
   process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
 }

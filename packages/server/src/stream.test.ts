@@ -77,3 +77,19 @@ describe('GET .../stream (re-join)', () => {
     expect(await bad.json()).toMatchObject({ field: 'query.format' });
   });
 });
+
+describe('keep-alive', () => {
+  it('idle streams get SSE comments every heartbeatMs; clients ignore them', async () => {
+    const { app } = testServer({ limits: { heartbeatMs: 10 } });
+    const res = await post(
+      app,
+      '/v1/agents/slow/conversations/h1/messages',
+      { message: LONG },
+      { accept: 'text/event-stream' },
+    );
+    const text = await res.text();
+    expect(text).toContain(': keep-alive\n\n');
+    const events = await readSse(new Response(text));
+    expect(events.at(-1)?.event).toBe('turnEnd');
+  });
+});

@@ -25,6 +25,31 @@ export interface StreamOptions {
 
 const encoder = new TextEncoder();
 
+/** One keep-alive timer for every open stream (a thousand streams, one timer), per interval. */
+const beats = new Map<number, { timer: NodeJS.Timeout; streams: Set<() => void> }>();
+
+function onHeartbeat(ms: number, beat: () => void): () => void {
+  let entry = beats.get(ms);
+  if (!entry) {
+    const streams = new Set<() => void>();
+    const timer = setInterval(() => {
+      for (const send of streams) send();
+    }, ms);
+    timer.unref();
+    entry = { timer, streams };
+    beats.set(ms, entry);
+  }
+  const { streams, timer } = entry;
+  streams.add(beat);
+  return () => {
+    streams.delete(beat);
+    if (streams.size === 0 && beats.get(ms)?.timer === timer) {
+      clearInterval(timer);
+      beats.delete(ms);
+    }
+  };
+}
+
 /** Turns log entries into frames for one client. */
 function framer(format: 'server' | 'ui'): { frames(entry: LoggedEvent): string; end(): string } {
   if (format === 'server') return { frames: (entry) => entry.frame, end: () => '' };
@@ -46,7 +71,7 @@ function framer(format: 'server' | 'ui'): { frames(entry: LoggedEvent): string; 
 export function sseResponse(log: EventLog, options: StreamOptions): Response {
   const make = framer(options.format);
   let detach: (() => void) | undefined;
-  let heartbeat: NodeJS.Timeout | undefined;
+  let stopBeat: (() => void) | undefined;
   let pending = options.prelude?.join('') ?? '';
   let scheduled = false;
   let closed = false;
@@ -63,7 +88,7 @@ export function sseResponse(log: EventLog, options: StreamOptions): Response {
         pending += make.end();
         flush();
         closed = true;
-        if (heartbeat) clearInterval(heartbeat);
+        stopBeat?.();
         controller.close();
       };
       detach = log.subscribe(options.from, {
@@ -77,14 +102,14 @@ export function sseResponse(log: EventLog, options: StreamOptions): Response {
         end: () => setImmediate(finish),
       });
       flush();
-      heartbeat = setInterval(() => {
-        if (!closed) controller.enqueue(encoder.encode(SSE_KEEPALIVE));
-      }, options.heartbeatMs);
-      heartbeat.unref();
+      if (!closed)
+        stopBeat = onHeartbeat(options.heartbeatMs, () => {
+          if (!closed) controller.enqueue(encoder.encode(SSE_KEEPALIVE));
+        });
     },
     cancel() {
       closed = true;
-      if (heartbeat) clearInterval(heartbeat);
+      stopBeat?.();
       detach?.();
     },
   });
