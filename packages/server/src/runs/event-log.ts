@@ -75,7 +75,14 @@ export class EventLog {
       this.#entries.shift();
       this.#first++;
     }
-    for (const s of this.#subscribers) s.event(entry);
+    for (const s of this.#subscribers) {
+      try {
+        s.event(entry);
+      } catch {
+        // A client's stream that cannot take an event is dropped; the turn goes on.
+        this.#subscribers.delete(s);
+      }
+    }
     return entry;
   }
 
