@@ -68,8 +68,11 @@ export async function serve(app: SkeinServer, options: ServeOptions = {}): Promi
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      server.close();
+      // No new connections; idle keep-alive ones are closed, busy ones when their response ends.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await app.skein.stop();
+      // The streams' last events (turnEnd) are still being written: let them finish, then cut what is left.
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       log('[skein server] stopped');
     })();
