@@ -196,6 +196,11 @@ const examples: Example[] = [
       "it serves until stopped: the test below runs it against the run's restate-server and waits for the reply its call prints",
   },
   {
+    readme: 'packages/server/README.md',
+    prints: /^$/,
+    typeCheckOnly: 'it serves until stopped: the test below starts it, sends a message and stops it with SIGTERM',
+  },
+  {
     readme: 'packages/swarm/README.md',
     prints: /completed \[ 'Triage agent', 'Billing agent' \] I refunded the duplicate charge on order 42\./,
   },
@@ -297,6 +302,44 @@ async function listenWhenFree(server: net.Server, port: number): Promise<net.Ser
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
+describe('the @skein/server README example', () => {
+  it('serves on PORT, answers a message, stores it under ./sessions, and exits 0 on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@skein/source', '--import', tsxLoader, fileOf('packages/server/README.md')],
+      { cwd: work, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        child.stderr?.on('data', (d: Buffer) => {
+          err += d.toString();
+          const found = /listening on (http:\/\/\S+)/.exec(err);
+          if (found?.[1]) resolve(found[1]);
+        });
+        void exited.then(() => reject(new Error(`the example exited: ${err}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await fetch(`${url}/v1/agents/support/conversations/c1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Hi' }),
+      });
+      expect(await res.json()).toMatchObject({
+        conversationId: 'c1',
+        turn: 1,
+        status: 'completed',
+        text: 'Hello! How can I help?',
+      });
+      expect(await readdir(join(work, 'sessions'))).toContain('session_c1');
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
 
 describe('the @skein/restate README example', () => {
   // It serves its worker on 9080, registers it with the admin API on localhost:9070 and sends a message

@@ -1,0 +1,96 @@
+import { Hono } from 'hono';
+import { checkOptions } from './check-options.js';
+import { openApiDocument } from './http/openapi.js';
+import { internalProblem, ProblemError, problemResponse } from './http/problem.js';
+import { RateLimiter } from './limits/rate-limiter.js';
+import type { ServerOptions } from './options.js';
+import {
+  deleteConversation,
+  getConversation,
+  getPending,
+  listConversations,
+  postCancel,
+} from './routes/conversations.js';
+import { postAnswers, postMessage } from './routes/messages.js';
+import { getStream } from './routes/stream.js';
+import { postUi } from './routes/ui.js';
+import { RunRegistry } from './runs/run-registry.js';
+import type { ServerContext } from './server-context.js';
+import { stopServer, type StopOptions } from './stop.js';
+
+/** What `createServer` adds to the Hono app: stopping it gracefully, and what runs. */
+export interface ServerControl {
+  /** Stops taking turns, tells attached streams, lets running turns end (up to `graceMs`), then stops the rest at their next commit point. */
+  stop(options?: StopOptions): Promise<void>;
+  /** Turns running in this process. */
+  readonly runningTurns: number;
+  /** True when `authorize` was given (else `serve` binds 127.0.0.1 only). */
+  readonly authorized: boolean;
+}
+
+/** The Hono app `createServer` returns, with `skein` to stop it. */
+export type SkeinServer = Hono & { readonly skein: ServerControl };
+
+/**
+ * Puts agents, graphs and swarms behind HTTP: a Hono app (`app.fetch`) with the routes under
+ * `/v1/{agents|graphs|swarms}/{name}/conversations/{id}/...` and `GET /openapi.json`. Run it on Node
+ * with `serve(app)`, or on any fetch-based runtime with `app.fetch`.
+ * @example
+ * const app = createServer({
+ *   agents: { support: ({ sessionManager }) => new Agent({ model, sessionManager }) },
+ *   sessions: (id) => new FileSessionManager({ sessionId: id, storageDir: './sessions' }),
+ * });
+ * serve(app, { port: 8787 });
+ */
+export function createServer(options: ServerOptions): SkeinServer {
+  const { factories, limits } = checkOptions(options);
+  const report =
+    options.onError ?? ((error: unknown, where: string) => console.error(`[skein server] ${where}:`, error));
+  const ctx: ServerContext = {
+    options,
+    limits,
+    registry: new RunRegistry(limits.replayRetentionMs),
+    rateLimiter: new RateLimiter(limits.turnsPerMinute),
+    factory: (kind, name) => factories[kind].get(name),
+    stopping: false,
+    report,
+  };
+  const app = new Hono();
+  const conv = '/v1/:kind/:name/conversations/:id';
+  app.post(`${conv}/messages`, (c) => postMessage(ctx, c));
+  app.post(`${conv}/answers`, (c) => postAnswers(ctx, c));
+  app.get(`${conv}/stream`, (c) => getStream(ctx, c));
+  app.get(`${conv}/pending`, (c) => getPending(ctx, c));
+  app.post(`${conv}/cancel`, (c) => postCancel(ctx, c));
+  app.post(`${conv}/ui`, (c) => postUi(ctx, c));
+  app.get(conv, (c) => getConversation(ctx, c));
+  app.delete(conv, (c) => deleteConversation(ctx, c));
+  app.get('/v1/:kind/:name/conversations', (c) => listConversations(ctx, c));
+  app.get('/openapi.json', () => new Response(openApiDocument(), { headers: { 'content-type': 'application/json' } }));
+  app.notFound((c) =>
+    problemResponse(
+      new ProblemError(
+        404,
+        'no-route',
+        'No such route',
+        `${c.req.method} ${c.req.path.slice(0, 200)} is not a route of this server; GET /openapi.json lists them.`,
+        { field: 'path' },
+      ).problem,
+      c.req.path.slice(0, 200),
+    ),
+  );
+  app.onError((error, c) => {
+    const instance = c.req.path.slice(0, 200);
+    if (error instanceof ProblemError) return problemResponse(error.problem, instance);
+    report(error, `${c.req.method} ${instance}`);
+    return problemResponse(internalProblem(), instance);
+  });
+  const control: ServerControl = {
+    stop: (stopOptions) => stopServer(ctx, stopOptions),
+    get runningTurns() {
+      return ctx.registry.runningCount;
+    },
+    authorized: options.authorize !== undefined,
+  };
+  return Object.assign(app, { skein: control });
+}

@@ -1,0 +1,32 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Agent } from '@skein/core';
+import { FileSessionManager } from '@skein/session-file';
+import { createServer } from './index.js';
+import { echoModel, post } from './server-fixtures.test-helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'skein-server-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('on the file store', () => {
+  it('many new conversations of one principal at once: all run, all listed (the index is written one at a time, each writer lock released)', async () => {
+    const app = createServer({
+      agents: { echo: ({ sessionManager }) => new Agent({ model: echoModel(), sessionManager }) },
+      sessions: (id) => new FileSessionManager({ sessionId: id, storageDir: dir }),
+      onError: () => undefined,
+    });
+    const ids = Array.from({ length: 30 }, (_, i) => `burst-${i}`);
+    const results = await Promise.all(
+      ids.map((id) => post(app, `/v1/agents/echo/conversations/${id}/messages`, { message: id })),
+    );
+    expect(results.map((r) => r.status)).toEqual(ids.map(() => 200));
+    const list = (await (await app.request('/v1/agents/echo/conversations?limit=100')).json()) as {
+      conversations: { id: string }[];
+    };
+    expect(list.conversations.map((c) => c.id).sort()).toEqual([...ids].sort());
+    const again = await post(app, '/v1/agents/echo/conversations/burst-3/messages', { message: 'again' });
+    expect(await again.json()).toMatchObject({ turn: 2, text: 'You said: again' });
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * The zod schemas of the HTTP contract: they validate requests and generate `GET /openapi.json`, so
+ * the document and the checks cannot drift apart.
+ */
+import { z } from 'zod';
+
+/** The named schemas of the OpenAPI document (`#/components/schemas/<id>`). */
+export const schemaRegistry = z.registry<{ id: string }>();
+
+/** A conversation id: a session id that cannot leave the store (no separators, no NUL, no `..`), at most 128 characters. */
+export const conversationIdSchema = z
+  .string()
+  .min(1, 'is empty; use 1-128 characters from A-Z a-z 0-9 _ . @ = + -')
+  .max(128, 'is longer than 128 characters; use a shorter id (a UUID fits)')
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.@=+-]*$/,
+    'may only hold A-Z a-z 0-9 _ . @ = + - and must start with a letter or digit (no /, \\, NUL or spaces)',
+  )
+  .refine((id) => !id.includes('..'), 'must not contain ".."')
+  .meta({ description: 'The conversation id (one conversation is one session of the store).', example: 'order-42' });
+
+/** Bytes of an image or document, base64 in JSON. */
+const bytesSource = z.strictObject({ bytes: z.base64('must be base64-encoded bytes') });
+
+/** The content blocks a client may send: text, images and documents. */
+const inputBlockSchema = z.union([
+  z.strictObject({ text: z.string().meta({ description: 'Text.' }) }),
+  z.strictObject({
+    image: z.strictObject({ format: z.enum(['png', 'jpeg', 'gif', 'webp']), source: bytesSource }),
+  }),
+  z.strictObject({
+    document: z.strictObject({
+      format: z.enum(['pdf', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'html', 'txt', 'md']),
+      name: z.string().min(1).max(200),
+      source: bytesSource,
+    }),
+  }),
+]);
+
+/** `POST .../messages`. */
+export const messageBodySchema = z.strictObject({
+  message: z
+    .union([
+      z.string().min(1, 'is empty; send the text of the message'),
+      z.array(inputBlockSchema).min(1, 'is an empty list; send at least one content block').max(50),
+    ])
+    .meta({ description: 'The text, or content blocks (`{ text }`, `{ image }`, `{ document }`).' }),
+  wait: z.boolean().optional().meta({
+    description: 'When a turn is running: wait for it to end (up to limits.waitMs) instead of answering 409.',
+  }),
+});
+
+/** `POST .../answers`. */
+export const answersBodySchema = z.strictObject({
+  answers: z
+    .record(z.string().min(1).max(512), z.json())
+    .refine((a) => Object.keys(a).length > 0, 'is empty; answer every pending interrupt (GET .../pending lists them)')
+    .meta({
+      description: 'One answer per pending interrupt id, e.g. `{ "tooluse_1#approval": { "approved": true } }`.',
+    }),
+  wait: z.boolean().optional().meta({ description: 'As for messages.' }),
+});
+
+/** `POST .../ui`: what the AI SDK's `DefaultChatTransport` sends (only the last message is read). */
+export const uiBodySchema = z.looseObject({
+  id: z.string().optional(),
+  messages: z
+    .array(
+      z.looseObject({
+        id: z.string().optional(),
+        role: z.enum(['user', 'assistant', 'system']),
+        parts: z.array(z.looseObject({ type: z.string() })),
+      }),
+    )
+    .min(1, 'is empty; send the conversation with the new user message last'),
+  trigger: z.string().optional(),
+  messageId: z.string().optional(),
+});
+
+/** An interrupt: what a run waits for. */
+const interruptSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  reason: z.json(),
+  source: z.string(),
+  toolUse: z.object({ toolUseId: z.string(), name: z.string(), input: z.json() }).optional(),
+});
+
+/** Token counts. */
+const usageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() });
+
+/** How a turn ended (or that it runs). */
+const turnStatusSchema = z.enum([
+  'running',
+  'completed',
+  'interrupted',
+  'failed',
+  'cancelled',
+  'budgetExceeded',
+  'stopped',
+]);
+
+/** The result of one turn: the JSON answer of `POST .../messages`, and the `turnEnd` event. */
+const turnResultSchema = z.object({
+  conversationId: z.string(),
+  turn: z.number().int(),
+  status: turnStatusSchema,
+  text: z.string().meta({ description: 'The final text (the last node for a graph).' }),
+  interrupts: z.array(interruptSchema),
+  stopReason: z.string().optional(),
+  failureReason: z.string().optional(),
+  usage: usageSchema.optional(),
+  executionTimeMs: z.number().optional(),
+});
+
+/** One stored turn, as a conversation lists it. */
+const turnSummarySchema = z.object({
+  turn: z.number().int(),
+  status: turnStatusSchema,
+  prompt: z.string().meta({ description: 'The message (its text), or a note for answers.' }),
+  text: z.string().optional(),
+  interrupts: z.array(interruptSchema).optional(),
+  failureReason: z.string().optional(),
+  startedAt: z.string(),
+  endedAt: z.string().optional(),
+});
+
+/** `GET .../conversations/{id}`. */
+const conversationSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['agents', 'graphs', 'swarms']),
+  name: z.string(),
+  createdAt: z.string(),
+  status: turnStatusSchema.or(z.literal('new')),
+  turns: z.array(turnSummarySchema),
+  messages: z.array(z.json()).optional().meta({ description: 'An agent: its whole stored history.' }),
+  transitions: z.array(z.json()).optional().meta({ description: "A graph or swarm: the last run's transitions." }),
+  interrupts: z.array(interruptSchema),
+});
+
+/** `GET .../conversations`. */
+const conversationListSchema = z.object({
+  conversations: z.array(z.object({ id: z.string(), createdAt: z.string(), title: z.string() })),
+  next: z.string().optional().meta({ description: 'Pass as `cursor` for the next page.' }),
+});
+
+/** `GET .../pending`. */
+const pendingSchema = z.object({ conversationId: z.string(), interrupts: z.array(interruptSchema) });
+
+/** `POST .../cancel`. */
+const cancelSchema = z.object({ conversationId: z.string(), turn: z.number().int(), cancelled: z.boolean() });
+
+/** `GET .../conversations` query. */
+export const listQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  cursor: z.string().max(200).optional(),
+});
+
+/** A problem document (RFC 9457). */
+const problemSchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  instance: z.string().optional(),
+  field: z.string().optional(),
+  retryAfter: z.number().optional(),
+});
+
+type MessageBody = z.infer<typeof messageBodySchema>;
+type AnswersBody = z.infer<typeof answersBodySchema>;
+export type UiBody = z.infer<typeof uiBodySchema>;
+export type InputBlock = z.infer<typeof inputBlockSchema>;
+
+/** Registers the named schemas (once, at the first OpenAPI request: no work at import). */
+export function registerSchemas(): void {
+  if (schemaRegistry.has(problemSchema)) return;
+  schemaRegistry.add(messageBodySchema, { id: 'MessageRequest' });
+  schemaRegistry.add(answersBodySchema, { id: 'AnswersRequest' });
+  schemaRegistry.add(uiBodySchema, { id: 'UiChatRequest' });
+  schemaRegistry.add(interruptSchema, { id: 'Interrupt' });
+  schemaRegistry.add(turnResultSchema, { id: 'TurnResult' });
+  schemaRegistry.add(turnSummarySchema, { id: 'TurnSummary' });
+  schemaRegistry.add(conversationSchema, { id: 'Conversation' });
+  schemaRegistry.add(conversationListSchema, { id: 'ConversationList' });
+  schemaRegistry.add(pendingSchema, { id: 'Pending' });
+  schemaRegistry.add(cancelSchema, { id: 'CancelResult' });
+  schemaRegistry.add(problemSchema, { id: 'Problem' });
+}

@@ -1,0 +1,244 @@
+/**
+ * Claims a conversation for one turn and starts it. In order: the store's view begins, the server's
+ * record is read (who owns it, what it runs, how its last turn ended), the instance is built through its
+ * factory, and the record is written with the new turn `running`: that write is the claim (the store's
+ * lock or lease; a second process gets `SessionConflictError` -> 409) and the turn's commit point. A
+ * new conversation is first entered in its principal's index, so it is never stored unlisted.
+ */
+import { nowIso, type JsonValue, type SessionManager, type SessionRepository } from '@skein/core';
+import { notFound, ProblemError } from '../http/problem.js';
+import type { FactoryContext, Principal, TargetKind } from '../options.js';
+import type { ServerContext } from '../server-context.js';
+import {
+  readRecord,
+  writeRecord,
+  type ConversationRecord,
+  type CurrentTurn,
+  type TurnPrompt,
+} from '../store/conversation-record.js';
+import { writeIndexEntry } from '../store/principal-index.js';
+import { closeQuietly, ensureSession, repositoryOf } from '../store/repository-of.js';
+import type { TraceParent } from '../telemetry/trace-parent.js';
+import { toProblem } from './errors-to-problems.js';
+import { promptLabel, promptOfTurn } from './prompt.js';
+import { planResume, type ResumePlan } from './resume-plan.js';
+import type { Reservation, RunningTurn } from './run-registry.js';
+import { buildTarget, pendingOf, standing, type Target } from './target.js';
+import { startTurn } from './turn.js';
+import type { TurnStatus } from './turn-result.js';
+
+/** One request for a turn. `prompt` undefined: resume the conversation's cut turn (a re-join). */
+export interface TurnRequest {
+  kind: TargetKind;
+  name: string;
+  conversationId: string;
+  principal: Principal;
+  owner: string;
+  prompt: TurnPrompt | undefined;
+  traceParent: TraceParent | undefined;
+}
+
+interface Opened {
+  repo: SessionRepository;
+  manager: SessionManager;
+  record: ConversationRecord | undefined;
+  context: FactoryContext;
+}
+
+/** Statuses whose stored run the next invoke would resume instead of taking a new message. */
+function unfinished(status: TurnStatus, kind: TargetKind): boolean {
+  if (status === 'running' || status === 'stopped') return true;
+  return kind !== 'agents' && (status === 'cancelled' || status === 'budgetExceeded');
+}
+
+/** The owner and target checks every conversation route makes. */
+export function checkAccess(
+  record: ConversationRecord | undefined,
+  request: Omit<TurnRequest, 'prompt' | 'traceParent' | 'principal'>,
+): void {
+  if (!record) return;
+  if (record.owner !== request.owner) throw notFound(`Conversation ${request.conversationId}`, 'path.id');
+  if (record.kind !== request.kind || record.name !== request.name) {
+    throw new ProblemError(
+      409,
+      'wrong-target',
+      'The conversation belongs to another agent, graph or swarm',
+      `Conversation ${request.conversationId} talks to ${record.kind}/${record.name}; use /v1/${record.kind}/${record.name}/conversations/${request.conversationId}, or another id.`,
+      { field: 'path.id' },
+    );
+  }
+}
+
+/** Opens and starts a turn on a reserved conversation; `undefined` when a re-join finds nothing to resume. Releases the reservation on failure. */
+export async function openTurn(
+  ctx: ServerContext,
+  request: TurnRequest,
+  reservation: Reservation,
+): Promise<RunningTurn | undefined> {
+  const manager = ctx.options.sessions(request.conversationId);
+  let started = false;
+  try {
+    const repo = repositoryOf(manager);
+    await repo.beginView?.(request.conversationId);
+    const record = await readRecord(repo, request.conversationId);
+    checkAccess(record, request);
+    const context: FactoryContext = {
+      conversationId: request.conversationId,
+      principal: request.principal,
+      sessionManager: manager,
+    };
+    const opened: Opened = { repo, manager, record, context };
+    const claimed = request.prompt
+      ? await claimNew(ctx, request, request.prompt, opened)
+      : await claimResume(ctx, request, opened);
+    if (!claimed) return undefined;
+    const runOptions = (await ctx.options.runOptions?.(context)) ?? {};
+    const turn = startTurn({
+      ctx,
+      conversationId: request.conversationId,
+      manager,
+      repo,
+      record: claimed.record,
+      target: claimed.target,
+      plan: claimed.plan,
+      reservation,
+      runOptions,
+      traceParent: request.traceParent,
+    });
+    started = true;
+    return turn;
+  } catch (error) {
+    throw toProblem(error, request.conversationId);
+  } finally {
+    if (!started) {
+      await closeQuietly(manager);
+      reservation.release();
+    }
+  }
+}
+
+interface Claimed {
+  record: ConversationRecord & { current: CurrentTurn };
+  target: Target;
+  plan: ResumePlan;
+}
+
+async function claimNew(
+  ctx: ServerContext,
+  request: TurnRequest,
+  prompt: TurnPrompt,
+  opened: Opened,
+): Promise<Claimed> {
+  const { record, repo, context } = opened;
+  const id = request.conversationId;
+  const last = record?.current;
+  if (last && unfinished(last.status, request.kind)) {
+    // A turn stored as running is either cut or running in another process: claiming the session
+    // (rewriting the record as it is) tells which; another process answers 409 through the conflict.
+    if (last.status === 'running') await writeRecord(repo, id, record as ConversationRecord, true);
+    throw unfinishedProblem(id, last, request);
+  }
+  if (prompt.kind === 'answers' && last?.status !== 'interrupted') {
+    throw new ProblemError(
+      409,
+      'nothing-pending',
+      'Nothing waits for an answer',
+      `Conversation ${id} waits for no answer; send a message instead.`,
+      {
+        field: 'body.answers',
+      },
+    );
+  }
+  const factory = ctx.factory(request.kind, request.name);
+  if (!factory) throw notFound(`${request.kind}/${request.name}`, 'path.name');
+  const target = await buildTarget(request.kind, request.name, factory, context);
+  if (prompt.kind === 'answers') await checkAnswers(target, prompt.answers, id);
+  const before = await standing(target, repo, id, record === undefined);
+  const current: CurrentTurn = {
+    seq: (last?.seq ?? 0) + 1,
+    status: 'running',
+    attempt: 0,
+    startedAt: nowIso(),
+    prompt,
+    before,
+  };
+  if (!record) {
+    const createdAt = current.startedAt;
+    const title = promptLabel(prompt).slice(0, 80);
+    await writeIndexEntry(ctx.options.sessions, request.owner, {
+      id,
+      kind: request.kind,
+      name: request.name,
+      createdAt,
+      title,
+    });
+    await ensureSession(repo, id, target.kind === 'agent' ? 'AGENT' : 'MULTI_AGENT', opened.manager);
+    const created = {
+      v: 1 as const,
+      kind: request.kind,
+      name: request.name,
+      owner: request.owner,
+      createdAt,
+      title,
+      current,
+    };
+    await writeRecord(repo, id, created, false);
+    return { record: created, target, plan: { action: 'run', prompt: promptOfTurn(prompt) } };
+  }
+  const next = { ...record, current };
+  await writeRecord(repo, id, next, true);
+  return { record: next, target, plan: { action: 'run', prompt: promptOfTurn(prompt) } };
+}
+
+async function claimResume(ctx: ServerContext, request: TurnRequest, opened: Opened): Promise<Claimed | undefined> {
+  const { record, repo, context } = opened;
+  if (!record) throw notFound(`Conversation ${request.conversationId}`, 'path.id');
+  const last = record.current;
+  if (!last || !unfinished(last.status, request.kind)) return undefined;
+  const factory = ctx.factory(request.kind, request.name);
+  if (!factory) throw notFound(`${request.kind}/${request.name}`, 'path.name');
+  const target = await buildTarget(request.kind, request.name, factory, context);
+  const plan = await planResume(target, last, repo, request.conversationId);
+  const { endedAt: _ended, ...rest } = last;
+  const current: CurrentTurn = { ...rest, status: 'running', attempt: last.attempt + 1 };
+  const next = { ...record, current };
+  await writeRecord(repo, request.conversationId, next, true);
+  return { record: next, target, plan };
+}
+
+async function checkAnswers(target: Target, answers: Record<string, JsonValue>, id: string): Promise<void> {
+  const pending = await pendingOf(target);
+  const ids = pending.map((i) => i.id);
+  const given = Object.keys(answers);
+  const unknown = given.filter((g) => !ids.includes(g));
+  const missing = ids.filter((i) => !given.includes(i));
+  if (unknown.length === 0 && missing.length === 0) return;
+  const parts = [
+    unknown.length > 0 ? `no interrupt ${unknown.map((u) => JSON.stringify(u.slice(0, 80))).join(', ')} waits` : '',
+    missing.length > 0 ? `${missing.join(', ')} still need an answer` : '',
+  ].filter((p) => p !== '');
+  throw new ProblemError(
+    422,
+    'answers-mismatch',
+    'The answers do not fit what waits',
+    `Conversation ${id}: ${parts.join('; ')}. Answer every pending interrupt at once.`,
+    {
+      field: 'body.answers',
+      pending: ids,
+    },
+  );
+}
+
+function unfinishedProblem(id: string, last: CurrentTurn, request: TurnRequest): ProblemError {
+  const how =
+    last.status === 'running' || last.status === 'stopped'
+      ? 'was cut when its server process stopped'
+      : `ended ${last.status}, and the ${request.kind === 'graphs' ? 'graph' : 'swarm'} resumes such a run on its next invoke`;
+  return new ProblemError(
+    409,
+    'turn-unfinished',
+    'The last turn is unfinished',
+    `Turn ${last.seq} of conversation ${id} ${how}. Re-join it first (GET /v1/${request.kind}/${request.name}/conversations/${id}/stream resumes it), or DELETE the conversation to drop it.`,
+    { field: 'path.id', turn: last.seq, turnStatus: last.status },
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * The events the server sends to HTTP clients (SSE `event:` is the `type`, `data:` the JSON). Core's
+ * agent and orchestrator events, flattened: `path` says who speaks (`[]` the agent or orchestrator
+ * itself, `['billing']` a graph node, `['desk', 'refund']` a member of a nested swarm). Plus the
+ * server's own: `turnStart`, `turnEnd`, `resumed`, `gap`, `serverStopping`.
+ */
+import type { BudgetWarning, Interrupt, JsonValue, Message, NodeTransition, ToolResult, ToolUse } from '@skein/core';
+import type { TurnResult } from '../runs/turn-result.js';
+
+/** Who an event comes from: node ids from the outermost orchestrator in. */
+export type SpeakerPath = readonly string[];
+
+/** One event of a turn as HTTP clients receive it. */
+export type ServerEvent =
+  | {
+      type: 'turnStart';
+      turn: number;
+      attempt: number;
+      resumed: boolean;
+      /** The turn answers interrupts (it goes on with the paused run). */
+      answering: boolean;
+      kind: string;
+      name: string;
+    }
+  | { type: 'textDelta'; path: SpeakerPath; data: string }
+  | { type: 'reasoningDelta'; path: SpeakerPath; data: string }
+  | { type: 'toolStart'; path: SpeakerPath; toolUse: ToolUse }
+  | { type: 'toolResult'; path: SpeakerPath; toolResult: ToolResult }
+  | { type: 'messageAdded'; path: SpeakerPath; message: Message }
+  | {
+      type: 'modelRetry';
+      path: SpeakerPath;
+      attempt: number;
+      delayMs: number;
+      error: string;
+      discardedPartialAnswer: boolean;
+    }
+  | { type: 'interrupt'; path: SpeakerPath; interrupts: Interrupt[] }
+  | { type: 'budgetWarning'; path: SpeakerPath; warning: BudgetWarning }
+  | { type: 'nodeStart'; path: SpeakerPath; nodeId: string }
+  | {
+      type: 'nodeStop';
+      path: SpeakerPath;
+      nodeId: string;
+      status: string;
+      text: string;
+      error?: string;
+      executionTimeMs: number;
+    }
+  | { type: 'transition'; path: SpeakerPath; transition: NodeTransition }
+  | { type: 'turnEnd'; result: TurnResult }
+  /** A re-join after a restart: the events before it were not kept; the run resumed from its store. */
+  | { type: 'resumed'; turn: number; attempt: number; detail: string }
+  /** A re-join asked for events no longer kept; what follows starts later. */
+  | { type: 'gap'; detail: string }
+  | { type: 'serverStopping'; detail: string };
+
+/** The `type`s of {@link ServerEvent}. */
+export type ServerEventType = ServerEvent['type'];
+
+/** An event with its id, as stored in a turn's event log. */
+export interface LoggedEvent {
+  /** `<turn>.<attempt>.<seq>`: what the client sends back in `Last-Event-ID`. */
+  readonly id: string;
+  readonly seq: number;
+  readonly event: ServerEvent;
+  /** The SSE frame, made once and shared by every client. */
+  readonly frame: string;
+}
+
+/** A JSON value of anything an event carries (used where a value is opaque). */
+type EventValue = JsonValue;

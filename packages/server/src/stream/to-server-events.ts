@@ -1,0 +1,73 @@
+/**
+ * Core's stream events -> the server's events: a pure table by event type. Orchestrators' `nodeStream`
+ * wrappers are unwrapped into `path`; `modelStreamEvent` (the provider's raw events, repeated by
+ * `textDelta` and friends) is not sent; bytes become base64 (`{ __bytes_encoded__, data }`, as stores keep them).
+ */
+import { encodeBytes, type Message, type NodeResult, type ToolResult } from '@skein/core';
+import type { ServerEvent, SpeakerPath } from './server-events.js';
+
+/** An event of an agent or orchestrator stream, loosely typed (nested events come from either). */
+export type CoreEvent = { readonly type: string } & Record<string, unknown>;
+
+type Mapper = (event: CoreEvent, path: SpeakerPath, out: ServerEvent[]) => void;
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** True when `value` holds bytes somewhere (images, documents): only then is it copied to encode them. */
+function hasBytes(value: unknown, depth = 0): boolean {
+  if (value instanceof Uint8Array) return true;
+  if (typeof value !== 'object' || value === null || depth > 64) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasBytes(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (hasBytes((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
+}
+
+const jsonSafe = <T>(value: T): T => (hasBytes(value) ? (encodeBytes(value) as T) : value);
+
+const MAPPERS: Record<string, Mapper> = {
+  textDelta: (e, path, out) => out.push({ type: 'textDelta', path, data: String(e['data']) }),
+  reasoningDelta: (e, path, out) => out.push({ type: 'reasoningDelta', path, data: String(e['data']) }),
+  toolStart: (e, path, out) => out.push({ type: 'toolStart', path, toolUse: e['toolUse'] as never }),
+  toolResult: (e, path, out) =>
+    out.push({ type: 'toolResult', path, toolResult: jsonSafe(e['toolResult'] as ToolResult) }),
+  messageAdded: (e, path, out) => out.push({ type: 'messageAdded', path, message: jsonSafe(e['message'] as Message) }),
+  modelRetry: (e, path, out) =>
+    out.push({
+      type: 'modelRetry',
+      path,
+      attempt: Number(e['attempt']),
+      delayMs: Number(e['delayMs']),
+      error: errorText(e['error']),
+      discardedPartialAnswer: e['discardedPartialAnswer'] === true,
+    }),
+  interrupt: (e, path, out) => out.push({ type: 'interrupt', path, interrupts: e['interrupts'] as never }),
+  budgetWarning: (e, path, out) => out.push({ type: 'budgetWarning', path, warning: e['warning'] as never }),
+  nodeStart: (e, path, out) => out.push({ type: 'nodeStart', path, nodeId: String(e['nodeId']) }),
+  nodeStop: (e, path, out) => {
+    const result = e['result'] as NodeResult;
+    out.push({
+      type: 'nodeStop',
+      path,
+      nodeId: String(e['nodeId']),
+      status: result.status,
+      text: result.text,
+      ...(result.error !== undefined ? { error: result.error } : {}),
+      executionTimeMs: result.executionTimeMs,
+    });
+  },
+  transition: (e, path, out) => out.push({ type: 'transition', path, transition: e['transition'] as never }),
+  nodeStream: (e, path, out) => {
+    const inner = e['event'];
+    if (typeof inner === 'object' && inner !== null && 'type' in inner)
+      toServerEvents(inner as CoreEvent, [...path, String(e['nodeId'])], out);
+  },
+};
+
+/** Appends to `out` the server events for one core event from the speaker at `path` (none for raw model events). */
+export function toServerEvents(event: CoreEvent, path: SpeakerPath, out: ServerEvent[]): ServerEvent[] {
+  MAPPERS[event.type]?.(event, path, out);
+  return out;
+}

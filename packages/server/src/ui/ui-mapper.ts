@@ -1,0 +1,246 @@
+/**
+ * The server's events -> the AI SDK UI message stream: a pure, table-driven mapping (one function per
+ * event type) over an explicit state, so every client that re-joins a turn computes the same chunks
+ * from the same events. Text and reasoning become parts per speaker (graph nodes in parallel each have
+ * their own); who speaks is a `data-skein-speaker` part before what they say; tools are dynamic tool
+ * parts; a tool waiting for approval is the SDK's own `tool-approval-request`; nodes, transitions and
+ * other interrupts are `data-skein-*` parts.
+ */
+import type { ToolResult } from '@skein/core';
+import type { ServerEvent, SpeakerPath } from '../stream/server-events.js';
+import type { UiChunk } from './ui-chunks.js';
+
+/** What the mapping remembers within one turn. */
+export interface UiState {
+  /** The turn answers interrupts: its tool outputs belong to parts the client already holds. */
+  answering: boolean;
+  /** The turn runs an agent (one speaker): model calls are steps, a discarded retry resets its step. */
+  single: boolean;
+  stepOpen: boolean;
+  /** Open text / reasoning part id by speaker path key. */
+  text: Map<string, string>;
+  reasoning: Map<string, string>;
+  /** Tool calls the client has a part for. */
+  tools: Set<string>;
+  /** Executions per node path key, for the ids of `data-skein-node` parts. */
+  nodeRuns: Map<string, number>;
+  next: number;
+  ended: boolean;
+}
+
+/** A fresh state for one turn's stream. */
+export function newUiState(): UiState {
+  return {
+    answering: false,
+    single: true,
+    stepOpen: false,
+    text: new Map(),
+    reasoning: new Map(),
+    tools: new Set(),
+    nodeRuns: new Map(),
+    next: 0,
+    ended: false,
+  };
+}
+
+const keyOf = (path: SpeakerPath): string => path.join('/');
+
+function closeSpeaker(state: UiState, key: string, out: UiChunk[]): void {
+  const text = state.text.get(key);
+  if (text !== undefined) out.push({ type: 'text-end', id: text });
+  const reasoning = state.reasoning.get(key);
+  if (reasoning !== undefined) out.push({ type: 'reasoning-end', id: reasoning });
+  state.text.delete(key);
+  state.reasoning.delete(key);
+}
+
+function closeAll(state: UiState, out: UiChunk[]): void {
+  for (const key of new Set([...state.text.keys(), ...state.reasoning.keys()])) closeSpeaker(state, key, out);
+}
+
+function openStep(state: UiState, out: UiChunk[]): void {
+  if (state.single && !state.stepOpen) {
+    out.push({ type: 'start-step' });
+    state.stepOpen = true;
+  }
+}
+
+/** Opens a text or reasoning part for `path` (announcing the speaker) and returns its id. */
+function partFor(state: UiState, kind: 'text' | 'reasoning', path: SpeakerPath, out: UiChunk[]): string {
+  const key = keyOf(path);
+  const open = state[kind].get(key);
+  if (open !== undefined) return open;
+  openStep(state, out);
+  if (!state.text.has(key) && !state.reasoning.has(key))
+    out.push({ type: 'data-skein-speaker', id: `speaker-${state.next}`, data: { path: [...path] } });
+  const id = `${kind === 'text' ? 't' : 'r'}${state.next++}`;
+  state[kind].set(key, id);
+  out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', id });
+  return id;
+}
+
+function toolOutput(result: ToolResult): unknown {
+  const texts = result.content.flatMap((c) => ('text' in c ? [c.text] : []));
+  if (texts.length === result.content.length) return texts.join('\n');
+  return result.content.map((c) => ('json' in c ? c.json : 'text' in c ? c.text : '[binary content]'));
+}
+
+function toolError(result: ToolResult): string {
+  return result.content
+    .map((c) => ('text' in c ? c.text : JSON.stringify('json' in c ? c.json : '[binary]')))
+    .join('\n');
+}
+
+const FINISH: Record<string, Extract<UiChunk, { type: 'finish' }>['finishReason']> = {
+  completed: 'stop',
+  interrupted: 'tool-calls',
+  failed: 'error',
+  cancelled: 'other',
+  budgetExceeded: 'length',
+  stopped: 'interrupted',
+};
+
+type Handler<T extends ServerEvent['type']> = (
+  state: UiState,
+  event: Extract<ServerEvent, { type: T }>,
+  out: UiChunk[],
+) => void;
+type Table = { [T in ServerEvent['type']]: Handler<T> };
+
+const TABLE: Table = {
+  turnStart: (state, e, out) => {
+    state.single = e.kind === 'agents';
+    state.answering = e.answering;
+    out.push(state.answering ? { type: 'start' } : { type: 'start', messageId: `turn-${e.turn}` });
+    out.push({
+      type: 'data-skein-turn',
+      id: 'turn',
+      data: { turn: e.turn, attempt: e.attempt, resumed: e.resumed, kind: e.kind, name: e.name },
+    });
+    if (!state.single && !state.answering) {
+      out.push({ type: 'start-step' });
+      state.stepOpen = true;
+    }
+  },
+  textDelta: (state, e, out) => {
+    out.push({ type: 'text-delta', id: partFor(state, 'text', e.path, out), delta: e.data });
+  },
+  reasoningDelta: (state, e, out) => {
+    out.push({ type: 'reasoning-delta', id: partFor(state, 'reasoning', e.path, out), delta: e.data });
+  },
+  toolStart: (state, e, out) => {
+    closeSpeaker(state, keyOf(e.path), out);
+    state.tools.add(e.toolUse.toolUseId);
+    out.push({
+      type: 'tool-input-available',
+      toolCallId: e.toolUse.toolUseId,
+      toolName: e.toolUse.name,
+      input: e.toolUse.input,
+      dynamic: true,
+    });
+  },
+  toolResult: (state, e, out) => {
+    const id = e.toolResult.toolUseId;
+    if (!state.tools.has(id) && !state.answering) return;
+    if (e.toolResult.status === 'success')
+      out.push({ type: 'tool-output-available', toolCallId: id, output: toolOutput(e.toolResult), dynamic: true });
+    else out.push({ type: 'tool-output-error', toolCallId: id, errorText: toolError(e.toolResult), dynamic: true });
+  },
+  messageAdded: (state, e, out) => {
+    if (e.message.role !== 'assistant') return;
+    closeSpeaker(state, keyOf(e.path), out);
+    if (state.single && state.stepOpen) {
+      out.push({ type: 'finish-step' });
+      state.stepOpen = false;
+    }
+  },
+  modelRetry: (state, e, out) => {
+    if (!e.discardedPartialAnswer) return;
+    const key = keyOf(e.path);
+    if (state.single && state.stepOpen) {
+      state.text.delete(key);
+      state.reasoning.delete(key);
+      out.push({ type: 'reset-step' });
+    } else {
+      closeSpeaker(state, key, out);
+      out.push({
+        type: 'data-skein-retry',
+        id: `retry-${state.next++}`,
+        data: { path: [...e.path], attempt: e.attempt },
+      });
+    }
+  },
+  interrupt: (state, e, out) => {
+    for (const interrupt of e.interrupts) {
+      const use = interrupt.toolUse;
+      if (interrupt.name === 'approval' && use) {
+        if (!state.tools.has(use.toolUseId))
+          TABLE.toolStart(state, { type: 'toolStart', path: e.path, toolUse: use }, out);
+        out.push({ type: 'tool-approval-request', approvalId: interrupt.id, toolCallId: use.toolUseId });
+      } else {
+        out.push({ type: 'data-skein-interrupt', id: `interrupt-${interrupt.id}`, data: interrupt });
+      }
+    }
+  },
+  budgetWarning: (_state, e, out) => {
+    out.push({ type: 'data-skein-budget', data: { path: [...e.path], ...e.warning }, transient: true });
+  },
+  nodeStart: (state, e, out) => {
+    const path = [...e.path, e.nodeId];
+    const key = keyOf(path);
+    const run = (state.nodeRuns.get(key) ?? 0) + 1;
+    state.nodeRuns.set(key, run);
+    out.push({ type: 'data-skein-node', id: `node-${key}-${run}`, data: { path, status: 'running' } });
+  },
+  nodeStop: (state, e, out) => {
+    const path = [...e.path, e.nodeId];
+    const key = keyOf(path);
+    closeSpeaker(state, key, out);
+    const run = state.nodeRuns.get(key) ?? 1;
+    const data = { path, status: e.status, ...(e.error !== undefined ? { error: e.error } : {}) };
+    out.push({ type: 'data-skein-node', id: `node-${key}-${run}`, data });
+  },
+  transition: (_state, e, out) => {
+    out.push({
+      type: 'data-skein-transition',
+      id: `transition-${keyOf(e.path)}-${e.transition.seq}`,
+      data: { path: [...e.path], ...e.transition },
+    });
+  },
+  turnEnd: (state, e, out) => {
+    closeAll(state, out);
+    if (state.single && state.stepOpen) out.push({ type: 'finish-step' });
+    state.stepOpen = false;
+    const r = e.result;
+    if (r.status === 'failed') out.push({ type: 'error', errorText: r.failureReason ?? 'The turn failed.' });
+    out.push({
+      type: 'data-skein-result',
+      id: 'result',
+      data: {
+        turn: r.turn,
+        status: r.status,
+        ...(r.failureReason !== undefined ? { failureReason: r.failureReason } : {}),
+      },
+    });
+    out.push({ type: 'finish', finishReason: FINISH[r.status] ?? 'other' });
+    state.ended = true;
+  },
+  resumed: (_state, e, out) => {
+    out.push({
+      type: 'data-skein-resumed',
+      data: { turn: e.turn, attempt: e.attempt, detail: e.detail },
+      transient: true,
+    });
+  },
+  gap: () => undefined,
+  serverStopping: (_state, e, out) => {
+    out.push({ type: 'data-skein-server', data: { stopping: true, detail: e.detail }, transient: true });
+  },
+};
+
+/** The UI chunks for one server event (appended to `out`); `state` carries what the turn's earlier events left. */
+export function mapUiEvent(state: UiState, event: ServerEvent, out: UiChunk[] = []): UiChunk[] {
+  if (state.ended) return out;
+  (TABLE[event.type] as Handler<typeof event.type>)(state, event as never, out);
+  return out;
+}
