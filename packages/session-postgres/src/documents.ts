@@ -105,3 +105,22 @@ export function checkIndex(value: unknown, what: string): number {
   }
   return value;
 }
+
+/**
+ * Checks that stored rows are numbered `offset`, `offset + 1`, ... (message ids, transition seqs): a
+ * gap is a `SessionCorruptError` naming the missing one and what to do.
+ */
+export function checkContiguous(
+  numbers: readonly number[],
+  offset: number,
+  what: (n: number) => string,
+  store: string,
+): void {
+  numbers.forEach((n, i) => {
+    if (n === offset + i) return;
+    throw new SessionCorruptError(
+      `The session is missing ${what(offset + i)} in ${store} (the next stored is ${n}). Restore the missing row from a backup, or delete the rows after it to truncate the history.`,
+      { location: store },
+    );
+  });
+}

@@ -1,7 +1,6 @@
 import {
   checkSessionId,
   SessionConflictError,
-  SessionCorruptError,
   type JsonObject,
   type ListMessagesOptions,
   type NodeTransition,
@@ -14,6 +13,7 @@ import {
 } from '@skein/core';
 import type { Pool } from 'pg';
 import {
+  checkContiguous,
   checkIndex,
   parseAgent,
   parseMessage,
@@ -181,15 +181,14 @@ export class PostgresSessionRepository implements SessionRepository {
       `SELECT message_id::float8 AS message_id, doc FROM ${this.#t('skein_messages')} WHERE session_id = $1 AND agent_id = $2 AND message_id >= $3 ORDER BY message_id LIMIT $4`,
       [sessionId, agentId, offset, limit],
     );
-    return rows.map((row, i) => {
-      const where = this.#where(sessionId, `agent ${agentId}, message ${offset + i}`);
-      if (row.message_id !== offset + i)
-        throw new SessionCorruptError(
-          `The session is missing message ${offset + i} of agent ${agentId} (session ${sessionId}) in ${this.store}: the next stored is ${row.message_id}. Restore the missing row from a backup, or delete the rows after it to truncate the history.`,
-          { location: where },
-        );
-      return parseMessage(row.doc, where, row.message_id);
-    });
+    const name = (n: number) => `message ${n} of agent ${agentId} (session ${sessionId})`;
+    checkContiguous(
+      rows.map((r) => r.message_id),
+      offset,
+      name,
+      this.store,
+    );
+    return rows.map((row) => parseMessage(row.doc, this.#where(sessionId, name(row.message_id)), row.message_id));
   }
 
   deleteMessages(sessionId: string, agentId: string, fromMessageId: number): Promise<void> {
@@ -259,15 +258,14 @@ export class PostgresSessionRepository implements SessionRepository {
       `SELECT seq::float8 AS seq, doc FROM ${this.#t('skein_transitions')} WHERE session_id = $1 AND multi_agent_id = $2 ORDER BY seq`,
       [sessionId, multiAgentId],
     );
-    return rows.map((row, i) => {
-      const where = this.#where(sessionId, `orchestrator ${multiAgentId}, transition ${i}`);
-      if (row.seq !== i)
-        throw new SessionCorruptError(
-          `The session is missing transition ${i} of orchestrator ${multiAgentId} in ${this.store} (the next stored is ${row.seq}). Restore it from a backup.`,
-          { location: where },
-        );
-      return parseTransition(row.doc, where, i);
-    });
+    const name = (n: number) => `transition ${n} of orchestrator ${multiAgentId} (session ${sessionId})`;
+    checkContiguous(
+      rows.map((r) => r.seq),
+      0,
+      name,
+      this.store,
+    );
+    return rows.map((row) => parseTransition(row.doc, this.#where(sessionId, name(row.seq)), row.seq));
   }
 
   /** Applies `writes` in order in one transaction (all or none), with the checks of the single calls. */
@@ -287,5 +285,17 @@ export class PostgresSessionRepository implements SessionRepository {
       [],
     );
     return rows.map((r) => r.session_id);
+  }
+
+  /** The ids of a session's agents (`'agents'`) or orchestrators (`'multiAgents'`), in order. */
+  async listIds(sessionId: string, kind: 'agents' | 'multiAgents'): Promise<string[]> {
+    checkSessionId(sessionId, 'session id');
+    const [table, column] = kind === 'agents' ? ['skein_agents', 'agent_id'] : ['skein_multi_agents', 'multi_agent_id'];
+    const rows = await this.#rows<{ id: string }>(
+      `listing ${kind === 'agents' ? 'agents' : 'orchestrators'}`,
+      `SELECT ${column} AS id FROM ${this.#t(table)} WHERE session_id = $1 ORDER BY ${column}`,
+      [sessionId],
+    );
+    return rows.map((r) => r.id);
   }
 }

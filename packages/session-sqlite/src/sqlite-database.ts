@@ -37,7 +37,9 @@ type StatementName =
   | 'readTransitions'
   | 'readLease'
   | 'writeLease'
-  | 'listSessions';
+  | 'listSessions'
+  | 'listAgents'
+  | 'listMultiAgents';
 
 /** The prepared statements of the store (prepared once per connection). */
 export type Statements = ReturnType<typeof prepare>;
@@ -96,6 +98,10 @@ function prepare(
       'skein_transitions',
     ].map((table) => s(`DELETE FROM ${table} WHERE session_id = ?`)),
     listSessions: s('SELECT session_id FROM skein_sessions ORDER BY session_id'),
+    listAgents: s('SELECT agent_id AS id FROM skein_agents WHERE session_id = ? ORDER BY agent_id'),
+    listMultiAgents: s(
+      'SELECT multi_agent_id AS id FROM skein_multi_agents WHERE session_id = ? ORDER BY multi_agent_id',
+    ),
   };
 }
 

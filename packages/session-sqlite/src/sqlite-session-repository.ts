@@ -2,7 +2,6 @@ import type BetterSqlite3 from 'better-sqlite3';
 import {
   checkSessionId,
   SessionConflictError,
-  SessionCorruptError,
   type JsonObject,
   type ListMessagesOptions,
   type NodeTransition,
@@ -14,6 +13,7 @@ import {
   type SessionWrite,
 } from '@skein/core';
 import {
+  checkContiguous,
   checkIndex,
   parseAgent,
   parseMessage,
@@ -24,14 +24,10 @@ import {
   toDoc,
 } from './documents.js';
 import { GroupCommit } from './group-commit.js';
-import { LeaseBook, type LeaseRow, type LeaseTable } from './lease-book.js';
-import { openDatabase, type Statements } from './sqlite-database.js';
-import { toSessionError } from './sqlite-errors.js';
-import {
-  resolveSqliteOptions,
-  type ResolvedSqliteOptions,
-  type SqliteSessionRepositoryOptions,
-} from './sqlite-options.js';
+import { LeaseBook, type LeaseTable } from './lease-book.js';
+import { SqliteConnection } from './sqlite-connection.js';
+import type { Statements } from './sqlite-database.js';
+import { resolveSqliteOptions, type SqliteSessionRepositoryOptions } from './sqlite-options.js';
 import { checkWrite, SqliteWrites } from './sqlite-writes.js';
 
 type Row = { doc: unknown } | undefined;
@@ -49,30 +45,21 @@ type Row = { doc: unknown } | undefined;
 export class SqliteSessionRepository implements SessionRepository {
   /** `sqlite:<absolute path>`: how errors name this store. */
   readonly store: string;
-  readonly #options: ResolvedSqliteOptions;
-  #db: BetterSqlite3.Database | undefined;
-  #st: Statements | undefined;
+  readonly #conn: SqliteConnection;
   readonly #leases: LeaseBook;
   readonly #group: GroupCommit<Map<string, number | null>>;
   readonly #writes: SqliteWrites;
   readonly #leaseTable: LeaseTable;
 
   constructor(options: SqliteSessionRepositoryOptions) {
-    this.#options = resolveSqliteOptions(options, 'SqliteSessionRepository');
-    this.store = this.#options.store;
-    this.#leases = new LeaseBook(this.store, this.#options.leaseTtlMs, this.#options.takeover);
-    this.#group = new GroupCommit(
-      () => this.#open().db,
-      this.#leases,
-      (e) => this.#fail(e, 'writing'),
-      this.#options.groupCommit,
-    );
-    this.#writes = new SqliteWrites(() => this.#open().st, this.store);
-    this.#leaseTable = {
-      read: (sessionId) => this.#open().st.readLease.get(sessionId) as LeaseRow | undefined,
-      write: (sessionId, r) =>
-        void this.#open().st.writeLease.run(sessionId, r.generation, r.owner, r.pid, r.host, r.expires_at),
-    };
+    const resolved = resolveSqliteOptions(options, 'SqliteSessionRepository');
+    this.store = resolved.store;
+    this.#conn = new SqliteConnection(resolved);
+    this.#leases = new LeaseBook(this.store, resolved.leaseTtlMs, resolved.takeover);
+    const db = () => this.#conn.get().db;
+    this.#group = new GroupCommit(db, this.#leases, (e) => this.#conn.fail(e, 'writing'), resolved.groupCommit);
+    this.#writes = new SqliteWrites(() => this.#conn.get().st, this.store);
+    this.#leaseTable = this.#conn.leases;
   }
 
   /** Write transactions committed so far and the writes (single calls, batches) they carried: group commit at work. */
@@ -81,24 +68,11 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   #open(): { db: BetterSqlite3.Database; st: Statements } {
-    if (this.#db && this.#st) return { db: this.#db, st: this.#st };
-    const { db, statements } = openDatabase(this.#options);
-    this.#db = db;
-    this.#st = statements;
-    return { db, st: statements };
+    return this.#conn.get();
   }
 
-  #fail(error: unknown, doing: string): unknown {
-    return toSessionError(error, this.store, doing, this.#options.busyTimeoutMs);
-  }
-
-  /** Runs a read; SQLite errors become `SessionError`s naming the store. */
   #read<T>(read: (st: Statements) => T): Promise<T> {
-    try {
-      return Promise.resolve(read(this.#open().st));
-    } catch (error) {
-      return Promise.reject(this.#fail(error, 'reading'));
-    }
+    return this.#conn.read(read);
   }
 
   /** Runs `apply` in a write transaction holding the session's lease. */
@@ -128,15 +102,13 @@ export class SqliteSessionRepository implements SessionRepository {
   /** Gives up every session lease this repository holds, then closes the database (reopened if used again). */
   async close(): Promise<void> {
     const held = this.#leases.heldSessions();
-    if (held.length > 0 && this.#db)
+    if (held.length > 0 && this.#conn.isOpen)
       await this.#group
         .submit(() => {
           for (const sessionId of held) this.#leases.release(this.#leaseTable, sessionId);
         })
         .catch(() => undefined);
-    this.#db?.close();
-    this.#db = undefined;
-    this.#st = undefined;
+    this.#conn.close();
   }
 
   async createSession(session: Session): Promise<Session> {
@@ -208,15 +180,14 @@ export class SqliteSessionRepository implements SessionRepository {
     const limit = options.limit === undefined ? -1 : checkIndex(options.limit, 'limit');
     return this.#read((st) => {
       const rows = st.listMessages.all(sessionId, agentId, offset, limit) as { message_id: number; doc: unknown }[];
-      return rows.map((row, i) => {
-        const where = this.#where(sessionId, `agent ${agentId}, message ${offset + i}`);
-        if (row.message_id !== offset + i)
-          throw new SessionCorruptError(
-            `The session is missing ${where.slice(this.store.length + 1)}: ${this.store} has message ${row.message_id} but not ${offset + i}. Restore the missing row from a backup, or delete the rows after it to truncate the history.`,
-            { location: where },
-          );
-        return parseMessage(row.doc, where, row.message_id);
-      });
+      const name = (n: number) => `message ${n} of agent ${agentId} (session ${sessionId})`;
+      checkContiguous(
+        rows.map((r) => r.message_id),
+        offset,
+        name,
+        this.store,
+      );
+      return rows.map((row) => parseMessage(row.doc, this.#where(sessionId, name(row.message_id)), row.message_id));
     });
   }
 
@@ -276,17 +247,17 @@ export class SqliteSessionRepository implements SessionRepository {
   async readTransitions(sessionId: string, multiAgentId: string): Promise<NodeTransition[]> {
     checkSessionId(sessionId, 'session id');
     checkSessionId(multiAgentId, 'multi-agent id');
-    return this.#read((st) =>
-      (st.readTransitions.all(sessionId, multiAgentId) as { seq: number; doc: unknown }[]).map((row, i) => {
-        const where = this.#where(sessionId, `orchestrator ${multiAgentId}, transition ${i}`);
-        if (row.seq !== i)
-          throw new SessionCorruptError(
-            `The session is missing transition ${i} of orchestrator ${multiAgentId} in ${this.store} (the next stored is ${row.seq}). Restore it from a backup.`,
-            { location: where },
-          );
-        return parseTransition(row.doc, where, i);
-      }),
-    );
+    const name = (n: number) => `transition ${n} of orchestrator ${multiAgentId} (session ${sessionId})`;
+    return this.#read((st) => {
+      const rows = st.readTransitions.all(sessionId, multiAgentId) as { seq: number; doc: unknown }[];
+      checkContiguous(
+        rows.map((r) => r.seq),
+        0,
+        name,
+        this.store,
+      );
+      return rows.map((row) => parseTransition(row.doc, this.#where(sessionId, name(row.seq)), row.seq));
+    });
   }
 
   /** Applies `writes` in order in one transaction (all or none), with the checks of the single calls. */
@@ -301,5 +272,12 @@ export class SqliteSessionRepository implements SessionRepository {
   /** The ids of the stored sessions, in order (for tools such as `skein sessions`). */
   async listSessions(): Promise<string[]> {
     return this.#read((st) => (st.listSessions.all() as { session_id: string }[]).map((r) => r.session_id));
+  }
+
+  /** The ids of a session's agents (`'agents'`) or orchestrators (`'multiAgents'`), in order. */
+  async listIds(sessionId: string, kind: 'agents' | 'multiAgents'): Promise<string[]> {
+    checkSessionId(sessionId, 'session id');
+    const statement = (st: Statements) => (kind === 'agents' ? st.listAgents : st.listMultiAgents);
+    return this.#read((st) => (statement(st).all(sessionId) as { id: string }[]).map((r) => r.id));
   }
 }
