@@ -76,6 +76,11 @@ export class PgLeaseBook {
     return `SELECT generation::float8 AS generation, owner, pid, host, expires_at::float8 AS expires_at, last_batch, (extract(epoch from clock_timestamp()) * 1000)::float8 AS now_ms FROM ${this.#table} WHERE session_id = $1`;
   }
 
+  /** The generation this writer holds `sessionId` with (committed), if it holds it. */
+  holding(sessionId: string): number | undefined {
+    return this.#held.get(sessionId);
+  }
+
   heldSessions(): string[] {
     return [...this.#held.keys()];
   }

@@ -3,7 +3,9 @@ import type { Pool, PoolClient } from 'pg';
 import type { PgLeaseBook } from './pg-lease.js';
 import { isTransient, toSessionError } from './pg-errors.js';
 import type { ResolvedPostgresOptions } from './pg-options.js';
-import { checkSchema } from './pg-schema.js';
+import { checkSchema, quoteIdent } from './pg-schema.js';
+import { encodeWrites, stepError } from './pg-step.js';
+import type { SessionWrite } from '@skein/core';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -94,15 +96,34 @@ export class PgRunner {
     return this.#retrying(doing, async () => body(await this.pool()));
   }
 
-  /** A write transaction on `sessionId` holding its lease (retried safely when transient). */
+  /**
+   * A write transaction on `sessionId` holding its lease (retried safely when transient). With
+   * `writes` and the lease held: one statement (`skein_step`, see pg-step.ts); else, or when the lease
+   * turns out not to be held, a transaction that checks or claims the lease and runs `apply`.
+   */
   async write(
     sessionId: string,
     leases: PgLeaseBook,
     doing: string,
     apply: (client: PoolClient) => Promise<void>,
+    writes?: readonly SessionWrite[],
   ): Promise<void> {
     await this.#ready();
     const batchId = randomUUID();
+    const mine = leases.holding(sessionId);
+    if (writes && mine !== undefined) {
+      const sql = `SELECT ${quoteIdent(this.#options.schema)}.skein_step($1, $2, $3, $4, $5, $6::jsonb) AS r`;
+      const params = [sessionId, leases.owner, mine, batchId, this.#options.leaseTtlMs, encodeWrites(writes)];
+      const outcome = await this.#retrying(doing, async () => {
+        const pool = await this.pool();
+        return (
+          await pool
+            .query<{ r: string }>(sql, params)
+            .catch((e: unknown) => Promise.reject(stepError(e, this.#options.store)))
+        ).rows[0]?.r;
+      });
+      if (outcome !== 'unheld') return;
+    }
     const generation = await this.#retrying(doing, () =>
       this.#transaction(async (client) => {
         const lease = await leases.ensure(client, sessionId, batchId);

@@ -1,5 +1,6 @@
 import { SessionError } from '@skein/core';
 import type { PoolClient } from 'pg';
+import { stepFunctionSql } from './pg-step.js';
 
 /** The schema version this package writes; `skein_meta.schema_version` holds the version of a database. */
 export const SCHEMA_VERSION = 1;
@@ -52,7 +53,10 @@ export async function checkSchema(client: PoolClient, schema: string, store: str
     [schema],
   );
   const names = found.rows.map((r) => r.table_name);
-  if (names.length === 0) return void (await client.query(v1(s)));
+  if (names.length === 0) {
+    await client.query(v1(s));
+    return void (await client.query(stepFunctionSql(s)));
+  }
   if (!names.includes('skein_meta'))
     throw new SessionError(
       `${store} has tables named like skein's (${names.join(', ')}) but no skein_meta, so they are not skein's session store; use another schema (the schema option) or database. Nothing was written.`,
@@ -71,6 +75,9 @@ export async function checkSchema(client: PoolClient, schema: string, store: str
       `${store} was written by a newer @skein/session-postgres (schema version ${version}; this one reads up to ${SCHEMA_VERSION}); upgrade @skein/session-postgres. Nothing was written.`,
       { location: store },
     );
+  // The write function belongs to version 1; create it where an earlier build made the tables without it.
+  const fn = await client.query<{ f: string | null }>('SELECT to_regproc($1)::text AS f', [`${s}.skein_step`]);
+  if (fn.rows[0]?.f === null) await client.query(stepFunctionSql(s));
   for (let v = version + 1; v <= SCHEMA_VERSION; v++) {
     const step = MIGRATIONS[v];
     if (!step) throw new SessionError(`${store}: no migration to schema version ${v}.`, { location: store });

@@ -1,6 +1,5 @@
 import {
   checkSessionId,
-  SessionConflictError,
   type JsonObject,
   type ListMessagesOptions,
   type NodeTransition,
@@ -21,7 +20,6 @@ import {
   parseNodeEntry,
   parseSession,
   parseTransition,
-  toDoc,
 } from './documents.js';
 import { PgLeaseBook, type LeaseRow } from './pg-lease.js';
 import { resolvePostgresOptions, type PostgresSessionRepositoryOptions } from './pg-options.js';
@@ -99,16 +97,8 @@ export class PostgresSessionRepository implements SessionRepository {
 
   async createSession(session: Session): Promise<Session> {
     checkSessionId(session.session_id, 'session id');
-    await this.#runner.write(session.session_id, this.#leases, `creating session ${session.session_id}`, async (c) => {
-      const r = await c.query(`INSERT INTO ${this.#t('skein_sessions')} VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
-        session.session_id,
-        toDoc(session),
-      ]);
-      if (r.rowCount === 0)
-        throw new SessionConflictError(`Session ${session.session_id} already exists in ${this.store}.`, {
-          location: this.store,
-        });
-    });
+    const doing = `creating session ${session.session_id}`;
+    await this.#runner.write(session.session_id, this.#leases, doing, (c) => this.#writes.createSession(c, session));
     return structuredClone(session);
   }
 
@@ -272,9 +262,15 @@ export class PostgresSessionRepository implements SessionRepository {
   async writeBatch(sessionId: string, writes: readonly SessionWrite[]): Promise<void> {
     checkSessionId(sessionId, 'session id');
     for (const write of writes) checkWrite(write);
-    await this.#runner.write(sessionId, this.#leases, `writing session ${sessionId}`, async (c) => {
-      for (const write of writes) await this.#writes.apply(c, sessionId, write);
-    });
+    await this.#runner.write(
+      sessionId,
+      this.#leases,
+      `writing session ${sessionId}`,
+      async (c) => {
+        for (const write of writes) await this.#writes.apply(c, sessionId, write);
+      },
+      writes,
+    );
   }
 
   /** The ids of the stored sessions, in order (for tools such as `skein sessions`). */

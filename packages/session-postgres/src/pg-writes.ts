@@ -1,4 +1,10 @@
-import { checkSessionId, SessionConflictError, SessionNotFoundError, type SessionWrite } from '@skein/core';
+import {
+  checkSessionId,
+  SessionConflictError,
+  SessionNotFoundError,
+  type Session,
+  type SessionWrite,
+} from '@skein/core';
 import type { PoolClient } from 'pg';
 import { checkIndex, toDoc } from './documents.js';
 import { pgCode } from './pg-errors.js';
@@ -55,6 +61,12 @@ export class PgWrites {
   constructor(table: (name: string) => string, store: string) {
     this.#t = table;
     this.#store = store;
+  }
+
+  async createSession(c: PoolClient, session: Session): Promise<void> {
+    const sql = `INSERT INTO ${this.#t('skein_sessions')} VALUES ($1, $2) ON CONFLICT DO NOTHING`;
+    if ((await c.query(sql, [session.session_id, toDoc(session)])).rowCount === 0)
+      throw this.#exists(`Session ${session.session_id}`);
   }
 
   async apply(client: PoolClient, sessionId: string, write: SessionWrite): Promise<void> {

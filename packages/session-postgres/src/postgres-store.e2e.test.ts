@@ -114,18 +114,28 @@ describe('PostgresSessionRepository: lost answers and a server crash', () => {
   const viaProxy = (schema: string) =>
     open({ schema, connectionString: `postgres://skein@127.0.0.1:${proxy.port}/${database}` } as never);
 
-  it('a COMMIT whose answer was lost is retried without being stored twice; a write cut before COMMIT is stored once', async () => {
+  it('a write whose answer was lost is retried without being stored twice; a write cut before it is stored once', async () => {
     const schema = schemaName();
     const r = viaProxy(schema);
-    await withAgent(r, 's');
+    // The first write claims the session in a transaction: its COMMIT's answer is lost.
     proxy.cutAt('COMMIT', 'after');
+    await r.createSession({ session_id: 's', session_type: 'AGENT', created_at: at, updated_at: at });
+    await r.createAgent('s', {
+      agent_id: 'default',
+      state: {},
+      conversation_manager_state: {},
+      created_at: at,
+      updated_at: at,
+    });
+    // Later writes are one statement each (skein_step): its answer is lost, then one is cut before it.
+    proxy.cutAt('skein_step', 'after');
     await r.writeBatch('s', [
       { op: 'createMessage', agentId: 'default', message: message(0) },
       { op: 'createMessage', agentId: 'default', message: message(1) },
     ]);
-    proxy.cutAt('skein_messages', 'before');
+    proxy.cutAt('skein_step', 'before');
     await r.createMessage('s', 'default', message(2));
-    expect(proxy.cuts).toBe(2);
+    expect(proxy.cuts).toBe(3);
     expect((await r.listMessages('s', 'default')).map((m) => m.message_id)).toEqual([0, 1, 2]);
   });
 
