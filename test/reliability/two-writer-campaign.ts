@@ -10,9 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { messageText } from '@skein/core';
-import { FileSessionRepository } from '@skein/session-file';
-import { S3SessionRepository } from '@skein/session-s3';
-import type { S3Store } from './crash-campaign.js';
+import { storeEnv, storeName, trialRepository, type TrialStore } from './trial-store.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const worker = fileURLToPath(new URL('./two-writer-worker.ts', import.meta.url));
@@ -63,16 +61,12 @@ export interface TwoWriterReport {
 /** One trial on a fresh session (a fresh directory, or a fresh prefix of the bucket). */
 export async function twoWriterTrial(
   seed: number,
-  s3?: S3Store,
+  store?: TrialStore,
   mode: 'agent' | 'swarm' = 'agent',
 ): Promise<TwoWriterReport> {
   const dir = await mkdtemp(join(tmpdir(), `skein-two-writers-${seed}-`));
-  const prefix = `two-writers/${dir.split('/').at(-1)}`;
-  const env = {
-    ...process.env,
-    SKEIN_TWO_WRITERS: mode,
-    ...(s3 ? { SKEIN_CRASH_S3: JSON.stringify({ ...s3, prefix }) } : {}),
-  };
+  const flag = store ? ` --store ${storeName(store)}` : '';
+  const env = { ...process.env, SKEIN_TWO_WRITERS: mode, ...storeEnv(store, dir) };
   const violations: string[] = [];
   const writers = { A: writer(dir, 'A', seed, env), B: writer(dir, 'B', seed, env) };
   await Promise.all([writers.A.ready, writers.B.ready]);
@@ -92,9 +86,7 @@ export async function twoWriterTrial(
     ['B', b],
   ] as const)
     if (r.outcome === 'error') violations.push(`writer ${who} failed with a non-conflict error: ${r.error}`);
-  const repository = s3
-    ? new S3SessionRepository({ bucket: s3.bucket, prefix, clientConfig: s3.clientConfig })
-    : new FileSessionRepository({ storageDir: dir });
+  const repository = trialRepository(store, dir);
   try {
     if (mode === 'swarm') {
       const transitions = (await repository.readTransitions('race', 'desk')).map((t) => `${t.from}>${t.to}:${t.kind}`);
@@ -110,7 +102,7 @@ export async function twoWriterTrial(
         seed,
         outcomes,
         violations,
-        replay: `npm run reliability -- --campaign two-writers-swarm${s3 ? ' --store s3' : ''} --seed ${seed} --trials 1`,
+        replay: `npm run reliability -- --campaign two-writers-swarm${flag} --seed ${seed} --trials 1`,
       };
     }
     const stored = (await repository.listMessages('race', 'default')).map((row) => messageText(row.message));
@@ -122,13 +114,13 @@ export async function twoWriterTrial(
       violations.push(`stored ${JSON.stringify(stored)}, expected the winner's ${TURNS} turns only`);
     if (winners.length !== 1) violations.push(`stored: ${JSON.stringify(stored)}`);
   } finally {
-    if (repository instanceof S3SessionRepository) repository.destroy();
+    await repository.close();
     if (violations.length === 0) await rm(dir, { recursive: true, force: true });
   }
   return {
     seed,
     outcomes,
     violations,
-    replay: `npm run reliability -- --campaign two-writers${s3 ? ' --store s3' : ''} --seed ${seed} --trials 1`,
+    replay: `npm run reliability -- --campaign two-writers${flag} --seed ${seed} --trials 1`,
   };
 }

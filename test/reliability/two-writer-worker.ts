@@ -6,13 +6,11 @@
  * prints one JSON line: `{ outcome: 'ok' | 'conflict' | 'error', turns, error? }`.
  */
 import { createInterface } from 'node:readline';
-import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { Agent, SessionConflictError, type SessionManager } from '@skein/core';
 import { Swarm } from '@skein/swarm';
 import { ScriptedModel } from '@skein/core/testing';
-import { FileSessionManager } from '@skein/session-file';
-import { S3SessionManager } from '@skein/session-s3';
 import { keyed } from './seeded.js';
+import { workerSessionManager } from './trial-store.js';
 
 const [dir, who, seedText] = process.argv.slice(2);
 if (!dir || !who || !seedText) throw new Error('usage: two-writer-worker.ts <dir> <who> <seed>');
@@ -20,14 +18,7 @@ const seed = Number(seedText);
 const TURNS = 5;
 
 function open(): SessionManager & { close(): Promise<void> } {
-  const s3 = process.env['SKEIN_CRASH_S3'];
-  if (!s3) return new FileSessionManager({ sessionId: 'race', storageDir: dir! });
-  const { bucket, prefix, clientConfig } = JSON.parse(s3) as {
-    bucket: string;
-    prefix: string;
-    clientConfig: S3ClientConfig;
-  };
-  return new S3SessionManager({ sessionId: 'race', bucket, prefix, clientConfig });
+  return workerSessionManager('race', dir!);
 }
 
 const sessionManager = open();

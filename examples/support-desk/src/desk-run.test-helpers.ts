@@ -3,8 +3,41 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { NodeTransition } from '@skein/core';
+import type { NodeTransition, SessionRepository } from '@skein/core';
 import { FileSessionRepository } from '@skein/session-file';
+import { PostgresSessionRepository } from '@skein/session-postgres';
+import { S3SessionRepository } from '@skein/session-s3';
+import { SqliteSessionRepository } from '@skein/session-sqlite';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
+
+/** Where a test's desk stored its sessions (the desk's default: SQLite in `<dir>/desk.db`). */
+export type TestStore =
+  | { kind: 'sqlite' }
+  | { kind: 'file' }
+  | { kind: 's3'; bucket: string; prefix: string; clientConfig: S3ClientConfig }
+  | { kind: 'postgres'; connectionString: string };
+
+/** Reads a desk's sessions from `store`, then closes it. */
+async function withRepository<T>(
+  dir: string,
+  store: TestStore,
+  read: (r: SessionRepository) => Promise<T>,
+): Promise<T> {
+  const r =
+    store.kind === 'sqlite'
+      ? new SqliteSessionRepository({ path: join(dir, 'desk.db'), readonly: true })
+      : store.kind === 'file'
+        ? new FileSessionRepository({ storageDir: join(dir, 'sessions') })
+        : store.kind === 's3'
+          ? new S3SessionRepository({ bucket: store.bucket, prefix: store.prefix, clientConfig: store.clientConfig })
+          : new PostgresSessionRepository({ connectionString: store.connectionString });
+  try {
+    return await read(r);
+  } finally {
+    if (r instanceof S3SessionRepository) r.destroy();
+    else if (!(r instanceof FileSessionRepository)) await r.close();
+  }
+}
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const entries = {
@@ -119,20 +152,35 @@ export async function writeScript(dir: string, lines: string[]): Promise<string>
 export const replies = (stdout: string): string[] => [...stdout.matchAll(/^desk> (.*)$/gm)].map((m) => m[1] ?? '');
 
 /** The transitions an orchestrator stored, as `from>to:kind` (a join as `*>to:join`: which source arrives last is a race). */
-export async function storedTransitions(dir: string, sessionId: string, multiAgentId: string): Promise<string[]> {
-  return (await readTransitions(dir, sessionId, multiAgentId)).map(
+export async function storedTransitions(
+  dir: string,
+  sessionId: string,
+  multiAgentId: string,
+  store: TestStore = { kind: 'sqlite' },
+): Promise<string[]> {
+  return (await readTransitions(dir, sessionId, multiAgentId, store)).map(
     (t) => `${t.kind === 'join' ? '*' : (t.from ?? '')}>${t.to ?? ''}:${t.kind}`,
   );
 }
 
 /** The stored transitions themselves (with their `details`). */
-export function readTransitions(dir: string, sessionId: string, multiAgentId: string): Promise<NodeTransition[]> {
-  return new FileSessionRepository({ storageDir: join(dir, 'sessions') }).readTransitions(sessionId, multiAgentId);
+export function readTransitions(
+  dir: string,
+  sessionId: string,
+  multiAgentId: string,
+  store: TestStore = { kind: 'sqlite' },
+): Promise<NodeTransition[]> {
+  return withRepository(dir, store, (r) => r.readTransitions(sessionId, multiAgentId));
 }
 
 /** An agent's stored conversation, as one line per message: `role: text | toolUse name | toolResult status`. */
-export async function storedConversation(dir: string, sessionId: string, agentId: string): Promise<string[]> {
-  const rows = await new FileSessionRepository({ storageDir: join(dir, 'sessions') }).listMessages(sessionId, agentId);
+export async function storedConversation(
+  dir: string,
+  sessionId: string,
+  agentId: string,
+  store: TestStore = { kind: 'sqlite' },
+): Promise<string[]> {
+  const rows = await withRepository(dir, store, (r) => r.listMessages(sessionId, agentId));
   return rows.map(
     ({ message }) =>
       `${message.role}: ${message.content.map((b) => ('text' in b ? b.text : 'toolUse' in b ? `toolUse ${b.toolUse.name}` : 'toolResult' in b ? `toolResult ${b.toolResult.status}` : '?')).join(' | ')}`,

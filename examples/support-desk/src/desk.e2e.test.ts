@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { restateServer } from '../../../test/servers/index.js';
+import type { PostgresServer } from '@skein/session-postgres/testing';
+import type { RgwServer } from '@skein/session-s3/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { postgresServer, restateServer, rgwServer } from '../../../test/servers/index.js';
 import {
   readTransitions,
   refundsMade,
@@ -11,6 +13,7 @@ import {
   storedConversation,
   storedTransitions,
   writeScript,
+  type TestStore,
 } from './desk-run.test-helpers.js';
 
 let dir = '';
@@ -145,6 +148,64 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     if (shape !== 'agent')
       expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
   });
+});
+
+describe('the desk on each store (--store sqlite is the default above)', () => {
+  let postgres: PostgresServer | undefined;
+  let rgw: RgwServer | undefined;
+  afterAll(async () => {
+    await postgres?.stop();
+    await rgw?.stop();
+  }, 120_000);
+
+  const stores: [string, () => Promise<{ args: string[]; store: TestStore }>][] = [
+    ['file', async () => ({ args: ['--store', 'file'], store: { kind: 'file' } })],
+    [
+      'postgres',
+      async () => {
+        postgres ??= await postgresServer();
+        const connectionString = await postgres.createDatabase('desk');
+        return {
+          args: ['--store', 'postgres', '--postgres', connectionString],
+          store: { kind: 'postgres', connectionString },
+        };
+      },
+    ],
+    [
+      's3',
+      async () => {
+        rgw ??= await rgwServer();
+        const bucket = await rgw.createBucket('desk');
+        const store: TestStore = { kind: 's3', bucket, prefix: 'desk', clientConfig: rgw.clientConfig() };
+        return { args: ['--store', 's3', '--s3', `s3://${bucket}/desk`], store };
+      },
+    ],
+  ];
+
+  it.each(stores)(
+    '%s: routes, answers and stores the graph run there',
+    async (_name, setup) => {
+      const { args, store } = await setup();
+      const env =
+        store.kind === 's3'
+          ? {
+              DESK_MODEL: 'scripted', // AWS credentials for S3 would otherwise pick Bedrock
+              AWS_ENDPOINT_URL_S3: rgw!.endpoint,
+              AWS_REGION: rgw!.region,
+              AWS_ACCESS_KEY_ID: rgw!.credentials.accessKeyId,
+              AWS_SECRET_ACCESS_KEY: rgw!.credentials.secretAccessKey,
+              AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+              AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+            }
+          : {};
+      const script = await writeScript(dir, CONVERSATION);
+      const run = await runDesk(['--shape', 'graph', '--dir', dir, '--script', script, ...args], { env });
+      replies(run.stdout).forEach((answer, i) => expect(answer).toMatch(ANSWERS[i] as RegExp));
+      expect(replies(run.stdout)).toHaveLength(3);
+      expect(await storedTransitions(dir, 'customer-1-graph', ID.graph, store)).toEqual(BILLING_PATH.graph);
+    },
+    600_000,
+  );
 });
 
 describe('the desk on Restate (npm run desk:restate)', () => {

@@ -1,4 +1,4 @@
-/** Builds a desk of the chosen shape on a file or S3 session. */
+/** Builds a desk of the chosen shape on a session in SQLite (default), files, S3 or PostgreSQL. */
 import { RunBudget, type Budget, type SessionManager } from '@skein/core';
 import { FileSessionManager } from '@skein/session-file';
 import { agentDesk } from './shapes/agent-desk.js';
@@ -10,17 +10,23 @@ import type { DeskModels } from './desk-models.js';
 
 export interface OpenDeskOptions {
   shape: DeskShape;
-  /** Where the desk's data and (without `s3`) its sessions live. */
+  /** Where the desk's data and its SQLite (`desk.db`) or file (`sessions/`) sessions live. */
   dir: string;
   sessionId: string;
-  /** `s3://bucket/prefix`: sessions in S3 (credentials and region from the AWS environment). */
+  /** Where sessions are stored; default `sqlite` (`<dir>/desk.db`). */
+  store?: DeskStoreKind;
+  /** `s3://bucket/prefix` for `store: 's3'` (credentials and region from the AWS environment). */
   s3?: string;
+  /** `postgres://...` for `store: 'postgres'`. */
+  postgres?: string;
   models: DeskModels;
   /** Limits for the whole conversation (this process), shared by every turn. */
   budget?: Budget;
   /** A refund agent served over A2A at this URL replaces the local one. */
   refundRemote?: string;
 }
+
+export type DeskStoreKind = 'sqlite' | 'file' | 's3' | 'postgres';
 
 export interface OpenDesk {
   desk: Desk;
@@ -33,7 +39,21 @@ async function sessionManagerFor(
   options: OpenDeskOptions,
 ): Promise<{ manager: SessionManager; close(): Promise<void> }> {
   const sessionId = `${options.sessionId}-${options.shape}`;
-  if (options.s3) {
+  const store = options.store ?? (options.s3 ? 's3' : 'sqlite');
+  if (store === 'sqlite') {
+    const { SqliteSessionManager } = await import('@skein/session-sqlite');
+    const manager = new SqliteSessionManager({ sessionId, path: `${options.dir}/desk.db` });
+    return { manager, close: () => manager.close() };
+  }
+  if (store === 'postgres') {
+    if (!options.postgres)
+      throw new Error('--store postgres needs --postgres postgres://user@host:5432/db (or DATABASE_URL).');
+    const { PostgresSessionManager } = await import('@skein/session-postgres');
+    const manager = new PostgresSessionManager({ sessionId, connectionString: options.postgres });
+    return { manager, close: () => manager.close() };
+  }
+  if (store === 's3') {
+    if (!options.s3) throw new Error('--store s3 needs --s3 s3://bucket/prefix.');
     const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(options.s3);
     if (!match?.[1]) throw new Error(`--s3 takes s3://bucket/prefix (got ${options.s3}).`);
     const { S3SessionManager } = await import('@skein/session-s3');

@@ -45,6 +45,7 @@ export class RepositorySessionManager implements SessionManager {
   /** Reads the session, creating it on first use. */
   ensureSession(type: Session['session_type'] = 'AGENT'): Promise<Session> {
     this.#session ??= (async () => {
+      await this.repository.beginView?.(this.sessionId);
       const existing = await this.repository.readSession(this.sessionId);
       if (existing) return existing;
       const now = nowIso();
