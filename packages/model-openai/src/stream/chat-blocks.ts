@@ -4,6 +4,22 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 type ToolCallDelta = ChatCompletionChunk.Choice.Delta.ToolCall;
 
 /**
+ * The `contentBlockStart` of the `nth` tool call, in `block`. Some local servers send no id (or an
+ * empty one): the loop needs one to pair the result, so one is made up.
+ */
+export function toolStart(block: number, call: ToolCallDelta, chunkId: string, nth: number): ModelStreamEvent {
+  const toolUseId = call.id ? call.id : `call_${chunkId || 'local'}_${nth}`;
+  return {
+    contentBlockStart: { contentBlockIndex: block, start: { toolUse: { toolUseId, name: call.function?.name ?? '' } } },
+  };
+}
+
+/** A fragment of a tool call's arguments, in `block`. */
+export function toolInput(block: number, input: string): ModelStreamEvent {
+  return { contentBlockDelta: { contentBlockIndex: block, delta: { toolUse: { input } } } };
+}
+
+/**
  * The blocks of one Chat Completions answer, numbered in order of appearance: one for reasoning
  * text, one for the answer text, one per tool call by its `index` (calls may interleave).
  */
@@ -13,11 +29,6 @@ export class ChatBlocks {
   #reasoning: number | undefined;
   readonly #tools = new Map<number, number>();
   readonly #open: number[] = [];
-
-  /** True once a tool call came. */
-  get calledTools(): boolean {
-    return this.#tools.size > 0;
-  }
 
   /** A piece of reasoning text, in the reasoning block. */
   reasoning(text: string): ModelStreamEvent {
@@ -31,26 +42,21 @@ export class ChatBlocks {
     return { contentBlockDelta: { contentBlockIndex: this.#text, delta: { text } } };
   }
 
-  /**
-   * The `contentBlockStart` of a tool call seen for the first time (then `undefined`). Some local
-   * servers send no id (or an empty one): the loop needs one to pair the result, so one is made up.
-   */
-  toolStart(call: ToolCallDelta, chunkId: string): ModelStreamEvent | undefined {
-    if (this.#tools.has(call.index)) return undefined;
-    const contentBlockIndex = this.#take();
-    this.#tools.set(call.index, contentBlockIndex);
-    const toolUseId = call.id ? call.id : `call_${chunkId || 'local'}_${this.#tools.size}`;
-    return {
-      contentBlockStart: { contentBlockIndex, start: { toolUse: { toolUseId, name: call.function?.name ?? '' } } },
-    };
+  /** The block of the tool call with this `index`, if it started. */
+  toolBlock(index: number): number | undefined {
+    return this.#tools.get(index);
   }
 
-  /** A fragment of a started tool call's arguments, if the delta has one. */
-  toolInput(call: ToolCallDelta): ModelStreamEvent | undefined {
-    const input = call.function?.arguments;
-    const contentBlockIndex = this.#tools.get(call.index);
-    if (!input || contentBlockIndex === undefined) return undefined;
-    return { contentBlockDelta: { contentBlockIndex, delta: { toolUse: { input } } } };
+  /** Opens the block of the tool call with this `index`. */
+  openTool(index: number): number {
+    const block = this.#take();
+    this.#tools.set(index, block);
+    return block;
+  }
+
+  /** Tool calls started so far. */
+  get toolCount(): number {
+    return this.#tools.size;
   }
 
   /** Stops every block, in the order they opened. */

@@ -8,7 +8,7 @@
  */
 import { ModelTransientError, type ModelStreamEvent, type Usage } from '@skein/core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { ChatBlocks } from './chat-blocks.js';
+import { ChatBlocks, toolInput, toolStart } from './chat-blocks.js';
 import { toStopReason, usageOf } from './chat-mapping.js';
 
 type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
@@ -34,15 +34,18 @@ export async function* translateChunks(
     if (thinking) yield blocks.reasoning(thinking);
     if (delta.content) yield blocks.text(delta.content);
     for (const call of delta.tool_calls ?? []) {
-      const start = blocks.toolStart(call, chunk.id);
-      if (start) yield start;
-      const input = blocks.toolInput(call);
-      if (input) yield input;
+      let block = blocks.toolBlock(call.index);
+      if (block === undefined) {
+        block = blocks.openTool(call.index);
+        yield toolStart(block, call, chunk.id, blocks.toolCount);
+      }
+      const input = call.function?.arguments;
+      if (input) yield toolInput(block, input);
     }
     if (choice.finish_reason) {
       stopped = true;
       yield* blocks.stopAll();
-      yield { messageStop: { stopReason: toStopReason(choice.finish_reason, blocks.calledTools) } };
+      yield { messageStop: { stopReason: toStopReason(choice.finish_reason, blocks.toolCount > 0) } };
     }
   }
   if (!stopped) {
