@@ -1,6 +1,6 @@
 /**
  * Long campaigns: `npm run reliability -- [--campaign crash|two-writers|two-writers-swarm|provider|fuzz] [--store file|s3]
- * [--shape graph|swarm|agent] [--provider anthropic|bedrock|openai] [--seed S] [--trials N]` (`--store s3` starts a radosgw), or the seed range from the environment (`SKEIN_SEED_START`,
+ * [--shape graph|swarm|agent] [--provider anthropic|bedrock|openai] [--case race|sequential|busy] [--seed S] [--trials N]` (`--store s3` starts a radosgw), or the seed range from the environment (`SKEIN_SEED_START`,
  * `SKEIN_TRIALS`; the flags win). Without `--campaign` all run. Prints one line per broken trial
  * with its replay command, and a summary per campaign (trials, faults injected, survived, broken).
  * Exits 1 when a trial broke.
@@ -11,7 +11,7 @@ import { crashTrial, type S3Store } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
 import { FUZZ_CATEGORIES, fuzzTrial } from './fuzz-campaign.js';
 import { PROVIDER_CAMPAIGNS } from './provider-campaign.js';
-import { twoWriterTrial } from './two-writer-campaign.js';
+import { TWO_WRITER_CASES, twoWriterTrial, type TwoWriterCase } from './two-writer-campaign.js';
 
 const { values } = parseArgs({
   options: {
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     shape: { type: 'string' },
     store: { type: 'string', default: 'file' },
     provider: { type: 'string' },
+    case: { type: 'string' },
     seed: { type: 'string', default: process.env['SKEIN_SEED_START'] ?? '1' },
     trials: { type: 'string', default: process.env['SKEIN_TRIALS'] ?? '200' },
   },
@@ -130,12 +131,14 @@ async function fuzz(): Promise<void> {
     );
 }
 
-async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Promise<void> {
+async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm', timing: TwoWriterCase): Promise<void> {
   const name = mode === 'swarm' ? 'two-writers-swarm' : 'two-writers';
+  const label = `${name} ${timing} (${values.store})`;
   let bad = 0;
   const tally = new Map<string, number>();
+  const started = performance.now();
   for (let seed = first; seed < first + trials; seed++) {
-    const report = await twoWriterTrial(seed, s3, mode);
+    const report = await twoWriterTrial(seed, s3, mode, timing);
     const shape = report.outcomes
       .map((o) => o.replace(/^[AB] /, ''))
       .sort()
@@ -144,18 +147,17 @@ async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Pro
     if (report.violations.length > 0) {
       bad++;
       console.log(
-        `BROKEN ${name} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
+        `BROKEN ${name} ${timing} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
       );
     }
     const done = seed - first + 1;
     if (done % 10 === 0 && done < trials)
-      console.log(
-        `  ${name} (${values.store}): ${done}/${trials} trials (seeds ${first}-${seed}), ${bad} broken so far`,
-      );
+      console.log(`  ${label}: ${done}/${trials} trials (seeds ${first}-${seed}), ${bad} broken so far`);
   }
   broken += bad;
+  const secs = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
-    `${name} (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`,
+    `${label}: ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken, ${secs} s; outcomes ${JSON.stringify(Object.fromEntries(tally))}`,
   );
 }
 
@@ -163,6 +165,9 @@ const campaigns = values.campaign
   ? [values.campaign]
   : ['crash', 'two-writers', 'two-writers-swarm', 'provider', 'fuzz'];
 if (values.store !== 'file' && values.store !== 's3') throw new Error(`unknown store ${values.store} (file or s3)`);
+if (values.case !== undefined && !TWO_WRITER_CASES.includes(values.case as TwoWriterCase))
+  throw new Error(`unknown case ${values.case} (${TWO_WRITER_CASES.join(', ')})`);
+const cases = values.case ? [values.case as TwoWriterCase] : TWO_WRITER_CASES;
 const rgw: RgwServer | undefined =
   values.store === 's3' && campaigns.some((c) => c !== 'provider' && c !== 'fuzz') ? await startRgwServer() : undefined;
 try {
@@ -172,7 +177,7 @@ try {
   for (const campaign of campaigns) {
     if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], s3);
     else if (campaign === 'two-writers' || campaign === 'two-writers-swarm')
-      await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm');
+      for (const timing of cases) await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm', timing);
     else if (campaign === 'provider')
       for (const name of values.provider ? [values.provider] : Object.keys(PROVIDER_CAMPAIGNS)) await provider(name);
     else if (campaign === 'fuzz') await fuzz();
