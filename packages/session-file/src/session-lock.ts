@@ -64,7 +64,8 @@ export function isStale(info: LockInfo): boolean {
   return now !== undefined && now !== info.proc_start;
 }
 
-async function readLock(file: string): Promise<LockInfo | undefined> {
+/** The lock file's holder; `undefined` when there is none (or it is not a lock). */
+export async function readLock(file: string): Promise<LockInfo | undefined> {
   try {
     const info = JSON.parse(await fs.readFile(file, 'utf8')) as LockInfo;
     return typeof info.pid === 'number' && typeof info.token === 'string' ? info : undefined;
