@@ -24,6 +24,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const worker = fileURLToPath(new URL('./two-writer-worker.ts', import.meta.url));
 const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 const TURNS = 5;
+const WRITER_TIMEOUT_MS = 300_000;
 
 /** When the writers write: at once, one after the other, or at once on a busy machine. */
 export type TwoWriterCase = 'race' | 'sequential' | 'busy' | 'overlap';
@@ -75,14 +76,18 @@ function writer(dir: string, who: string, seed: number, env: NodeJS.ProcessEnv):
     check();
   });
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  // A writer that hangs (waiting for a line that never comes) is killed and reported, instead of stopping the campaign.
+  const watchdog = setTimeout(() => child.kill('SIGKILL'), WRITER_TIMEOUT_MS);
   const done = new Promise<Outcome>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(watchdog);
       exited = true;
       check();
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return reject(new Error(`writer ${who} exited with ${code} without a report: ${err.slice(-2000)}`));
-      resolve(JSON.parse(line) as Outcome);
+      if (line) return resolve(JSON.parse(line) as Outcome);
+      if (signal === 'SIGKILL') return resolve({ outcome: 'error', turns: 0, error: `Timeout: writer ${who} hung` });
+      reject(new Error(`writer ${who} exited with ${code} without a report: ${err.slice(-2000)}`));
     });
   });
   return {
@@ -169,7 +174,12 @@ export async function twoWriterTrial(
   let a: Outcome;
   let b: Outcome;
   try {
-    [a, b] = await runWriters((who) => writer(dir, who, seed, env), seed, timing, mode === 'swarm' ? 1 : TURNS);
+    [a, b] = await runWriters(
+      (who, extra) => writer(dir, who, seed, { ...env, ...extra }),
+      seed,
+      timing,
+      mode === 'swarm' ? 1 : TURNS,
+    );
   } finally {
     busy?.kill('SIGKILL');
   }
