@@ -13,10 +13,8 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { Agent, SessionConflictError, type SessionManager } from '@skein/core';
-import { Swarm } from '@skein/swarm';
 import { ScriptedModel } from '@skein/core/testing';
 import { FileSessionManager } from '@skein/session-file';
-import { S3SessionManager } from '@skein/session-s3';
 import { keyed } from './seeded.js';
 
 const [dir, who, seedText] = process.argv.slice(2);
@@ -24,7 +22,8 @@ if (!dir || !who || !seedText) throw new Error('usage: two-writer-worker.ts <dir
 const seed = Number(seedText);
 const TURNS = 5;
 
-function open(): SessionManager & { close(): Promise<void> } {
+/** The S3 SDK and the swarm are imported only when used: a trial is mostly two process starts. */
+async function open(): Promise<SessionManager & { close(): Promise<void> }> {
   const s3 = process.env['SKEIN_CRASH_S3'];
   if (!s3) return new FileSessionManager({ sessionId: 'race', storageDir: dir! });
   const { bucket, prefix, clientConfig } = JSON.parse(s3) as {
@@ -32,10 +31,11 @@ function open(): SessionManager & { close(): Promise<void> } {
     prefix: string;
     clientConfig: S3ClientConfig;
   };
+  const { S3SessionManager } = await import('@skein/session-s3');
   return new S3SessionManager({ sessionId: 'race', bucket, prefix, clientConfig });
 }
 
-const sessionManager = open();
+const sessionManager = await open();
 const answers = Array.from({ length: TURNS }, (_, i) => ({
   text: `${who} answer ${i}`,
   delayMs: 2 + Math.floor(keyed(seed, `${who}:${i}`) * 13),
@@ -43,7 +43,8 @@ const answers = Array.from({ length: TURNS }, (_, i) => ({
 const swarmMode = process.env['SKEIN_TWO_WRITERS'] === 'swarm';
 const wait = (key: string): number => 2 + Math.floor(keyed(seed, `${who}:${key}`) * 13);
 const agent = swarmMode ? undefined : new Agent({ model: new ScriptedModel(answers), sessionManager });
-const swarm = swarmMode
+const Swarm = swarmMode ? (await import('@skein/swarm')).Swarm : undefined;
+const swarm = Swarm
   ? new Swarm({
       id: 'desk',
       sessionManager,
