@@ -108,6 +108,10 @@ export function staleViewScenarios(store: StoreUnderTest): void {
       const error = await conflict(b.invoke('B question'));
       expect(error.message).toMatch(STALE(id));
       expect(error.message).toMatch(/after this writer loaded it/);
+      // The turn's record sync after the invocation was refused too, and rides along on the error.
+      const suppressed = (error as { suppressed?: unknown[] }).suppressed ?? [];
+      expect(suppressed.map((e) => SessionConflictError.is(e))).toEqual([true]);
+      expect(b.messages.map(messageText).at(-1)).toBe('B question'); // in memory only: stale by definition
       const expected = ['earlier', 'setup answer 0', 'A question', 'A answer 0'];
       expect(await stored(store.reader(), id)).toEqual({ texts: expected, writer: 'A' });
       // The loser stays refused (its in-memory history is stale by definition) and still stores nothing.
