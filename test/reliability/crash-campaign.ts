@@ -263,8 +263,16 @@ export async function crashTrial(
       }
     }
     // A final process that only read the stored result may leave a dead writer's lock and temp files
-    // (the next writer removes them); one that ran must leave nothing.
-    const leftovers = all.filter((f) => /\.tmp|\.skein\.lock|\.skein-lease/.test(f));
+    // (the next writer removes them); one that ran must leave nothing but a released S3 lease (kept:
+    // its ETag is the session's write generation) and the file store's generation (`.skein.writer`).
+    const held = await Promise.all(
+      all.map(async (f) =>
+        /\.skein-lease/.test(f)
+          ? !(await readFile(f, 'utf8')).includes('"released_at"')
+          : /\.tmp|\.skein\.lock/.test(f),
+      ),
+    );
+    const leftovers = all.filter((_, i) => held[i]);
     if (leftovers.length > 0 && actual.source !== 'stored') violations.push(`left behind: ${leftovers.join(', ')}`);
     const [got, want] = [await histories(crashDir), await histories(cleanDir)];
     if (Object.keys(want).length === 0) violations.push('the uninterrupted run stored no messages: nothing to compare');

@@ -1,6 +1,6 @@
 /**
  * Long campaigns: `npm run reliability -- [--campaign crash|server-crash|two-writers|two-writers-swarm|provider|fuzz] [--store file|s3|sqlite|postgres]
- * [--shape graph|swarm|agent] [--provider anthropic|bedrock|openai] [--seed S] [--trials N]` (`--store s3` starts a radosgw,
+ * [--shape graph|swarm|agent] [--provider anthropic|bedrock|openai] [--case race|sequential|busy|overlap] [--seed S] [--trials N]` (`--store s3` starts a radosgw,
  * `--store postgres` a PostgreSQL server; `server-crash` SIGKILLs that server instead of the worker), or the seed range from the environment (`SKEIN_SEED_START`,
  * `SKEIN_TRIALS`; the flags win). Without `--campaign` all run. Prints one line per broken trial
  * with its replay command, and a summary per campaign (trials, faults injected, survived, broken).
@@ -14,7 +14,7 @@ import type { TrialStore } from './trial-store.js';
 import type { Shape } from './crash-shapes.js';
 import { FUZZ_CATEGORIES, fuzzTrial } from './fuzz-campaign.js';
 import { PROVIDER_CAMPAIGNS } from './provider-campaign.js';
-import { twoWriterTrial } from './two-writer-campaign.js';
+import { TWO_WRITER_CASES, twoWriterTrial, type TwoWriterCase } from './two-writer-campaign.js';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     shape: { type: 'string' },
     store: { type: 'string', default: 'file' },
     provider: { type: 'string' },
+    case: { type: 'string' },
     seed: { type: 'string', default: process.env['SKEIN_SEED_START'] ?? '1' },
     trials: { type: 'string', default: process.env['SKEIN_TRIALS'] ?? '200' },
     parallel: { type: 'string', default: '1' },
@@ -151,13 +152,15 @@ async function fuzz(): Promise<void> {
     );
 }
 
-async function twoWriters(s3: TrialStore | undefined, mode: 'agent' | 'swarm'): Promise<void> {
+async function twoWriters(s3: TrialStore | undefined, mode: 'agent' | 'swarm', timing: TwoWriterCase): Promise<void> {
   const name = mode === 'swarm' ? 'two-writers-swarm' : 'two-writers';
+  const label = `${name} ${timing} (${values.store})`;
   let bad = 0;
   const tally = new Map<string, number>();
   let done = 0;
+  const started = performance.now();
   await eachSeed(async (seed) => {
-    const report = await twoWriterTrial(seed, s3, mode);
+    const report = await twoWriterTrial(seed, s3, mode, timing);
     const shape = report.outcomes
       .map((o) => o.replace(/^[AB] /, ''))
       .sort()
@@ -166,16 +169,16 @@ async function twoWriters(s3: TrialStore | undefined, mode: 'agent' | 'swarm'): 
     if (report.violations.length > 0) {
       bad++;
       console.log(
-        `BROKEN ${name} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
+        `BROKEN ${name} ${timing} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
       );
     }
     done++;
-    if (done % 10 === 0 && done < trials)
-      console.log(`  ${name} (${values.store}): ${done}/${trials} trials, ${bad} broken so far`);
+    if (done % 10 === 0 && done < trials) console.log(`  ${label}: ${done}/${trials} trials, ${bad} broken so far`);
   });
   broken += bad;
+  const secs = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
-    `${name} (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`,
+    `${label}: ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken, ${secs} s; outcomes ${JSON.stringify(Object.fromEntries(tally))}`,
   );
 }
 
@@ -203,6 +206,9 @@ const campaigns = values.campaign
   : ['crash', 'two-writers', 'two-writers-swarm', 'provider', 'fuzz'];
 if (!['file', 's3', 'sqlite', 'postgres'].includes(values.store))
   throw new Error(`unknown store ${values.store} (file, s3, sqlite or postgres)`);
+if (values.case !== undefined && !TWO_WRITER_CASES.includes(values.case as TwoWriterCase))
+  throw new Error(`unknown case ${values.case} (${TWO_WRITER_CASES.join(', ')})`);
+const cases = values.case ? [values.case as TwoWriterCase] : TWO_WRITER_CASES;
 const needsStore = campaigns.some((c) => c !== 'provider' && c !== 'fuzz');
 const rgw: RgwServer | undefined = values.store === 's3' && needsStore ? await startRgwServer() : undefined;
 const postgres: PostgresServer | undefined =
@@ -222,7 +228,7 @@ try {
       if (!postgres) throw new Error('server-crash needs --store postgres');
       await crash(shapes, s3, serverKiller(postgres));
     } else if (campaign === 'two-writers' || campaign === 'two-writers-swarm')
-      await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm');
+      for (const timing of cases) await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm', timing);
     else if (campaign === 'provider')
       for (const name of values.provider ? [values.provider] : Object.keys(PROVIDER_CAMPAIGNS)) await provider(name);
     else if (campaign === 'fuzz') await fuzz();

@@ -142,6 +142,59 @@ export function startDeskService(
   });
 }
 
+/** A desk chatting in a child process: `say` answers at its prompt, as a person at the terminal would. */
+export interface LiveDesk {
+  /** Types `line` at the `customer>` prompt; resolves with what the desk printed until its next prompt. */
+  say(line: string): Promise<string>;
+  /** Types `/quit` and waits for the process to end. */
+  quit(): Promise<DeskRun>;
+}
+
+/** Starts `main.ts` in chat mode (no `--script`) and waits for its first prompt. */
+export async function startDesk(args: string[], env: Record<string, string> = {}): Promise<LiveDesk> {
+  const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', tsx, entries.main, ...args], {
+    cwd: root,
+    env: { ...process.env, ANTHROPIC_API_KEY: '', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let waiting: { prompts: number; resolve: (out: string) => void; reject: (e: Error) => void } | undefined;
+  const prompts = (): number => stdout.split('customer> ').length - 1;
+  const check = (): void => {
+    if (waiting && prompts() >= waiting.prompts) waiting.resolve(stdout);
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    check();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<DeskRun>((resolve) =>
+    child.on('close', (code, signal) => {
+      waiting?.reject(new Error(`desk exited with ${code}:\n${stdout}\n${stderr}`));
+      resolve({ stdout, code, signal });
+    }),
+  );
+  const untilPrompt = (count: number): Promise<string> =>
+    new Promise((resolve, reject) => {
+      waiting = { prompts: count, resolve, reject };
+      check();
+    });
+  await untilPrompt(1);
+  return {
+    async say(line) {
+      const from = stdout.length;
+      const next = prompts() + 1;
+      child.stdin.write(`${line}\n`);
+      return (await untilPrompt(next)).slice(from);
+    },
+    async quit() {
+      child.stdin.end('/quit\n');
+      return exited;
+    },
+  };
+}
+
 export async function writeScript(dir: string, lines: string[]): Promise<string> {
   const file = join(dir, 'script.txt');
   await writeFile(file, `${lines.join('\n')}\n`);

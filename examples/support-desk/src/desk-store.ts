@@ -57,24 +57,25 @@ const SEED: DeskData = {
   refunds: [],
 };
 
-/** The desk's records in `<dir>/desk-data.json` (seeded on first use). */
+/**
+ * The desk's records in `<dir>/desk-data.json` (seeded on first use). Read afresh by every operation:
+ * another desk process on the same `--dir` may have changed them (its tool calls run inside its own
+ * turn, which the session's claim keeps from overlapping ours).
+ */
 export class DeskStore {
   readonly file: string;
-  #data: DeskData | undefined;
 
   constructor(dir: string) {
     this.file = join(dir, 'desk-data.json');
   }
 
   async #load(): Promise<DeskData> {
-    if (this.#data) return this.#data;
     try {
-      this.#data = JSON.parse(await readFile(this.file, 'utf8')) as DeskData;
+      return JSON.parse(await readFile(this.file, 'utf8')) as DeskData;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      this.#data = structuredClone(SEED);
+      return structuredClone(SEED);
     }
-    return this.#data;
   }
 
   async #save(data: DeskData): Promise<void> {

@@ -10,6 +10,7 @@ import {
   refundsMade,
   replies,
   runDesk,
+  startDesk,
   storedConversation,
   storedTransitions,
   writeScript,
@@ -206,6 +207,46 @@ describe('the desk on each store (--store sqlite is the default above)', () => {
     },
     600_000,
   );
+});
+
+describe.each(['agent', 'graph', 'swarm'] as const)('two desk processes on one conversation (%s)', (shape) => {
+  const RELOADED =
+    '[desk] another process answered in this conversation since this one loaded it; reloading the conversation.';
+
+  it('never interleave: a desk whose view is stale says another process answered, reloads, and answers', async () => {
+    const args = ['--shape', shape, '--dir', dir, '--session', 'shared'];
+    const [one, two] = await Promise.all([startDesk(args), startDesk(args)]);
+    const turns: string[] = [];
+    turns.push(await one.say('Please refund order 7')); // one loads the empty conversation and answers
+    turns.push(await two.say('thanks!')); // two loads now (after one gave the conversation up): it is current
+    turns.push(await one.say('I was charged twice for order 42')); // two answered since one loaded
+    turns.push(await two.say('I was charged twice for order 42')); // one answered since two loaded
+    expect(turns.map((t) => t.includes(RELOADED))).toEqual([false, false, true, true]);
+    expect(turns.map((t) => replies(t))).toEqual([
+      [expect.stringMatching(/^I refunded 12 EUR for order 7;/)],
+      [expect.stringMatching(/^I can help with charges, invoices and refunds/)],
+      [expect.stringMatching(/^I reversed the duplicate charge on invoice INV-42/)],
+      [expect.stringMatching(/^Invoice INV-42 shows one charge of 80 EUR/)], // two sees what one did
+    ]);
+    for (const run of await Promise.all([one.quit(), two.quit()])) expect(run.code).toBe(0);
+    expect(await refundsMade(dir)).toEqual([{ orderId: '7', amountEur: 12 }]);
+    if (shape === 'agent') {
+      // One conversation, every turn whole and in the order it was answered.
+      const stored = await storedConversation(dir, 'shared-agent', 'default');
+      expect(stored.filter((l) => l.startsWith('user: ') && !l.includes('toolResult'))).toEqual([
+        'user: Please refund order 7',
+        'user: thanks!',
+        'user: I was charged twice for order 42',
+        'user: I was charged twice for order 42',
+      ]);
+      expect(stored.at(-1)).toMatch(/^assistant: Invoice INV-42 shows one charge of 80 EUR/);
+      expect(stored.filter((l) => l.includes('toolUse')).length).toBe(
+        stored.filter((l) => l.includes('toolResult')).length,
+      );
+    } else {
+      expect(await storedTransitions(dir, `shared-${shape}`, ID[shape])).toEqual(BILLING_PATH[shape]);
+    }
+  }, 120_000);
 });
 
 describe('the desk on Restate (npm run desk:restate)', () => {

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { pickDeskModels } from './desk-models.js';
-import type { BudgetSpend, Interrupt, InterruptResponseBlock } from '@skein/core';
+import { SessionConflictError, type BudgetSpend, type Interrupt, type InterruptResponseBlock } from '@skein/core';
 import type { DeskProgress, DeskReply, DeskShape } from './desk.js';
 import { openDesk, type DeskStoreKind } from './open-desk.js';
 import { PendingTurns, type PendingTurn } from './pending-turn.js';
@@ -156,15 +156,48 @@ function showSpend(before: BudgetSpend | undefined): void {
   );
 }
 
+/**
+ * Runs a turn. Another desk process on the same conversation may have answered since this one loaded
+ * it: then the session refuses the turn before it stores anything (`SessionConflictError`), and the
+ * desk reloads the conversation from the store and runs the turn again on it. `undefined`: the other
+ * process is answering right now.
+ */
+async function reloadingTurn(message: string, index: number, resuming: boolean): Promise<DeskReply | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    await pending.begin({ message, index });
+    try {
+      return resuming ? await opened.desk.resume(message, progress) : await opened.desk.turn(message, progress);
+    } catch (error) {
+      if (!SessionConflictError.is(error)) throw error;
+      await pending.abandon();
+      if (attempt > 0) {
+        console.log(
+          '[desk] another process is answering in this conversation right now; send your message again in a moment.',
+        );
+        await opened.reload();
+        return undefined;
+      }
+      console.log(
+        '[desk] another process answered in this conversation since this one loaded it; reloading the conversation.',
+      );
+      await opened.reload();
+    }
+  }
+}
+
 async function handle(message: string, index: number, resuming: boolean): Promise<boolean> {
-  await pending.begin({ message, index });
   const before = opened.budget?.spent;
-  const reply = resuming ? await opened.desk.resume(message, progress) : await opened.desk.turn(message, progress);
-  const settled = await settle(reply, { message, index });
-  showSpend(before);
-  if (!settled) return false;
-  await pending.end();
-  return true;
+  try {
+    const reply = await reloadingTurn(message, index, resuming);
+    if (!reply) return true;
+    const settled = await settle(reply, { message, index });
+    showSpend(before);
+    if (!settled) return false;
+    await pending.end();
+    return true;
+  } finally {
+    await opened.release(); // between turns another desk process on this conversation may answer
+  }
 }
 
 /** Finishes what a crash or an unanswered approval left; returns the script index it reached (-2: still waiting). */
@@ -176,10 +209,14 @@ async function resumePending(): Promise<number> {
   }
   console.log(`[desk] resuming: ${cut.message}`);
   if (cut.interrupts?.length) {
-    const done = await settle({ text: '', status: 'interrupted', interrupts: cut.interrupts }, cut);
-    if (!done) return -2;
-    await pending.end();
-    return cut.index;
+    try {
+      const done = await settle({ text: '', status: 'interrupted', interrupts: cut.interrupts }, cut);
+      if (!done) return -2;
+      await pending.end();
+      return cut.index;
+    } finally {
+      await opened.release();
+    }
   }
   return (await handle(cut.message, cut.index, true)) ? cut.index : -2;
 }

@@ -32,7 +32,7 @@ export class PostgresSessionManager extends RepositorySessionManager {
   }
 
   /** Gives up the session's lease (another writer can start at once) and ends the pool the manager made. */
-  close(): Promise<void> {
+  override close(): Promise<void> {
     return this.repository.close();
   }
 }

@@ -30,7 +30,7 @@ export class SqliteSessionManager extends RepositorySessionManager {
   }
 
   /** Gives up the session's lease (another writer can start at once) and closes the database. */
-  close(): Promise<void> {
+  override close(): Promise<void> {
     return this.repository.close();
   }
 }
