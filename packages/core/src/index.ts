@@ -17,6 +17,8 @@ export { interruptStateOf, restoreInterruptState } from './interrupt/pending-acc
 export { matchResponses } from './interrupt/pending-turn.js';
 export { promptResponses } from './agent/prompt.js';
 export { InterruptRaised } from './interrupt/interrupt.js';
+export type { NestedAgentState } from './interrupt/interrupt.js';
+export { BudgetStopRaised } from './budget/budget-stop-raised.js';
 export { Listeners } from './events/listeners.js';
 export { EventSource } from './events/event-source.js';
 export { EventChannel } from './events/event-channel.js';

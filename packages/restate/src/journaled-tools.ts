@@ -5,21 +5,31 @@
  * concurrently (each is its own step). A tool that throws is recorded as the error result the loop
  * would have made, so Restate does not retry it forever. A tool that asks a person
  * (`context.interrupt`) records the question and pauses the same way on replay; approvals
- * (`needsApproval`) are asked by the loop before the step, so a denied tool never has one.
+ * (`needsApproval`) are asked by the loop before the step, so a denied tool never has one. An agent
+ * used as a tool that pauses or stops at its budget records where it stood with the question, so
+ * the resumed call goes on from there instead of starting the nested agent again.
  */
 import {
   BeforeToolCallEvent,
+  BudgetStopRaised,
   InterruptRaised,
   errorToolResult,
   type AgentTool,
   type HookProvider,
   type HookRegistry,
+  type BudgetExceeded,
   type Interrupt,
+  type NestedAgentState,
   type ToolResult,
 } from '@skein/core';
 import { activeJournal, journaled } from './durable-scope.js';
 
-type ToolOutcome = { result: ToolResult } | { interrupts: Interrupt[] };
+type ToolOutcome =
+  | { result: ToolResult }
+  | { interrupts: Interrupt[]; nested?: NestedAgentState }
+  | { budgetStop: BudgetExceeded; nested?: NestedAgentState };
+
+const withNested = (nested: NestedAgentState | undefined): { nested?: NestedAgentState } => (nested ? { nested } : {});
 
 function journaledTool(tool: AgentTool): AgentTool {
   return {
@@ -36,7 +46,8 @@ function journaledTool(tool: AgentTool): AgentTool {
           try {
             return { result: await tool.invoke(input, context) };
           } catch (error) {
-            if (error instanceof InterruptRaised) return { interrupts: error.interrupts };
+            if (error instanceof InterruptRaised) return { interrupts: error.interrupts, ...withNested(error.nested) };
+            if (error instanceof BudgetStopRaised) return { budgetStop: error.exceeded, ...withNested(error.nested) };
             return {
               result: errorToolResult(
                 context.toolUse.toolUseId,
@@ -46,7 +57,8 @@ function journaledTool(tool: AgentTool): AgentTool {
           }
         },
       );
-      if ('interrupts' in outcome) throw new InterruptRaised(outcome.interrupts);
+      if ('interrupts' in outcome) throw new InterruptRaised(outcome.interrupts, outcome.nested);
+      if ('budgetStop' in outcome) throw new BudgetStopRaised(outcome.budgetStop, outcome.nested);
       return outcome.result;
     },
   };

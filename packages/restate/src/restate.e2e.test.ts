@@ -218,6 +218,23 @@ describe('interrupts as durable promises', () => {
     expect(await server.call<PendingReply>(`${PREFIX}refundDesk/customer-5/pending`, null)).toEqual({ interrupts: [] });
   }, 60_000);
 
+  it('an agent used as a tool pauses for approval; the answer reaches it where it stood, across a worker restart', async () => {
+    const before = await lines();
+    const invocation = await server.send(`${PREFIX}nestedDesk/customer-6/send`, 'Please refund order 6');
+    const { interrupts } = await pendingOf(`${PREFIX}nestedDesk/customer-6`);
+    expect(interrupts.map((i) => [i.name, i.source])).toEqual([['approval', 'nestedDesk/refund']]);
+    await restartWorker();
+    await server.call(`${PREFIX}nestedDesk/customer-6/respond`, [
+      { interruptId: interrupts[0]?.id, response: { approved: true } },
+    ]);
+    const reply = await server.attach<AgentReply>(invocation);
+    expect(reply.text).toBe('desk: refund handled order 6 (2 tool results seen).');
+    const after = (await lines()).slice(before.length);
+    expect(count(after, 'end issue_refund'), after.join('\n')).toBe(1);
+    expect(count(after, 'end lookup_order'), after.join('\n')).toBe(1);
+    expect(await server.call<PendingReply>(`${PREFIX}nestedDesk/customer-6/pending`, null)).toEqual({ interrupts: [] });
+  }, 60_000);
+
   it('a swarm member asks a question from inside a tool (context.interrupt); the answer reaches the tool', async () => {
     const before = await lines();
     const invocation = await server.send(`${PREFIX}askingSwarm/run-1/run`, 'Order 8 arrived broken');

@@ -52,6 +52,25 @@ const refunds = restateGraph(
   { spreadNodes: 'all' },
 );
 const refundDesk = restateAgent(service('refundDesk'), () => refundAgent('refundDesk'));
+// The refund agent used as a tool (asTool): its approval pauses the outer conversation, and the
+// answer must reach the nested agent where it stood (not start it again).
+const nestedDesk = restateAgent(service('nestedDesk'), () => {
+  const refund = refundAgent('refund');
+  const desk = new ScriptedModel(
+    [
+      (request) => {
+        const last = request.messages.at(-1);
+        const result = last?.content.find((b) => 'toolResult' in b);
+        if (result && 'toolResult' in result)
+          return `desk: ${result.toolResult.content.map((c) => ('text' in c ? c.text : '')).join('')}`;
+        const order = /order (\d+)/.exec(JSON.stringify(last?.content ?? []))?.[1] ?? '0';
+        return { toolUses: [{ name: 'refund', input: { input: `Refund order ${order}` }, toolUseId: `ask-${order}` }] };
+      },
+    ],
+    { loop: true, record: false },
+  );
+  return new Agent({ name: 'nestedDesk', model: desk, tools: [refund.asTool({ name: 'refund' })] });
+});
 
 const swarm = restateSwarm(service('handoffs'), () => {
   const billing = new Agent({
@@ -107,6 +126,6 @@ const askingSwarm = restateSwarm(service('askingSwarm'), () => {
 
 const port = await restate.serve({
   port: Number(process.env['SKEIN_WORKER_PORT'] ?? 0),
-  services: [conversation, parallel, graph, graphInline, swarm, askingSwarm, refunds, refundDesk],
+  services: [conversation, parallel, graph, graphInline, swarm, askingSwarm, refunds, refundDesk, nestedDesk],
 });
 console.log(`listening ${port}`);
