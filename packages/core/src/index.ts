@@ -128,6 +128,7 @@ export type {
   SessionMultiAgent,
 } from './session/session-types.js';
 export { nowIso } from './session/session-types.js';
+export { mapLimit } from './session/map-limit.js';
 export {
   checkSessionId,
   decodeBytes,

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   ConfigurationError,
+  mapLimit,
   SessionCorruptError,
   SessionNotFoundError,
   type JsonObject,
@@ -17,8 +18,8 @@ import {
 } from '@skein/core';
 import { syncDir } from './atomic-write.js';
 import { errnoCode, fsError } from './fs-errors.js';
-import { mapLimit } from './map-limit.js';
-import { readJson, toAgent, toMessage, toMultiAgent, toNodeEntry, toSession, toTransition } from './records.js';
+import { OrchestratorFiles } from './orchestrator-files.js';
+import { agentDoc, messageDoc, readJson, toAgent, toMessage, toSession } from './records.js';
 import { SessionFiles, numbered } from './session-files.js';
 import { SessionPaths } from './session-paths.js';
 
@@ -49,6 +50,7 @@ export class FileSessionRepository implements SessionRepository {
   readonly #paths: SessionPaths;
   readonly #concurrency: number;
   readonly #files: SessionFiles;
+  readonly #orchestrators: OrchestratorFiles;
 
   constructor(options: FileSessionRepositoryOptions) {
     if (!options || typeof options.storageDir !== 'string' || options.storageDir.trim() === '') {
@@ -61,6 +63,7 @@ export class FileSessionRepository implements SessionRepository {
     this.storageDir = this.#paths.root;
     this.#concurrency = concurrency;
     this.#files = new SessionFiles(this.#paths);
+    this.#orchestrators = new OrchestratorFiles(this.#paths, this.#files, concurrency);
     let stat;
     try {
       stat = statSync(this.storageDir, { throwIfNoEntry: false });
@@ -225,129 +228,36 @@ export class FileSessionRepository implements SessionRepository {
     await syncDir(dir);
   }
 
-  async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
-    const file = this.#paths.multiAgentFile(sessionId, multiAgent.id);
-    await this.#files.require(
-      this.#paths.sessionFile(sessionId),
-      `Session ${sessionId} does not exist; create it first.`,
-    );
-    await this.#files.writable(sessionId);
-    await this.#files.mkdir(path.dirname(file));
-    await this.#files.write(
-      file,
-      multiAgentDoc(multiAgent),
-      'create',
-      `Orchestrator ${multiAgent.id} of session ${sessionId}`,
-    );
+  createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+    return this.#orchestrators.create(sessionId, multiAgent);
   }
 
-  async readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
-    const file = this.#paths.multiAgentFile(sessionId, multiAgentId);
-    const raw = await readJson(file, this.storageDir);
-    return raw === undefined ? undefined : toMultiAgent(raw, file);
+  readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
+    return this.#orchestrators.read(sessionId, multiAgentId);
   }
 
-  async updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
-    const file = this.#paths.multiAgentFile(sessionId, multiAgent.id);
-    await this.#files.require(
-      file,
-      `Orchestrator ${multiAgent.id} does not exist in session ${sessionId}; create it first.`,
-    );
-    await this.#files.writable(sessionId);
-    await this.#files.write(file, multiAgentDoc(multiAgent), 'replace', `Orchestrator ${multiAgent.id}`);
+  updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+    return this.#orchestrators.update(sessionId, multiAgent);
   }
 
-  async deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
-    const dir = this.#paths.multiAgent(sessionId, multiAgentId);
-    if (!(await this.#files.exists(dir))) return;
-    await this.#files.writable(sessionId);
-    const trash = path.join(path.dirname(dir), `.deleted-${path.basename(dir)}-${randomBytes(6).toString('hex')}`);
-    await fs.rename(dir, trash).catch((e: unknown) => {
-      throw fsError(e, 'delete', dir, this.storageDir);
-    });
-    this.#files.forget();
-    await fs.rm(trash, { recursive: true, force: true });
+  deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
+    return this.#orchestrators.delete(sessionId, multiAgentId);
   }
 
-  async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
-    const file = this.#paths.nodeFile(sessionId, multiAgentId, nodeId);
-    await this.#files.require(
-      this.#paths.multiAgentFile(sessionId, multiAgentId),
-      `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`,
-    );
-    await this.#files.writable(sessionId);
-    await this.#files.mkdir(path.dirname(file));
-    await this.#files.write(file, entry, 'replace', `Node ${nodeId} of ${multiAgentId}`);
+  putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
+    return this.#orchestrators.putNodeEntry(sessionId, multiAgentId, nodeId, entry);
   }
 
-  async readNodeEntries(sessionId: string, multiAgentId: string): Promise<Record<string, JsonObject>> {
-    const dir = this.#paths.nodes(sessionId, multiAgentId);
-    let names: string[];
-    try {
-      names = (await fs.readdir(dir)).filter((n) => /^node_.+\.json$/.test(n));
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return {};
-      throw fsError(error, 'list', dir, this.storageDir);
-    }
-    const entries = await mapLimit(names, this.#concurrency, async (name) => {
-      const file = path.join(dir, name);
-      return [
-        name.slice('node_'.length, -'.json'.length),
-        toNodeEntry(await readJson(file, this.storageDir), file),
-      ] as const;
-    });
-    return Object.fromEntries(entries);
+  readNodeEntries(sessionId: string, multiAgentId: string): Promise<Record<string, JsonObject>> {
+    return this.#orchestrators.readNodeEntries(sessionId, multiAgentId);
   }
 
-  async appendTransitions(
-    sessionId: string,
-    multiAgentId: string,
-    transitions: readonly NodeTransition[],
-  ): Promise<void> {
-    if (transitions.length === 0) return;
-    const dir = this.#paths.transitions(sessionId, multiAgentId);
-    for (const t of transitions) this.#paths.transitionFile(sessionId, multiAgentId, t.seq);
-    await this.#files.require(
-      this.#paths.multiAgentFile(sessionId, multiAgentId),
-      `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`,
-    );
-    await this.#files.writable(sessionId);
-    await this.#files.mkdir(dir);
-    for (const t of transitions) {
-      const doc = {
-        seq: t.seq,
-        from: t.from,
-        to: t.to,
-        kind: t.kind,
-        reason: t.reason,
-        ...(t.details ? { details: t.details } : {}),
-        at: t.at,
-      };
-      await this.#files.write(
-        this.#paths.transitionFile(sessionId, multiAgentId, t.seq),
-        doc,
-        'create',
-        `Transition ${t.seq} of ${multiAgentId}`,
-      );
-    }
+  appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void> {
+    return this.#orchestrators.appendTransitions(sessionId, multiAgentId, transitions);
   }
 
-  async readTransitions(sessionId: string, multiAgentId: string): Promise<NodeTransition[]> {
-    const dir = this.#paths.transitions(sessionId, multiAgentId);
-    const seqs = (await numbered(dir, 'transition', this.storageDir)) ?? [];
-    seqs.forEach((seq, i) => {
-      if (seq !== i) {
-        const missing = path.join(dir, `transition_${i}.json`);
-        throw new SessionCorruptError(
-          `${missing} is missing (the history has transition ${seq}); restore it from a backup.`,
-          { location: missing },
-        );
-      }
-    });
-    return mapLimit(seqs, this.#concurrency, async (seq) => {
-      const file = path.join(dir, `transition_${seq}.json`);
-      return toTransition(await readJson(file, this.storageDir), file, seq);
-    });
+  readTransitions(sessionId: string, multiAgentId: string): Promise<NodeTransition[]> {
+    return this.#orchestrators.readTransitions(sessionId, multiAgentId);
   }
 
   /** Releases the session locks this instance holds, so another writer may open those sessions (views are kept, as by `release`). */
@@ -359,28 +269,3 @@ export class FileSessionRepository implements SessionRepository {
     if (errnoCode(error) !== 'ENOENT') throw fsError(error, 'delete a message in', dir, this.storageDir);
   }
 }
-
-const agentDoc = (a: SessionAgent): SessionAgent => ({
-  agent_id: a.agent_id,
-  state: a.state,
-  conversation_manager_state: a.conversation_manager_state,
-  ...(a._internal_state ? { _internal_state: a._internal_state } : {}),
-  created_at: a.created_at,
-  updated_at: a.updated_at,
-});
-
-const messageDoc = (m: SessionMessage): SessionMessage => ({
-  message: m.message,
-  message_id: m.message_id,
-  redact_message: m.redact_message ?? null,
-  created_at: m.created_at,
-  updated_at: m.updated_at,
-});
-
-const multiAgentDoc = (m: SessionMultiAgent): SessionMultiAgent => ({
-  id: m.id,
-  type: m.type,
-  state: m.state,
-  created_at: m.created_at,
-  updated_at: m.updated_at,
-});

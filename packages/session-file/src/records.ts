@@ -137,3 +137,31 @@ export function toTransition(raw: unknown, file: string, seq: number): NodeTrans
 function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The stored form of an agent record (Strands' field order). */
+export const agentDoc = (a: SessionAgent): SessionAgent => ({
+  agent_id: a.agent_id,
+  state: a.state,
+  conversation_manager_state: a.conversation_manager_state,
+  ...(a._internal_state ? { _internal_state: a._internal_state } : {}),
+  created_at: a.created_at,
+  updated_at: a.updated_at,
+});
+
+/** The stored form of a message record. */
+export const messageDoc = (m: SessionMessage): SessionMessage => ({
+  message: m.message,
+  message_id: m.message_id,
+  redact_message: m.redact_message ?? null,
+  created_at: m.created_at,
+  updated_at: m.updated_at,
+});
+
+/** The stored form of an orchestrator's state document. */
+export const multiAgentDoc = (m: SessionMultiAgent): SessionMultiAgent => ({
+  id: m.id,
+  type: m.type,
+  state: m.state,
+  created_at: m.created_at,
+  updated_at: m.updated_at,
+});

@@ -1,6 +1,7 @@
 import {
   parseSessionData,
   SessionCorruptError,
+  SessionNotFoundError,
   type JsonObject,
   type NodeTransition,
   type Session,
@@ -82,4 +83,12 @@ export function parseTransition(text: string, location: string, seq: number): No
   const doc = parseObject(text, location);
   if (doc['seq'] !== seq) throw corrupt(location, `has seq ${JSON.stringify(doc['seq'])} but its key says ${seq}`);
   return doc as unknown as NodeTransition;
+}
+
+/** A message id, offset or transition number: an integer >= 0 (else a clear error). */
+export function checkIndex(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new SessionNotFoundError(`Invalid ${what} ${JSON.stringify(value)}: use an integer >= 0.`);
+  }
+  return value;
 }

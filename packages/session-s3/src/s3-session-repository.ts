@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
   checkSessionId,
+  mapLimit,
   serializeSessionData,
   SessionConflictError,
   SessionCorruptError,
@@ -14,7 +15,7 @@ import {
   type SessionMultiAgent,
   type SessionRepository,
 } from '@skein/core';
-import { mapLimit } from './map-limit.js';
+
 import {
   parseAgent,
   parseMessage,
@@ -22,10 +23,13 @@ import {
   parseNodeEntry,
   parseSession,
   parseTransition,
+  checkIndex,
 } from './s3-documents.js';
 import { nodeIdOfKey, numberedKey, S3Keys } from './s3-keys.js';
 import { SessionLease } from './s3-lease.js';
 import { S3ObjectStore } from './s3-object-store.js';
+import { SessionObjects } from './s3-session-objects.js';
+import { OrchestratorObjects } from './s3-orchestrator-objects.js';
 import { resolveS3Options, type S3SessionRepositoryOptions } from './s3-options.js';
 
 /**
@@ -46,13 +50,11 @@ export class S3SessionRepository implements SessionRepository {
   /** The S3 client in use. */
   readonly client: S3Client;
   readonly #store: S3ObjectStore;
+  readonly #objects: SessionObjects;
   readonly #keys: S3Keys;
   readonly #ownsClient: boolean;
   readonly #concurrency: number;
-  /** Next transition seq per orchestrator dir, when known from a read or an append. */
-  readonly #nextSeq = new Map<string, number>();
-  /** Node dirs this repository has listed (so it knows every entry that existed then). */
-  readonly #listedNodes = new Set<string>();
+  readonly #orchestrators: OrchestratorObjects;
   /** This writer's lease on each session it wrote to. */
   readonly #leases = new Map<string, SessionLease>();
   readonly #leaseTtlMs: number;
@@ -66,6 +68,11 @@ export class S3SessionRepository implements SessionRepository {
     this.#concurrency = resolved.readConcurrency;
     this.#keys = new S3Keys(resolved.prefix);
     this.#store = new S3ObjectStore(resolved.client, resolved.bucket);
+    this.#objects = new SessionObjects(this.#store, this.#keys, resolved.bucket);
+    this.#orchestrators = new OrchestratorObjects(this.#store, this.#keys, this.#objects, {
+      concurrency: this.#concurrency,
+      writable: (sessionId) => this.#writable(sessionId),
+    });
     this.#leaseTtlMs = resolved.leaseTtlMs;
     this.#takeover = resolved.takeover;
   }
@@ -100,7 +107,7 @@ export class S3SessionRepository implements SessionRepository {
     let lease = this.#leases.get(sessionId);
     if (!lease) {
       const key = this.#keys.lease(sessionId);
-      const place = { sessionId, key, url: this.#url(key) };
+      const place = { sessionId, key, url: this.#objects.url(key) };
       lease = new SessionLease(this.#store, place, { ttlMs: this.#leaseTtlMs }, this.#takeover);
       this.#leases.set(sessionId, lease);
     }
@@ -112,110 +119,69 @@ export class S3SessionRepository implements SessionRepository {
     await this.#lease(sessionId).ensure();
   }
 
-  #url(key: string): string {
-    return `s3://${this.bucket}/${key}`;
-  }
-
-  async #create(key: string, value: unknown, what: string): Promise<void> {
-    if (!(await this.#store.create(key, serializeSessionData(value)))) {
-      throw new SessionConflictError(
-        `${what} already exists at ${this.#url(key)}; another writer created it. Nothing was overwritten.`,
-        {
-          location: this.#url(key),
-        },
-      );
-    }
-  }
-
-  async #replace(key: string, value: unknown, what: string): Promise<void> {
-    const outcome = await this.#store.replace(key, serializeSessionData(value));
-    if (outcome === 'missing')
-      throw new SessionNotFoundError(`${what} does not exist at ${this.#url(key)}; create it first.`, {
-        location: this.#url(key),
-      });
-    if (outcome === 'changed') {
-      throw new SessionConflictError(
-        `${what} at ${this.#url(key)} was changed by another writer since this process read it; nothing was overwritten. Reopen the session to continue from what is stored.`,
-        { location: this.#url(key) },
-      );
-    }
-  }
-
-  async #requireSession(sessionId: string): Promise<void> {
-    const key = this.#keys.session(sessionId);
-    if ((await this.#store.head(key)) === undefined) {
-      throw new SessionNotFoundError(`Session ${sessionId} does not exist (no ${this.#url(key)}); create it first.`, {
-        location: this.#url(key),
-      });
-    }
-  }
-
-  async #read<T>(key: string, parse: (text: string, location: string) => T): Promise<T | undefined> {
-    const text = await this.#store.get(key);
-    return text === undefined ? undefined : parse(text, this.#url(key));
-  }
-
   async createSession(session: Session): Promise<Session> {
     this.#keys.session(session.session_id);
     await this.#writable(session.session_id);
-    await this.#create(this.#keys.session(session.session_id), session, `Session ${session.session_id}`);
+    await this.#objects.create(this.#keys.session(session.session_id), session, `Session ${session.session_id}`);
     return structuredClone(session);
   }
 
   async readSession(sessionId: string): Promise<Session | undefined> {
-    return this.#read(this.#keys.session(sessionId), parseSession);
+    return this.#objects.read(this.#keys.session(sessionId), parseSession);
   }
 
   async deleteSession(sessionId: string): Promise<void> {
     await this.#writable(sessionId);
     const dir = this.#keys.sessionDir(sessionId);
     await this.#store.deleteKeys(await this.#store.list(dir)); // the lease goes with the session
-    this.#forget(dir);
+    this.#orchestrators.forget(dir);
     this.#leases.get(sessionId)?.emptied();
   }
 
   async createAgent(sessionId: string, agent: SessionAgent): Promise<void> {
     const key = this.#keys.agent(sessionId, agent.agent_id);
     await this.#writable(sessionId);
-    await this.#requireSession(sessionId);
-    await this.#create(key, agent, `Agent ${agent.agent_id}`);
+    await this.#objects.requireSession(sessionId);
+    await this.#objects.create(key, agent, `Agent ${agent.agent_id}`);
   }
 
   async readAgent(sessionId: string, agentId: string): Promise<SessionAgent | undefined> {
-    return this.#read(this.#keys.agent(sessionId, agentId), parseAgent);
+    return this.#objects.read(this.#keys.agent(sessionId, agentId), parseAgent);
   }
 
   async updateAgent(sessionId: string, agent: SessionAgent): Promise<void> {
     await this.#writable(sessionId);
-    await this.#replace(this.#keys.agent(sessionId, agent.agent_id), agent, `Agent ${agent.agent_id}`);
+    await this.#objects.replace(this.#keys.agent(sessionId, agent.agent_id), agent, `Agent ${agent.agent_id}`);
   }
 
   async createMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     const key = this.#keys.message(sessionId, agentId, checkIndex(message.message_id, 'message_id'));
     await this.#writable(sessionId);
-    await this.#create(key, message, `Message ${message.message_id} of agent ${agentId}`);
+    await this.#objects.create(key, message, `Message ${message.message_id} of agent ${agentId}`);
   }
 
   async readMessage(sessionId: string, agentId: string, messageId: number): Promise<SessionMessage | undefined> {
     const id = checkIndex(messageId, 'message id');
-    return this.#read(this.#keys.message(sessionId, agentId, id), (text, location) => parseMessage(text, location, id));
+    return this.#objects.read(this.#keys.message(sessionId, agentId, id), (text, location) =>
+      parseMessage(text, location, id),
+    );
   }
 
   async updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
     const key = this.#keys.message(sessionId, agentId, checkIndex(message.message_id, 'message_id'));
     await this.#writable(sessionId);
-    await this.#replace(key, message, `Message ${message.message_id} of agent ${agentId}`);
+    await this.#objects.replace(key, message, `Message ${message.message_id} of agent ${agentId}`);
   }
 
   async listMessages(sessionId: string, agentId: string, options: ListMessagesOptions = {}): Promise<SessionMessage[]> {
     const offset = checkIndex(options.offset ?? 0, 'offset');
     const limit = options.limit === undefined ? Infinity : checkIndex(options.limit, 'limit');
     const dir = this.#keys.messagesDir(sessionId, agentId);
-    const ids = await this.#numbered(dir, 'message');
+    const ids = await this.#objects.numbered(dir, 'message');
     const wanted = ids.filter((id) => id >= offset).slice(0, limit);
     wanted.forEach((id, i) => {
       if (id !== offset + i)
-        this.#missing(
+        this.#objects.missing(
           this.#keys.message(sessionId, agentId, offset + i),
           `message ${offset + i} of agent ${agentId}`,
           id,
@@ -223,145 +189,49 @@ export class S3SessionRepository implements SessionRepository {
     });
     return mapLimit(wanted, this.#concurrency, async (id) => {
       const key = this.#keys.message(sessionId, agentId, id);
-      const row = await this.#read(key, (text, location) => parseMessage(text, location, id));
-      return row ?? this.#missing(key, `message ${id} of agent ${agentId}`);
+      const row = await this.#objects.read(key, (text, location) => parseMessage(text, location, id));
+      return row ?? this.#objects.missing(key, `message ${id} of agent ${agentId}`);
     });
   }
 
   async deleteMessages(sessionId: string, agentId: string, fromMessageId: number): Promise<void> {
     await this.#writable(sessionId);
     const from = checkIndex(fromMessageId, 'fromMessageId');
-    const ids = await this.#numbered(this.#keys.messagesDir(sessionId, agentId), 'message');
+    const ids = await this.#objects.numbered(this.#keys.messagesDir(sessionId, agentId), 'message');
     await this.#store.deleteKeys(
       ids.filter((id) => id >= from).map((id) => this.#keys.message(sessionId, agentId, id)),
     );
   }
 
-  async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
-    await this.#writable(sessionId);
-    const key = this.#keys.multiAgent(sessionId, multiAgent.id);
-    await this.#requireSession(sessionId);
-    await this.#create(key, multiAgent, `Orchestrator ${multiAgent.id}`);
-    this.#nextSeq.set(this.#keys.multiAgentDir(sessionId, multiAgent.id), 0);
+  createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+    return this.#orchestrators.create(sessionId, multiAgent);
   }
 
-  async readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
-    return this.#read(this.#keys.multiAgent(sessionId, multiAgentId), parseMultiAgent);
+  readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
+    return this.#orchestrators.read(sessionId, multiAgentId);
   }
 
-  async updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
-    await this.#writable(sessionId);
-    await this.#replace(this.#keys.multiAgent(sessionId, multiAgent.id), multiAgent, `Orchestrator ${multiAgent.id}`);
+  updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+    return this.#orchestrators.update(sessionId, multiAgent);
   }
 
-  async deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
-    await this.#writable(sessionId);
-    const dir = this.#keys.multiAgentDir(sessionId, multiAgentId);
-    await this.#store.deleteKeys(await this.#store.list(dir));
-    this.#forget(dir);
+  deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
+    return this.#orchestrators.delete(sessionId, multiAgentId);
   }
 
-  async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
-    const key = this.#keys.node(sessionId, multiAgentId, nodeId);
-    const what = `Node entry ${nodeId} of orchestrator ${multiAgentId}`;
-    await this.#writable(sessionId);
-    if (this.#store.knows(key)) return this.#replace(key, entry, what);
-    // After readNodeEntries, an entry we did not see is one another writer added: create strictly.
-    if (this.#listedNodes.has(this.#keys.nodesDir(sessionId, multiAgentId))) return this.#create(key, entry, what);
-    if (!(await this.#store.create(key, serializeSessionData(entry)))) await this.#replace(key, entry, what);
+  putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
+    return this.#orchestrators.putNodeEntry(sessionId, multiAgentId, nodeId, entry);
   }
 
-  async readNodeEntries(sessionId: string, multiAgentId: string): Promise<Record<string, JsonObject>> {
-    const dir = this.#keys.nodesDir(sessionId, multiAgentId);
-    const keys = (await this.#store.list(dir)).filter((key) => nodeIdOfKey(key, dir) !== undefined);
-    const entries = await mapLimit(
-      keys,
-      this.#concurrency,
-      async (key) => [nodeIdOfKey(key, dir) as string, await this.#read(key, parseNodeEntry)] as const,
-    );
-    const out: Record<string, JsonObject> = {};
-    for (const [nodeId, entry] of entries) if (entry !== undefined) out[nodeId] = entry;
-    this.#listedNodes.add(dir);
-    return out;
+  readNodeEntries(sessionId: string, multiAgentId: string): Promise<Record<string, JsonObject>> {
+    return this.#orchestrators.readNodeEntries(sessionId, multiAgentId);
   }
 
-  async appendTransitions(
-    sessionId: string,
-    multiAgentId: string,
-    transitions: readonly NodeTransition[],
-  ): Promise<void> {
-    await this.#writable(sessionId);
-    const dir = this.#keys.multiAgentDir(sessionId, multiAgentId);
-    for (const transition of transitions) {
-      const seq = checkIndex(transition.seq, 'transition seq');
-      const expected = this.#nextSeq.get(dir);
-      if (expected !== undefined && seq !== expected) {
-        throw new SessionConflictError(
-          `Transition ${seq} of orchestrator ${multiAgentId} is out of order (expected ${expected}).`,
-          { location: this.#url(dir) },
-        );
-      }
-      await this.#create(
-        this.#keys.transition(sessionId, multiAgentId, seq),
-        transition,
-        `Transition ${seq} of orchestrator ${multiAgentId}`,
-      );
-      this.#nextSeq.set(dir, seq + 1);
-    }
+  appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void> {
+    return this.#orchestrators.appendTransitions(sessionId, multiAgentId, transitions);
   }
 
-  async readTransitions(sessionId: string, multiAgentId: string): Promise<NodeTransition[]> {
-    const dir = this.#keys.transitionsDir(sessionId, multiAgentId);
-    const seqs = await this.#numbered(dir, 'transition');
-    seqs.forEach((seq, i) => {
-      if (seq !== i)
-        this.#missing(
-          this.#keys.transition(sessionId, multiAgentId, i),
-          `transition ${i} of orchestrator ${multiAgentId}`,
-          seq,
-        );
-    });
-    const out = await mapLimit(seqs, this.#concurrency, async (seq) => {
-      const key = this.#keys.transition(sessionId, multiAgentId, seq);
-      return (
-        (await this.#read(key, (text, location) => parseTransition(text, location, seq))) ??
-        this.#missing(key, `transition ${seq}`)
-      );
-    });
-    this.#nextSeq.set(this.#keys.multiAgentDir(sessionId, multiAgentId), out.length);
-    return out;
+  readTransitions(sessionId: string, multiAgentId: string): Promise<NodeTransition[]> {
+    return this.#orchestrators.readTransitions(sessionId, multiAgentId);
   }
-
-  /** Drops what this repository knew about the orchestrators under `dir` (after a delete). */
-  #forget(dir: string): void {
-    for (const key of [...this.#nextSeq.keys()]) if (key.startsWith(dir)) this.#nextSeq.delete(key);
-    for (const key of [...this.#listedNodes]) if (key.startsWith(dir)) this.#listedNodes.delete(key);
-  }
-
-  /** The numbers `n` of the keys `<dir><stem>_<n>.json`, ascending. */
-  async #numbered(dir: string, stem: string): Promise<number[]> {
-    const ids: number[] = [];
-    for (const key of await this.#store.list(dir)) {
-      const id = numberedKey(key, dir, stem);
-      if (id !== undefined) ids.push(id);
-    }
-    return ids.sort((a, b) => a - b);
-  }
-
-  #missing(key: string, what: string, nextStored?: number): never {
-    const next = nextStored === undefined ? '' : ` (the next one stored is ${nextStored})`;
-    throw new SessionCorruptError(
-      `The session is missing ${what}: ${this.#url(key)} does not exist${next}. Restore that object from a backup, or delete the objects after it to truncate the history.`,
-      {
-        location: this.#url(key),
-      },
-    );
-  }
-}
-
-function checkIndex(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new SessionNotFoundError(`Invalid ${what} ${JSON.stringify(value)}: use an integer >= 0.`);
-  }
-  return value;
 }

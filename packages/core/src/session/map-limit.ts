@@ -1,6 +1,7 @@
 /**
- * Maps `items` through `fn` with at most `limit` calls in flight, keeping the input order. The first
- * failure rejects the whole call (calls already started finish, none new start).
+ * Maps `items` through `fn` with at most `limit` calls in flight, keeping the input order: what a
+ * store reads many records with. The first failure rejects the whole call (calls already started
+ * finish, none new start).
  */
 export async function mapLimit<T, R>(
   items: readonly T[],
