@@ -188,6 +188,7 @@ export { assertNoOwnSessionManager } from './multiagent/member-checks.js';
 
 // Errors
 export { SkeinError } from './errors/skein-error.js';
+export { errorMessage } from './errors/error-message.js';
 export type { SkeinErrorOptions } from './errors/skein-error.js';
 export { ConfigurationError } from './errors/configuration-errors.js';
 export {

@@ -1,3 +1,4 @@
+import { errorMessage } from '@skein/core';
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { STREAM_ENDED_CODE } from './answer-watch.js';
 
@@ -46,6 +47,6 @@ export function describeCallError(error: unknown, f: CallFailure): string {
   }
   if (error instanceof ProtocolError)
     return `The ${f.server} refused the call to ${f.tool}: ${error.message} (JSON-RPC error ${error.code}).`;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return `Calling tool ${f.tool} on the ${f.server} failed: ${message}`;
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@skein/core';
 import { basename } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -100,7 +101,7 @@ export async function openConnection(
     await close();
     await new Promise((r) => setImmediate(r)); // let the last stderr chunks arrive
     const said = stderrTail();
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new McpConnectionError(
       `Could not connect to ${describeServer(name, options)}: ${reason}.${said ? ` Its stderr ended with: "${said}".` : ''}` +
         (isStdio(options)

@@ -1,4 +1,11 @@
-import { ConfigurationError, errorToolResult, type JsonValue, type ToolContext, type ToolResult } from '@skein/core';
+import {
+  ConfigurationError,
+  errorToolResult,
+  type JsonValue,
+  type ToolContext,
+  type ToolResult,
+  errorMessage,
+} from '@skein/core';
 import { describeCallError, isTransportFailure } from './call-errors.js';
 import { checkCall } from './call-input.js';
 import { defaultServerName, describeServer, openConnection, type Connection } from './connection.js';
@@ -161,10 +168,7 @@ export class McpClient {
       this.#catalog = await fetchCatalog(connection.client, this.#timeoutMs);
     } catch (error) {
       this.#stale = true;
-      throw new McpError(
-        `Could not list the tools of the ${this.#server}: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      throw new McpError(`Could not list the tools of the ${this.#server}: ${errorMessage(error)}`, { cause: error });
     }
     return this.#catalog;
   }
@@ -183,7 +187,7 @@ export class McpClient {
       connection = await this.#connect();
       catalog = await this.#refresh(connection);
     } catch (error) {
-      return errorToolResult(id, `Tool ${name} cannot run: ${error instanceof Error ? error.message : String(error)}`);
+      return errorToolResult(id, `Tool ${name} cannot run: ${errorMessage(error)}`);
     }
     const call = checkCall(catalog, name, mcpName, input, this.#server);
     if ('problem' in call) return errorToolResult(id, call.problem);

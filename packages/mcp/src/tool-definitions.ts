@@ -1,3 +1,4 @@
+import { errorMessage } from '@skein/core';
 import type { Client, JsonSchemaType, JsonSchemaValidator, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 
@@ -82,7 +83,7 @@ function check(raw: unknown, validator: AjvJsonSchemaValidator): CheckedTool | S
   } catch (error) {
     return {
       name,
-      reason: `its inputSchema is not valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+      reason: `its inputSchema is not valid JSON Schema: ${errorMessage(error)}`,
     };
   }
 }

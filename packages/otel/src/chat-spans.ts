@@ -3,7 +3,8 @@ import type { AfterModelCallEvent, ModelStreamEvent } from '@skein/core';
 import { seconds, type AgentScope } from './agent-scope.js';
 import { instructionsJson, messagesJson } from './content.js';
 import { ATTR, OPERATION } from './conventions.js';
-import { errorMessage, errorType } from './errors.js';
+import { errorMessage } from '@skein/core';
+import { errorType } from './errors.js';
 import { addTokens, noTokens, usageAttributes, type TokenCounts } from './usage.js';
 
 /** One model call: its `chat {model}` span, and what its stream said. */

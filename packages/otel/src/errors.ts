@@ -8,8 +8,3 @@ export function errorType(error: unknown): string {
   }
   return '_OTHER';
 }
-
-/** The message of a thrown value, for a span's status. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

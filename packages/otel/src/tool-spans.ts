@@ -3,7 +3,8 @@ import type { Agent, AfterToolCallEvent, AgentTool, BeforeToolCallEvent } from '
 import { seconds, type AgentScope } from './agent-scope.js';
 import { resultContent } from './content.js';
 import { ATTR, EVENT, OPERATION } from './conventions.js';
-import { errorMessage, errorType } from './errors.js';
+import { errorMessage } from '@skein/core';
+import { errorType } from './errors.js';
 import { clearParent, setParent, type Parent } from './parents.js';
 
 /** One tool use: its `execute_tool {tool}` span, and the agent behind the tool (an agent-as-tool) it parents. */

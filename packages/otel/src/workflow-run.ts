@@ -1,7 +1,8 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import type { MultiAgentResult, NodeTransition } from '@skein/core';
 import { ATTR, OPERATION } from './conventions.js';
-import { errorMessage, errorType } from './errors.js';
+import { errorMessage } from '@skein/core';
+import { errorType } from './errors.js';
 import { abandonNode, type NodeExecution } from './node-spans.js';
 import { workflowSpanName } from './options.js';
 import { parentOf, type Parent } from './parents.js';

@@ -13,6 +13,7 @@ import {
   type Model,
   type ModelRequest,
   type ModelStreamEvent,
+  errorMessage,
 } from '@skein/core';
 import { activeJournal, journaled, type DurableScope } from './durable-scope.js';
 
@@ -45,7 +46,7 @@ async function* replay(
     } catch (error) {
       if (error instanceof ModelThrottledError || error instanceof ModelTransientError) throw error; // Restate retries the step
       if (error instanceof ModelError) return { error: { code: error.code, message: error.message } };
-      throw new TerminalError(error instanceof Error ? error.message : String(error));
+      throw new TerminalError(errorMessage(error));
     }
   });
   if ('error' in outcome) {

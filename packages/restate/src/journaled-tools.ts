@@ -21,6 +21,7 @@ import {
   type Interrupt,
   type NestedAgentState,
   type ToolResult,
+  errorMessage,
 } from '@skein/core';
 import { activeJournal, journaled } from './durable-scope.js';
 
@@ -49,10 +50,7 @@ function journaledTool(tool: AgentTool): AgentTool {
             if (error instanceof InterruptRaised) return { interrupts: error.interrupts, ...withNested(error.nested) };
             if (error instanceof BudgetStopRaised) return { budgetStop: error.exceeded, ...withNested(error.nested) };
             return {
-              result: errorToolResult(
-                context.toolUse.toolUseId,
-                error instanceof Error ? error.message : String(error),
-              ),
+              result: errorToolResult(context.toolUse.toolUseId, errorMessage(error)),
             };
           }
         },

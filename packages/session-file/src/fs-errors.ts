@@ -1,4 +1,4 @@
-import { SessionError } from '@skein/core';
+import { SessionError, errorMessage } from '@skein/core';
 
 /** The `code` of a Node.js file-system error, if it is one. */
 export function errnoCode(error: unknown): string | undefined {
@@ -10,7 +10,7 @@ export function errnoCode(error: unknown): string | undefined {
 /** Turns a file-system error into a `SessionError` that names the file and says what to do. */
 export function fsError(error: unknown, action: string, file: string, root: string): SessionError {
   const code = errnoCode(error);
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   const hint =
     code === 'ENOTDIR' || code === 'EEXIST'
       ? `a part of the path is a file, not a directory (is the storage dir ${root} a file?); point storageDir at a directory.`

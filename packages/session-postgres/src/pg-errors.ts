@@ -1,4 +1,4 @@
-import { SessionError, SkeinError } from '@skein/core';
+import { SessionError, SkeinError, errorMessage } from '@skein/core';
 
 interface PgErrorShape {
   code?: unknown;
@@ -53,7 +53,7 @@ export function isTransient(error: unknown): boolean {
 export function toSessionError(error: unknown, store: string, doing: string, attempts = 1): SkeinError {
   if (error instanceof SkeinError) return error;
   const code = pgCode(error) ?? '';
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   const options = { location: store, cause: error };
   const tried = attempts > 1 ? ` (${attempts} attempts)` : '';
   if (code === '28P01' || code === '28000')

@@ -1,4 +1,4 @@
-import { SessionError, SkeinError } from '@skein/core';
+import { SessionError, SkeinError, errorMessage } from '@skein/core';
 
 /** The SQLite result code of a better-sqlite3 error (`SQLITE_BUSY`, ...), if it is one. */
 function sqliteCode(error: unknown): string | undefined {
@@ -13,7 +13,7 @@ function sqliteCode(error: unknown): string | undefined {
 export function toSessionError(error: unknown, store: string, doing: string, busyTimeoutMs: number): SkeinError {
   if (error instanceof SkeinError) return error;
   const code = sqliteCode(error) ?? '';
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   const options = { location: store, cause: error };
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
     return new SessionError(

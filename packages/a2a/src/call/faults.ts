@@ -3,6 +3,7 @@
  * threw: transient faults (refused or reset connections, HTTP 5xx and 429, a stream cut before the
  * task's end) are retried like model calls; protocol errors (JSON-RPC codes, HTTP+JSON errors) are not.
  */
+import { errorMessage } from '@skein/core';
 import type { RemoteFailure } from '../errors.js';
 
 export interface Fault {
@@ -37,7 +38,7 @@ function text(e: unknown): string {
 /** Classifies `error`, thrown by a call to a remote agent. */
 export function classify(error: unknown): Fault {
   const chain = causeChain(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   for (const e of chain) {
     const rpc = (e as { envelopeCode?: unknown }).envelopeCode;
     if (typeof rpc === 'number') {

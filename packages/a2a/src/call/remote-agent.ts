@@ -19,6 +19,7 @@ import {
   type SessionManager,
   type ToolContext,
   type ToolResult,
+  errorMessage,
 } from '@skein/core';
 import { RemoteAgentError } from '../errors.js';
 import { MemoryCallStore, SessionCallStore, type CallStore } from './call-store.js';
@@ -162,7 +163,7 @@ export class RemoteAgent {
       };
     } catch (error) {
       if (error instanceof InterruptRaised) throw error;
-      const result = errorToolResult(id, error instanceof Error ? error.message : String(error));
+      const result = errorToolResult(id, errorMessage(error));
       if (withData && error instanceof RemoteAgentError) {
         const e = {
           detail: error.detail,

@@ -13,6 +13,7 @@ import {
   type MultiAgentResult,
   type Prompt,
   type SessionManager,
+  errorMessage,
 } from '@skein/core';
 import { partsToBlocks, textPart } from '../wire/parts.js';
 import { newMessage, ROLE, STATE, STATE_NAME, statusEvent } from '../wire/protocol.js';
@@ -141,7 +142,7 @@ export async function runTask(parts: RunParts, start: RunStart): Promise<void> {
     });
     await finish(parts, outcome);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     const usage = emptyUsage();
     await finish(
       parts,

@@ -1,7 +1,7 @@
 import type { Agent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import { ContextWindowOverflowError } from '../errors/model-errors.js';
-import { errorMessage } from '../loop/run-tool.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { JsonObject } from '../types/json.js';
 import { messageText, type Message } from '../types/messages.js';
 import { BaseConversationManager } from './conversation-manager.js';

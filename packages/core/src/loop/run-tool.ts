@@ -1,4 +1,5 @@
 import { AfterToolCallEvent, BeforeToolCallEvent } from '../hooks/events.js';
+import { errorMessage } from '../errors/error-message.js';
 import { BudgetStopRaised } from '../budget/budget-stop-raised.js';
 import type { BudgetExceeded } from '../budget/budget-types.js';
 import {
@@ -26,11 +27,6 @@ export interface ToolPaused {
   interrupts: Interrupt[];
   budget?: BudgetExceeded;
   nested?: NestedAgentState | undefined;
-}
-
-/** The message of any thrown value. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

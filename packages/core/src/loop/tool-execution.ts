@@ -7,7 +7,8 @@ import type { Invocation, LoopHost } from './loop-host.js';
 import type { OfferedTools } from './model-call.js';
 import type { Interrupt, NestedAgentState } from '../interrupt/interrupt.js';
 import type { BudgetExceeded } from '../budget/budget-types.js';
-import { errorMessage, runTool, type ToolPaused } from './run-tool.js';
+import { errorMessage } from '../errors/error-message.js';
+import { runTool, type ToolPaused } from './run-tool.js';
 import type { ModelTurn } from './stream-accumulator.js';
 
 /**

@@ -2,7 +2,7 @@
  * Runs one case once: builds the target, sends each customer turn, answers what the run asks from
  * the turn's scripted answers, and records what happened as a `CaseRun`.
  */
-import { Agent, emptySpend, type BudgetScope, type Prompt, type SessionManager } from '@skein/core';
+import { Agent, emptySpend, type BudgetScope, type Prompt, type SessionManager, errorMessage } from '@skein/core';
 import type { EvalSessions } from '../runner/evaluate-options.js';
 import type { EvalCase, EvalTurn } from '../case/eval-case.js';
 import { answerInterrupts } from './answer-interrupts.js';
@@ -149,6 +149,6 @@ async function closeQuietly(run: CaseRun, close: () => unknown): Promise<void> {
     await close();
   } catch (error) {
     run.status = 'error';
-    run.error ??= `closing failed: ${error instanceof Error ? error.message : String(error)}`;
+    run.error ??= `closing failed: ${errorMessage(error)}`;
   }
 }

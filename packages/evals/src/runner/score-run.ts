@@ -1,4 +1,5 @@
 /** Scores one run with every scorer; a scorer that throws scores 0 with the error as its reason. */
+import { errorMessage } from '@skein/core';
 import type { EvalCase } from '../case/eval-case.js';
 import type { CaseRun } from '../run/case-run.js';
 import { clampScore, type Scorer } from '../scorers/scorer.js';
@@ -28,7 +29,7 @@ export async function scoreRun(
       try {
         result = await scorer.score(run, evalCase, { signal });
       } catch (error) {
-        result = { score: 0, reason: `the scorer threw: ${error instanceof Error ? error.message : String(error)}` };
+        result = { score: 0, reason: `the scorer threw: ${errorMessage(error)}` };
       }
       if (result === undefined) return;
       const score = clampScore(result.score);

@@ -3,7 +3,15 @@
  * criteria and reference answer) and returns a score in [0, 1] with its reasons, as structured
  * output. The judge's calls draw from a budget of its own, never from the evaluation's.
  */
-import { Agent, NullConversationManager, RunBudget, type Budget, type BudgetSpend, type Model } from '@skein/core';
+import {
+  Agent,
+  NullConversationManager,
+  RunBudget,
+  type Budget,
+  type BudgetSpend,
+  type Model,
+  errorMessage,
+} from '@skein/core';
 import type { EvalCase } from '../case/eval-case.js';
 import type { CaseRun } from '../run/case-run.js';
 import type { ScoreResult, Scorer } from './scorer.js';
@@ -99,7 +107,7 @@ export function judge(options: JudgeScorerOptions): JudgeScorer {
         });
         return { score: out.score, reason: out.reasons };
       } catch (error) {
-        return { score: 0, reason: `the judge failed: ${error instanceof Error ? error.message : String(error)}` };
+        return { score: 0, reason: `the judge failed: ${errorMessage(error)}` };
       }
     },
   };

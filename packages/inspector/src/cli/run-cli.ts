@@ -1,3 +1,4 @@
+import { errorMessage } from '@skein/core';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { paintFor } from '../render/ansi.js';
@@ -162,7 +163,7 @@ export async function runCli(
     }
   } catch (error) {
     const usage = error instanceof UsageError || (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
-    io.stderr.write(`skein: ${error instanceof Error ? error.message : String(error)}\n${usage ? `\n${USAGE}` : ''}`);
+    io.stderr.write(`skein: ${errorMessage(error)}\n${usage ? `\n${USAGE}` : ''}`);
     return usage ? 2 : 1;
   }
 }

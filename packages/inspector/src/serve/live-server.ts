@@ -1,3 +1,4 @@
+import { errorMessage } from '@skein/core';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InspectorStore } from '../store/inspector-store.js';
@@ -91,7 +92,7 @@ export async function serveStore(store: InspectorStore, options: ServeOptions = 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`The inspector could not read the store: ${error instanceof Error ? error.message : String(error)}\n`);
+      res.end(`The inspector could not read the store: ${errorMessage(error)}\n`);
     });
   });
   await new Promise<void>((resolve, reject) => {

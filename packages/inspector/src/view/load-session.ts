@@ -1,9 +1,10 @@
+import { errorMessage } from '@skein/core';
 import type { SessionMessage } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
 import type { AgentView, MessageView, OrchestratorView, Problem, SessionView } from './session-view.js';
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const reason = (error: unknown): string => errorMessage(error);
 
 /** Runs `read`; a failure becomes a problem in `problems` and `undefined`. */
 async function attempt<T>(problems: Problem[], where: string, read: () => Promise<T>): Promise<T | undefined> {

@@ -1,3 +1,4 @@
+import { errorMessage } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
 
@@ -57,7 +58,7 @@ export async function summarizeSession(store: InspectorStore, id: string): Promi
     ]);
     if (!session) summary.problem = 'session.json missing';
   } catch (error) {
-    summary.problem = error instanceof Error ? error.message : String(error);
+    summary.problem = errorMessage(error);
   }
   return summary;
 }

@@ -1,5 +1,5 @@
 import { APIConnectionError } from '@anthropic-ai/sdk';
-import { ModelError, ModelTransientError, type SkeinError } from '@skein/core';
+import { ModelError, ModelTransientError, type SkeinError, errorMessage } from '@skein/core';
 import type { StreamPhase } from '../stream/translate-stream.js';
 
 /** Error codes of a connection that failed (reset, refused, timed out): nothing the request did. */
@@ -36,7 +36,7 @@ function isNetworkFault(error: unknown): boolean {
  * missing API key, a bad baseURL) -> `ModelError`.
  */
 export function fromConnectionFailure(error: unknown, phase: StreamPhase): SkeinError {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   const reason = error instanceof Error && error.cause instanceof Error ? `${text} (${error.cause.message})` : text;
   if (phase !== 'request')
     return new ModelTransientError(

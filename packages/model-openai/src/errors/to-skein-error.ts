@@ -1,10 +1,10 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { CancelledError, ModelTransientError, SkeinError } from '@skein/core';
+import { CancelledError, ModelTransientError, SkeinError, errorMessage } from '@skein/core';
 import { fromApiError } from './api-error.js';
 
 /** A failure without an answer: a stream cut in the middle, or a server that could not be reached. Both are retried. */
 function fromConnectionFailure(error: unknown, baseURL: string, phase: 'request' | 'stream'): ModelTransientError {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   if (phase === 'stream')
     return new ModelTransientError(

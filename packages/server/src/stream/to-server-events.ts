@@ -3,7 +3,7 @@
  * wrappers are unwrapped into `path`; `modelStreamEvent` (the provider's raw events, repeated by
  * `textDelta` and friends) is not sent; bytes become base64 (`{ __bytes_encoded__, data }`, as stores keep them).
  */
-import { encodeBytes, type Message, type NodeResult, type ToolResult } from '@skein/core';
+import { encodeBytes, type Message, type NodeResult, type ToolResult, errorMessage } from '@skein/core';
 import type { ServerEvent, SpeakerPath } from './server-events.js';
 
 /** An event of an agent or orchestrator stream, loosely typed (nested events come from either). */
@@ -11,7 +11,7 @@ export type CoreEvent = { readonly type: string } & Record<string, unknown>;
 
 type Mapper = (event: CoreEvent, path: SpeakerPath, out: ServerEvent[]) => void;
 
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const errorText = (error: unknown): string => errorMessage(error);
 
 /** True when `value` holds bytes somewhere (images, documents): only then is it copied to encode them. */
 function hasBytes(value: unknown, depth = 0): boolean {

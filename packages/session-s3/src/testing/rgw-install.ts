@@ -1,3 +1,4 @@
+import { errorMessage } from '@skein/core';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -37,7 +38,7 @@ export async function ensureRadosgwInstalled(): Promise<void> {
       timeout: 900_000,
     });
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new Error(
       `The S3 test server needs the Debian packages ${RGW_PACKAGES.join(', ')} and installing them failed (${detail.slice(0, 2000)}). ` +
         `Install them by hand: sudo apt-get update && sudo apt-get install -y ${RGW_PACKAGES.join(' ')}`,
