@@ -183,7 +183,10 @@ const examples: Example[] = [
     prints: /^$/,
     check: async () => {
       const listed = await rgw!.client().send(new ListObjectsV2Command({ Bucket: 'my-agent-sessions' }));
+      // close() gives the lease up by replacing it with a released one (kept, so that a writer whose
+      // view predates it can tell another writer was here).
       expect((listed.Contents ?? []).map((o) => o.Key).sort()).toEqual([
+        'test/session_user-123/.skein-lease.json',
         'test/session_user-123/agents/agent_default/agent.json',
         'test/session_user-123/agents/agent_default/messages/message_0.json',
         'test/session_user-123/agents/agent_default/messages/message_1.json',

@@ -69,6 +69,10 @@ export async function snapshot(dir: string, normalize?: (text: string) => string
       const stat = await fs.lstat(full).catch(() => undefined);
       if (!stat) continue;
       if (stat.isSymbolicLink()) out.set(rel, `link -> ${await fs.readlink(full)}`);
+      // The file store's write generation changes with every claim of the session (as the lock does),
+      // and a failed invocation still syncs the agent record: bookkeeping, not stored data. Where it
+      // is, is still compared.
+      else if (name === '.skein.writer') out.set(rel, 'write generation');
       else if (stat.isDirectory()) {
         out.set(rel, 'dir');
         await walk(rel);
