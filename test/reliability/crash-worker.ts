@@ -25,10 +25,6 @@ function durableAppend(file: string, line: string): void {
   }
 }
 
-function sessionManager(): TrialSessionManager {
-  return workerSessionManager(`trial-${shape}`, dir!);
-}
-
 /** A payment service that deduplicates by idempotency key: the first request with a key pays (durably). */
 function payOnce(payments: string, key: string): boolean {
   mkdirSync(payments, { recursive: true });
@@ -47,7 +43,7 @@ mkdirSync(dir, { recursive: true });
 const budget = process.env['SKEIN_CRASH_BUDGET'];
 const built = buildShape(
   shape as Shape,
-  sessionManager(),
+  (await workerSessionManager(`trial-${shape}`, dir!)) as TrialSessionManager,
   Number(seed),
   (line) => durableAppend(join(dir, 'commits.log'), line),
   budget === undefined ? undefined : Number(budget),

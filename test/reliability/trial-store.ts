@@ -9,9 +9,6 @@ import { basename, dirname, join } from 'node:path';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import type { SessionManager, SessionRepository } from '@skein/core';
 import { FileSessionManager, FileSessionRepository } from '@skein/session-file';
-import { PostgresSessionManager, PostgresSessionRepository } from '@skein/session-postgres';
-import { S3SessionManager, S3SessionRepository } from '@skein/session-s3';
-import { SqliteSessionManager, SqliteSessionRepository } from '@skein/session-sqlite';
 
 /** S3: the bucket of a radosgw the campaign started; a trial directory's session goes under its own prefix. */
 export interface S3Store {
@@ -67,15 +64,23 @@ function workerSpec(): StoreSpec | undefined {
   return sql ? (JSON.parse(sql) as StoreSpec) : undefined;
 }
 
-/** In a worker: the session manager of `sessionId` in the store its campaign gave it (files in `dir` by default). */
-export function workerSessionManager(sessionId: string, dir: string): Closable<SessionManager> {
+/**
+ * In a worker: the session manager of `sessionId` in the store its campaign gave it (files in `dir` by
+ * default). The other stores are imported only when used: a trial is mostly process starts.
+ */
+export async function workerSessionManager(sessionId: string, dir: string): Promise<Closable<SessionManager>> {
   const spec = workerSpec();
   if (spec === undefined) return new FileSessionManager({ sessionId, storageDir: dir });
   if (spec.kind === 's3') {
     const { kind: _, ...s3 } = spec;
+    const { S3SessionManager } = await import('@skein/session-s3');
     return new S3SessionManager({ sessionId, ...s3 });
   }
-  if (spec.kind === 'sqlite') return new SqliteSessionManager({ sessionId, path: spec.path });
+  if (spec.kind === 'sqlite') {
+    const { SqliteSessionManager } = await import('@skein/session-sqlite');
+    return new SqliteSessionManager({ sessionId, path: spec.path });
+  }
+  const { PostgresSessionManager } = await import('@skein/session-postgres');
   return new PostgresSessionManager({
     sessionId,
     connectionString: spec.connectionString,
@@ -88,15 +93,23 @@ export function workerSessionManager(sessionId: string, dir: string): Closable<S
 }
 
 /** In a campaign: a repository on a trial directory's store, to check what was stored. */
-export function trialRepository(store: TrialStore | undefined, dir: string): Closable<SessionRepository> {
+export async function trialRepository(
+  store: TrialStore | undefined,
+  dir: string,
+): Promise<Closable<SessionRepository>> {
   const spec = specOf(store, dir);
   if (spec === undefined)
     return Object.assign(new FileSessionRepository({ storageDir: dir }), { close: async () => undefined });
   if (spec.kind === 's3') {
+    const { S3SessionRepository } = await import('@skein/session-s3');
     const r = new S3SessionRepository({ bucket: spec.bucket, prefix: spec.prefix, clientConfig: spec.clientConfig });
     return Object.assign(r, { close: async () => r.destroy() });
   }
-  if (spec.kind === 'sqlite') return new SqliteSessionRepository({ path: spec.path });
+  if (spec.kind === 'sqlite') {
+    const { SqliteSessionRepository } = await import('@skein/session-sqlite');
+    return new SqliteSessionRepository({ path: spec.path });
+  }
+  const { PostgresSessionRepository } = await import('@skein/session-postgres');
   return new PostgresSessionRepository({ connectionString: spec.connectionString, schema: spec.schema, poolSize: 2 });
 }
 

@@ -190,7 +190,7 @@ export async function twoWriterTrial(
     ['B', b],
   ] as const)
     if (r.outcome === 'error') violations.push(`writer ${who} failed with a non-conflict error: ${r.error}`);
-  const repository = trialRepository(store, dir);
+  const repository = await trialRepository(store, dir);
   const campaign = mode === 'swarm' ? 'two-writers-swarm' : 'two-writers';
   try {
     const winner = winners.length === 1 ? winners[0] : undefined;

@@ -21,11 +21,7 @@ if (!dir || !who || !seedText) throw new Error('usage: two-writer-worker.ts <dir
 const seed = Number(seedText);
 const TURNS = 5;
 
-function open(): SessionManager & { close(): Promise<void> } {
-  return workerSessionManager('race', dir!);
-}
-
-const sessionManager = open();
+const sessionManager = await workerSessionManager('race', dir!);
 const answers = Array.from({ length: TURNS }, (_, i) => ({
   text: `${who} answer ${i}`,
   delayMs: 2 + Math.floor(keyed(seed, `${who}:${i}`) * 13),
