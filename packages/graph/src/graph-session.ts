@@ -17,17 +17,15 @@ import { requeueRunning, restoreRunState, type RunState } from './run-state.js';
 import { storedRunProblem } from './stored-run-check.js';
 
 /**
- * A graph's handle on its session. Writes are serialized (nodes finish concurrently, the
- * transition history is append-only), and each node's result goes to its own entry so that
- * persisting a node costs in proportion to that node's output.
+ * A graph's handle on its session: what a graph step contains, written through core's run protocol
+ * (`MultiAgentSession.commitRunStep`: one write queue, transitions numbered there, the state
+ * document's envelope and the repair of the transitions a crash cut). Each node's result goes to its
+ * own entry so that persisting a node costs in proportion to that node's output.
  */
 export class GraphSession {
   readonly #session: MultiAgentSession;
   readonly #config: GraphConfig;
-  #chain: Promise<unknown> = Promise.resolve();
   #attached = false;
-  /** Transitions committed by the state document so far. */
-  #transitionCount = 0;
 
   private constructor(session: MultiAgentSession, config: GraphConfig) {
     this.#session = session;
@@ -64,13 +62,11 @@ export class GraphSession {
       Object.keys(paused).length > 0;
     if (!snapshot || !isUnfinished(status) || abandoned) {
       if (snapshot) await this.#session.clear();
-      this.#transitionCount = 0;
       if (!this.#attached) await this.#attachAgents(new Map());
       return undefined;
     }
     await this.#attachAgents(checkpointsOf(snapshot.state));
-    const transitions = await this.#repairHistory(snapshot.state, snapshot.transitions);
-    this.#transitionCount = transitions.length;
+    const transitions = await this.#session.repairTail(snapshot);
     const state = restoreRunState(snapshot.state, snapshot.nodes, transitions);
     const rerun = Object.entries(state.running);
     for (const [nodeId, at] of [...rerun, ...Object.entries(state.startPoints ?? {})]) {
@@ -94,11 +90,7 @@ export class GraphSession {
     const status = snapshot?.state['status'];
     if (!snapshot || (status !== 'completed' && status !== 'failed')) return undefined;
     // A writer killed after committing the end of the run may not have appended its last transitions.
-    return restoreRunState(
-      snapshot.state,
-      snapshot.nodes,
-      await this.#enqueue(() => this.#repairHistory(snapshot.state, snapshot.transitions)),
-    );
+    return restoreRunState(snapshot.state, snapshot.nodes, await this.#session.repairTail(snapshot));
   }
 
   /** The interrupts a stored run paused for (none when it is not paused); reads only. */
@@ -126,11 +118,11 @@ export class GraphSession {
 
   /** Stores a node agent's current history and state from scratch (after `resetOnRevisit`). */
   resetAgent(agent: Agent): Promise<void> {
-    return this.#enqueue(() => this.#session.resetAgent(agent));
+    return this.#session.resetAgent(agent);
   }
 
   /**
-   * Writes one step (`MultiAgentSession.commitStep`): the node entry (if any), the deferred writes of
+   * Writes one step (`MultiAgentSession.commitRunStep`): the node entry (if any), the deferred writes of
    * `agent` (the node's agent: its messages and state) and the previous step's transitions in one round,
    * then the state document — the commit point, which names how many transitions are committed and
    * carries this step's own — and then, without waiting, this step's transitions. A crash before the
@@ -144,52 +136,27 @@ export class GraphSession {
     transitions?: NewTransition[];
     state: JsonObject;
   }): Promise<NodeTransition[]> {
-    return this.#enqueue(() => this.#commit(write.state, write.transitions ?? [], write.node, write.agent));
+    return this.#session.commitRunStep({
+      ...(write.node ? { nodes: [write.node] } : {}),
+      ...(write.agent ? { agents: [write.agent] } : {}),
+      state: write.state,
+      transitions: write.transitions ?? [],
+    });
   }
 
   /** The first write of a run: the state document (which creates the orchestrator), then its transitions. */
   start(state: JsonObject, transitions: NewTransition[]): Promise<NodeTransition[]> {
-    return this.#enqueue(() => this.#commit(state, transitions, undefined, undefined));
+    return this.#session.commitRunStep({ state, transitions });
   }
 
   /** Waits until the last step's transitions are stored: call at the end of a run. */
   settle(): Promise<void> {
-    return this.#enqueue(() => this.#session.settle());
+    return this.#session.settle();
   }
 
   /** Where a node agent's stored history stands now (committed with the node when it starts). */
   checkpointOf(agent: Agent): AgentCheckpoint | undefined {
     return this.#session.checkpointOf(agent);
-  }
-
-  async #commit(
-    state: JsonObject,
-    transitions: readonly NewTransition[],
-    node: { id: string; entry: JsonObject } | undefined,
-    agent: Agent | undefined,
-  ): Promise<NodeTransition[]> {
-    const committed = this.#transitionCount + transitions.length;
-    const tail: JsonObject[] = transitions.map((t) => ({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
-    const stored = await this.#session.commitStep({
-      ...(node ? { nodes: [node] } : {}),
-      ...(agent ? { agents: [agent] } : {}),
-      state: { ...state, transitionCount: committed, lastTransitions: tail },
-      transitions,
-    });
-    this.#transitionCount = committed;
-    return stored;
-  }
-
-  /** Appends the committed transitions a crash cut off (the state document has them; the history does not). */
-  async #repairHistory(state: JsonObject, transitions: NodeTransition[]): Promise<NodeTransition[]> {
-    const committed = state['transitionCount'];
-    const tail = state['lastTransitions'];
-    if (typeof committed !== 'number' || !Array.isArray(tail) || transitions.length >= committed) return transitions;
-    const missing = tail.slice(tail.length - (committed - transitions.length)) as unknown as NewTransition[];
-    const repaired = [...transitions];
-    for (const t of missing)
-      repaired.push(await this.#session.appendTransition({ from: t.from, to: t.to, kind: t.kind, reason: t.reason }));
-    return repaired;
   }
 
   /**
@@ -206,12 +173,6 @@ export class GraphSession {
         });
     }
     this.#attached = true;
-  }
-
-  #enqueue<T>(job: () => Promise<T>): Promise<T> {
-    const next = this.#chain.then(job);
-    this.#chain = next.catch(() => undefined);
-    return next;
   }
 }
 

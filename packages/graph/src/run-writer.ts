@@ -1,5 +1,5 @@
 import {
-  nowIso,
+  numberTransitions,
   type Agent,
   type JsonObject,
   type MultiAgentStreamEvent,
@@ -38,7 +38,7 @@ function graphShape(config: GraphConfig): JsonObject {
  * A run's writes: each step's state document (the run state taken synchronously when the step is
  * written, the waiting agents' start points, the graph's shape, what the budget spent) through the
  * graph's session, and the transitions the step stored, published in order to the run's list and
- * its `transition` events. Without a session, transitions are only numbered and published.
+ * its `transition` events. Without a session, transitions are only numbered (in write order) and published.
  */
 export class RunWriter {
   readonly #session: GraphSession | undefined;
@@ -49,6 +49,8 @@ export class RunWriter {
   readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
   /** Built on the first write: only a session needs it (tools draw a run that has not finished). */
   #shape: JsonObject | undefined;
+  /** Without a session: the number of the next transition (the session numbers them otherwise). */
+  #next: number;
 
   constructor(
     host: { session: GraphSession | undefined; config: GraphConfig; budget?: OrchestratorBudget | undefined },
@@ -62,13 +64,18 @@ export class RunWriter {
     this.#state = state;
     this.#elapsedMs = elapsedMs;
     this.#emit = emit;
+    this.#next = state.transitions.length;
   }
 
   /** Persists the current state with `w`'s node entry, agent writes and transitions; returns the transitions, numbered. */
   async write(w: RunWrite): Promise<NodeTransition[]> {
     const session = this.#session;
     const transitions = w.transitions ?? [];
-    if (!session) return transitions.map((t) => ({ seq: -1, ...t, at: nowIso() }));
+    if (!session) {
+      const numbered = numberTransitions(this.#next, transitions);
+      this.#next += numbered.length;
+      return numbered;
+    }
     const budget = this.#budget;
     const doc = {
       ...stateDocument(this.#state, this.#elapsedMs(), startPoints(this.#state, this.#config, session)),
@@ -82,8 +89,7 @@ export class RunWriter {
   /** Adds stored transitions to the run's list in `seq` order and emits them. */
   publish(transitions: NodeTransition[]): void {
     const list = this.#state.transitions;
-    for (const stored of transitions) {
-      const t = stored.seq < 0 ? { ...stored, seq: list.length } : stored;
+    for (const t of transitions) {
       list.push(t);
       if (list.length > 1 && (list[list.length - 2] as NodeTransition).seq > t.seq) list.sort((a, b) => a.seq - b.seq);
       this.#emit?.({ type: 'transition', transition: t });

@@ -33,30 +33,35 @@ export function outgoingEdges(nodeIds: readonly string[], edges: readonly GraphE
   return out;
 }
 
-/** A cycle of the graph as a node path (`a -> b -> a`), or `undefined` when it has none. */
+/** A cycle of the graph as a node path (`a -> b -> a`), or `undefined` when it has none. Iterative: a chain of any length. */
 export function findCycle(nodeIds: readonly string[], edges: readonly GraphEdge[]): string[] | undefined {
   const next = new Map<string, string[]>(nodeIds.map((id) => [id, []]));
   for (const e of edges) for (const f of e.from) next.get(f)?.push(e.to);
   const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const visit = (id: string): string[] | undefined => {
-    state.set(id, 'open');
-    path.push(id);
-    for (const to of next.get(id) ?? []) {
+  for (const root of nodeIds) {
+    if (state.has(root)) continue;
+    // The depth-first path, each node with the index of its next edge to follow.
+    const path: string[] = [root];
+    const at: number[] = [0];
+    state.set(root, 'open');
+    while (path.length > 0) {
+      const id = path[path.length - 1] as string;
+      const i = at[at.length - 1] as number;
+      const to = (next.get(id) ?? [])[i];
+      if (to === undefined) {
+        state.set(id, 'done');
+        path.pop();
+        at.pop();
+        continue;
+      }
+      at[at.length - 1] = i + 1;
       if (state.get(to) === 'open') return [...path.slice(path.indexOf(to)), to];
       if (!state.has(to)) {
-        const found = visit(to);
-        if (found) return found;
+        state.set(to, 'open');
+        path.push(to);
+        at.push(0);
       }
     }
-    path.pop();
-    state.set(id, 'done');
-    return undefined;
-  };
-  for (const id of nodeIds) {
-    if (state.has(id)) continue;
-    const found = visit(id);
-    if (found) return found;
   }
   return undefined;
 }

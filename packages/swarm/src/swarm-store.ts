@@ -1,6 +1,6 @@
 import {
   isUnfinished,
-  nowIso,
+  numberTransitions,
   type JsonObject,
   type Message,
   type MultiAgentSession,
@@ -47,8 +47,6 @@ export class SwarmStore {
   #staged: NewTransition[] = [];
   /** Entries (the task, turns, node results) that the next `saveState` stores in its round, by entry id. */
   #entries = new Map<string, JsonObject>();
-  /** Transitions committed by the stored state so far. */
-  #committed = 0;
   transitions: NodeTransition[] = [];
 
   constructor(manager: SessionManager | undefined, id: string, members: readonly string[]) {
@@ -88,9 +86,8 @@ export class SwarmStore {
     }
     const task = decodeTask(taskEntry);
     const turns = committedTurns(snapshot.nodes, state.turns);
-    const transitions = await this.#repair(session, snapshot.state, snapshot.transitions);
+    const transitions = await session.repairTail(snapshot);
     this.transitions = [...transitions];
-    this.#committed = transitions.length;
     return { state, results, transitions, task, turns };
   }
 
@@ -109,7 +106,7 @@ export class SwarmStore {
     }
     const taskEntry = snapshot.nodes[TASK_ENTRY];
     // A writer killed after committing the end of the run may not have appended its last transitions.
-    const transitions = await this.#repair(this.#session, snapshot.state, snapshot.transitions);
+    const transitions = await this.#session.repairTail(snapshot);
     return {
       state,
       results,
@@ -124,7 +121,6 @@ export class SwarmStore {
     this.transitions = [];
     this.#staged = [];
     this.#entries.clear();
-    this.#committed = 0;
     if (this.#session && this.#stored) await this.#session.clear();
     this.#stored = false;
   }
@@ -135,7 +131,7 @@ export class SwarmStore {
   }
 
   /**
-   * Writes one step (`MultiAgentSession.commitStep`): the entries staged since the last step (task,
+   * Writes one step (`MultiAgentSession.commitRunStep`): the entries staged since the last step (task,
    * turn, node results) and the previous step's transitions in one round, then the small run state —
    * the commit point of those entries and of the staged transitions, which it names (how many are
    * committed) and carries — then, without waiting, those transitions. A crash before the state leaves
@@ -147,28 +143,18 @@ export class SwarmStore {
     const staged = this.#staged;
     this.#staged = [];
     if (!this.#session) {
-      const local = staged.map((t) => ({ seq: this.transitions.length, ...t, at: nowIso() }));
-      for (const [i, t] of local.entries()) t.seq = this.transitions.length + i;
+      const local = numberTransitions(this.transitions.length, staged);
       this.transitions.push(...local);
       return local;
     }
-    const committed = this.#committed + staged.length;
-    const tail: JsonObject[] = staged.map((t) => ({
-      from: t.from,
-      to: t.to,
-      kind: t.kind,
-      reason: t.reason,
-      ...(t.details ? { details: t.details } : {}),
-    }));
     const nodes = [...this.#entries].map(([id, entry]) => ({ id, entry }));
     this.#entries.clear();
-    const stored = await this.#session.commitStep({
+    const stored = await this.#session.commitRunStep({
       nodes,
-      state: { ...encodeState(state), members: [...this.#members], transitionCount: committed, lastTransitions: tail },
+      state: { ...encodeState(state), members: [...this.#members] },
       transitions: staged,
     });
     this.#stored = true;
-    this.#committed = committed;
     this.transitions.push(...stored);
     return stored;
   }
@@ -176,30 +162,6 @@ export class SwarmStore {
   /** Waits until the last step's transitions are stored: call at the end of a run. */
   async settle(): Promise<void> {
     await this.#session?.settle();
-  }
-
-  /** Appends the committed transitions a crash cut off (the state has them; the history does not). */
-  async #repair(
-    session: MultiAgentSession,
-    state: JsonObject,
-    transitions: NodeTransition[],
-  ): Promise<NodeTransition[]> {
-    const committed = state['transitionCount'];
-    const tail = state['lastTransitions'];
-    if (typeof committed !== 'number' || !Array.isArray(tail) || transitions.length >= committed) return transitions;
-    const missing = tail.slice(tail.length - (committed - transitions.length)) as unknown as NewTransition[];
-    const repaired = [...transitions];
-    for (const t of missing)
-      repaired.push(
-        await session.appendTransition({
-          from: t.from,
-          to: t.to,
-          kind: t.kind,
-          reason: t.reason,
-          ...(t.details ? { details: t.details } : {}),
-        }),
-      );
-    return repaired;
   }
 
   /** Stages the run's task, once per run, before its first `saveState`, which creates the run and then stores the task. */

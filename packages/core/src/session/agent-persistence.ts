@@ -5,6 +5,7 @@ import type { Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
+import type { StagedAgentWrites } from './orchestrator-record.js';
 import type { SessionRepository, SessionWrite } from './session-repository.js';
 import { nowIso, type SessionAgent, type SessionMessage } from './session-types.js';
 import { pendingTurnOf, setPendingTurn } from '../interrupt/pending-access.js';
@@ -16,13 +17,6 @@ import {
   storedPending,
   withoutRestoredPrefix,
 } from './agent-persistence-helpers.js';
-
-/** A member agent's deferred writes, staged for its orchestrator's step batch (see `AgentPersistence.stage`). */
-export interface StagedAgentWrites {
-  writes: SessionWrite[];
-  /** Call once the batch is settled: `true` when it was stored (the agent's bookkeeping moves on), else `false`. */
-  settle(stored: boolean): void;
-}
 
 /** Where the stored history stands: the next message id, the latest stored row, the turn taken out of it. */
 interface StoredPosition {

@@ -3,23 +3,15 @@ import { SessionNotFoundError } from '../errors/session-errors.js';
 import { AfterInvocationEvent, MessageAddedEvent } from '../hooks/events.js';
 import type { JsonObject } from '../types/json.js';
 import { AgentPersistence, type AgentCheckpoint } from './agent-persistence.js';
+import { OrchestratorRecord, type MultiAgentSnapshot, type RecordStep } from './orchestrator-record.js';
+import { cutTail, withRunTail, type NewTransition } from './run-tail.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
-import type { SessionRepository, SessionWrite } from './session-repository.js';
-import { nowIso, type NodeTransition } from './session-types.js';
+import type { SessionRepository } from './session-repository.js';
+import type { NodeTransition } from './session-types.js';
 
-/** What an orchestrator finds when it reopens its session. */
-export interface MultiAgentSnapshot {
-  /** The orchestrator's own state, as last saved. */
-  state: JsonObject;
-  /** Node entries by node id. */
-  nodes: Record<string, JsonObject>;
-  /** The node-transition history, in order. */
-  transitions: NodeTransition[];
-}
-
-/** A transition to record; `seq` and `at` are filled in. */
-export type NewTransition = Omit<NodeTransition, 'seq' | 'at'>;
+export type { MultiAgentSnapshot } from './orchestrator-record.js';
+export type { NewTransition } from './run-tail.js';
 
 /** What one orchestration step stores: see {@link MultiAgentSession.commitStep}. */
 export interface StepWrite {
@@ -57,16 +49,10 @@ export class MultiAgentSession {
   readonly sessionId: string;
   readonly multiAgentId: string;
   readonly type: string;
+  /** The one write queue of this orchestrator: state documents, steps, transitions and repairs, in call order. */
   readonly #queue = new SerialQueue();
-  /** Whether `#exists`, `#createdAt` and `#seq` reflect the store. */
-  #known = false;
-  #exists = false;
-  #createdAt = nowIso();
-  #seq = 0;
+  readonly #record: OrchestratorRecord;
   readonly #agents = new Map<Agent, AgentPersistence>();
-  /** The last step's transitions, appended after its commit point; every later write waits for them. */
-  #trailing: Promise<void> = Promise.resolve();
-  #trailingError: { error: unknown } | undefined;
 
   constructor(repo: SessionRepository, sessionId: string, multiAgentId: string, type: string) {
     checkSessionId(multiAgentId, 'orchestrator id');
@@ -74,33 +60,20 @@ export class MultiAgentSession {
     this.sessionId = sessionId;
     this.multiAgentId = multiAgentId;
     this.type = type;
+    this.#record = new OrchestratorRecord(repo, sessionId, multiAgentId, type);
   }
 
   /** Reads what was stored, or `undefined` for a new orchestrator. */
   load(): Promise<MultiAgentSnapshot | undefined> {
-    return this.#queue.run(async () => {
-      await this.#drain(false);
-      const stored = await this.#repo.readMultiAgent(this.sessionId, this.multiAgentId);
-      this.#known = true;
-      this.#exists = stored !== undefined;
-      this.#seq = 0;
-      if (!stored) return undefined;
-      this.#createdAt = stored.created_at;
-      const [nodes, transitions] = await Promise.all([
-        this.#repo.readNodeEntries(this.sessionId, this.multiAgentId),
-        this.#repo.readTransitions(this.sessionId, this.multiAgentId),
-      ]);
-      this.#seq = transitions.length;
-      return { state: stored.state, nodes, transitions };
-    });
+    return this.#queue.run(() => this.#record.load());
   }
 
   /** Writes the orchestrator's state document (keep it small: per-node data goes to `saveNode`). */
   saveState(state: JsonObject): Promise<void> {
     return this.#queue.run(async () => {
-      await this.#drain(true);
-      await this.#learn();
-      await this.#writeState(state);
+      await this.#record.drain(true);
+      await this.#record.learn();
+      await this.#record.writeState(state);
     });
   }
 
@@ -112,83 +85,60 @@ export class MultiAgentSession {
    * run). A crash before the state document leaves the step undone; a crash after it leaves at most
    * the transitions it carries to append, which the orchestrator appends from its state document.
    * The first step of a run (no state document yet) writes the state document first, which creates
-   * the orchestrator, then its node entries. Resolves with the step's transitions, numbered.
+   * the orchestrator, then its node entries. On a repository with `writeBatch` the whole step is one
+   * batch (one transaction), and nothing trails it. Resolves with the step's transitions, numbered.
    */
   commitStep(step: StepWrite): Promise<NodeTransition[]> {
-    return this.#queue.run(async () => {
-      await this.#learn();
-      if (this.#repo.writeBatch) return this.#commitBatch(step, this.#repo.writeBatch.bind(this.#repo));
-      const nodes = step.nodes ?? [];
-      for (const node of nodes) checkSessionId(node.id, 'node id');
-      const putAll = (): Promise<void>[] =>
-        nodes.map((node) => this.#repo.putNodeEntry(this.sessionId, this.multiAgentId, node.id, node.entry));
-      const creating = !this.#exists; // node entries need the orchestrator: a first step puts them after its state document
-      await Promise.all([
-        this.#drain(true),
-        ...(step.agents ?? []).map((agent) => this.#agents.get(agent)?.flush()),
-        ...(creating ? [] : putAll()),
-      ]);
-      await this.#writeState(step.state);
-      if (creating) await Promise.all(putAll());
-      const stored = (step.transitions ?? []).map(
-        (t, i): NodeTransition => ({ seq: this.#seq + i, ...t, at: nowIso() }),
-      );
-      this.#seq += stored.length;
-      if (stored.length > 0) {
-        this.#trailing = this.#repo.appendTransitions(this.sessionId, this.multiAgentId, stored).then(
-          () => undefined,
-          (error: unknown) => void (this.#trailingError ??= { error }),
-        );
-      }
-      return stored;
-    });
+    return this.#commit(step, () => step.state);
   }
 
   /**
-   * `commitStep` on a repository with `writeBatch`: the member agents' deferred writes, the state
-   * document, the node entries and the step's transitions in one batch (one transaction: its commit
-   * is the step's commit point, and nothing trails it).
+   * `commitStep` for an orchestrator run (Graph, Swarm): the state document also names how many
+   * transitions are committed in all and carries the step's own (`transitionCount`,
+   * `lastTransitions`), so that {@link repairTail} can append the ones a crash cut after the commit
+   * point. The orchestrator only says what its step contains.
    */
-  async #commitBatch(
-    step: StepWrite,
-    writeBatch: (sessionId: string, writes: readonly SessionWrite[]) => Promise<void>,
-  ): Promise<NodeTransition[]> {
-    const nodes = step.nodes ?? [];
-    for (const node of nodes) checkSessionId(node.id, 'node id');
-    await this.#drain(true);
-    const staged = await Promise.all((step.agents ?? []).map((agent) => this.#agents.get(agent)?.stage()));
-    let stored = false;
-    try {
-      const transitions = (step.transitions ?? []).map(
-        (t, i): NodeTransition => ({ seq: this.#seq + i, ...t, at: nowIso() }),
-      );
-      const now = nowIso();
-      const multiAgent = {
-        id: this.multiAgentId,
-        type: this.type,
-        state: step.state,
-        created_at: this.#createdAt,
-        updated_at: now,
-      };
-      const writes: SessionWrite[] = staged.flatMap((s) => s?.writes ?? []);
-      writes.push({ op: this.#exists ? 'updateMultiAgent' : 'createMultiAgent', multiAgent });
-      for (const node of nodes)
-        writes.push({ op: 'putNodeEntry', multiAgentId: this.multiAgentId, nodeId: node.id, entry: node.entry });
-      if (transitions.length > 0)
-        writes.push({ op: 'appendTransitions', multiAgentId: this.multiAgentId, transitions });
-      await writeBatch(this.sessionId, writes);
-      stored = true;
-      this.#exists = true;
-      this.#seq += transitions.length;
-      return transitions;
-    } finally {
-      for (const s of staged) s?.settle(stored);
-    }
+  commitRunStep(step: StepWrite): Promise<NodeTransition[]> {
+    const transitions = step.transitions ?? [];
+    return this.#commit(step, (firstSeq) => withRunTail(step.state, firstSeq + transitions.length, transitions));
+  }
+
+  /**
+   * Appends the committed transitions a crash cut off after the commit point of `snapshot` (a run
+   * written by {@link commitRunStep}; its state document counts and carries them, `details` included)
+   * and resolves with the whole history. Writes nothing when nothing was cut.
+   */
+  repairTail(snapshot: MultiAgentSnapshot): Promise<NodeTransition[]> {
+    return this.#queue.run(async () => {
+      const missing = cutTail(snapshot.state, snapshot.transitions.length);
+      if (missing.length === 0) return snapshot.transitions;
+      await this.#record.drain(true);
+      await this.#record.learn();
+      const repaired = [...snapshot.transitions];
+      for (const t of missing) repaired.push(...(await this.#record.append([t])));
+      return repaired;
+    });
+  }
+
+  #commit(step: StepWrite, state: (firstSeq: number) => JsonObject): Promise<NodeTransition[]> {
+    return this.#queue.run(async () => {
+      await this.#record.learn();
+      const write: RecordStep = { nodes: step.nodes ?? [], state, transitions: step.transitions ?? [] };
+      const agents = step.agents ?? [];
+      const repo = this.#repo;
+      if (repo.writeBatch) {
+        const stage = () => Promise.all(agents.map((agent) => this.#agents.get(agent)?.stage()));
+        return this.#record.commitBatch(write, stage, repo.writeBatch.bind(repo));
+      }
+      for (const node of write.nodes) checkSessionId(node.id, 'node id');
+      const flushes = agents.flatMap((agent) => this.#agents.get(agent)?.flush() ?? []);
+      return this.#record.commitRound(write, flushes);
+    });
   }
 
   /** Waits until the last step's transitions are stored (rejects with their write's error). Call at the end of a run. */
   settle(): Promise<void> {
-    return this.#queue.run(() => this.#drain(true));
+    return this.#queue.run(() => this.#record.drain(true));
   }
 
   /** Where `agent` (attached) stands now: what an orchestrator commits to restore it to after a crash. */
@@ -196,41 +146,22 @@ export class MultiAgentSession {
     return this.#agents.get(agent)?.checkpoint(agent);
   }
 
-  async #writeState(state: JsonObject): Promise<void> {
-    const doc = { id: this.multiAgentId, type: this.type, state, created_at: this.#createdAt, updated_at: nowIso() };
-    if (this.#exists) await this.#repo.updateMultiAgent(this.sessionId, doc);
-    else {
-      await this.#repo.createMultiAgent(this.sessionId, doc);
-      this.#exists = true;
-    }
-  }
-
-  /** Waits for the trailing transitions; `raise`: rethrows their write's error (once). */
-  async #drain(raise: boolean): Promise<void> {
-    await this.#trailing;
-    const failed = this.#trailingError;
-    this.#trailingError = undefined;
-    if (failed && raise) throw failed.error;
-  }
-
   /** Writes one node's entry (replacing that node's earlier entry). The orchestrator state must exist: call `saveState` first. */
   saveNode(nodeId: string, entry: JsonObject): Promise<void> {
     return this.#queue.run(async () => {
       checkSessionId(nodeId, 'node id');
-      await this.#drain(true);
-      await this.#repo.putNodeEntry(this.sessionId, this.multiAgentId, nodeId, entry);
+      await this.#record.drain(true);
+      await this.#record.putNode(nodeId, entry);
     });
   }
 
   /** Appends one transition to the history and returns it with its `seq` and time. The orchestrator state must exist. */
   appendTransition(transition: NewTransition): Promise<NodeTransition> {
     return this.#queue.run(async () => {
-      await this.#drain(true);
-      await this.#learn();
-      const full: NodeTransition = { seq: this.#seq, ...transition, at: nowIso() };
-      await this.#repo.appendTransitions(this.sessionId, this.multiAgentId, [full]);
-      this.#seq++;
-      return full;
+      await this.#record.drain(true);
+      await this.#record.learn();
+      const [full] = await this.#record.append([transition]);
+      return full as NodeTransition;
     });
   }
 
@@ -260,32 +191,15 @@ export class MultiAgentSession {
     else await persistence.reset(agent);
   }
 
-  /** Stores a member agent's current history from scratch (after `resetOnRevisit` or a fresh start). */
-  async resetAgent(agent: Agent): Promise<void> {
-    await this.#agents.get(agent)?.reset(agent);
+  /** Stores a member agent's current history from scratch (after `resetOnRevisit` or a fresh start), after the writes queued before it. */
+  resetAgent(agent: Agent): Promise<void> {
+    return this.#queue.run(async () => {
+      await this.#agents.get(agent)?.reset(agent);
+    });
   }
 
   /** Removes the orchestrator's stored state, nodes and transitions: the next run starts fresh. */
   clear(): Promise<void> {
-    return this.#queue.run(async () => {
-      await this.#drain(false);
-      await this.#repo.deleteMultiAgent(this.sessionId, this.multiAgentId);
-      this.#known = true;
-      this.#exists = false;
-      this.#seq = 0;
-      this.#createdAt = nowIso();
-    });
-  }
-
-  /** Finds out what is stored when `load()` was not called (runs inside the queue). */
-  async #learn(): Promise<void> {
-    if (this.#known) return;
-    const stored = await this.#repo.readMultiAgent(this.sessionId, this.multiAgentId);
-    this.#exists = stored !== undefined;
-    if (stored) {
-      this.#createdAt = stored.created_at;
-      this.#seq = (await this.#repo.readTransitions(this.sessionId, this.multiAgentId)).length;
-    }
-    this.#known = true;
+    return this.#queue.run(() => this.#record.clear());
   }
 }
