@@ -24,7 +24,6 @@ import {
   type FuzzCaseReport,
   type Json,
   type Mutation,
-  type Sandbox,
 } from './fuzz-support.js';
 
 const GRAPH = 'session_s1/multi_agents/multi_agent_graph';

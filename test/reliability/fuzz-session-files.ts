@@ -23,7 +23,6 @@ import {
   type FuzzCaseReport,
   type Json,
   type Mutation,
-  type Sandbox,
 } from './fuzz-support.js';
 
 const SESSION = 'session_s1';

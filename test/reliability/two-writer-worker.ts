@@ -11,7 +11,7 @@
  */
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { Agent, SessionConflictError, type SessionManager } from '@skein/core';
+import { Agent, SessionConflictError } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { keyed } from './seeded.js';
 import { workerSessionManager } from './trial-store.js';

@@ -7,7 +7,6 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import {
   CancelledError,
-  ModelError,
   ModelTransientError,
   type Model,
   type ModelRequest,

@@ -1,11 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
-  checkSessionId,
   mapLimit,
-  serializeSessionData,
-  SessionConflictError,
-  SessionCorruptError,
-  SessionNotFoundError,
   type JsonObject,
   type ListMessagesOptions,
   type NodeTransition,
@@ -16,16 +11,8 @@ import {
   type SessionRepository,
 } from '@skein/core';
 
-import {
-  parseAgent,
-  parseMessage,
-  parseMultiAgent,
-  parseNodeEntry,
-  parseSession,
-  parseTransition,
-  checkIndex,
-} from './s3-documents.js';
-import { nodeIdOfKey, numberedKey, S3Keys } from './s3-keys.js';
+import { parseAgent, parseMessage, parseSession, checkIndex } from './s3-documents.js';
+import { S3Keys } from './s3-keys.js';
 import { SessionLease } from './s3-lease.js';
 import { S3ObjectStore } from './s3-object-store.js';
 import { SessionObjects } from './s3-session-objects.js';

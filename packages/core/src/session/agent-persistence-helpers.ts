@@ -1,24 +1,6 @@
 import type { Agent } from '../agent/agent.js';
-import { SessionCorruptError } from '../errors/session-errors.js';
-import { pendingTurnFromJson, type PendingTurn } from '../interrupt/pending-turn.js';
 import { messageText, type Message } from '../types/messages.js';
 import { encodeBytes } from './session-codec.js';
-import type { SessionAgent } from './session-types.js';
-
-/** The turn waiting for answers that a stored agent record holds, if any. */
-export function storedPending(stored: SessionAgent, where: string): { turn: PendingTurn; from: number } | undefined {
-  const state = stored._internal_state?.['interrupt_state'];
-  const turn = pendingTurnFromJson(state);
-  const from = (state as { stored_from?: unknown } | undefined)?.stored_from;
-  if (turn && typeof from === 'number') return { turn, from };
-  // skein always writes stored_from with a waiting turn; without it (Strands' own interrupt_state) there is none.
-  if (typeof state === 'object' && state !== null && 'stored_from' in state) {
-    throw new SessionCorruptError(
-      `${where} holds a turn waiting for answers (_internal_state.interrupt_state) that is not valid; fix or remove it (the answers it waits for are lost then). Nothing was changed.`,
-    );
-  }
-  return undefined;
-}
 
 export function sameMessage(a: Message, b: Message): boolean {
   return JSON.stringify(encodeBytes(a)) === JSON.stringify(encodeBytes(b));

@@ -1,6 +1,5 @@
 import type { Agent } from '../agent/agent.js';
-import { SessionCorruptError, SessionNotFoundError } from '../errors/session-errors.js';
-import { contentBlockProblem } from '../types/content-check.js';
+import { SessionNotFoundError } from '../errors/session-errors.js';
 import type { Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
 import { SerialQueue } from './serial-queue.js';
@@ -8,15 +7,12 @@ import { checkSessionId } from './session-codec.js';
 import type { StagedAgentWrites } from './orchestrator-record.js';
 import type { SessionRepository, SessionWrite } from './session-repository.js';
 import { nowIso, type SessionAgent, type SessionMessage } from './session-types.js';
-import { pendingTurnOf, setPendingTurn } from '../interrupt/pending-access.js';
-import { pendingTurnToJson, type PendingTurn } from '../interrupt/pending-turn.js';
+import { pendingTurnOf } from '../interrupt/pending-access.js';
+import { type PendingTurn } from '../interrupt/pending-turn.js';
 import type { JsonObject } from '../types/json.js';
-import {
-  missingInitialMessages,
-  sameMessage,
-  storedPending,
-  withoutRestoredPrefix,
-} from './agent-persistence-helpers.js';
+import { missingInitialMessages, withoutRestoredPrefix } from './agent-persistence-helpers.js';
+import { agentRecord, storedPending } from './agent-record.js';
+import { checkStoredRows, takePendingTurn, type StoredAgent } from './stored-history.js';
 
 /** Where the stored history stands: the next message id, the latest stored row, the turn taken out of it. */
 interface StoredPosition {
@@ -156,7 +152,7 @@ export class AgentPersistence {
       const storedAt = at.latest?.message === pending.message ? at.latest.message_id : at.nextId;
       at.detached = { turn: pending, from: storedAt };
     }
-    writes.push({ op: 'updateAgent', agent: this.#record(agent, this.#createdAt, at.detached) });
+    writes.push({ op: 'updateAgent', agent: this.#recordOf(agent, this.#createdAt, at.detached) });
     if (pending && at.detached && at.detached.from < at.nextId) {
       writes.push({ op: 'deleteMessages', agentId: this.storeId, fromMessageId: at.detached.from });
       return { ...at, nextId: at.detached.from, latest: undefined };
@@ -180,13 +176,13 @@ export class AgentPersistence {
     const pending = pendingTurnOf(agent);
     if (!pending) {
       this.#detached = undefined;
-      return this.#repo.updateAgent(this.#sessionId, this.#record(agent, this.#createdAt));
+      return this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, this.#createdAt));
     }
     if (this.#detached?.turn !== pending) {
       const storedAt = this.#latest?.message === pending.message ? this.#latest.message_id : this.#nextId;
       this.#detached = { turn: pending, from: storedAt };
     }
-    await this.#repo.updateAgent(this.#sessionId, this.#record(agent, this.#createdAt));
+    await this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, this.#createdAt));
     const { from } = this.#detached;
     if (from < this.#nextId) {
       await this.#repo.deleteMessages(this.#sessionId, this.storeId, from);
@@ -195,20 +191,12 @@ export class AgentPersistence {
     }
   }
 
-  #record(agent: Agent, createdAt: string, detached = this.#detached): SessionAgent {
-    const record: SessionAgent = {
-      agent_id: this.storeId,
-      state: agent.state.get(),
-      conversation_manager_state: agent.conversationManager.getState(),
-      created_at: createdAt,
-      updated_at: nowIso(),
-    };
-    if (detached && pendingTurnOf(agent) === detached.turn) {
-      record._internal_state = {
-        interrupt_state: { ...pendingTurnToJson(detached.turn), stored_from: detached.from } as JsonObject,
-      };
-    }
-    return record;
+  #recordOf(agent: Agent, createdAt: string, detached = this.#detached): SessionAgent {
+    return agentRecord(agent, this.storeId, createdAt, detached);
+  }
+
+  #where(): StoredAgent {
+    return { sessionId: this.#sessionId, agentId: this.storeId };
   }
 
   /** Replaces what is restored for the latest stored message with `redacted`. */
@@ -244,7 +232,7 @@ export class AgentPersistence {
       // A turn waiting for answers is not among the messages: it stays in the record.
       const pending = pendingTurnOf(agent);
       this.#detached = pending ? { turn: pending, from: this.#nextId } : undefined;
-      await this.#repo.updateAgent(this.#sessionId, this.#record(agent, stored.created_at));
+      await this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, stored.created_at));
     });
   }
 
@@ -262,9 +250,13 @@ export class AgentPersistence {
       ) ?? [];
     const offset = agent.conversationManager.removedMessageCount;
     let rows = await this.#repo.listMessages(this.#sessionId, this.storeId, { offset });
-    await this.#checkStored(rows, offset);
+    await checkStoredRows(this.#repo, this.#where(), rows, offset);
     const waiting = storedPending(stored, `Agent ${this.storeId} of session ${this.#sessionId}`);
-    if (waiting) rows = await this.#restorePending(agent, waiting, rows);
+    if (waiting) {
+      const taken = await takePendingTurn(this.#repo, this.#where(), agent, waiting, rows);
+      rows = taken.rows;
+      if (taken.detached) this.#detached = taken.detached;
+    }
     this.#nextId = offset + rows.length;
     this.#latest = rows[rows.length - 1];
     // The record is written before the initial messages (repositories store messages under an
@@ -288,66 +280,11 @@ export class AgentPersistence {
     }
   }
 
-  /**
-   * Refuses, before anything is written, stored messages that would break the loop (a content block
-   * that is not an object) and a removed-message count past the stored history (the next message
-   * would be stored after a gap that no restore could read).
-   */
-  async #checkStored(rows: readonly SessionMessage[], offset: number): Promise<void> {
-    for (const row of rows) {
-      const message = row.redact_message ?? row.message;
-      message.content.forEach((block, i) => {
-        const problem = contentBlockProblem(block);
-        if (problem === undefined) return;
-        throw new SessionCorruptError(
-          `Stored message ${row.message_id} of agent ${this.storeId} in session ${this.#sessionId} is not valid: content[${i}] ${problem}. Fix or restore that message; nothing was changed.`,
-        );
-      });
-    }
-    if (rows.length > 0 || offset === 0) return;
-    const [last, first] = await Promise.all([
-      this.#repo.readMessage(this.#sessionId, this.storeId, offset - 1),
-      this.#repo.readMessage(this.#sessionId, this.storeId, 0),
-    ]);
-    if (last === undefined && first !== undefined) {
-      throw new SessionCorruptError(
-        `Agent ${this.storeId} of session ${this.#sessionId} says its window removed ${offset} messages (conversation_manager_state.removed_message_count), but message ${offset - 1} is not stored. Fix removed_message_count in the agent record; nothing was changed.`,
-      );
-    }
-  }
-
-  /**
-   * Puts a stored turn that waits for answers back into the agent. Messages stored at or after its
-   * id are either the turn completed by a resume whose record was not rewritten yet (the turn's
-   * message followed by its results: the turn is over) or the turn's own message that a crash left
-   * before its removal (removed now).
-   */
-  async #restorePending(
-    agent: Agent,
-    waiting: { turn: PendingTurn; from: number },
-    rows: SessionMessage[],
-  ): Promise<SessionMessage[]> {
-    const at = rows.findIndex((r) => r.message_id >= waiting.from);
-    if (at < 0) {
-      setPendingTurn(agent, waiting.turn);
-      this.#detached = waiting;
-      return rows;
-    }
-    const [asked, answered] = [rows[at], rows[at + 1]];
-    const completed =
-      asked && answered && sameMessage(asked.message, waiting.turn.message) && answered.message.role === 'user';
-    if (completed) return rows;
-    await this.#repo.deleteMessages(this.#sessionId, this.storeId, waiting.from);
-    setPendingTurn(agent, waiting.turn);
-    this.#detached = waiting;
-    return rows.slice(0, at);
-  }
-
   async #create(agent: Agent): Promise<void> {
     const now = nowIso();
     const pending = pendingTurnOf(agent);
     this.#detached = pending ? { turn: pending, from: agent.messages.length } : undefined;
-    await this.#repo.createAgent(this.#sessionId, this.#record(agent, now));
+    await this.#repo.createAgent(this.#sessionId, this.#recordOf(agent, now));
     this.#createdAt = now;
     this.#nextId = 0;
     this.#latest = undefined;
