@@ -61,6 +61,7 @@ const SEED: DeskData = {
 export class DeskStore {
   readonly file: string;
   #data: DeskData | undefined;
+  #saving: Promise<void> = Promise.resolve();
 
   constructor(dir: string) {
     this.file = join(dir, 'desk-data.json');
@@ -77,7 +78,14 @@ export class DeskStore {
     return this.#data;
   }
 
-  async #save(data: DeskData): Promise<void> {
+  /** Writes one after the other (two conversations may refund at once; each write holds every change so far). */
+  #save(data: DeskData): Promise<void> {
+    const write = this.#saving.then(() => this.#write(data));
+    this.#saving = write.catch(() => undefined);
+    return write;
+  }
+
+  async #write(data: DeskData): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
     await writeFile(temp, JSON.stringify(data, null, 2));

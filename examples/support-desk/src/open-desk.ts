@@ -29,19 +29,48 @@ export interface OpenDesk {
   close(): Promise<void>;
 }
 
+/** Where the desk's sessions live, chosen once: a fresh manager per session id, and the store as `skein` opens it. */
+export interface DeskSessions {
+  /** A fresh session manager of `sessionId` (close it when done). */
+  managerFor(sessionId: string): SessionManager;
+  /** The store as the inspector's `openStore` takes it: a directory or `s3://bucket/prefix`. */
+  inspectorSpec: string;
+  /** Where, for the lines the desk prints. */
+  where: string;
+}
+
+/** The desk's store: files in `<dir>/sessions`, or S3 with `s3` (the terminal desk and the web desk choose it here). */
+export async function openDeskSessions(options: Pick<OpenDeskOptions, 'dir' | 's3'>): Promise<DeskSessions> {
+  if (options.s3) {
+    const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(options.s3);
+    const bucket = match?.[1];
+    if (!bucket) throw new Error(`--s3 takes s3://bucket/prefix (got ${options.s3}).`);
+    const { S3SessionManager } = await import('@skein/session-s3');
+    const prefix = match[2] ?? '';
+    return {
+      managerFor: (sessionId) => new S3SessionManager({ sessionId, bucket, prefix }),
+      inspectorSpec: options.s3,
+      where: options.s3,
+    };
+  }
+  const storageDir = `${options.dir}/sessions`;
+  return {
+    managerFor: (sessionId) => new FileSessionManager({ sessionId, storageDir }),
+    inspectorSpec: storageDir,
+    where: storageDir,
+  };
+}
+
 async function sessionManagerFor(
   options: OpenDeskOptions,
 ): Promise<{ manager: SessionManager; close(): Promise<void> }> {
-  const sessionId = `${options.sessionId}-${options.shape}`;
-  if (options.s3) {
-    const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(options.s3);
-    if (!match?.[1]) throw new Error(`--s3 takes s3://bucket/prefix (got ${options.s3}).`);
-    const { S3SessionManager } = await import('@skein/session-s3');
-    const manager = new S3SessionManager({ sessionId, bucket: match[1], prefix: match[2] ?? '' });
-    return { manager, close: () => manager.close() };
-  }
-  const manager = new FileSessionManager({ sessionId, storageDir: `${options.dir}/sessions` });
-  return { manager, close: () => manager.close() };
+  const manager = (await openDeskSessions(options)).managerFor(`${options.sessionId}-${options.shape}`);
+  return {
+    manager,
+    close: async () => {
+      await manager.close?.();
+    },
+  };
 }
 
 export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
