@@ -9,6 +9,8 @@ const roots = ['packages/*/src/**', 'test/**', 'examples/**'];
 // reach the tests through `inject`.
 export default defineConfig({
   resolve: { conditions: ['@skein/source', 'import', 'module', 'node', 'default'] },
+  // Vitest also passes these to the test processes as node --conditions: no 'import' here, or require()
+  // of a dual package (pg's pg-pool) would load its ES module build.
   ssr: { resolve: { conditions: ['@skein/source', 'node', 'default'] } },
   test: {
     testTimeout: 20_000,

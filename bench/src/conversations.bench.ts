@@ -3,7 +3,9 @@
  * one tool on a ScriptedModel that answers after a fixed delay (MODEL_DELAY_MS per model call), each
  * running TURNS user turns one after another (a turn: the model asks for the tool, the tool runs, the
  * model answers: two model calls, four messages). Stores: none (the loop alone), FileSessionManager
- * (one session per conversation, one storage dir), and S3SessionManager on radosgw (loopback) when it
+ * (one session per conversation, one storage dir), SQLite (one database file, synchronous=FULL, group
+ * commit) and PostgreSQL (a server from @skein/session-postgres/testing, fsync on; 100 and 1,000
+ * conversations), both one shared repository, and S3SessionManager on radosgw (loopback) when it
  * starts (S3 at 10 and 100 conversations only, to stay within the time budget).
  * Reported per level: messages/s (messages stored, or appended without a store, over wall time), p50 /
  * p99 of the latency skein adds to a turn (turn time minus the scripted model delays), and heap per idle
@@ -13,11 +15,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { Agent, tool, type SessionManager } from '@skein/core';
+import { Agent, RepositorySessionManager, tool, type SessionManager, type SessionRepository } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { FileSessionManager } from '@skein/session-file';
 import { S3SessionManager } from '@skein/session-s3';
 import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
+import { PostgresSessionRepository } from '@skein/session-postgres';
+import { startPostgresServer } from '@skein/session-postgres/testing';
+import { SqliteSessionRepository } from '@skein/session-sqlite';
 import { table } from './measure.js';
 
 const MODEL_DELAY_MS = 20;
@@ -46,6 +51,9 @@ function model(): ScriptedModel {
     { loop: true, record: false },
   );
 }
+
+const sessionOn = (repository: SessionRepository, sessionId: string): SessionManager =>
+  new RepositorySessionManager({ sessionId, repository });
 
 function heap(): number {
   gc?.();
@@ -195,6 +203,33 @@ try {
   }
 } finally {
   await fs.rm(root, { recursive: true, force: true });
+}
+
+// The SQL stores: one repository (one database) shared by every conversation, as a server keeps it,
+// each conversation its own session. SQLite commits what is ready in one tick together (group commit).
+const sqlRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-conversations-sql-'));
+try {
+  for (const n of LEVELS) {
+    const repository = new SqliteSessionRepository({ path: path.join(sqlRoot, `c${n}.db`) });
+    push('sqlite (one database, group commit)', n, await level(n, (i) => sessionOn(repository, `c${n}-${i}`)));
+    rows.push(['  sqlite write transactions', n, repository.stats.transactions, '-', '-', '-', '-', '-']);
+    await repository.close();
+  }
+  if (process.env['BENCH_POSTGRES'] !== '0') {
+    const pgServer = await startPostgresServer();
+    try {
+      const connectionString = await pgServer.createDatabase('conversations');
+      for (const n of LEVELS.filter((x) => x >= 100)) {
+        const repository = new PostgresSessionRepository({ connectionString, schema: `c${n}`, poolSize: 20 });
+        push('postgres (pool of 20)', n, await level(n, (i) => sessionOn(repository, `c${n}-${i}`)));
+        await repository.close();
+      }
+    } finally {
+      await pgServer.stop();
+    }
+  }
+} finally {
+  await fs.rm(sqlRoot, { recursive: true, force: true });
 }
 
 let server: RgwServer | undefined;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicTestServer, answerEvents } from '@skein/model-anthropic/testing';
 import { chatChunks, OpenAITestServer } from '@skein/model-openai/testing';
 import type { RgwServer } from '@skein/session-s3/testing';
-import { restateServer, rgwServer } from '../servers/index.js';
+import type { PostgresServer } from '@skein/session-postgres/testing';
+import { postgresServer, restateServer, rgwServer } from '../servers/index.js';
 import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -42,6 +43,7 @@ interface Example {
 
 let anthropic: AnthropicTestServer;
 let rgw: RgwServer | undefined;
+let postgres: PostgresServer | undefined;
 let openai: OpenAITestServer;
 let bedrock: BedrockWireServer;
 let work = '';
@@ -190,6 +192,19 @@ const examples: Example[] = [
     },
   },
   {
+    readme: 'packages/session-sqlite/README.md',
+    setup: async () => ({ cwd: await mkdtemp(join(work, 'session-sqlite-')) }),
+    prints: /^4$/,
+  },
+  {
+    readme: 'packages/session-postgres/README.md',
+    setup: async () => {
+      postgres ??= await postgresServer();
+      return { env: { DATABASE_URL: await postgres.createDatabase('readme') } };
+    },
+    prints: /^4$/,
+  },
+  {
     readme: 'packages/restate/README.md',
     prints: /^$/,
     typeCheckOnly:
@@ -225,6 +240,7 @@ afterAll(async () => {
   await openai?.close();
   await bedrock?.close();
   await rgw?.stop();
+  await postgres?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 

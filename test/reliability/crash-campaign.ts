@@ -6,12 +6,13 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { dirname, join } from 'node:path';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TrialResult, Shape } from './crash-shapes.js';
 import { seededRandom } from './seeded.js';
 import { sideEffectViolations, startedNodes } from './side-effects.js';
+import { mirrorSql, prefixOf, storeEnv, storeName, type S3Store, type TrialStore } from './trial-store.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const worker = fileURLToPath(new URL('./crash-worker.ts', import.meta.url));
@@ -21,16 +22,21 @@ interface Process {
   /** ms from `started` to exit, when it exited by itself. */
   ranMs: number | undefined;
   killed: boolean;
+  /** A worker that failed because its server was killed: what it said. */
+  stderr?: string;
 }
 
-/** Where a trial's sessions live: files in its directory (default), or a bucket of an S3 server. */
-export interface S3Store {
-  bucket: string;
-  clientConfig: S3ClientConfig;
+/** Kills the store's server instead of the worker (PostgreSQL), and starts it again. */
+export interface Killer {
+  killServer(): Promise<void>;
+  /** Whether the server was killed since the last restart. */
+  killed(): boolean;
+  restart(): Promise<void>;
+  /** What a worker's error must name. */
+  store: string;
 }
 
-/** The S3 prefix of a trial directory's session (unique per trial and run). */
-const prefixOf = (dir: string): string => `${basename(dirname(dir))}/${basename(dir)}`;
+export type { S3Store } from './trial-store.js';
 
 /** Runs the worker; kills it `killAfterMs` after it reports `started` (never, when undefined). */
 function runWorker(
@@ -38,12 +44,12 @@ function runWorker(
   dir: string,
   seed: number,
   killAfterMs: number | undefined,
-  s3: S3Store | undefined,
+  store: TrialStore | undefined,
+  kill?: Killer,
   modelCalls?: number,
 ): Promise<Process> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    if (s3) env['SKEIN_CRASH_S3'] = JSON.stringify({ ...s3, prefix: prefixOf(dir) });
+    const env: NodeJS.ProcessEnv = { ...process.env, ...storeEnv(store, dir) };
     if (modelCalls !== undefined) env['SKEIN_CRASH_BUDGET'] = String(modelCalls);
     const child = spawn(
       process.execPath,
@@ -56,7 +62,8 @@ function runWorker(
     child.stdout.on('data', (chunk: Buffer) => {
       if (started === undefined && chunk.toString('utf8').includes('started')) {
         started = performance.now();
-        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+        if (killAfterMs !== undefined && kill) timer = setTimeout(() => void kill.killServer(), killAfterMs);
+        else if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -64,6 +71,7 @@ function runWorker(
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       if (signal === 'SIGKILL') return resolve({ ranMs: undefined, killed: true });
+      if (kill && kill.killed() && code !== 0) return resolve({ ranMs: undefined, killed: true, stderr });
       if (code !== 0) return reject(new Error(`worker exited with ${code}: ${stderr.slice(-2000)}`));
       resolve({ ranMs: started === undefined ? 0 : performance.now() - started, killed: false });
     });
@@ -179,7 +187,13 @@ export interface TrialReport {
 }
 
 /** One trial; `base` is the uninterrupted run's result and histories for this shape and seed. */
-export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Promise<TrialReport> {
+export async function crashTrial(
+  shape: Shape,
+  seed: number,
+  store?: TrialStore,
+  killer?: Killer,
+): Promise<TrialReport> {
+  const s3 = store && !('kind' in store) ? store : undefined;
   const random = seededRandom(seed * 7919 + shape.length);
   const work = await mkdtemp(join(tmpdir(), `skein-crash-${shape}-${seed}-`));
   const violations: string[] = [];
@@ -192,22 +206,28 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
   try {
     const cleanDir = join(work, 'clean');
     const crashDir = join(work, 'crash');
-    const clean = await runWorker(shape, cleanDir, seed, undefined, s3);
+    const clean = await runWorker(shape, cleanDir, seed, undefined, store);
     const expected = JSON.parse(await readFile(join(cleanDir, 'result.json'), 'utf8')) as TrialResult;
     const span = Math.max(20, (clean.ranMs ?? 100) * 1.1);
     const planned = 1 + Math.floor(random() * 3);
     for (let i = 0; i < planned; i++) {
       if (budgetAt >= 0 && i === budgetAt % planned) {
-        await runWorker(shape, crashDir, seed, undefined, s3, budgetCalls);
+        await runWorker(shape, crashDir, seed, undefined, store, undefined, budgetCalls);
         budgetStops++;
       }
       const at = random() < 0.15 ? random() * 5 : random() * span; // some kills in the first milliseconds
-      const p = await runWorker(shape, crashDir, seed, at, s3);
+      const p = await runWorker(shape, crashDir, seed, at, store, killer);
+      if (killer?.killed()) {
+        if (p.stderr !== undefined && !p.stderr.includes(killer.store))
+          violations.push(`the run failed without naming the store: ${p.stderr.slice(-500)}`);
+        await killer.restart();
+      }
       if (!p.killed) break;
       kills++;
     }
-    await runWorker(shape, crashDir, seed, undefined, s3);
+    await runWorker(shape, crashDir, seed, undefined, store);
     if (s3) await Promise.all([mirror(s3, cleanDir), mirror(s3, crashDir)]);
+    if (store && 'kind' in store) await Promise.all([mirrorSql(store, cleanDir), mirrorSql(store, crashDir)]);
     const actual = JSON.parse(await readFile(join(crashDir, 'result.json'), 'utf8')) as TrialResult;
     if (actual.status !== 'completed') violations.push(`status ${actual.status}`);
     if (sortedEntries(actual.texts) !== sortedEntries(expected.texts) && shape !== 'agent')
@@ -243,8 +263,16 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
       }
     }
     // A final process that only read the stored result may leave a dead writer's lock and temp files
-    // (the next writer removes them); one that ran must leave nothing.
-    const leftovers = all.filter((f) => /\.tmp|\.skein\.lock|\.skein-lease/.test(f));
+    // (the next writer removes them); one that ran must leave nothing but a released S3 lease (kept:
+    // its ETag is the session's write generation) and the file store's generation (`.skein.writer`).
+    const held = await Promise.all(
+      all.map(async (f) =>
+        /\.skein-lease/.test(f)
+          ? !(await readFile(f, 'utf8')).includes('"released_at"')
+          : /\.tmp|\.skein\.lock/.test(f),
+      ),
+    );
+    const leftovers = all.filter((_, i) => held[i]);
     if (leftovers.length > 0 && actual.source !== 'stored') violations.push(`left behind: ${leftovers.join(', ')}`);
     const [got, want] = [await histories(crashDir), await histories(cleanDir)];
     if (Object.keys(want).length === 0) violations.push('the uninterrupted run stored no messages: nothing to compare');
@@ -285,6 +313,6 @@ export async function crashTrial(shape: Shape, seed: number, s3?: S3Store): Prom
     kills,
     budgetStops,
     violations,
-    replay: `npm run reliability -- --campaign crash${s3 ? ' --store s3' : ''} --shape ${shape} --seed ${seed} --trials 1`,
+    replay: `npm run reliability -- --campaign ${killer ? 'server-crash' : 'crash'}${store ? ` --store ${storeName(store)}` : ''} --shape ${shape} --seed ${seed} --trials 1`,
   };
 }

@@ -3,7 +3,7 @@ import { rgwServer } from '../servers/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashTrial, type S3Store } from './crash-campaign.js';
 import type { Shape } from './crash-shapes.js';
-import { twoWriterTrial } from './two-writer-campaign.js';
+import { twoWriterTrial, type TwoWriterCase } from './two-writer-campaign.js';
 
 // The bounded form of the crash and two-writer campaigns on S3SessionManager (the radosgw the tests start, one
 // bucket, a prefix per trial); `npm run reliability -- --campaign crash --store s3` runs long ones.
@@ -30,24 +30,30 @@ describe.each(['graph', 'swarm', 'agent'] as Shape[])('crash campaign on S3: %s'
   );
 });
 
-describe('two-writer campaign on S3: two processes append to one session at once', () => {
-  it.each([1, 2])(
-    'seed %i: exactly one goes on, the other gets SessionConflictError, only the winner is stored',
-    async (seed) => {
-      const report = await twoWriterTrial(seed, store);
-      expect(report.violations, `${report.outcomes.join(', ')}; replay: ${report.replay}`).toEqual([]);
-    },
-    60_000,
-  );
-});
+describe.each(['race', 'sequential', 'busy', 'overlap'] as TwoWriterCase[])(
+  'two-writer campaign on S3 (%s): two processes append to one session',
+  (timing) => {
+    it.each(timing === 'race' ? [1, 2] : [1])(
+      'seed %i: exactly one goes on, the other gets SessionConflictError, only the winner is stored',
+      async (seed) => {
+        const report = await twoWriterTrial(seed, store, 'agent', timing);
+        expect(report.violations, `${report.outcomes.join(', ')}; replay: ${report.replay}`).toEqual([]);
+      },
+      120_000,
+    );
+  },
+);
 
-describe('two-writer campaign on S3: two orchestrator processes run one Swarm session at once', () => {
-  it.each([1])(
-    'seed %i: exactly one swarm runs, the other gets SessionConflictError, one run is stored',
-    async (seed) => {
-      const report = await twoWriterTrial(seed, store, 'swarm');
-      expect(report.violations, `${report.outcomes.join(', ')}; replay: ${report.replay}`).toEqual([]);
-    },
-    60_000,
-  );
-});
+describe.each(['race', 'sequential'] as TwoWriterCase[])(
+  'two-writer campaign on S3 (%s): two orchestrator processes run one Swarm session',
+  (timing) => {
+    it.each([1])(
+      'seed %i: exactly one swarm runs, the other gets SessionConflictError, one run is stored',
+      async (seed) => {
+        const report = await twoWriterTrial(seed, store, 'swarm', timing);
+        expect(report.violations, `${report.outcomes.join(', ')}; replay: ${report.replay}`).toEqual([]);
+      },
+      120_000,
+    );
+  },
+);

@@ -1,7 +1,6 @@
 /**
  * One process of a crash trial: builds a shape (crash-shapes.ts) on a FileSessionManager in `dir`
- * (or, when `SKEIN_CRASH_S3` holds `{ bucket, prefix, clientConfig }`, on an S3SessionManager under
- * that prefix), runs or resumes it, and writes `result.json` to `dir`. Every committed transition
+ * (or on the store its campaign gives it: trial-store.ts), runs or resumes it, and writes `result.json` to `dir`. Every committed transition
  * (or, for the agent, every stored message), every node start and every tool side effect is
  * appended, fsynced, to `dir/commits.log`, each process starting with an `epoch` line. Replay one
  * process by hand with
@@ -9,10 +8,8 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { S3ClientConfig } from '@aws-sdk/client-s3';
-import { FileSessionManager } from '@skein/session-file';
-import { S3SessionManager } from '@skein/session-s3';
 import { buildShape, type Shape, type TrialSessionManager } from './crash-shapes.js';
+import { workerSessionManager } from './trial-store.js';
 
 const [shape, dir, seed] = process.argv.slice(2);
 if (!shape || !dir || !seed || !['graph', 'swarm', 'agent'].includes(shape))
@@ -29,15 +26,7 @@ function durableAppend(file: string, line: string): void {
 }
 
 function sessionManager(): TrialSessionManager {
-  const sessionId = `trial-${shape}`;
-  const s3 = process.env['SKEIN_CRASH_S3'];
-  if (!s3) return new FileSessionManager({ sessionId, storageDir: dir! });
-  const { bucket, prefix, clientConfig } = JSON.parse(s3) as {
-    bucket: string;
-    prefix: string;
-    clientConfig: S3ClientConfig;
-  };
-  return new S3SessionManager({ sessionId, bucket, prefix, clientConfig });
+  return workerSessionManager(`trial-${shape}`, dir!);
 }
 
 /** A payment service that deduplicates by idempotency key: the first request with a key pays (durably). */

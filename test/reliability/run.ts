@@ -1,17 +1,20 @@
 /**
- * Long campaigns: `npm run reliability -- [--campaign crash|two-writers|two-writers-swarm|provider|fuzz] [--store file|s3]
- * [--shape graph|swarm|agent] [--provider anthropic|bedrock|openai] [--seed S] [--trials N]` (`--store s3` starts a radosgw), or the seed range from the environment (`SKEIN_SEED_START`,
+ * Long campaigns: `npm run reliability -- [--campaign crash|server-crash|two-writers|two-writers-swarm|provider|fuzz] [--store file|s3|sqlite|postgres]
+ * [--shape graph|swarm|agent] [--provider anthropic|bedrock|openai] [--case race|sequential|busy|overlap] [--seed S] [--trials N]` (`--store s3` starts a radosgw,
+ * `--store postgres` a PostgreSQL server; `server-crash` SIGKILLs that server instead of the worker), or the seed range from the environment (`SKEIN_SEED_START`,
  * `SKEIN_TRIALS`; the flags win). Without `--campaign` all run. Prints one line per broken trial
  * with its replay command, and a summary per campaign (trials, faults injected, survived, broken).
  * Exits 1 when a trial broke.
  */
 import { parseArgs } from 'node:util';
 import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
-import { crashTrial, type S3Store } from './crash-campaign.js';
+import { startPostgresServer, type PostgresServer } from '@skein/session-postgres/testing';
+import { crashTrial, type Killer } from './crash-campaign.js';
+import type { TrialStore } from './trial-store.js';
 import type { Shape } from './crash-shapes.js';
 import { FUZZ_CATEGORIES, fuzzTrial } from './fuzz-campaign.js';
 import { PROVIDER_CAMPAIGNS } from './provider-campaign.js';
-import { twoWriterTrial } from './two-writer-campaign.js';
+import { TWO_WRITER_CASES, twoWriterTrial, type TwoWriterCase } from './two-writer-campaign.js';
 
 const { values } = parseArgs({
   options: {
@@ -19,10 +22,22 @@ const { values } = parseArgs({
     shape: { type: 'string' },
     store: { type: 'string', default: 'file' },
     provider: { type: 'string' },
+    case: { type: 'string' },
     seed: { type: 'string', default: process.env['SKEIN_SEED_START'] ?? '1' },
     trials: { type: 'string', default: process.env['SKEIN_TRIALS'] ?? '200' },
+    parallel: { type: 'string', default: '1' },
   },
 });
+const parallel = Math.max(1, Number(values.parallel) || 1);
+
+/** Runs `trial` for every seed, `parallel` at a time (in seed order as they finish). */
+async function eachSeed(trial: (seed: number) => Promise<void>, lanes = parallel): Promise<void> {
+  let next = first;
+  const lane = async (): Promise<void> => {
+    while (next < first + trials) await trial(next++);
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+}
 const first = Number(values.seed);
 const trials = Number(values.trials);
 if (!Number.isInteger(first) || !Number.isInteger(trials) || trials < 1)
@@ -30,32 +45,37 @@ if (!Number.isInteger(first) || !Number.isInteger(trials) || trials < 1)
 const range = `seeds ${first}-${first + trials - 1}`;
 let broken = 0;
 
-async function crash(shapes: Shape[], s3: S3Store | undefined): Promise<void> {
+async function crash(shapes: Shape[], s3: TrialStore | undefined, killer?: Killer): Promise<void> {
+  const name = killer ? 'server-crash' : 'crash';
   for (const shape of shapes) {
     let kills = 0;
     let stops = 0;
     let bad = 0;
     const started = performance.now();
-    for (let seed = first; seed < first + trials; seed++) {
-      const report = await crashTrial(shape, seed, s3);
-      kills += report.kills;
-      stops += report.budgetStops;
-      if (report.violations.length > 0) {
-        bad++;
-        console.log(
-          `BROKEN crash ${shape} seed ${seed} (${report.kills} kills, ${report.budgetStops} budget stops): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
-        );
-      }
-      const done = seed - first + 1;
-      if (done % 10 === 0 && done < trials)
-        console.log(
-          `  crash ${shape}: ${done}/${trials} trials (seeds ${first}-${seed}), ${kills} kills, ${stops} budget stops, ${bad} broken so far`,
-        );
-    }
+    let done = 0;
+    await eachSeed(
+      async (seed) => {
+        const report = await crashTrial(shape, seed, s3, killer);
+        kills += report.kills;
+        stops += report.budgetStops;
+        if (report.violations.length > 0) {
+          bad++;
+          console.log(
+            `BROKEN ${name} ${shape} seed ${seed} (${report.kills} kills, ${report.budgetStops} budget stops): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
+          );
+        }
+        done++;
+        if (done % 10 === 0 && done < trials)
+          console.log(
+            `  ${name} ${shape}: ${done}/${trials} trials, ${kills} kills, ${stops} budget stops, ${bad} broken so far`,
+          );
+      },
+      killer ? 1 : parallel,
+    ); // the server killer stops every trial's server: one at a time
     broken += bad;
     const secs = ((performance.now() - started) / 1000).toFixed(0);
     console.log(
-      `crash ${shape} (${values.store}): ${trials} trials (${range}), ${kills} kills and ${stops} budget stops injected, ${trials - bad} survived, ${bad} broken, ${secs} s`,
+      `${name} ${shape} (${values.store}): ${trials} trials (${range}), ${kills} kills and ${stops} budget stops injected, ${trials - bad} survived, ${bad} broken, ${secs} s`,
     );
   }
 }
@@ -132,12 +152,15 @@ async function fuzz(): Promise<void> {
     );
 }
 
-async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Promise<void> {
+async function twoWriters(s3: TrialStore | undefined, mode: 'agent' | 'swarm', timing: TwoWriterCase): Promise<void> {
   const name = mode === 'swarm' ? 'two-writers-swarm' : 'two-writers';
+  const label = `${name} ${timing} (${values.store})`;
   let bad = 0;
   const tally = new Map<string, number>();
-  for (let seed = first; seed < first + trials; seed++) {
-    const report = await twoWriterTrial(seed, s3, mode);
+  let done = 0;
+  const started = performance.now();
+  await eachSeed(async (seed) => {
+    const report = await twoWriterTrial(seed, s3, mode, timing);
     const shape = report.outcomes
       .map((o) => o.replace(/^[AB] /, ''))
       .sort()
@@ -146,41 +169,76 @@ async function twoWriters(s3: S3Store | undefined, mode: 'agent' | 'swarm'): Pro
     if (report.violations.length > 0) {
       bad++;
       console.log(
-        `BROKEN ${name} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
+        `BROKEN ${name} ${timing} seed ${seed} (${report.outcomes.join(', ')}): ${report.violations.join(' | ')}\n  replay: ${report.replay}`,
       );
     }
-    const done = seed - first + 1;
-    if (done % 10 === 0 && done < trials)
-      console.log(
-        `  ${name} (${values.store}): ${done}/${trials} trials (seeds ${first}-${seed}), ${bad} broken so far`,
-      );
-  }
+    done++;
+    if (done % 10 === 0 && done < trials) console.log(`  ${label}: ${done}/${trials} trials, ${bad} broken so far`);
+  });
   broken += bad;
+  const secs = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
-    `${name} (${values.store}): ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken; outcomes ${JSON.stringify(Object.fromEntries(tally))}`,
+    `${label}: ${trials} trials (${range}), ${trials - bad} survived, ${bad} broken, ${secs} s; outcomes ${JSON.stringify(Object.fromEntries(tally))}`,
   );
+}
+
+/** Kills the PostgreSQL server in the middle of a step (the worker fails naming the store), and restarts it. */
+function serverKiller(server: PostgresServer): Killer {
+  let killed = false;
+  process.env['SKEIN_PG_RETRY'] = JSON.stringify({ attempts: 3, initialDelayMs: 50 });
+  return {
+    store: `127.0.0.1:${server.port}`,
+    killed: () => killed,
+    killServer: async () => {
+      killed = true;
+      await server.kill();
+    },
+    restart: async () => {
+      if (!killed) return;
+      await server.restart();
+      killed = false;
+    },
+  };
 }
 
 const campaigns = values.campaign
   ? [values.campaign]
   : ['crash', 'two-writers', 'two-writers-swarm', 'provider', 'fuzz'];
-if (values.store !== 'file' && values.store !== 's3') throw new Error(`unknown store ${values.store} (file or s3)`);
-const rgw: RgwServer | undefined =
-  values.store === 's3' && campaigns.some((c) => c !== 'provider' && c !== 'fuzz') ? await startRgwServer() : undefined;
+if (!['file', 's3', 'sqlite', 'postgres'].includes(values.store))
+  throw new Error(`unknown store ${values.store} (file, s3, sqlite or postgres)`);
+if (values.case !== undefined && !TWO_WRITER_CASES.includes(values.case as TwoWriterCase))
+  throw new Error(`unknown case ${values.case} (${TWO_WRITER_CASES.join(', ')})`);
+const cases = values.case ? [values.case as TwoWriterCase] : TWO_WRITER_CASES;
+const needsStore = campaigns.some((c) => c !== 'provider' && c !== 'fuzz');
+const rgw: RgwServer | undefined = values.store === 's3' && needsStore ? await startRgwServer() : undefined;
+const postgres: PostgresServer | undefined =
+  values.store === 'postgres' && needsStore ? await startPostgresServer() : undefined;
 try {
-  const s3 = rgw
+  const s3: TrialStore | undefined = rgw
     ? { bucket: await rgw.createBucket('skein-reliability'), clientConfig: rgw.clientConfig() }
-    : undefined;
+    : postgres
+      ? { kind: 'postgres', connectionString: await postgres.createDatabase('reliability') }
+      : values.store === 'sqlite'
+        ? { kind: 'sqlite' }
+        : undefined;
+  const shapes: Shape[] = values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'];
   for (const campaign of campaigns) {
-    if (campaign === 'crash') await crash(values.shape ? [values.shape as Shape] : ['graph', 'swarm', 'agent'], s3);
-    else if (campaign === 'two-writers' || campaign === 'two-writers-swarm')
-      await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm');
+    if (campaign === 'crash') await crash(shapes, s3);
+    else if (campaign === 'server-crash') {
+      if (!postgres) throw new Error('server-crash needs --store postgres');
+      await crash(shapes, s3, serverKiller(postgres));
+    } else if (campaign === 'two-writers' || campaign === 'two-writers-swarm')
+      for (const timing of cases) await twoWriters(s3, campaign === 'two-writers' ? 'agent' : 'swarm', timing);
     else if (campaign === 'provider')
       for (const name of values.provider ? [values.provider] : Object.keys(PROVIDER_CAMPAIGNS)) await provider(name);
     else if (campaign === 'fuzz') await fuzz();
-    else throw new Error(`unknown campaign ${campaign} (crash, two-writers, two-writers-swarm, provider or fuzz)`);
+    else
+      throw new Error(
+        `unknown campaign ${campaign} (crash, server-crash, two-writers, two-writers-swarm, provider or fuzz)`,
+      );
   }
 } finally {
   await rgw?.stop();
+  await postgres?.stop();
 }
 process.exit(broken > 0 ? 1 : 0);

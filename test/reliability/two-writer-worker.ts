@@ -1,18 +1,20 @@
 /**
  * One writer of a two-writer trial: opens the session `race` in `dir` (FileSessionManager, or
  * S3SessionManager when `SKEIN_CRASH_S3` holds `{ bucket, prefix, clientConfig }`), restores it,
- * prints `ready`, waits for `go` on stdin, then appends 5 turns `<who>-<i>` with seeded model waits
- * (with `SKEIN_TWO_WRITERS=swarm`: runs one Swarm task `<who>-task` on the session instead) and
- * prints one JSON line: `{ outcome: 'ok' | 'conflict' | 'error', turns, error? }`.
+ * prints `ready`, waits for `go` on stdin, then appends 5 turns `<who>-<i>` with seeded model waits,
+ * printing `turn <i>` after each (with `SKEIN_TWO_WRITERS=swarm`: runs one Swarm task `<who>-task` on
+ * the session instead, then prints `turn 0`) and prints one JSON line:
+ * `{ outcome: 'ok' | 'conflict' | 'error', turns, error? }`. Then it waits for its stdin to end (the
+ * campaign holds it open while the other writer loads) and closes its session manager. With
+ * `SKEIN_TWO_WRITERS_PAUSE=<k>` it prints `paused` before its turn k (its run, for a swarm: k = 0) and
+ * waits for `continue`.
  */
+import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { Agent, SessionConflictError, type SessionManager } from '@skein/core';
-import { Swarm } from '@skein/swarm';
 import { ScriptedModel } from '@skein/core/testing';
-import { FileSessionManager } from '@skein/session-file';
-import { S3SessionManager } from '@skein/session-s3';
 import { keyed } from './seeded.js';
+import { workerSessionManager } from './trial-store.js';
 
 const [dir, who, seedText] = process.argv.slice(2);
 if (!dir || !who || !seedText) throw new Error('usage: two-writer-worker.ts <dir> <who> <seed>');
@@ -20,14 +22,7 @@ const seed = Number(seedText);
 const TURNS = 5;
 
 function open(): SessionManager & { close(): Promise<void> } {
-  const s3 = process.env['SKEIN_CRASH_S3'];
-  if (!s3) return new FileSessionManager({ sessionId: 'race', storageDir: dir! });
-  const { bucket, prefix, clientConfig } = JSON.parse(s3) as {
-    bucket: string;
-    prefix: string;
-    clientConfig: S3ClientConfig;
-  };
-  return new S3SessionManager({ sessionId: 'race', bucket, prefix, clientConfig });
+  return workerSessionManager('race', dir!);
 }
 
 const sessionManager = open();
@@ -38,7 +33,8 @@ const answers = Array.from({ length: TURNS }, (_, i) => ({
 const swarmMode = process.env['SKEIN_TWO_WRITERS'] === 'swarm';
 const wait = (key: string): number => 2 + Math.floor(keyed(seed, `${who}:${key}`) * 13);
 const agent = swarmMode ? undefined : new Agent({ model: new ScriptedModel(answers), sessionManager });
-const swarm = swarmMode
+const Swarm = swarmMode ? (await import('@skein/swarm')).Swarm : undefined;
+const swarm = Swarm
   ? new Swarm({
       id: 'desk',
       sessionManager,
@@ -65,22 +61,48 @@ const report = (outcome: 'ok' | 'conflict' | 'error', turns: number, error?: unk
   process.stdout.write(`${JSON.stringify({ outcome, turns, ...(message ? { error: message } : {}) })}\n`);
 };
 
+const input = createInterface({ input: process.stdin });
+const ended = once(input, 'close');
+const line = (wanted: string): Promise<void> =>
+  new Promise<void>((resolve) => {
+    input.on('line', (l) => l === wanted && resolve());
+    void ended.then(() => resolve());
+  });
+const go = line('go');
+const resumed = line('continue');
+const pauseAt = Number(process.env['SKEIN_TWO_WRITERS_PAUSE'] ?? -1);
+const pause = async (turn: number): Promise<void> => {
+  if (turn !== pauseAt) return;
+  process.stdout.write('paused\n');
+  await resumed;
+};
+
 let turns = 0;
 try {
   if (swarm)
     await swarm.lastResult(); // restores (reads) the session before the race
   else await agent!.initialize();
   process.stdout.write('ready\n');
-  for await (const line of createInterface({ input: process.stdin })) if (line === 'go') break;
+  await go;
   await new Promise((resolve) => setTimeout(resolve, keyed(seed, `${who}:start`) * 10));
   if (swarm) {
+    await pause(0);
     const result = await swarm.invoke(`${who}-task`);
     if (result.status !== 'completed') throw new Error(`the swarm ended ${result.status}`);
     turns = 1;
-  } else for (; turns < TURNS; turns++) await agent!.invoke(`${who}-${turns}`);
+    process.stdout.write('turn 0\n');
+  } else {
+    agent!.state.set('writer', who); // stored with the agent record after each turn: the last writer of the record
+    for (; turns < TURNS; turns++) {
+      await pause(turns);
+      await agent!.invoke(`${who}-${turns}`);
+      process.stdout.write(`turn ${turns}\n`);
+    }
+  }
   report('ok', turns);
 } catch (error) {
   process.stdout.write('ready\n');
   report(SessionConflictError.is(error) ? 'conflict' : 'error', turns, error);
 }
+await ended; // the campaign ends stdin when this writer may give the session up
 await sessionManager.close().catch(() => undefined);

@@ -1,2 +1,3 @@
 export { rgwServer } from './rgw.js';
 export { restateServer } from './restate.js';
+export { postgresServer } from './postgres.js';

@@ -8,6 +8,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     rgw?: ServerInfos['rgw'];
     restate?: ServerInfos['restate'];
-    // postgres?: ServerInfos['postgres'];
+    postgres?: ServerInfos['postgres'];
   }
 }

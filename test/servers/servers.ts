@@ -18,6 +18,8 @@
 // `@skein/source` export condition, so a package name would point at its (unbuilt) dist/.
 import { RestateServer } from '../../packages/restate/src/testing/index.js';
 import { startRgwServer } from '../../packages/session-s3/src/testing/index.js';
+import { startPostgresServer } from '../../packages/session-postgres/src/testing/index.js';
+import type { PostgresInfo } from './postgres.js';
 import type { RgwInfo } from './rgw.js';
 import type { RestateInfo } from './restate.js';
 
@@ -31,7 +33,7 @@ export interface RunServer<Info> {
 export interface ServerInfos {
   rgw: RgwInfo;
   restate: RestateInfo;
-  // postgres: PostgresInfo;  <- the PostgreSQL test server goes here (and in SERVERS, and in provided.ts)
+  postgres: PostgresInfo;
 }
 
 /** How each server starts for the run. They start in parallel, before the first test file. */
@@ -44,5 +46,9 @@ export const SERVERS: { [K in keyof ServerInfos]: () => Promise<RunServer<Server
   restate: async () => {
     const server = await RestateServer.start();
     return { info: server.info, stop: () => server.stop() };
+  },
+  postgres: async () => {
+    const server = await startPostgresServer();
+    return { info: { host: server.host, port: server.port, user: server.user }, stop: () => server.stop() };
   },
 };

@@ -12,6 +12,7 @@ export interface DeskModels {
 }
 
 export async function pickDeskModels(env: NodeJS.ProcessEnv = process.env): Promise<DeskModels> {
+  if (env['DESK_MODEL'] === 'scripted') return scripted('DESK_MODEL=scripted');
   if (env['ANTHROPIC_API_KEY']) {
     const { AnthropicModel } = await import('@skein/model-anthropic');
     const model = new AnthropicModel({ maxTokens: 1024 });
@@ -33,9 +34,13 @@ export async function pickDeskModels(env: NodeJS.ProcessEnv = process.env): Prom
     const model = new BedrockModel();
     return { description: `Amazon Bedrock ${model.modelId} (AWS credentials are set)`, modelFor: () => model };
   }
+  return scripted('set ANTHROPIC_API_KEY, OPENAI_BASE_URL / OPENAI_API_KEY or AWS credentials for a real model');
+}
+
+/** The scripted models (`why`: how to get a real one, or why these were chosen). */
+function scripted(why: string): DeskModels {
   return {
-    description:
-      'scripted models from @skein/core/testing that follow the conversation (set ANTHROPIC_API_KEY, OPENAI_BASE_URL / OPENAI_API_KEY or AWS credentials for a real model)',
+    description: `scripted models from @skein/core/testing that follow the conversation (${why})`,
     modelFor: scriptedDeskModel,
   };
 }

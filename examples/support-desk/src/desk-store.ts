@@ -57,35 +57,38 @@ const SEED: DeskData = {
   refunds: [],
 };
 
-/** The desk's records in `<dir>/desk-data.json` (seeded on first use). */
+/**
+ * The desk's records in `<dir>/desk-data.json` (seeded on first use). Read afresh by every operation:
+ * another desk process on the same `--dir` may have changed them (its tool calls run inside its own
+ * turn, which the session's claim keeps from overlapping ours). Changes made in this process go one
+ * after the other (the web desk runs several conversations at once; each change reads what the one
+ * before it wrote).
+ */
 export class DeskStore {
   readonly file: string;
-  #data: DeskData | undefined;
-  #saving: Promise<void> = Promise.resolve();
+  #changing: Promise<unknown> = Promise.resolve();
 
   constructor(dir: string) {
     this.file = join(dir, 'desk-data.json');
   }
 
   async #load(): Promise<DeskData> {
-    if (this.#data) return this.#data;
     try {
-      this.#data = JSON.parse(await readFile(this.file, 'utf8')) as DeskData;
+      return JSON.parse(await readFile(this.file, 'utf8')) as DeskData;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      this.#data = structuredClone(SEED);
+      return structuredClone(SEED);
     }
-    return this.#data;
   }
 
-  /** Writes one after the other (two conversations may refund at once; each write holds every change so far). */
-  #save(data: DeskData): Promise<void> {
-    const write = this.#saving.then(() => this.#write(data));
-    this.#saving = write.catch(() => undefined);
-    return write;
+  /** Runs `change` (read, modify, save) after the changes before it in this process. */
+  #change<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.#changing.then(change);
+    this.#changing = run.catch(() => undefined);
+    return run;
   }
 
-  async #write(data: DeskData): Promise<void> {
+  async #save(data: DeskData): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
     await writeFile(temp, JSON.stringify(data, null, 2));
@@ -114,7 +117,11 @@ export class DeskStore {
    * key already used returns the refund made then instead of paying twice (a tool call cut by a crash
    * and run again on resume carries the same key, `context.idempotencyKey`); a new key is a new refund.
    */
-  async refund(orderId: string, amountEur: number, reason: string, idempotencyKey: string): Promise<Refund> {
+  refund(orderId: string, amountEur: number, reason: string, idempotencyKey: string): Promise<Refund> {
+    return this.#change(() => this.#refund(orderId, amountEur, reason, idempotencyKey));
+  }
+
+  async #refund(orderId: string, amountEur: number, reason: string, idempotencyKey: string): Promise<Refund> {
     const data = await this.#load();
     const already = data.refunds.find((r) => r.id === idempotencyKey);
     if (already) return already;
@@ -134,14 +141,16 @@ export class DeskStore {
   }
 
   /** Removes a duplicate charge from an invoice. */
-  async reverseDuplicateCharge(invoiceId: string): Promise<Invoice> {
-    const data = await this.#load();
-    const invoice = data.invoices.find((i) => i.id === invoiceId);
-    if (!invoice) throw new Error(`No invoice ${invoiceId}.`);
-    if (invoice.charges < 2)
-      throw new Error(`Invoice ${invoiceId} was charged once; there is no duplicate to reverse.`);
-    invoice.charges = 1;
-    await this.#save(data);
-    return invoice;
+  reverseDuplicateCharge(invoiceId: string): Promise<Invoice> {
+    return this.#change(async () => {
+      const data = await this.#load();
+      const invoice = data.invoices.find((i) => i.id === invoiceId);
+      if (!invoice) throw new Error(`No invoice ${invoiceId}.`);
+      if (invoice.charges < 2)
+        throw new Error(`Invoice ${invoiceId} was charged once; there is no duplicate to reverse.`);
+      invoice.charges = 1;
+      await this.#save(data);
+      return invoice;
+    });
   }
 }

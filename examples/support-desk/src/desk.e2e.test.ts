@@ -1,16 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { restateServer } from '../../../test/servers/index.js';
+import type { PostgresServer } from '@skein/session-postgres/testing';
+import type { RgwServer } from '@skein/session-s3/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { postgresServer, restateServer, rgwServer } from '../../../test/servers/index.js';
 import {
   readTransitions,
   refundsMade,
   replies,
   runDesk,
+  startDesk,
   storedConversation,
   storedTransitions,
   writeScript,
+  type TestStore,
 } from './desk-run.test-helpers.js';
 
 let dir = '';
@@ -145,6 +149,104 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     if (shape !== 'agent')
       expect(await storedTransitions(dir, `customer-1-${shape}`, ID[shape])).toEqual(APPROVED_REFUND_PATH[shape]);
   });
+});
+
+describe('the desk on each store (--store sqlite is the default above)', () => {
+  let postgres: PostgresServer | undefined;
+  let rgw: RgwServer | undefined;
+  afterAll(async () => {
+    await postgres?.stop();
+    await rgw?.stop();
+  }, 120_000);
+
+  const stores: [string, () => Promise<{ args: string[]; store: TestStore }>][] = [
+    ['file', async () => ({ args: ['--store', 'file'], store: { kind: 'file' } })],
+    [
+      'postgres',
+      async () => {
+        postgres ??= await postgresServer();
+        const connectionString = await postgres.createDatabase('desk');
+        return {
+          args: ['--store', 'postgres', '--postgres', connectionString],
+          store: { kind: 'postgres', connectionString },
+        };
+      },
+    ],
+    [
+      's3',
+      async () => {
+        rgw ??= await rgwServer();
+        const bucket = await rgw.createBucket('desk');
+        const store: TestStore = { kind: 's3', bucket, prefix: 'desk', clientConfig: rgw.clientConfig() };
+        return { args: ['--store', 's3', '--s3', `s3://${bucket}/desk`], store };
+      },
+    ],
+  ];
+
+  it.each(stores)(
+    '%s: routes, answers and stores the graph run there',
+    async (_name, setup) => {
+      const { args, store } = await setup();
+      const env =
+        store.kind === 's3'
+          ? {
+              DESK_MODEL: 'scripted', // AWS credentials for S3 would otherwise pick Bedrock
+              AWS_ENDPOINT_URL_S3: rgw!.endpoint,
+              AWS_REGION: rgw!.region,
+              AWS_ACCESS_KEY_ID: rgw!.credentials.accessKeyId,
+              AWS_SECRET_ACCESS_KEY: rgw!.credentials.secretAccessKey,
+              AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+              AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+            }
+          : {};
+      const script = await writeScript(dir, CONVERSATION);
+      const run = await runDesk(['--shape', 'graph', '--dir', dir, '--script', script, ...args], { env });
+      replies(run.stdout).forEach((answer, i) => expect(answer).toMatch(ANSWERS[i] as RegExp));
+      expect(replies(run.stdout)).toHaveLength(3);
+      expect(await storedTransitions(dir, 'customer-1-graph', ID.graph, store)).toEqual(BILLING_PATH.graph);
+    },
+    600_000,
+  );
+});
+
+describe.each(['agent', 'graph', 'swarm'] as const)('two desk processes on one conversation (%s)', (shape) => {
+  const RELOADED =
+    '[desk] another process answered in this conversation since this one loaded it; reloading the conversation.';
+
+  it('never interleave: a desk whose view is stale says another process answered, reloads, and answers', async () => {
+    const args = ['--shape', shape, '--dir', dir, '--session', 'shared'];
+    const [one, two] = await Promise.all([startDesk(args), startDesk(args)]);
+    const turns: string[] = [];
+    turns.push(await one.say('Please refund order 7')); // one loads the empty conversation and answers
+    turns.push(await two.say('thanks!')); // two loads now (after one gave the conversation up): it is current
+    turns.push(await one.say('I was charged twice for order 42')); // two answered since one loaded
+    turns.push(await two.say('I was charged twice for order 42')); // one answered since two loaded
+    expect(turns.map((t) => t.includes(RELOADED))).toEqual([false, false, true, true]);
+    expect(turns.map((t) => replies(t))).toEqual([
+      [expect.stringMatching(/^I refunded 12 EUR for order 7;/)],
+      [expect.stringMatching(/^I can help with charges, invoices and refunds/)],
+      [expect.stringMatching(/^I reversed the duplicate charge on invoice INV-42/)],
+      [expect.stringMatching(/^Invoice INV-42 shows one charge of 80 EUR/)], // two sees what one did
+    ]);
+    for (const run of await Promise.all([one.quit(), two.quit()])) expect(run.code).toBe(0);
+    expect(await refundsMade(dir)).toEqual([{ orderId: '7', amountEur: 12 }]);
+    if (shape === 'agent') {
+      // One conversation, every turn whole and in the order it was answered.
+      const stored = await storedConversation(dir, 'shared-agent', 'default');
+      expect(stored.filter((l) => l.startsWith('user: ') && !l.includes('toolResult'))).toEqual([
+        'user: Please refund order 7',
+        'user: thanks!',
+        'user: I was charged twice for order 42',
+        'user: I was charged twice for order 42',
+      ]);
+      expect(stored.at(-1)).toMatch(/^assistant: Invoice INV-42 shows one charge of 80 EUR/);
+      expect(stored.filter((l) => l.includes('toolUse')).length).toBe(
+        stored.filter((l) => l.includes('toolResult')).length,
+      );
+    } else {
+      expect(await storedTransitions(dir, `shared-${shape}`, ID[shape])).toEqual(BILLING_PATH[shape]);
+    }
+  }, 120_000);
 });
 
 describe('the desk on Restate (npm run desk:restate)', () => {

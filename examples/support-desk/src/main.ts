@@ -7,16 +7,19 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { pickDeskModels } from './desk-models.js';
-import type { BudgetSpend, Interrupt, InterruptResponseBlock } from '@skein/core';
+import { SessionConflictError, type BudgetSpend, type Interrupt, type InterruptResponseBlock } from '@skein/core';
 import type { DeskProgress, DeskReply, DeskShape } from './desk.js';
-import { openDesk } from './open-desk.js';
+import { openDesk, type DeskStoreKind } from './open-desk.js';
 import { PendingTurns, type PendingTurn } from './pending-turn.js';
 
 const HELP = `npm run desk -- [options]
   --shape graph|swarm|agent   how the desk is built (default graph)
   --session <id>              conversation id (default "customer-1")
-  --dir <path>                data and file sessions (default ./.desk)
-  --s3 s3://bucket/prefix     store sessions in S3 instead (AWS environment)
+  --dir <path>                the shop's data, and the sessions of --store sqlite or file (default ./.desk)
+  --store sqlite|file|s3|postgres
+                              where sessions are stored (default sqlite: <dir>/desk.db; file: <dir>/sessions)
+  --s3 s3://bucket/prefix     with --store s3 (implies it): the bucket and prefix (AWS environment)
+  --postgres <url>            with --store postgres: postgres://user@host:5432/db (default: $DATABASE_URL)
   --script <file>             customer messages, one per line (no prompt)
   --resume                    first finish the message a crash (or an unanswered approval) interrupted
   --budget-tokens <n>         tokens the conversation may spend in this process (default 200000)
@@ -31,6 +34,8 @@ const { values } = parseArgs({
     session: { type: 'string', default: 'customer-1' },
     dir: { type: 'string', default: '.desk' },
     s3: { type: 'string' },
+    store: { type: 'string' },
+    postgres: { type: 'string' },
     script: { type: 'string' },
     resume: { type: 'boolean', default: false },
     'budget-tokens': { type: 'string', default: '200000' },
@@ -50,13 +55,21 @@ if (!['graph', 'swarm', 'agent'].includes(shape)) {
   process.exit(2);
 }
 
+const store = (values.store ?? (values.s3 ? 's3' : 'sqlite')) as DeskStoreKind;
+if (!['sqlite', 'file', 's3', 'postgres'].includes(store)) {
+  process.stderr.write(`--store must be sqlite, file, s3 or postgres (got ${store}).\n${HELP}`);
+  process.exit(2);
+}
+const postgresUrl = values.postgres ?? process.env['DATABASE_URL'];
+
 // Paths are relative to where the user ran npm (npm runs the script inside the examples workspace).
 const cwd = process.env['INIT_CWD'] ?? process.cwd();
 const dir = resolve(cwd, values.dir);
 await mkdir(dir, { recursive: true });
 const models = await pickDeskModels();
 console.log(`[model] ${models.description}`);
-console.log(`[desk] ${shape} shape, session ${values.session} ${values.s3 ? `in ${values.s3}` : `in ${dir}/sessions`}`);
+const where = { sqlite: `${dir}/desk.db`, file: `${dir}/sessions`, s3: values.s3, postgres: 'PostgreSQL' }[store];
+console.log(`[desk] ${shape} shape, session ${values.session} in ${where}`);
 const budget = { totalTokens: Number(values['budget-tokens']) }; // one budget for the conversation: every turn, node and specialist draws from it
 const opened = await openDesk({
   shape,
@@ -64,8 +77,10 @@ const opened = await openDesk({
   sessionId: values.session,
   models,
   budget,
+  store,
   ...(values.s3 ? { s3: values.s3 } : {}),
   ...(values['refund-remote'] ? { refundRemote: values['refund-remote'] } : {}),
+  ...(postgresUrl ? { postgres: postgresUrl } : {}),
 });
 if (values['refund-remote']) console.log(`[desk] refund agent: ${values['refund-remote']} (A2A)`);
 const pending = new PendingTurns(dir, `${values.session}-${shape}`);
@@ -141,15 +156,48 @@ function showSpend(before: BudgetSpend | undefined): void {
   );
 }
 
+/**
+ * Runs a turn. Another desk process on the same conversation may have answered since this one loaded
+ * it: then the session refuses the turn before it stores anything (`SessionConflictError`), and the
+ * desk reloads the conversation from the store and runs the turn again on it. `undefined`: the other
+ * process is answering right now.
+ */
+async function reloadingTurn(message: string, index: number, resuming: boolean): Promise<DeskReply | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    await pending.begin({ message, index });
+    try {
+      return resuming ? await opened.desk.resume(message, progress) : await opened.desk.turn(message, progress);
+    } catch (error) {
+      if (!SessionConflictError.is(error)) throw error;
+      await pending.abandon();
+      if (attempt > 0) {
+        console.log(
+          '[desk] another process is answering in this conversation right now; send your message again in a moment.',
+        );
+        await opened.reload();
+        return undefined;
+      }
+      console.log(
+        '[desk] another process answered in this conversation since this one loaded it; reloading the conversation.',
+      );
+      await opened.reload();
+    }
+  }
+}
+
 async function handle(message: string, index: number, resuming: boolean): Promise<boolean> {
-  await pending.begin({ message, index });
   const before = opened.budget?.spent;
-  const reply = resuming ? await opened.desk.resume(message, progress) : await opened.desk.turn(message, progress);
-  const settled = await settle(reply, { message, index });
-  showSpend(before);
-  if (!settled) return false;
-  await pending.end();
-  return true;
+  try {
+    const reply = await reloadingTurn(message, index, resuming);
+    if (!reply) return true;
+    const settled = await settle(reply, { message, index });
+    showSpend(before);
+    if (!settled) return false;
+    await pending.end();
+    return true;
+  } finally {
+    await opened.release(); // between turns another desk process on this conversation may answer
+  }
 }
 
 /** Finishes what a crash or an unanswered approval left; returns the script index it reached (-2: still waiting). */
@@ -161,10 +209,14 @@ async function resumePending(): Promise<number> {
   }
   console.log(`[desk] resuming: ${cut.message}`);
   if (cut.interrupts?.length) {
-    const done = await settle({ text: '', status: 'interrupted', interrupts: cut.interrupts }, cut);
-    if (!done) return -2;
-    await pending.end();
-    return cut.index;
+    try {
+      const done = await settle({ text: '', status: 'interrupted', interrupts: cut.interrupts }, cut);
+      if (!done) return -2;
+      await pending.end();
+      return cut.index;
+    } finally {
+      await opened.release();
+    }
   }
   return (await handle(cut.message, cut.index, true)) ? cut.index : -2;
 }

@@ -1,4 +1,4 @@
-import { Agent, interruptStateOf } from '@skein/core';
+import { Agent, interruptStateOf, type JsonObject, type Message } from '@skein/core';
 import type { GraphSession } from './graph-session.js';
 import type { GraphConfig } from './graph-types.js';
 import type { InFlight, RunState } from './run-state.js';
@@ -43,4 +43,18 @@ export function startPoints(state: RunState, config: GraphConfig, session: Graph
     if (agent && !points.has(a.nodeId)) points.set(a.nodeId, inFlightOf(a, agent, session));
   }
   return points;
+}
+
+/** What an agent node looked like when the graph was built (`resetOnRevisit` goes back to it). */
+export interface InitialAgent {
+  messages: Message[];
+  state: JsonObject;
+  conversation: JsonObject;
+}
+
+/** Puts `agent` back as it was built: history, state and conversation-manager state. */
+export function resetAgent(agent: Agent, initial: InitialAgent): void {
+  agent.messages = structuredClone(initial.messages);
+  agent.state.replace(initial.state);
+  agent.conversationManager.restoreFromSession(initial.conversation);
 }

@@ -1,7 +1,5 @@
 import {
   CancelledError,
-  addUsage,
-  emptyUsage,
   type Agent,
   type BudgetExceeded,
   type BudgetScope,
@@ -19,7 +17,8 @@ import {
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import { agentOf, inFlightOf } from './agent-snapshot.js';
+import { agentOf, inFlightOf, resetAgent } from './agent-snapshot.js';
+import { followEdges, markCancelled, markPaused, markSettled } from './node-ends.js';
 import type { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult, GraphState } from './graph-types.js';
 import { graphResult } from './graph-result.js';
@@ -30,15 +29,7 @@ import { answerPrompt, pauseTransition } from './pause.js';
 import { runNode } from './run-node.js';
 import { nodeEntry, type PauseStage, type RunState } from './run-state.js';
 import { RunWriter } from './run-writer.js';
-import {
-  addActivation,
-  arriveAt,
-  checkConditions,
-  describeEdge,
-  outgoingEdges,
-  type Activation,
-  type FiredEdge,
-} from './schedule.js';
+import { outgoingEdges, type Activation } from './schedule.js';
 
 /** A node that moved to `running`. */
 interface StartedNode {
@@ -237,21 +228,7 @@ export class GraphRun {
 
   /** A node a BeforeNodeCallEvent hook cancelled: failed, and not counted as an execution. */
   #cancelled(activation: Activation, count: number, reason: string): Promise<void> {
-    const state = this.#state;
-    const { nodeId } = activation;
-    delete state.running[nodeId];
-    state.counts[nodeId] = count - 1;
-    state.executionCount--;
-    const result: NodeResult = {
-      nodeId,
-      status: 'failed',
-      text: '',
-      error: reason,
-      usage: emptyUsage(),
-      executionTimeMs: 0,
-      executionCount: count - 1,
-    };
-    return this.#settle(activation, result, false);
+    return this.#settle(activation, markCancelled(this.#state, activation.nodeId, count, reason), false);
   }
 
   /** After a node's execution: a stop keeps it running to go on later, a pause waits, anything else settles. */
@@ -294,13 +271,8 @@ export class GraphRun {
     interrupts: Interrupt[],
     result: NodeResult | undefined,
   ): Promise<void> {
-    const state = this.#state;
     const { nodeId } = activation;
-    delete state.running[nodeId];
-    state.counts[nodeId] = (state.counts[nodeId] ?? 1) - 1;
-    state.executionCount--;
-    state.paused[nodeId] = { sources: [...activation.sources], stage, interrupts };
-    if (result) state.results[nodeId] = result;
+    markPaused(this.#state, activation, stage, interrupts, result);
     this.#pausing = true;
     const stored = await this.#writer.write({
       transitions: [pauseTransition(nodeId, stage, interrupts)],
@@ -316,13 +288,12 @@ export class GraphRun {
     const state = this.#state;
     const { nodeId } = activation;
     const { config, hooks, graph } = this.#host;
-    state.results[nodeId] = result;
-    if (ran) {
-      (state.places[nodeId] ??= []).push(state.executionOrder.length);
-      state.executionOrder.push(nodeId);
-      addUsage(state.usage, result.usage);
-    }
-    const { fired, transitions } = await this.#follow(nodeId, result);
+    markSettled(state, nodeId, result, ran);
+    const outgoing = this.#outgoing.get(nodeId) ?? [];
+    const stopped = this.#stop !== undefined;
+    const followed = await followEdges(state, nodeId, result, outgoing, config, stopped, this.graphState());
+    const { fired, transitions } = followed;
+    if (followed.halt) this.halt('failed', followed.halt);
     // The node entry is a JSON copy of the result: made only when a session stores it.
     const node = this.#host.session ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) } : undefined;
     const stored = await this.#writer.write({ node, transitions, agent: agentOf(config, nodeId) });
@@ -333,43 +304,11 @@ export class GraphRun {
     if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
   }
 
-  /**
-   * Follows a settled node's edges: the arrival is recorded before anything is awaited (nodes finishing
-   * together cannot lose it), the edges whose conditions hold add activations; a failure no edge
-   * routes around is recorded (and halts the run unless `continueOnFailure`).
-   */
-  async #follow(nodeId: string, result: NodeResult): Promise<{ fired: FiredEdge[]; transitions: NewTransition[] }> {
-    const state = this.#state;
-    const { config } = this.#host;
-    const ok = result.status === 'completed';
-    let fired: FiredEdge[] = [];
-    if (!this.#stop && (ok || config.continueOnFailure)) {
-      const arrival = arriveAt(nodeId, ok, this.#outgoing.get(nodeId) ?? [], state.joins);
-      state.joins = arrival.joins;
-      fired = await checkConditions(arrival.candidates, this.graphState());
-    }
-    for (const f of fired) state.waiting = addActivation(state.waiting, { nodeId: f.edge.to, sources: f.sources });
-    const transitions: NewTransition[] = fired.map((f) => ({
-      from: nodeId,
-      to: f.edge.to,
-      kind: f.edge.join ? 'join' : 'edge',
-      reason: describeEdge(f.edge),
-    }));
-    state.handled = state.handled.filter((id) => id !== nodeId);
-    if (!ok) {
-      if (fired.length > 0) state.handled.push(nodeId);
-      else transitions.push({ from: nodeId, to: null, kind: 'fail', reason: result.error ?? 'failed' });
-      if (!config.continueOnFailure) this.halt('failed', `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`);
-    }
-    return { fired, transitions };
-  }
-
+  /** Back to the agent as the graph was built (`resetOnRevisit`), stored from scratch. */
   async #resetAgent(nodeId: string, agent: Agent): Promise<void> {
     const initial = this.#host.initial.get(nodeId);
     if (!initial) return;
-    agent.messages = structuredClone(initial.messages);
-    agent.state.replace(initial.state);
-    agent.conversationManager.restoreFromSession(initial.conversation);
+    resetAgent(agent, initial);
     await this.#host.session?.resetAgent(agent);
   }
 

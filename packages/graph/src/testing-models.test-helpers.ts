@@ -5,7 +5,6 @@ import {
   type JsonObject,
   type Model,
   type ModelStreamEvent,
-  type NewTransition,
   type NodeTransition,
 } from '@skein/core';
 

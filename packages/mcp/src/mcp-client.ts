@@ -1,5 +1,6 @@
 import { ConfigurationError, errorToolResult, type JsonValue, type ToolContext, type ToolResult } from '@skein/core';
 import { describeCallError, isTransportFailure } from './call-errors.js';
+import { checkCall } from './call-input.js';
 import { defaultServerName, describeServer, openConnection, type Connection } from './connection.js';
 import {
   checkClientOptions,
@@ -184,55 +185,40 @@ export class McpClient {
     } catch (error) {
       return errorToolResult(id, `Tool ${name} cannot run: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const checked = catalog.tools.get(mcpName);
-    if (!checked) {
-      const skipped = catalog.skipped.find((s) => s.name === mcpName);
-      return errorToolResult(
-        id,
-        skipped
-          ? `Tool ${name} cannot be called: ${skipped.reason}.`
-          : `Tool ${name} is no longer offered by the ${this.#server} (its tool list changed). Do not call it again.`,
-      );
-    }
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return errorToolResult(
-        id,
-        `Invalid input for tool ${name}: expected a JSON object. Call it again with input matching its schema.`,
-      );
-    }
-    const valid = checked.validate(input);
-    if (!valid.valid) {
-      return errorToolResult(
-        id,
-        `Invalid input for tool ${name}: ${valid.errorMessage}. Call it again with input matching its schema.`,
-      );
-    }
+    const call = checkCall(catalog, name, mcpName, input, this.#server);
+    if ('problem' in call) return errorToolResult(id, call.problem);
     try {
       const result = await connection.client.callTool(
-        { name: mcpName, arguments: input },
+        { name: mcpName, arguments: call.arguments },
         { signal: context.signal, timeout: this.#timeoutMs },
       );
       return toToolResult(id, result);
     } catch (error) {
-      await new Promise((r) => setImmediate(r)); // let a dying server's last stderr lines arrive
-      if (this.#closed)
-        return errorToolResult(
-          id,
-          `Tool ${name} was stopped: the client of the ${this.#server} was closed during the call.`,
-        );
-      if (isTransportFailure(error, context.signal.aborted)) connection.markLost();
+      return this.#failed(error, name, connection, context);
+    }
+  }
+
+  /** The error result of a call that went out and failed; a transport failure marks the connection lost. */
+  async #failed(error: unknown, name: string, connection: Connection, context: ToolContext): Promise<ToolResult> {
+    const id = context.toolUse.toolUseId;
+    await new Promise((r) => setImmediate(r)); // let a dying server's last stderr lines arrive
+    if (this.#closed)
       return errorToolResult(
         id,
-        describeCallError(error, {
-          tool: name,
-          server: this.#server,
-          timeoutMs: this.#timeoutMs,
-          aborted: context.signal.aborted,
-          lost: connection.lost,
-          reconnects: this.#options.reconnect !== false,
-          stderr: connection.stderrTail(),
-        }),
+        `Tool ${name} was stopped: the client of the ${this.#server} was closed during the call.`,
       );
-    }
+    if (isTransportFailure(error, context.signal.aborted)) connection.markLost();
+    return errorToolResult(
+      id,
+      describeCallError(error, {
+        tool: name,
+        server: this.#server,
+        timeoutMs: this.#timeoutMs,
+        aborted: context.signal.aborted,
+        lost: connection.lost,
+        reconnects: this.#options.reconnect !== false,
+        stderr: connection.stderrTail(),
+      }),
+    );
   }
 }

@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import type { AccumulatedUsage } from '@skein/core';
+import type { AccumulatedUsage, Usage } from '@skein/core';
 import { ATTR } from './conventions.js';
 
 /** Token counts of a model call, an invocation or a run. */
@@ -26,4 +26,23 @@ export function countsOf(usage: AccumulatedUsage): TokenCounts {
     cacheRead: usage.cacheReadInputTokens,
     cacheWrite: usage.cacheWriteInputTokens,
   };
+}
+
+/** No tokens yet. */
+export const noTokens = (): TokenCounts => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+
+/** Adds a model call's usage to `into`. */
+export function addTokens(into: TokenCounts, usage: Usage): void {
+  into.input += usage.inputTokens;
+  into.output += usage.outputTokens;
+  into.cacheRead += usage.cacheReadInputTokens ?? 0;
+  into.cacheWrite += usage.cacheWriteInputTokens ?? 0;
+}
+
+/** Adds `from` to `into`. */
+export function addCounts(into: TokenCounts, from: TokenCounts): void {
+  into.input += from.input;
+  into.output += from.output;
+  into.cacheRead += from.cacheRead;
+  into.cacheWrite += from.cacheWrite;
 }

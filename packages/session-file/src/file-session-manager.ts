@@ -25,7 +25,7 @@ export function defaultStorageDir(): string {
  * const sessionManager = new FileSessionManager({ sessionId: 'user-123', storageDir: './sessions' });
  * const agent = new Agent({ model, sessionManager });
  * await agent.invoke('Hello!');   // persisted under ./sessions/session_user-123/
- * await sessionManager.close();   // lets another process write this session
+ * await sessionManager.close();   // lets another process write this session (release() does the same between turns)
  */
 export class FileSessionManager extends RepositorySessionManager {
   declare readonly repository: FileSessionRepository;
@@ -53,8 +53,12 @@ export class FileSessionManager extends RepositorySessionManager {
     return this.repository.storageDir;
   }
 
-  /** Releases this writer's lock on the session (also done at process exit). */
-  close(): Promise<void> {
+  /**
+   * Releases this writer's locks (also done at process exit). The manager stays usable, like after
+   * `release()`: its next write locks the session again, and fails with `SessionConflictError` if
+   * another writer wrote the session in between.
+   */
+  override close(): Promise<void> {
     return this.repository.close();
   }
 }

@@ -35,7 +35,10 @@ export interface FileSessionRepositoryOptions {
  * written by either opens in the other). Every write is atomic; ids are validated; the first write to
  * a session takes a lock file in it, so a second writer (another process or another repository
  * instance) gets `SessionConflictError`. Call `close()` to release the locks (they are also released
- * at process exit, and a lock whose process died on this host is recovered).
+ * at process exit, and a lock whose process died on this host is recovered). A writer never goes on
+ * from a stale view: after `beginView` (which session managers call before they load a session), its
+ * next lock fails with `SessionConflictError`, writing nothing, when another writer wrote the session
+ * since or held it then.
  * @example
  * const repository = new FileSessionRepository({ storageDir: './sessions' });
  * const agent = new Agent({ model, sessionManager: new RepositorySessionManager({ sessionId: 'user-1', repository }) });
@@ -74,6 +77,23 @@ export class FileSessionRepository implements SessionRepository {
     }
   }
 
+  /**
+   * Starts this writer's view of `sessionId` (a session manager calls it before it reads the session):
+   * its next claim of the session fails with `SessionConflictError`, writing nothing, when another
+   * writer has claimed it since, or held it now. A no-op while this instance holds the session.
+   */
+  async beginView(sessionId: string): Promise<void> {
+    this.#paths.session(sessionId);
+    if (this.#files.holds(sessionId)) return;
+    await this.#files.views.begin(sessionId);
+  }
+
+  /** Gives up this instance's lock on `sessionId` (if held) and keeps its view: the next write locks it again and checks the view. */
+  release(sessionId: string): Promise<void> {
+    this.#paths.session(sessionId);
+    return this.#files.release(sessionId);
+  }
+
   async createSession(session: Session): Promise<Session> {
     const file = this.#paths.sessionFile(session.session_id);
     await this.#files.writable(session.session_id);
@@ -104,6 +124,7 @@ export class FileSessionRepository implements SessionRepository {
       throw fsError(error, 'delete', dir, this.storageDir);
     }
     this.#files.forget(sessionId);
+    this.#files.views.emptied(sessionId);
     await fs.rm(trash, { recursive: true, force: true });
   }
 
@@ -329,7 +350,7 @@ export class FileSessionRepository implements SessionRepository {
     });
   }
 
-  /** Releases the session locks this instance holds, so another writer may open those sessions. */
+  /** Releases the session locks this instance holds, so another writer may open those sessions (views are kept, as by `release`). */
   close(): Promise<void> {
     return this.#files.close();
   }

@@ -7,6 +7,7 @@ import { errnoCode, fsError } from './fs-errors.js';
 import { RootGuard } from './root-guard.js';
 import { pidAlive, SessionLock } from './session-lock.js';
 import type { SessionPaths } from './session-paths.js';
+import { SessionViews } from './session-views.js';
 
 /** Numbered files of a directory (`message_<n>.json`, `transition_<n>.json`), sorted by number; `undefined` without the directory. */
 export async function numbered(dir: string, prefix: string, root: string): Promise<number[] | undefined> {
@@ -52,10 +53,18 @@ export class SessionFiles {
   readonly #locking = new Map<string, Promise<void>>();
   readonly #known = new Set<string>();
   readonly #guard: RootGuard;
+  /** This writer's views of the sessions it loaded (`beginView`). */
+  readonly views: SessionViews;
 
   constructor(paths: SessionPaths) {
     this.#paths = paths;
     this.#guard = new RootGuard(paths.root);
+    this.views = new SessionViews(paths);
+  }
+
+  /** True when this instance holds (or is taking) the session's lock. */
+  holds(sessionId: string): boolean {
+    return this.#locking.has(sessionId);
   }
 
   /** Throws `SessionCorruptError` when `dir` leads out of the storage root through a symbolic link (checked before writing in it). */
@@ -63,21 +72,32 @@ export class SessionFiles {
     return this.#guard.check(dir);
   }
 
-  /** Makes sure the session directory exists and this instance holds its lock (taken once, on first write). */
+  /**
+   * Makes sure the session directory exists and this instance holds its lock (taken once, on first
+   * write, and again after a release): the claim. It fails with `SessionConflictError` before
+   * anything is written when this writer's view is stale (`SessionViews`); the lock is then given back.
+   */
   async writable(sessionId: string): Promise<void> {
     let taking = this.#locking.get(sessionId);
     if (!taking) {
       taking = (async () => {
+        this.views.checkHolder(sessionId);
         const dir = this.#paths.session(sessionId);
         await this.mkdir(dir);
         const lock = new SessionLock(this.#paths.lockFile(sessionId));
         const recovery = await lock.acquire(`Session ${sessionId} in ${this.#paths.root}`);
+        try {
+          await removeTempFiles(
+            dir,
+            recovery && { stalePid: recovery.stale?.host === os.hostname() ? recovery.stale.pid : undefined },
+          );
+          await lock.endRecovery();
+          await this.views.claim(sessionId);
+        } catch (error) {
+          await lock.release();
+          throw error;
+        }
         this.#locks.set(sessionId, lock);
-        await removeTempFiles(
-          dir,
-          recovery && { stalePid: recovery.stale?.host === os.hostname() ? recovery.stale.pid : undefined },
-        );
-        await lock.endRecovery();
       })();
       this.#locking.set(sessionId, taking);
       taking.catch(() => this.#locking.delete(sessionId));
@@ -136,6 +156,16 @@ export class SessionFiles {
     this.#locks.get(sessionId)?.forget();
     this.#locks.delete(sessionId);
     this.#locking.delete(sessionId);
+  }
+
+  /** Releases the session's lock, if held (the view stays: the next claim checks it). */
+  async release(sessionId: string): Promise<void> {
+    const taking = this.#locking.get(sessionId);
+    this.#locking.delete(sessionId);
+    await taking?.catch(() => undefined);
+    const lock = this.#locks.get(sessionId);
+    this.#locks.delete(sessionId);
+    await lock?.release();
   }
 
   /** Releases every lock held. */

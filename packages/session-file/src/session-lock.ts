@@ -56,7 +56,7 @@ export function pidAlive(pid: number): boolean {
 }
 
 /** True when the lock's holder is certainly gone: same host, and its pid is dead or now belongs to another process. */
-function isStale(info: LockInfo): boolean {
+export function isStale(info: LockInfo): boolean {
   if (info.host !== os.hostname()) return false;
   if (info.pid === process.pid) return ![...held.values()].includes(info.token);
   if (!pidAlive(info.pid)) return true;
@@ -64,7 +64,8 @@ function isStale(info: LockInfo): boolean {
   return now !== undefined && now !== info.proc_start;
 }
 
-async function readLock(file: string): Promise<LockInfo | undefined> {
+/** The lock file's holder; `undefined` when there is none (or it is not a lock). */
+export async function readLock(file: string): Promise<LockInfo | undefined> {
   try {
     const info = JSON.parse(await fs.readFile(file, 'utf8')) as LockInfo;
     return typeof info.pid === 'number' && typeof info.token === 'string' ? info : undefined;

@@ -37,6 +37,11 @@ export class SessionPaths {
     return path.join(this.session(sessionId), '.skein.lock');
   }
 
+  /** The session's write generation, replaced at every claim (see `SessionViews`). */
+  writerFile(sessionId: string): string {
+    return path.join(this.session(sessionId), '.skein.writer');
+  }
+
   agent(sessionId: string, agentId: string): string {
     checkSessionId(agentId, 'agent id');
     return this.#inside(path.join(this.session(sessionId), 'agents', `agent_${agentId}`));

@@ -42,20 +42,28 @@ const putLease = (sessionId: string, doc: object): Promise<unknown> =>
       ContentType: 'application/json',
     }),
   );
+const readLease = async (sessionId: string): Promise<unknown> =>
+  JSON.parse(
+    await (
+      await raw.send(new GetObjectCommand({ Bucket: bucket, Key: leaseKey(sessionId) }))
+    ).Body!.transformToString(),
+  );
 const answers = (n: number, who: string): string[] => Array.from({ length: n }, (_, i) => `${who} answer ${i}`);
 
 describe('the session lease', () => {
-  it('is taken at the first write and given up by close()', async () => {
+  it('is taken at the first write and given up by close(), which leaves a released lease of the same owner', async () => {
     const m = manager('basic');
     await new Agent({ model: new ScriptedModel(['hi']), sessionManager: m }).invoke('hello');
-    const stored = JSON.parse(
-      await (
-        await raw.send(new GetObjectCommand({ Bucket: bucket, Key: leaseKey('basic') }))
-      ).Body!.transformToString(),
-    ) as { pid: number; host: string };
-    expect(stored).toMatchObject({ pid: process.pid, host: os.hostname() });
+    const held = (await readLease('basic')) as { owner: string; pid: number; host: string; released_at?: string };
+    expect(held).toMatchObject({ pid: process.pid, host: os.hostname() });
+    expect(held.released_at).toBeUndefined();
     await m.close();
-    await expect(raw.send(new GetObjectCommand({ Bucket: bucket, Key: leaseKey('basic') }))).rejects.toThrow();
+    const released = (await readLease('basic')) as { owner: string; expires_at: string; released_at?: string };
+    expect(released).toMatchObject({ owner: held.owner, expires_at: released.released_at });
+    // The next writer takes a released lease at once.
+    const next = new Agent({ model: new ScriptedModel(['again']), sessionManager: manager('basic') });
+    await next.invoke('hello again');
+    expect(next.messages.map(messageText)).toEqual(['hello', 'hi', 'hello again', 'again']);
   });
 
   it('left by a writer that died on this host is taken over at once', async () => {

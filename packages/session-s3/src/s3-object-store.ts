@@ -36,11 +36,16 @@ export class S3ObjectStore {
 
   /** The object's text, or `undefined` when the key does not exist. */
   async get(key: string): Promise<string | undefined> {
+    return (await this.read(key))?.text;
+  }
+
+  /** The object's text and ETag (one GET), or `undefined` when the key does not exist. */
+  async read(key: string): Promise<{ text: string; etag: string | undefined } | undefined> {
     try {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       const text = out.Body ? await out.Body.transformToString('utf8') : '';
       this.#remember(key, out.ETag);
-      return text;
+      return { text, etag: out.ETag };
     } catch (error) {
       if (isMissingKey(error)) {
         this.#etags.delete(key);
@@ -53,6 +58,11 @@ export class S3ObjectStore {
   /** True when this store holds an ETag for `key` (it read or wrote the object). */
   knows(key: string): boolean {
     return this.#etags.has(key);
+  }
+
+  /** The ETag this store last read or wrote for `key`. */
+  etag(key: string): string | undefined {
+    return this.#etags.get(key);
   }
 
   /**
@@ -80,11 +90,12 @@ export class S3ObjectStore {
   }
 
   /**
-   * Writes `body` over `key` only if the object is still the version this store last read or wrote
-   * (`If-Match`). With no version known, the current one is looked up first. Never writes a missing key.
+   * Writes `body` over `key` only if the object is still the version `expected` (an ETag), or by
+   * default the version this store last read or wrote (`If-Match`). With no version known, the current
+   * one is looked up first. Never writes a missing key.
    */
-  async replace(key: string, body: string): Promise<ReplaceOutcome> {
-    const etag = this.#etags.get(key) ?? (await this.head(key));
+  async replace(key: string, body: string, expected?: string): Promise<ReplaceOutcome> {
+    const etag = expected ?? this.#etags.get(key) ?? (await this.head(key));
     if (etag === undefined) return 'missing';
     for (let attempt = 0; attempt < 2; attempt++) {
       try {

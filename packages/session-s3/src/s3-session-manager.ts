@@ -35,8 +35,11 @@ export class S3SessionManager extends RepositorySessionManager {
     this.repository.destroy();
   }
 
-  /** Gives up the session's lease (another writer can start at once), then releases the client the manager created. */
-  close(): Promise<void> {
+  /**
+   * Gives up the session's lease (another writer can start at once), then releases the client the
+   * manager created (the manager is done then; `release()` gives the lease up and stays usable).
+   */
+  override close(): Promise<void> {
     return this.repository.close();
   }
 }

@@ -33,6 +33,9 @@ import { resolveS3Options, type S3SessionRepositoryOptions } from './s3-options.
  * other. One writer per session: the first write takes a lease object (`If-None-Match: *`), renewed
  * with `If-Match`; a second writer gets `SessionConflictError` before it writes anything. Creates are
  * also `If-None-Match: *` and updates `If-Match` with the ETag this repository last read or wrote.
+ * A writer never goes on from a stale view: after `beginView` (which session managers call before
+ * they load a session), its next take of the lease fails, writing nothing, when another writer took
+ * it since or held it then.
  * @example
  * const repository = new S3SessionRepository({ bucket: 'my-sessions', prefix: 'production', region: 'eu-west-1' });
  * const agent = new Agent({ model, sessionManager: new RepositorySessionManager({ sessionId: 'user-1', repository }) });
@@ -75,19 +78,38 @@ export class S3SessionRepository implements SessionRepository {
   /** Gives up this writer's session leases (so another writer need not wait for them to expire), then destroys the client it created. */
   async close(): Promise<void> {
     await Promise.all([...this.#leases.values()].map((lease) => lease.release()));
-    this.#leases.clear();
     this.destroy();
+  }
+
+  /**
+   * Starts this writer's view of `sessionId` (one GET of its lease; a session manager calls it before
+   * it reads the session): its next take of the lease fails with `SessionConflictError`, writing
+   * nothing, when another writer has taken it since, or held it now. A no-op while this writer holds it.
+   */
+  async beginView(sessionId: string): Promise<void> {
+    await this.#lease(sessionId).beginView();
+  }
+
+  /** Gives up this writer's lease on `sessionId` (a released lease replaces it) and keeps its view: the next write takes it again and checks the view. */
+  async release(sessionId: string): Promise<void> {
+    this.#keys.sessionDir(sessionId);
+    await this.#leases.get(sessionId)?.release();
+  }
+
+  #lease(sessionId: string): SessionLease {
+    let lease = this.#leases.get(sessionId);
+    if (!lease) {
+      const key = this.#keys.lease(sessionId);
+      const place = { sessionId, key, url: this.#url(key) };
+      lease = new SessionLease(this.#store, place, { ttlMs: this.#leaseTtlMs }, this.#takeover);
+      this.#leases.set(sessionId, lease);
+    }
+    return lease;
   }
 
   /** Holds the session's lease (taken on the first write, renewed when half of it is gone): one writer per session. */
   async #writable(sessionId: string): Promise<void> {
-    let lease = this.#leases.get(sessionId);
-    if (!lease) {
-      const key = this.#keys.lease(sessionId);
-      lease = new SessionLease(this.#store, key, this.#url(key), { ttlMs: this.#leaseTtlMs }, this.#takeover);
-      this.#leases.set(sessionId, lease);
-    }
-    await lease.ensure();
+    await this.#lease(sessionId).ensure();
   }
 
   #url(key: string): string {
@@ -147,10 +169,9 @@ export class S3SessionRepository implements SessionRepository {
   async deleteSession(sessionId: string): Promise<void> {
     await this.#writable(sessionId);
     const dir = this.#keys.sessionDir(sessionId);
-    await this.#store.deleteKeys(await this.#store.list(dir));
+    await this.#store.deleteKeys(await this.#store.list(dir)); // the lease goes with the session
     this.#forget(dir);
-    await this.#leases.get(sessionId)?.release();
-    this.#leases.delete(sessionId);
+    this.#leases.get(sessionId)?.emptied();
   }
 
   async createAgent(sessionId: string, agent: SessionAgent): Promise<void> {

@@ -1,15 +1,35 @@
 import type { Agent } from '../agent/agent.js';
 import { SessionCorruptError, SessionNotFoundError } from '../errors/session-errors.js';
 import { contentBlockProblem } from '../types/content-check.js';
-import { messageText, type Message } from '../types/messages.js';
+import type { Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
 import { SerialQueue } from './serial-queue.js';
-import { checkSessionId, encodeBytes } from './session-codec.js';
-import type { SessionRepository } from './session-repository.js';
+import { checkSessionId } from './session-codec.js';
+import type { SessionRepository, SessionWrite } from './session-repository.js';
 import { nowIso, type SessionAgent, type SessionMessage } from './session-types.js';
 import { pendingTurnOf, setPendingTurn } from '../interrupt/pending-access.js';
-import { pendingTurnFromJson, pendingTurnToJson, type PendingTurn } from '../interrupt/pending-turn.js';
+import { pendingTurnToJson, type PendingTurn } from '../interrupt/pending-turn.js';
 import type { JsonObject } from '../types/json.js';
+import {
+  missingInitialMessages,
+  sameMessage,
+  storedPending,
+  withoutRestoredPrefix,
+} from './agent-persistence-helpers.js';
+
+/** A member agent's deferred writes, staged for its orchestrator's step batch (see `AgentPersistence.stage`). */
+export interface StagedAgentWrites {
+  writes: SessionWrite[];
+  /** Call once the batch is settled: `true` when it was stored (the agent's bookkeeping moves on), else `false`. */
+  settle(stored: boolean): void;
+}
+
+/** Where the stored history stands: the next message id, the latest stored row, the turn taken out of it. */
+interface StoredPosition {
+  nextId: number;
+  latest: SessionMessage | undefined;
+  detached: { turn: PendingTurn; from: number } | undefined;
+}
 
 /** Where a member agent stood when an orchestrator committed a step: its next message id and its conversation-manager state. */
 export interface AgentCheckpoint {
@@ -95,6 +115,62 @@ export class AgentPersistence {
   }
 
   /**
+   * The deferred writes as one list, for a repository with `writeBatch`: the messages added since the
+   * last flush, then the record (and a waiting turn's removal from the stored messages), the same
+   * writes `flush()` makes. The agent's queue waits until `settle` is called; its bookkeeping moves on
+   * only when the batch was stored.
+   */
+  stage(): Promise<StagedAgentWrites | undefined> {
+    const messages = this.#buffer;
+    const agent = this.#syncWanted;
+    this.#buffer = [];
+    this.#syncWanted = undefined;
+    if (messages.length === 0 && !agent) return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+      void this.#queue.run(async () => {
+        let settled: Promise<boolean>;
+        let position: StoredPosition;
+        const writes: SessionWrite[] = [];
+        try {
+          const rows = messages.map((message, i) => this.#row(message, this.#nextId + i));
+          for (const message of rows) writes.push({ op: 'createMessage', agentId: this.storeId, message });
+          position = {
+            nextId: this.#nextId + rows.length,
+            latest: rows.at(-1) ?? this.#latest,
+            detached: this.#detached,
+          };
+          if (agent) position = await this.#planSync(agent, position, writes);
+        } catch (error) {
+          return reject(error);
+        }
+        settled = new Promise<boolean>((settle) => resolve({ writes, settle }));
+        if (!(await settled)) return;
+        this.#nextId = position.nextId;
+        this.#latest = position.latest;
+        this.#detached = position.detached;
+      });
+    });
+  }
+
+  /** `#syncNow`'s writes from `from` on, pushed to `writes`; returns where the stored history then stands. */
+  async #planSync(agent: Agent, from: StoredPosition, writes: SessionWrite[]): Promise<StoredPosition> {
+    this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
+    const pending = pendingTurnOf(agent);
+    const at = { ...from };
+    if (!pending) at.detached = undefined;
+    else if (at.detached?.turn !== pending) {
+      const storedAt = at.latest?.message === pending.message ? at.latest.message_id : at.nextId;
+      at.detached = { turn: pending, from: storedAt };
+    }
+    writes.push({ op: 'updateAgent', agent: this.#record(agent, this.#createdAt, at.detached) });
+    if (pending && at.detached && at.detached.from < at.nextId) {
+      writes.push({ op: 'deleteMessages', agentId: this.storeId, fromMessageId: at.detached.from });
+      return { ...at, nextId: at.detached.from, latest: undefined };
+    }
+    return at;
+  }
+
+  /**
    * Writes the agent's state and conversation-manager state. A turn that waits for answers is
    * written into the agent record first and only then removed from the stored messages (where the
    * loop had appended its assistant message), so a crash in between leaves a record that restore
@@ -125,7 +201,7 @@ export class AgentPersistence {
     }
   }
 
-  #record(agent: Agent, createdAt: string): SessionAgent {
+  #record(agent: Agent, createdAt: string, detached = this.#detached): SessionAgent {
     const record: SessionAgent = {
       agent_id: this.storeId,
       state: agent.state.get(),
@@ -133,7 +209,6 @@ export class AgentPersistence {
       created_at: createdAt,
       updated_at: nowIso(),
     };
-    const detached = this.#detached;
     if (detached && pendingTurnOf(agent) === detached.turn) {
       record._internal_state = {
         interrupt_state: { ...pendingTurnToJson(detached.turn), stored_from: detached.from } as JsonObject,
@@ -296,45 +371,4 @@ export class AgentPersistence {
     this.#nextId++;
     this.#latest = row;
   }
-}
-
-/** The turn waiting for answers that a stored agent record holds, if any. */
-function storedPending(stored: SessionAgent, where: string): { turn: PendingTurn; from: number } | undefined {
-  const state = stored._internal_state?.['interrupt_state'];
-  const turn = pendingTurnFromJson(state);
-  const from = (state as { stored_from?: unknown } | undefined)?.stored_from;
-  if (turn && typeof from === 'number') return { turn, from };
-  // skein always writes stored_from with a waiting turn; without it (Strands' own interrupt_state) there is none.
-  if (typeof state === 'object' && state !== null && 'stored_from' in state) {
-    throw new SessionCorruptError(
-      `${where} holds a turn waiting for answers (_internal_state.interrupt_state) that is not valid; fix or remove it (the answers it waits for are lost then). Nothing was changed.`,
-    );
-  }
-  return undefined;
-}
-
-function sameMessage(a: Message, b: Message): boolean {
-  return JSON.stringify(encodeBytes(a)) === JSON.stringify(encodeBytes(b));
-}
-
-/** The initial messages not yet stored, when what is stored is a strict prefix of them (else none). */
-function missingInitialMessages(stored: readonly Message[], initial: readonly Message[]): Message[] {
-  if (stored.length >= initial.length) return [];
-  const same = stored.every(
-    (m, i) => JSON.stringify(encodeBytes(m)) === JSON.stringify(encodeBytes(initial[i] as Message)),
-  );
-  return same ? initial.slice(stored.length) : [];
-}
-
-/** The agent's history without a leading summary that its conversation manager keeps in its own state (`summary_message`). */
-function withoutRestoredPrefix(agent: Agent): Message[] {
-  const summary = agent.conversationManager.getState()['summary_message'] as Message | undefined;
-  const first = agent.messages[0];
-  const isSummary =
-    summary !== undefined &&
-    first !== undefined &&
-    first.role === 'user' &&
-    Array.isArray(summary.content) &&
-    messageText(first) === messageText(summary);
-  return isSummary ? agent.messages.slice(1) : agent.messages;
 }

@@ -5,7 +5,7 @@ import type { JsonObject } from '../types/json.js';
 import { AgentPersistence, type AgentCheckpoint } from './agent-persistence.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
-import type { SessionRepository } from './session-repository.js';
+import type { SessionRepository, SessionWrite } from './session-repository.js';
 import { nowIso, type NodeTransition } from './session-types.js';
 
 /** What an orchestrator finds when it reopens its session. */
@@ -117,6 +117,7 @@ export class MultiAgentSession {
   commitStep(step: StepWrite): Promise<NodeTransition[]> {
     return this.#queue.run(async () => {
       await this.#learn();
+      if (this.#repo.writeBatch) return this.#commitBatch(step, this.#repo.writeBatch.bind(this.#repo));
       const nodes = step.nodes ?? [];
       for (const node of nodes) checkSessionId(node.id, 'node id');
       const putAll = (): Promise<void>[] =>
@@ -141,6 +142,48 @@ export class MultiAgentSession {
       }
       return stored;
     });
+  }
+
+  /**
+   * `commitStep` on a repository with `writeBatch`: the member agents' deferred writes, the state
+   * document, the node entries and the step's transitions in one batch (one transaction: its commit
+   * is the step's commit point, and nothing trails it).
+   */
+  async #commitBatch(
+    step: StepWrite,
+    writeBatch: (sessionId: string, writes: readonly SessionWrite[]) => Promise<void>,
+  ): Promise<NodeTransition[]> {
+    const nodes = step.nodes ?? [];
+    for (const node of nodes) checkSessionId(node.id, 'node id');
+    await this.#drain(true);
+    const staged = await Promise.all((step.agents ?? []).map((agent) => this.#agents.get(agent)?.stage()));
+    let stored = false;
+    try {
+      const transitions = (step.transitions ?? []).map(
+        (t, i): NodeTransition => ({ seq: this.#seq + i, ...t, at: nowIso() }),
+      );
+      const now = nowIso();
+      const multiAgent = {
+        id: this.multiAgentId,
+        type: this.type,
+        state: step.state,
+        created_at: this.#createdAt,
+        updated_at: now,
+      };
+      const writes: SessionWrite[] = staged.flatMap((s) => s?.writes ?? []);
+      writes.push({ op: this.#exists ? 'updateMultiAgent' : 'createMultiAgent', multiAgent });
+      for (const node of nodes)
+        writes.push({ op: 'putNodeEntry', multiAgentId: this.multiAgentId, nodeId: node.id, entry: node.entry });
+      if (transitions.length > 0)
+        writes.push({ op: 'appendTransitions', multiAgentId: this.multiAgentId, transitions });
+      await writeBatch(this.sessionId, writes);
+      stored = true;
+      this.#exists = true;
+      this.#seq += transitions.length;
+      return transitions;
+    } finally {
+      for (const s of staged) s?.settle(stored);
+    }
   }
 
   /** Waits until the last step's transitions are stored (rejects with their write's error). Call at the end of a run. */

@@ -238,6 +238,30 @@ describe('RepositorySessionManager', () => {
     await expect(agent.invoke('q')).rejects.toBeInstanceOf(SessionConflictError);
   });
 
+  it('begins the repository view before it reads the session (once), and release()/close() give the claim up', async () => {
+    const calls: string[] = [];
+    class Recording extends InMemorySessionRepository {
+      async beginView(id: string): Promise<void> {
+        calls.push(`beginView ${id}`);
+      }
+      async release(id: string): Promise<void> {
+        calls.push(`release ${id}`);
+      }
+      override readSession(id: string): ReturnType<InMemorySessionRepository['readSession']> {
+        calls.push(`readSession ${id}`);
+        return super.readSession(id);
+      }
+    }
+    const m = manager(new Recording());
+    const agent = new Agent({ model: new ScriptedModel(['a', 'b']), sessionManager: m });
+    await agent.invoke('q');
+    await m.openMultiAgent('flow', 'graph');
+    await m.release();
+    await agent.invoke('again');
+    await m.close();
+    expect(calls).toEqual(['beginView s1', 'readSession s1', 'release s1', 'release s1']);
+  });
+
   it('validates its options', () => {
     expect(
       () => new RepositorySessionManager({ sessionId: '../x', repository: new InMemorySessionRepository() }),

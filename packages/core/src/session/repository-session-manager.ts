@@ -22,6 +22,12 @@ export interface RepositorySessionManagerOptions {
  * Persists agents and orchestrators through a {@link SessionRepository}. For an agent it restores
  * messages, state and conversation-manager state when the agent initializes, stores each added
  * message, and syncs state after each invocation. Orchestrators use {@link openMultiAgent}.
+ *
+ * A writer never goes on from a stale view: the manager starts the repository's view of the session
+ * (`beginView`) before it reads it, so a store with claims (the file lock, the S3 lease) refuses this
+ * writer's next write with `SessionConflictError`, writing nothing, once another writer has written
+ * the session since (or held it when it was loaded). Then build the agent, Graph or Swarm again on a
+ * new session manager. `release()` gives the claim up between turns and keeps the view.
  * @example
  * const agent = new Agent({ model, sessionManager: new RepositorySessionManager({ sessionId: 'user-1', repository }) });
  */
@@ -42,9 +48,10 @@ export class RepositorySessionManager implements SessionManager {
     this.repository = options.repository;
   }
 
-  /** Reads the session, creating it on first use. */
+  /** Reads the session (this writer's view of it starts then), creating it on first use. */
   ensureSession(type: Session['session_type'] = 'AGENT'): Promise<Session> {
     this.#session ??= (async () => {
+      await this.repository.beginView?.(this.sessionId);
       const existing = await this.repository.readSession(this.sessionId);
       if (existing) return existing;
       const now = nowIso();
@@ -59,6 +66,21 @@ export class RepositorySessionManager implements SessionManager {
       throw error;
     });
     return this.#session;
+  }
+
+  /**
+   * Gives up this writer's claim on the session (the file lock, the S3 lease), so another writer may
+   * write it, and keeps the manager usable: its next write claims the session again, and fails with
+   * `SessionConflictError` (writing nothing) if another writer wrote it in between. Call it between
+   * turns when several processes serve one conversation; wait for the turn (`invoke`) to return first.
+   */
+  async release(): Promise<void> {
+    await this.repository.release?.(this.sessionId);
+  }
+
+  /** Gives up this writer's claim on the session (as `release()`; the file and S3 managers also say what else they free). */
+  close(): Promise<void> {
+    return this.release();
   }
 
   registerHooks(registry: HookRegistry): void {

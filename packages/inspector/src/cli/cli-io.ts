@@ -18,8 +18,11 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage: skein <command> ...
 
-  skein sessions <dir | s3://bucket/prefix> [--json]
-      The sessions there, newest first.
+  skein sessions <store> [--json]
+      The sessions there, newest first. A store is a directory (or file:<dir>), s3://bucket/prefix,
+      sqlite:<file.db> or postgres://user@host:port/database.
+  skein sessions copy <from-store> <to-store>
+      Copies every session into another store (of any kind), then checks both read back equal.
   skein show <store> <sessionId> [--agent <id>] [--full] [--json]
       An orchestrator's run as a timeline, or an agent's conversation.
   skein export <store> <sessionId> -o <file.html>

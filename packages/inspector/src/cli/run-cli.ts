@@ -13,6 +13,7 @@ import { loadSession } from '../view/load-session.js';
 import { runView } from '../view/run-view.js';
 import { listSessionSummaries } from '../view/session-summary.js';
 import { USAGE, UsageError, type CliIo } from './cli-io.js';
+import { copySessions } from './copy-command.js';
 import { mermaidOf } from './graph-command.js';
 
 const OPTIONS = {
@@ -40,8 +41,9 @@ async function withStore<T>(
   spec: string,
   env: NodeJS.ProcessEnv,
   use: (store: InspectorStore) => Promise<T>,
+  writable = false,
 ): Promise<T> {
-  const store = openStore(spec, { env });
+  const store = openStore(spec, { env, writable });
   try {
     return await use(store);
   } finally {
@@ -73,8 +75,25 @@ export async function runCli(
     const paint = paintFor(io.stdout, io.env);
     switch (command) {
       case 'sessions':
+        if (rest[0] === 'copy') {
+          const [from, to] = [need(rest[1], 'the store to copy from'), need(rest[2], 'the store to copy into')];
+          return await withStore(from, io.env, (source) =>
+            withStore(
+              to,
+              io.env,
+              async (target) => {
+                const ids = await copySessions(source, target, (line) => io.stdout.write(`${line}\n`));
+                io.stdout.write(
+                  `Copied ${ids.length} session(s) from ${source.label} to ${target.label}; both read back equal.\n`,
+                );
+                return 0;
+              },
+              true,
+            ),
+          );
+        }
         return await withStore(
-          need(rest[0], 'the store (a directory or s3://bucket/prefix)'),
+          need(rest[0], 'the store (a directory, s3://bucket/prefix, sqlite:file.db or postgres://...)'),
           io.env,
           async (store) => {
             const list = await listSessionSummaries(store);

@@ -1,0 +1,38 @@
+import { checkSessionId, RepositorySessionManager } from '@skein/core';
+import type { PostgresSessionRepositoryOptions } from './pg-options.js';
+import { PostgresSessionRepository } from './pg-session-repository.js';
+
+/** Options of {@link PostgresSessionManager}: the session id plus the database (a connection string or a pool). */
+export type PostgresSessionManagerOptions = PostgresSessionRepositoryOptions & {
+  /** The session to open or create. */
+  sessionId: string;
+};
+
+/**
+ * Persists an agent (or a Graph or Swarm) in PostgreSQL: restores its messages and state when it
+ * starts, stores each new message, and stores each orchestrator step in one transaction.
+ * @example
+ * const sessionManager = new PostgresSessionManager({ sessionId: 'user-123', connectionString: 'postgres://app@db:5432/desk' });
+ * const agent = new Agent({ model, sessionManager });
+ * await agent.invoke('My hobby is horse racing.');
+ * await sessionManager.close();
+ */
+export class PostgresSessionManager extends RepositorySessionManager {
+  /** The repository underneath (also usable directly). */
+  declare readonly repository: PostgresSessionRepository;
+
+  constructor(options: PostgresSessionManagerOptions) {
+    const sessionId = options?.sessionId;
+    checkSessionId(sessionId, 'session id');
+    const { sessionId: _, ...repositoryOptions } = options;
+    super({
+      sessionId,
+      repository: new PostgresSessionRepository(repositoryOptions as PostgresSessionRepositoryOptions),
+    });
+  }
+
+  /** Gives up the session's lease (another writer can start at once) and ends the pool the manager made. */
+  override close(): Promise<void> {
+    return this.repository.close();
+  }
+}

@@ -1,0 +1,36 @@
+import { checkSessionId, RepositorySessionManager } from '@skein/core';
+import type { SqliteSessionRepositoryOptions } from './sqlite-options.js';
+import { SqliteSessionRepository } from './sqlite-session-repository.js';
+
+/** Options of {@link SqliteSessionManager}: the session id plus the database. */
+export interface SqliteSessionManagerOptions extends SqliteSessionRepositoryOptions {
+  /** The session to open or create. */
+  sessionId: string;
+}
+
+/**
+ * Persists an agent (or a Graph or Swarm) in an SQLite database file: restores its messages and
+ * state when it starts, stores each new message, and stores each orchestrator step in one
+ * transaction. One database file holds any number of sessions.
+ * @example
+ * const sessionManager = new SqliteSessionManager({ sessionId: 'user-123', path: './desk.db' });
+ * const agent = new Agent({ model, sessionManager });
+ * await agent.invoke('My hobby is horse racing.');
+ * await sessionManager.close();
+ */
+export class SqliteSessionManager extends RepositorySessionManager {
+  /** The repository underneath (also usable directly). */
+  declare readonly repository: SqliteSessionRepository;
+
+  constructor(options: SqliteSessionManagerOptions) {
+    const sessionId = options?.sessionId;
+    checkSessionId(sessionId, 'session id');
+    const { sessionId: _, ...repositoryOptions } = options;
+    super({ sessionId, repository: new SqliteSessionRepository(repositoryOptions) });
+  }
+
+  /** Gives up the session's lease (another writer can start at once) and closes the database. */
+  override close(): Promise<void> {
+    return this.repository.close();
+  }
+}
