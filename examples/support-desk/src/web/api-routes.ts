@@ -8,9 +8,13 @@ import type { Context, Hono } from 'hono';
 import type { TargetKind } from '@skein/server';
 import type { DeskWebContext } from './desk-web.js';
 import { customerOf, isSupervisor, ON_BEHALF_HEADER } from './identity.js';
+import { answersApprovals } from './ui-request-check.js';
 import { readWaiting } from './waiting.js';
 
-function problem(c: Context, status: 401 | 404, title: string, detail: string): Response {
+/** The largest UI request the desk reads to check it (the server's own limit is 1 MiB by default). */
+const MAX_UI_BODY = 1024 * 1024;
+
+function problem(c: Context, status: 401 | 403 | 404, title: string, detail: string): Response {
   return c.json({ type: `https://skein.dev/problems#desk-${status}`, title, status, detail }, status, {
     'content-type': 'application/problem+json',
   });
@@ -28,6 +32,8 @@ async function customerFor(ctx: DeskWebContext, c: Context, id: string): Promise
 export function addApiRoutes(web: Hono, ctx: DeskWebContext): void {
   const conversation = '/v1/:kind/desk/conversations/:id';
   web.post(`${conversation}/:action{ui|messages}`, async (c) => {
+    if (c.req.param('action') === 'ui' && (await answersApprovals(c.req.raw, MAX_UI_BODY)))
+      return problem(c, 403, 'Forbidden', 'A person on the team answers approvals, on the supervisor page.');
     const response = await ctx.forward(c.req.raw);
     const customer = customerOf(c.req.raw);
     if (response.ok && customer !== undefined && c.req.header(ON_BEHALF_HEADER) === undefined) {
@@ -38,7 +44,9 @@ export function addApiRoutes(web: Hono, ctx: DeskWebContext): void {
   });
   web.post(`${conversation}/answers`, async (c) => {
     const response = await ctx.forward(c.req.raw);
-    if (response.ok) ctx.notices.publish(c.req.param('id'), 'turn');
+    // The turn the answer started (`x-skein-turn`): the customer's page re-joins it, also once it ended.
+    const turn = Number(response.headers.get('x-skein-turn'));
+    if (response.ok && turn > 0) ctx.notices.publish(c.req.param('id'), 'turn', { turn });
     return response;
   });
   web.all('/v1/*', (c) => ctx.forward(c.req.raw));
@@ -52,7 +60,7 @@ export function addApiRoutes(web: Hono, ctx: DeskWebContext): void {
   web.get('/desk/api/conversations/:id/budget', async (c) => {
     const id = c.req.param('id');
     const customer = await customerFor(ctx, c, id);
-    return typeof customer === 'string' ? c.json(ctx.budgetOf(id).toJSON()) : customer;
+    return typeof customer === 'string' ? c.json(ctx.budgetView(id)) : customer;
   });
   web.get('/desk/api/waiting', async (c) => {
     if (!isSupervisor(c.req.raw, ctx.options.supervisorKey))

@@ -46,7 +46,8 @@ export interface DeskWebContext {
   forward(request: Request): Promise<Response>;
   directory: ConversationDirectory;
   notices: TurnNotices;
-  budgetOf(conversationId: string): RunBudget;
+  /** What the conversation spent in this process (a conversation that ran nothing here: nothing). */
+  budgetView(conversationId: string): ReturnType<RunBudget['toJSON']>;
 }
 
 export function createDeskWeb(options: DeskWebOptions): SkeinServer {
@@ -76,7 +77,7 @@ export function createDeskWeb(options: DeskWebOptions): SkeinServer {
     forward: async (request) => skein.fetch(request),
     directory: new ConversationDirectory(options.dir),
     notices: new TurnNotices(),
-    budgetOf,
+    budgetView: (id) => (budgets.get(id) ?? new RunBudget({ totalTokens: options.budgetTokens })).toJSON(),
   };
   const web = new Hono();
   const closeInspector = addPageRoutes(web, ctx);

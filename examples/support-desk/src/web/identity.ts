@@ -15,8 +15,11 @@ export const SUPERVISOR_COOKIE = 'desk-supervisor';
 export const ON_BEHALF_HEADER = 'x-desk-customer';
 
 const CUSTOMER_ID = /^[A-Za-z0-9_.@-]{1,64}$/;
-/** What the supervisor may do in a customer's conversation: read it, see what waits, answer it. */
-const SUPERVISOR_ROUTE = /^\/v1\/[a-z]+\/desk\/conversations\/[^/]+(\/pending|\/answers)?$/;
+/** What the supervisor may do in a customer's conversation: read it, see what waits (GET), answer it (POST). */
+const SUPERVISOR_READS = /^\/v1\/[a-z]+\/desk\/conversations\/[^/]+(\/pending)?$/;
+const SUPERVISOR_ANSWERS = /^\/v1\/[a-z]+\/desk\/conversations\/[^/]+\/answers$/;
+/** A customer's request that answers what waits for a person: theirs to ask, not to approve. */
+const ANSWERS = /\/answers$/;
 
 /** A customer id the sign-in form accepts: 1-64 characters from `A-Z a-z 0-9 _ . @ -`. */
 export function validCustomerId(value: string): boolean {
@@ -24,12 +27,12 @@ export function validCustomerId(value: string): boolean {
 }
 
 /** The principal id of a customer (the server's owner of their conversations). */
-export function customerPrincipal(customer: string): string {
+function customerPrincipal(customer: string): string {
   return `customer:${customer}`;
 }
 
 /** The cookies of a request. */
-export function cookiesOf(request: Request): Map<string, string> {
+function cookiesOf(request: Request): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const pair of (request.headers.get('cookie') ?? '').split(';')) {
     const at = pair.indexOf('=');
@@ -65,14 +68,18 @@ export function isSupervisor(request: Request, key: string, fromQuery = false): 
 /** `authorize` for `createServer`: a customer, the supervisor acting for one, or `undefined` (401). Throwing answers 403. */
 export function deskAuthorize(supervisorKey: string): (request: Request) => Principal | undefined {
   return (request) => {
+    const path = new URL(request.url).pathname;
     const onBehalf = request.headers.get(ON_BEHALF_HEADER);
     if (onBehalf === null) {
       const customer = customerOf(request);
-      return customer === undefined ? undefined : customerPrincipal(customer);
+      if (customer === undefined) return undefined;
+      if (ANSWERS.test(path)) throw new Error('a person on the team answers approvals, on the supervisor page');
+      return customerPrincipal(customer);
     }
     if (!isSupervisor(request, supervisorKey)) throw new Error(`only the supervisor may send ${ON_BEHALF_HEADER}`);
     if (!validCustomerId(onBehalf)) throw new Error(`${ON_BEHALF_HEADER} is not a customer id`);
-    if (!SUPERVISOR_ROUTE.test(new URL(request.url).pathname))
+    const allowed = request.method === 'POST' ? SUPERVISOR_ANSWERS.test(path) : SUPERVISOR_READS.test(path);
+    if (!allowed || (request.method !== 'POST' && request.method !== 'GET'))
       throw new Error('the supervisor reads conversations and answers what waits; messages come from customers');
     return { id: customerPrincipal(onBehalf), supervisor: true };
   };

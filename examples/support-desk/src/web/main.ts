@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { serve } from '@skein/server';
 import { pickDeskModels } from '../desk-models.js';
 import type { DeskShape } from '../desk.js';
-import { openDeskSessions } from '../open-desk.js';
+import { openDeskSessions, type DeskStoreKind } from '../open-desk.js';
 import { buildAssets } from './assets.js';
 import { createDeskWeb } from './desk-web.js';
 import { supervisorKey } from './identity.js';
@@ -17,8 +17,11 @@ import { supervisorKey } from './identity.js';
 const HELP = `npm run desk:web -- [options]
   --shape graph|swarm|agent   the desk the customer page talks to (default graph; all three are served)
   --port <n>                  port on 127.0.0.1 (default: a free one)
-  --dir <path>                data and file sessions, as the terminal desk (default ./.desk)
-  --s3 s3://bucket/prefix     store sessions in S3 instead (AWS environment)
+  --dir <path>                the shop's data, and the sessions of --store sqlite or file (default ./.desk)
+  --store sqlite|file|s3|postgres
+                              where sessions are stored (default sqlite: <dir>/desk.db; file: <dir>/sessions)
+  --s3 s3://bucket/prefix     with --store s3 (implies it): the bucket and prefix (AWS environment)
+  --postgres <url>            with --store postgres: postgres://user@host:5432/db (default: $DATABASE_URL)
   --budget-tokens <n>         tokens each conversation may spend in this process (default 200000)
 `;
 
@@ -27,7 +30,9 @@ const { values } = parseArgs({
     shape: { type: 'string', default: 'graph' },
     port: { type: 'string', default: '0' },
     dir: { type: 'string', default: '.desk' },
+    store: { type: 'string' },
     s3: { type: 'string' },
+    postgres: { type: 'string' },
     'budget-tokens': { type: 'string', default: '200000' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -39,13 +44,17 @@ if (values.help) {
 const shape = values.shape as DeskShape;
 const port = Number(values.port);
 const budgetTokens = Number(values['budget-tokens']);
-const bad = !['graph', 'swarm', 'agent'].includes(shape)
-  ? `--shape must be graph, swarm or agent (got ${shape})`
-  : !Number.isInteger(port) || port < 0 || port > 65_535
-    ? `--port must be a port number (got ${values.port})`
-    : !(budgetTokens > 0)
-      ? `--budget-tokens must be a positive number (got ${values['budget-tokens']})`
-      : undefined;
+const store = (values.store ?? (values.s3 ? 's3' : 'sqlite')) as DeskStoreKind;
+/** What is wrong with the options, if anything. */
+function problem(): string | undefined {
+  if (!['graph', 'swarm', 'agent'].includes(shape)) return `--shape must be graph, swarm or agent (got ${shape})`;
+  if (!['sqlite', 'file', 's3', 'postgres'].includes(store))
+    return `--store must be sqlite, file, s3 or postgres (got ${store})`;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) return `--port must be a port number (got ${values.port})`;
+  if (!(budgetTokens > 0)) return `--budget-tokens must be a positive number (got ${values['budget-tokens']})`;
+  return undefined;
+}
+const bad = problem();
 if (bad) {
   process.stderr.write(`${bad}.\n${HELP}`);
   process.exit(2);
@@ -55,7 +64,13 @@ if (bad) {
 const dir = resolve(process.env['INIT_CWD'] ?? process.cwd(), values.dir);
 await mkdir(dir, { recursive: true });
 const models = await pickDeskModels();
-const sessions = await openDeskSessions({ dir, ...(values.s3 ? { s3: values.s3 } : {}) });
+const postgres = values.postgres ?? process.env['DATABASE_URL'];
+const sessions = await openDeskSessions({
+  dir,
+  store,
+  ...(values.s3 ? { s3: values.s3 } : {}),
+  ...(postgres ? { postgres } : {}),
+});
 const key = await supervisorKey(dir);
 const app = createDeskWeb({
   shape,

@@ -5,8 +5,7 @@
  */
 import type { DeskShape } from '../desk.js';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string, script?: string, bodyData = ''): string {
   return `<!doctype html>
@@ -62,7 +61,7 @@ export function customerPage(customer: string, shape: DeskShape, kind: string): 
 <p id="budget" aria-live="off"></p>
 <form id="composer" class="composer">
 <label for="message">Your message</label>
-<div class="row"><input id="message" name="message" autocomplete="off" required maxlength="4000"><button type="submit" id="send">Send</button></div>
+<div class="row"><input id="message" name="message" autocomplete="off" required maxlength="4000"><button type="submit" id="send" disabled>Send</button></div>
 </form>
 <p id="alert" role="alert"></p>
 </section>

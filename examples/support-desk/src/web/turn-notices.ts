@@ -1,11 +1,12 @@
 /**
  * Tells a customer's open page that a turn of their conversation started elsewhere (the supervisor
  * answered a refund), so the page re-joins it at once (`GET .../stream?format=ui`) instead of
- * polling. One server-sent event stream per open page: `event: turn`; keep-alive comments; the
+ * polling. One server-sent event stream per open page: `event: turn` with `data: {"turn":n}`
+ * (the page re-joins turn `n` even when it ended already: `lastEventId=n.0.0`); keep-alive comments; the
  * browser's EventSource reconnects by itself after a restart.
  */
 
-type Listener = (event: string) => void;
+type Listener = (event: string, data: string) => void;
 
 const encoder = new TextEncoder();
 
@@ -13,9 +14,10 @@ export class TurnNotices {
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #closers = new Set<() => void>();
 
-  /** Tells the pages of `conversationId` that `event` happened. */
-  publish(conversationId: string, event: string): void {
-    for (const listener of this.#listeners.get(conversationId) ?? []) listener(event);
+  /** Tells the pages of `conversationId` that `event` happened (`data`: a JSON object). */
+  publish(conversationId: string, event: string, data: Record<string, unknown> = {}): void {
+    const json = JSON.stringify(data);
+    for (const listener of this.#listeners.get(conversationId) ?? []) listener(event, json);
   }
 
   /** The event stream of one page of `conversationId`. */
@@ -30,7 +32,7 @@ export class TurnNotices {
             stop();
           }
         };
-        const listener: Listener = (event) => send(`event: ${event}\ndata: {}\n\n`);
+        const listener: Listener = (event, data) => send(`event: ${event}\ndata: ${data}\n\n`);
         const beat = setInterval(() => send(': keep-alive\n\n'), heartbeatMs);
         beat.unref();
         const set = this.#listeners.get(conversationId) ?? new Set();

@@ -1,19 +1,16 @@
 /**
- * The customer page: the `ai` package's chat client (`AbstractChat` + `DefaultChatTransport`) over
- * `@skein/server`'s UI message stream. A message is `POST .../ui`; after a dropped connection or a
- * server restart the page re-joins the turn by itself (`GET .../stream?format=ui`, which resumes a
- * turn the restart cut and replays it from its start); when the supervisor answers a refund, the
- * desk's notice stream says so and the page re-joins that turn at once.
+ * The customer page: the AI SDK's chat client (`desk-chat.ts`) over `@skein/server`'s UI message
+ * stream. A message is `POST .../ui`; after a dropped connection or a server restart the page re-joins
+ * the turn by itself (`GET .../stream?format=ui`, which resumes a turn the restart cut and replays it
+ * from its start); when the supervisor answers a refund, the desk's notice stream says so and the page
+ * re-joins that turn at once. A turn that already ended shows from the stored conversation.
  */
-import { AbstractChat, DefaultChatTransport } from 'ai';
-import { ObservableChatState } from './chat-state.js';
-import { waitsForPerson } from './describe-part.js';
-import type { DeskMessage } from './desk-message.js';
+import './zod-jitless.js';
+import { createDeskChat, transient, type DeskChat } from './desk-chat.js';
+import { waitsForPerson, working } from './describe-part.js';
 import { historyMessages, type ConversationView } from './history.js';
 import { renderLog } from './render-log.js';
 import { byId, problemText, showBudget, showConversations, type ConversationEntry } from './customer-view.js';
-
-class DeskChat extends AbstractChat<DeskMessage> {}
 
 const { kind = 'graphs', shape = 'graph' } = document.body.dataset;
 const base = `/v1/${kind}/desk/conversations`;
@@ -33,102 +30,128 @@ async function pickConversation(): Promise<{ id: string; known: boolean }> {
   return { id, known: list.some((c) => c.id === id) };
 }
 
-/** True when a network fault (or a server that is starting or stopping) is the reason: worth trying again. */
-function transient(error: unknown): boolean {
-  if (error instanceof TypeError) return true;
-  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
-  return status === 409 || status === 429 || status === 502 || status === 503 || status === 504;
+/** What the status line says. */
+function statusText(reconnecting: boolean, busy: boolean, waiting: boolean, who: readonly string[]): string {
+  if (reconnecting) return 'Connection lost; reconnecting…';
+  if (busy) return `The desk is answering…${who.length > 0 ? ` (working: ${who.join(', ')})` : ''}`;
+  if (waiting) return 'Waiting for a person to approve. This page goes on by itself when they answer.';
+  return '';
+}
+
+/** One conversation on the page: the chat, its rendering, re-joins and reconnects. */
+class CustomerPage {
+  readonly #api: string;
+  readonly #chat: DeskChat;
+  #reconnecting = false;
+  #scheduled = false;
+  #listed: boolean;
+
+  constructor(
+    readonly id: string,
+    known: boolean,
+  ) {
+    this.#api = `${base}/${encodeURIComponent(id)}`;
+    this.#listed = known;
+    this.#chat = createDeskChat(id, this.#api, () => this.changed(), {
+      onError: (error) => {
+        if (!this.#reconnecting && !transient(error)) byId('alert').textContent = problemText(error);
+      },
+      onFinish: ({ isDisconnect, isError }) => {
+        if (isDisconnect) void this.reconnect();
+        else if (!isError) void this.afterTurn();
+      },
+    });
+  }
+
+  changed(): void {
+    if (!this.#scheduled) queueMicrotask(() => this.#render());
+    this.#scheduled = true;
+  }
+
+  #render(): void {
+    this.#scheduled = false;
+    const { messages, status } = this.#chat;
+    renderLog(byId('log'), messages);
+    const busy = status === 'submitted' || status === 'streaming';
+    const waiting = !busy && waitsForPerson(messages);
+    byId('status').textContent = statusText(this.#reconnecting, busy, waiting, working(messages));
+    byId<HTMLButtonElement>('send').disabled = busy || waiting || this.#reconnecting;
+  }
+
+  send(text: string): void {
+    byId('alert').textContent = '';
+    void this.#chat.sendMessage({ text });
+  }
+
+  /** Shows the stored conversation; resolves with its status. */
+  async loadHistory(): Promise<string> {
+    const view = (await (await fetch(this.#api)).json()) as ConversationView;
+    this.#chat.messages = historyMessages(view);
+    return view.status;
+  }
+
+  /** Re-joins the running turn (or `turn`, also when it ended); when none runs, shows the stored conversation instead. */
+  async rejoin(turn?: number): Promise<void> {
+    this.#chat.rejoinStatus = 0;
+    this.#chat.rejoinTurn = turn;
+    try {
+      await this.#chat.resumeStream();
+    } finally {
+      this.#chat.rejoinTurn = undefined;
+    }
+    if (this.#chat.status === 'ready' && this.#chat.rejoinStatus === 204) await this.loadHistory();
+  }
+
+  /** A turn the supervisor's answer started: re-join it unless the page is busy. */
+  onTurnNotice(turn: number): void {
+    if (this.#chat.status === 'ready' && !this.#reconnecting) void this.rejoin(turn);
+  }
+
+  async reconnect(): Promise<void> {
+    if (this.#reconnecting) return;
+    this.#reconnecting = true;
+    this.changed();
+    for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
+      await sleep(delay);
+      await this.rejoin().catch(() => undefined);
+      if (this.#chat.status !== 'error' || !transient(this.#chat.error)) break;
+    }
+    this.#reconnecting = false;
+    this.changed();
+    await this.afterTurn();
+  }
+
+  async afterTurn(): Promise<void> {
+    await showBudget(this.id);
+    // A new conversation joins the list after its first turn.
+    if (!this.#listed) this.#listed = (await pickConversation()).known;
+  }
 }
 
 async function main(): Promise<void> {
   const { id, known } = await pickConversation();
-  const api = `${base}/${encodeURIComponent(id)}`;
-  const log = byId('log');
+  const page = new CustomerPage(id, known);
   const input = byId<HTMLInputElement>('message');
-  let reconnecting = false;
-  let scheduled = false;
-  const render = (): void => {
-    scheduled = false;
-    renderLog(log, chat.messages);
-    const busy = chat.status === 'submitted' || chat.status === 'streaming';
-    const waiting = !busy && waitsForPerson(chat.messages);
-    byId('status').textContent = reconnecting
-      ? 'Connection lost; reconnecting…'
-      : busy
-        ? 'The desk is answering…'
-        : waiting
-          ? 'Waiting for a person to approve. This page goes on by itself when they answer.'
-          : '';
-    byId<HTMLButtonElement>('send').disabled = busy || waiting || reconnecting;
-  };
-  const changed = (): void => {
-    if (!scheduled) queueMicrotask(render);
-    scheduled = true;
-  };
-  const chat: DeskChat = new DeskChat({
-    id,
-    state: new ObservableChatState<DeskMessage>(changed),
-    transport: new DefaultChatTransport<DeskMessage>({
-      api: `${api}/ui`,
-      // The server keeps the conversation: only the new message goes.
-      prepareSendMessagesRequest: ({ messages }) => ({ body: { messages: messages.slice(-1) } }),
-      prepareReconnectToStreamRequest: () => ({ api: `${api}/stream?format=ui` }),
-    }),
-    onError: (error) => {
-      if (!reconnecting && !transient(error)) byId('alert').textContent = problemText(error);
-    },
-    onFinish: ({ isDisconnect, isError }) => {
-      if (isDisconnect) void reconnect();
-      else if (!isError) void afterTurn();
-    },
-  });
-
-  const afterTurn = async (): Promise<void> => {
-    await showBudget(id);
-    if (!known) await pickConversation();
-  };
-  const loadHistory = async (): Promise<string> => {
-    const view = (await (await fetch(api)).json()) as ConversationView;
-    chat.messages = historyMessages(view);
-    return view.status;
-  };
-  /** Re-joins the running turn; when it already ended, shows the stored conversation instead. */
-  const rejoin = async (): Promise<void> => {
-    const before = chat.messages.length;
-    await chat.resumeStream();
-    if (chat.status === 'ready' && chat.messages.length === before) await loadHistory();
-  };
-  const reconnect = async (): Promise<void> => {
-    if (reconnecting) return;
-    reconnecting = true;
-    changed();
-    for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
-      await sleep(delay);
-      await rejoin().catch(() => undefined);
-      if (chat.status !== 'error' || !transient(chat.error)) break;
-    }
-    reconnecting = false;
-    changed();
-    await afterTurn();
-  };
-
   byId('composer').addEventListener('submit', (event) => {
     event.preventDefault();
     const text = input.value.trim();
     if (!text || byId<HTMLButtonElement>('send').disabled) return;
     input.value = '';
-    byId('alert').textContent = '';
-    void chat.sendMessage({ text });
+    page.send(text);
   });
   byId('new-conversation').addEventListener('click', () => {
     location.assign(`?c=${encodeURIComponent(`${shape}-${crypto.randomUUID()}`)}`);
   });
-  new EventSource(`/desk/api/conversations/${encodeURIComponent(id)}/notices`).addEventListener('turn', () => {
-    if (chat.status === 'ready' && !reconnecting) void rejoin();
-  });
-  changed();
-  if (known && (await loadHistory()) === 'running') await rejoin();
+  const notices = new EventSource(`/desk/api/conversations/${encodeURIComponent(id)}/notices`);
+  notices.addEventListener('turn', (event) => page.onTurnNotice((JSON.parse(event.data) as { turn: number }).turn));
+  page.changed();
+  if (known && (await page.loadHistory()) === 'running') await page.rejoin();
+  // The send button stays disabled (no form submission) until here.
+  document.body.dataset['ready'] = 'true';
   await showBudget(id);
 }
 
-void main();
+main().catch((error: unknown) => {
+  byId('alert').textContent =
+    `The page could not start: ${error instanceof Error ? error.message : String(error)}. Reload it.`;
+});

@@ -2,11 +2,18 @@
 import type { UIMessage } from 'ai';
 
 /** Data parts by name (`data-<name>` on the wire). */
-export type DeskDataParts = {
+type DeskDataParts = {
   /** Who speaks next: `[]` the agent itself, `["billing"]` a graph node or swarm member. */
   'skein-speaker': { path: string[] };
   'skein-node': { path: string[]; status: string; error?: string };
-  'skein-transition': { path: string[]; seq: number; from: string | null; to: string | null; kind: string; reason?: string };
+  'skein-transition': {
+    path: string[];
+    seq: number;
+    from: string | null;
+    to: string | null;
+    kind: string;
+    reason?: string;
+  };
   'skein-turn': { turn: number; attempt: number; resumed: boolean; kind: string; name: string };
   'skein-result': { turn: number; status: string; failureReason?: string };
   'skein-interrupt': { id: string; name: string; reason: unknown; source: string };

@@ -26,7 +26,11 @@ export function historyMessages(view: ConversationView): DeskMessage[] {
     if (turn.status !== 'completed' && turn.status !== 'interrupted')
       parts.push({
         type: 'data-skein-result',
-        data: { turn: turn.turn, status: turn.status, ...(turn.failureReason ? { failureReason: turn.failureReason } : {}) },
+        data: {
+          turn: turn.turn,
+          status: turn.status,
+          ...(turn.failureReason ? { failureReason: turn.failureReason } : {}),
+        },
       });
     if (turn === finished.at(-1) && view.status === 'interrupted')
       for (const interrupt of view.interrupts)

@@ -3,7 +3,7 @@
  * only what changed is touched (a streaming text grows in place), so the live region announces new
  * text rather than the whole conversation again.
  */
-import { answeredCalls, describePart, type PartLine } from './describe-part.js';
+import { answeredAfter, describePart, type PartLine } from './describe-part.js';
 import type { DeskMessage } from './desk-message.js';
 
 function article(message: DeskMessage): HTMLElement {
@@ -44,18 +44,18 @@ function renderLines(container: Element, lines: readonly PartLine[]): void {
 
 /** Brings `log` up to date with `messages`. */
 export function renderLog(log: HTMLElement, messages: readonly DeskMessage[]): void {
-  const answered = answeredCalls(messages);
   const existing = new Map<string, HTMLElement>();
   for (const child of Array.from(log.children) as HTMLElement[]) existing.set(child.dataset['id'] ?? '', child);
   let previous: Element | null = null;
-  for (const message of messages) {
+  messages.forEach((message, index) => {
     const element = existing.get(message.id) ?? article(message);
     existing.delete(message.id);
     const expected: Element | null = previous ? previous.nextElementSibling : log.firstElementChild;
     if (expected !== element) log.insertBefore(element, expected);
+    const answered = answeredAfter(messages, index);
     const lines = message.parts.flatMap((p) => describePart(p, answered) ?? []);
     renderLines(element.querySelector('.parts') as Element, lines);
     previous = element;
-  }
+  });
   for (const stale of existing.values()) stale.remove();
 }

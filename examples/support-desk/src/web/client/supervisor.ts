@@ -65,7 +65,9 @@ async function answer(item: WaitingItem, approved: boolean, note: string): Promi
   // The turn goes on without us: the customer's page shows it.
   await response.body?.cancel();
   byId('waiting-status').textContent = `${approved ? 'Approved' : 'Denied'}: ${title(item)} for ${item.customer}.`;
-  byId('waiting').querySelector(`[data-key="${CSS.escape(keyOf(item))}"]`)?.remove();
+  byId('waiting')
+    .querySelector(`[data-key="${CSS.escape(keyOf(item))}"]`)
+    ?.remove();
 }
 
 function waitingElement(item: WaitingItem): HTMLLIElement {
@@ -78,7 +80,8 @@ function waitingElement(item: WaitingItem): HTMLLIElement {
   who.append(`Customer ${item.customer}, asked by ${item.source}, in `, link(item.inspect, item.conversationId));
   const transcript = element('ol', undefined, 'transcript');
   for (const turn of item.turns) {
-    if (turn.prompt && !turn.prompt.startsWith('(answers:')) transcript.append(element('li', `${item.customer}: ${turn.prompt}`));
+    if (turn.prompt && !turn.prompt.startsWith('(answers:'))
+      transcript.append(element('li', `${item.customer}: ${turn.prompt}`));
     if (turn.text) transcript.append(element('li', `desk: ${turn.text}`));
   }
   const label = element('label', 'Note to the customer (optional)');
@@ -90,6 +93,7 @@ function waitingElement(item: WaitingItem): HTMLLIElement {
   for (const approved of [true, false]) {
     const button = element('button', approved ? 'Approve' : 'Deny');
     button.type = 'button';
+    button.dataset['answer'] = approved ? 'approve' : 'deny';
     button.setAttribute('aria-describedby', heading.id);
     button.addEventListener('click', () => {
       for (const b of buttons.querySelectorAll('button')) b.disabled = true;
@@ -126,7 +130,12 @@ function showConversations(rows: readonly ConversationRow[]): void {
       row.dataset['id'] = c.id;
       const conversation = element('td');
       conversation.append(link(c.inspect, c.id));
-      row.append(element('td', c.customer), conversation, element('td'), element('td', new Date(c.createdAt).toLocaleString()));
+      row.append(
+        element('td', c.customer),
+        conversation,
+        element('td'),
+        element('td', new Date(c.createdAt).toLocaleString()),
+      );
     }
     const status = row.cells[2] as HTMLTableCellElement;
     if (status.textContent !== c.status) status.textContent = c.status;
