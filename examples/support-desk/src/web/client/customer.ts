@@ -53,8 +53,9 @@ class CustomerPage {
     this.#api = `${base}/${encodeURIComponent(id)}`;
     this.#listed = known;
     this.#chat = createDeskChat(id, this.#api, () => this.changed(), {
+      // A dropped connection reconnects by itself (onFinish); anything else is said (a turn already running: 409).
       onError: (error) => {
-        if (!this.#reconnecting && !transient(error)) byId('alert').textContent = problemText(error);
+        if (!this.#reconnecting && !(error instanceof TypeError)) byId('alert').textContent = problemText(error);
       },
       onFinish: ({ isDisconnect, isError }) => {
         if (isDisconnect) void this.reconnect();
