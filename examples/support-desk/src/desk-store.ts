@@ -60,10 +60,13 @@ const SEED: DeskData = {
 /**
  * The desk's records in `<dir>/desk-data.json` (seeded on first use). Read afresh by every operation:
  * another desk process on the same `--dir` may have changed them (its tool calls run inside its own
- * turn, which the session's claim keeps from overlapping ours).
+ * turn, which the session's claim keeps from overlapping ours). Changes made in this process go one
+ * after the other (the web desk runs several conversations at once; each change reads what the one
+ * before it wrote).
  */
 export class DeskStore {
   readonly file: string;
+  #changing: Promise<unknown> = Promise.resolve();
 
   constructor(dir: string) {
     this.file = join(dir, 'desk-data.json');
@@ -76,6 +79,13 @@ export class DeskStore {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       return structuredClone(SEED);
     }
+  }
+
+  /** Runs `change` (read, modify, save) after the changes before it in this process. */
+  #change<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.#changing.then(change);
+    this.#changing = run.catch(() => undefined);
+    return run;
   }
 
   async #save(data: DeskData): Promise<void> {
@@ -107,7 +117,11 @@ export class DeskStore {
    * key already used returns the refund made then instead of paying twice (a tool call cut by a crash
    * and run again on resume carries the same key, `context.idempotencyKey`); a new key is a new refund.
    */
-  async refund(orderId: string, amountEur: number, reason: string, idempotencyKey: string): Promise<Refund> {
+  refund(orderId: string, amountEur: number, reason: string, idempotencyKey: string): Promise<Refund> {
+    return this.#change(() => this.#refund(orderId, amountEur, reason, idempotencyKey));
+  }
+
+  async #refund(orderId: string, amountEur: number, reason: string, idempotencyKey: string): Promise<Refund> {
     const data = await this.#load();
     const already = data.refunds.find((r) => r.id === idempotencyKey);
     if (already) return already;
@@ -127,14 +141,16 @@ export class DeskStore {
   }
 
   /** Removes a duplicate charge from an invoice. */
-  async reverseDuplicateCharge(invoiceId: string): Promise<Invoice> {
-    const data = await this.#load();
-    const invoice = data.invoices.find((i) => i.id === invoiceId);
-    if (!invoice) throw new Error(`No invoice ${invoiceId}.`);
-    if (invoice.charges < 2)
-      throw new Error(`Invoice ${invoiceId} was charged once; there is no duplicate to reverse.`);
-    invoice.charges = 1;
-    await this.#save(data);
-    return invoice;
+  reverseDuplicateCharge(invoiceId: string): Promise<Invoice> {
+    return this.#change(async () => {
+      const data = await this.#load();
+      const invoice = data.invoices.find((i) => i.id === invoiceId);
+      if (!invoice) throw new Error(`No invoice ${invoiceId}.`);
+      if (invoice.charges < 2)
+        throw new Error(`Invoice ${invoiceId} was charged once; there is no duplicate to reverse.`);
+      invoice.charges = 1;
+      await this.#save(data);
+      return invoice;
+    });
   }
 }

@@ -1,4 +1,5 @@
 /** Builds a desk of the chosen shape on a session in SQLite (default), files, S3 or PostgreSQL. */
+import { resolve } from 'node:path';
 import { RunBudget, type Budget, type RepositorySessionManager, type SessionManager } from '@skein/core';
 import { FileSessionManager } from '@skein/session-file';
 import { agentDesk } from './shapes/agent-desk.js';
@@ -44,27 +45,64 @@ export interface OpenDesk {
   close(): Promise<void>;
 }
 
-async function sessionManagerFor(options: OpenDeskOptions): Promise<RepositorySessionManager> {
-  const sessionId = `${options.sessionId}-${options.shape}`;
+/** Where the desk's sessions live, chosen once: a fresh manager per session id, and the store as `skein` opens it. */
+export interface DeskSessions {
+  /** A fresh session manager of `sessionId` (close it when done). */
+  managerFor(sessionId: string): RepositorySessionManager;
+  /** The store as the inspector's `openStore` (and `skein sessions`) take it. */
+  inspectorSpec: string;
+  /** Where, for the lines the desk prints. */
+  where: string;
+}
+
+/** The desk's store (the terminal desk and the web desk choose it here): SQLite by default, or files, S3, PostgreSQL. */
+export async function openDeskSessions(
+  options: Pick<OpenDeskOptions, 'dir' | 'store' | 's3' | 'postgres'>,
+): Promise<DeskSessions> {
   const store = options.store ?? (options.s3 ? 's3' : 'sqlite');
   if (store === 'sqlite') {
     const { SqliteSessionManager } = await import('@skein/session-sqlite');
-    return new SqliteSessionManager({ sessionId, path: `${options.dir}/desk.db` });
+    const path = resolve(options.dir, 'desk.db');
+    return {
+      managerFor: (sessionId) => new SqliteSessionManager({ sessionId, path }),
+      inspectorSpec: `sqlite:${path}`,
+      where: path,
+    };
   }
   if (store === 'postgres') {
-    if (!options.postgres)
+    const connectionString = options.postgres;
+    if (!connectionString)
       throw new Error('--store postgres needs --postgres postgres://user@host:5432/db (or DATABASE_URL).');
     const { PostgresSessionManager } = await import('@skein/session-postgres');
-    return new PostgresSessionManager({ sessionId, connectionString: options.postgres });
+    return {
+      managerFor: (sessionId) => new PostgresSessionManager({ sessionId, connectionString }),
+      inspectorSpec: connectionString,
+      where: connectionString.replace(/\/\/[^@/]*@/, '//'),
+    };
   }
   if (store === 's3') {
     if (!options.s3) throw new Error('--store s3 needs --s3 s3://bucket/prefix.');
     const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(options.s3);
-    if (!match?.[1]) throw new Error(`--s3 takes s3://bucket/prefix (got ${options.s3}).`);
+    const bucket = match?.[1];
+    if (!bucket) throw new Error(`--s3 takes s3://bucket/prefix (got ${options.s3}).`);
+    const prefix = match[2] ?? '';
     const { S3SessionManager } = await import('@skein/session-s3');
-    return new S3SessionManager({ sessionId, bucket: match[1], prefix: match[2] ?? '' });
+    return {
+      managerFor: (sessionId) => new S3SessionManager({ sessionId, bucket, prefix }),
+      inspectorSpec: options.s3,
+      where: options.s3,
+    };
   }
-  return new FileSessionManager({ sessionId, storageDir: `${options.dir}/sessions` });
+  const storageDir = `${options.dir}/sessions`;
+  return {
+    managerFor: (sessionId) => new FileSessionManager({ sessionId, storageDir }),
+    inspectorSpec: storageDir,
+    where: storageDir,
+  };
+}
+
+async function sessionManagerFor(options: OpenDeskOptions): Promise<RepositorySessionManager> {
+  return (await openDeskSessions(options)).managerFor(`${options.sessionId}-${options.shape}`);
 }
 
 export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {

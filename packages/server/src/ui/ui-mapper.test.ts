@@ -102,6 +102,22 @@ describe('UI message stream mapping', () => {
     ).toEqual([{ type: 'tool-output-error', toolCallId: 'tu1', errorText: 'boom', dynamic: true }]);
   });
 
+  it("a node's tool call is titled with the node's path (nodes side by side call tools between each other's text)", () => {
+    const state = newUiState();
+    run([start()], state);
+    const toolUse = { toolUseId: 'tu2', name: 'lookup_order', input: { orderId: '7' } };
+    expect(run([{ type: 'toolStart', path: ['desk', 'refund'], toolUse }], state)).toEqual([
+      {
+        type: 'tool-input-available',
+        toolCallId: 'tu2',
+        toolName: 'lookup_order',
+        input: { orderId: '7' },
+        dynamic: true,
+        title: 'desk/refund',
+      },
+    ]);
+  });
+
   it('toolResult with json content: the values; for a call the client never saw: nothing (unless the turn answers)', () => {
     const state = newUiState();
     run([start(), { type: 'toolStart', path: [], toolUse: { toolUseId: 'a', name: 't', input: {} } }], state);

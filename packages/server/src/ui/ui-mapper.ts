@@ -137,6 +137,8 @@ const TABLE: Table = {
       toolName: e.toolUse.name,
       input: e.toolUse.input,
       dynamic: true,
+      // Who calls it, in a graph or swarm (nodes side by side call tools in between each other's text).
+      ...(e.path.length > 0 ? { title: e.path.join('/') } : {}),
     });
   },
   toolResult: (state, e, out) => {

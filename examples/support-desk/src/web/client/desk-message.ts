@@ -1,0 +1,29 @@
+/** The messages the customer page holds: the AI SDK's `UIMessage` with the data parts `@skein/server` sends. */
+import type { UIMessage } from 'ai';
+
+/** Data parts by name (`data-<name>` on the wire). */
+type DeskDataParts = {
+  /** Who speaks next: `[]` the agent itself, `["billing"]` a graph node or swarm member. */
+  'skein-speaker': { path: string[] };
+  'skein-node': { path: string[]; status: string; error?: string };
+  'skein-transition': {
+    path: string[];
+    seq: number;
+    from: string | null;
+    to: string | null;
+    kind: string;
+    reason?: string;
+  };
+  'skein-turn': { turn: number; attempt: number; resumed: boolean; kind: string; name: string };
+  'skein-result': { turn: number; status: string; failureReason?: string };
+  'skein-interrupt': { id: string; name: string; reason: unknown; source: string };
+  'skein-retry': { path: string[]; attempt: number };
+  'skein-budget': unknown;
+  'skein-resumed': { turn: number; attempt: number; detail: string };
+  'skein-server': { stopping: boolean; detail: string };
+  /** From the stored conversation (a reload): the turn waited for a person. */
+  'desk-waiting': { tool?: string; input?: unknown };
+};
+
+export type DeskMessage = UIMessage<unknown, DeskDataParts>;
+export type DeskPart = DeskMessage['parts'][number];
