@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from './fs-errors.js';
+import { errnoCode } from './errors.js';
 
 /** `create`: fail with `EEXIST` when the file exists; `replace`: write over it. */
 export type WriteMode = 'create' | 'replace';

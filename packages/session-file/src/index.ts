@@ -1,4 +1,4 @@
-export { FileSessionRepository } from './file-session-repository.js';
-export type { FileSessionRepositoryOptions } from './file-session-repository.js';
-export { FileSessionManager, defaultStorageDir } from './file-session-manager.js';
-export type { FileSessionManagerOptions } from './file-session-manager.js';
+export { FileSessionRepository } from './session-repository.js';
+export type { FileSessionRepositoryOptions } from './session-repository.js';
+export { FileSessionManager, defaultStorageDir } from './session-manager.js';
+export type { FileSessionManagerOptions } from './session-manager.js';

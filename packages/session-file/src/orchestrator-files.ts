@@ -13,8 +13,8 @@ import {
   type NodeTransition,
   type SessionMultiAgent,
 } from '@skein/core';
-import { fsError, errnoCode } from './fs-errors.js';
-import { multiAgentDoc, readJson, toMultiAgent, toNodeEntry, toTransition } from './records.js';
+import { fsError, errnoCode } from './errors.js';
+import { multiAgentDoc, readJson, toMultiAgent, toNodeEntry, toTransition } from './documents.js';
 import { numbered, type SessionFiles } from './session-files.js';
 import type { SessionPaths } from './session-paths.js';
 

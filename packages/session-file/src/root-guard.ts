@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SessionCorruptError } from '@skein/core';
-import { errnoCode, fsError } from './fs-errors.js';
+import { errnoCode, fsError } from './errors.js';
 
 /**
  * Refuses to write through a directory of the store that resolves outside the storage root (a

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SessionConflictError, SessionNotFoundError, serializeSessionData } from '@skein/core';
 import { writeFileAtomic, type WriteMode } from './atomic-write.js';
-import { errnoCode, fsError } from './fs-errors.js';
+import { errnoCode, fsError } from './errors.js';
 import { RootGuard } from './root-guard.js';
 import { pidAlive, SessionLock } from './session-lock.js';
 import type { SessionPaths } from './session-paths.js';

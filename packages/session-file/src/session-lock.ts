@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import { SessionConflictError } from '@skein/core';
 import { writeFileAtomic } from './atomic-write.js';
-import { errnoCode } from './fs-errors.js';
+import { errnoCode } from './errors.js';
 
 /** What a lock file holds (`.skein.lock` in the session directory). */
 export interface LockInfo {

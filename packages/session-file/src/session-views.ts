@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import { SessionConflictError } from '@skein/core';
 import { writeFileAtomic } from './atomic-write.js';
-import { errnoCode, fsError } from './fs-errors.js';
+import { errnoCode, fsError } from './errors.js';
 import { isStale, readLock, type LockInfo } from './session-lock.js';
 import type { SessionPaths } from './session-paths.js';
 

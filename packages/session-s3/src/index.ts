@@ -1,4 +1,4 @@
-export { S3SessionRepository } from './s3-session-repository.js';
-export type { S3SessionRepositoryOptions } from './s3-options.js';
-export { S3SessionManager } from './s3-session-manager.js';
-export type { S3SessionManagerOptions } from './s3-session-manager.js';
+export { S3SessionRepository } from './session-repository.js';
+export type { S3SessionRepositoryOptions } from './options.js';
+export { S3SessionManager } from './session-manager.js';
+export type { S3SessionManagerOptions } from './session-manager.js';

@@ -1,5 +1,5 @@
-export { SqliteSessionRepository } from './sqlite-session-repository.js';
-export type { SqliteSessionRepositoryOptions } from './sqlite-options.js';
-export { SqliteSessionManager } from './sqlite-session-manager.js';
-export type { SqliteSessionManagerOptions } from './sqlite-session-manager.js';
-export { SCHEMA_VERSION } from './sqlite-schema.js';
+export { SqliteSessionRepository } from './session-repository.js';
+export type { SqliteSessionRepositoryOptions } from './options.js';
+export { SqliteSessionManager } from './session-manager.js';
+export type { SqliteSessionManagerOptions } from './session-manager.js';
+export { SCHEMA_VERSION } from './schema.js';

@@ -7,7 +7,7 @@ import {
 } from '@skein/core';
 import type { PoolClient } from 'pg';
 import { checkIndex, toDoc } from './documents.js';
-import { pgCode } from './pg-errors.js';
+import { pgCode } from './errors.js';
 
 /** Checks a write's ids before anything is touched (an invalid id is a `SessionNotFoundError`). */
 export function checkWrite(write: SessionWrite): void {

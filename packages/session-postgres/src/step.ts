@@ -9,7 +9,7 @@
  */
 import { SessionConflictError, SessionNotFoundError, type SessionWrite } from '@skein/core';
 import { toDoc } from './documents.js';
-import { pgCode } from './pg-errors.js';
+import { pgCode } from './errors.js';
 
 /** The function, in schema `s` (quoted). */
 export function stepFunctionSql(s: string): string {

@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { SessionConflictError } from '@skein/core';
-import type { S3ObjectStore } from './s3-object-store.js';
+import type { S3ObjectStore } from './object-store.js';
 
 /** What the lease object holds. */
 export interface LeaseDoc {

@@ -25,10 +25,10 @@ import {
 } from './documents.js';
 import { GroupCommit } from './group-commit.js';
 import { LeaseBook, type LeaseTable } from './lease-book.js';
-import { SqliteConnection } from './sqlite-connection.js';
-import type { Statements } from './sqlite-database.js';
-import { resolveSqliteOptions, type SqliteSessionRepositoryOptions } from './sqlite-options.js';
-import { checkWrite, SqliteWrites } from './sqlite-writes.js';
+import { SqliteConnection } from './connection.js';
+import type { Statements } from './database.js';
+import { resolveSqliteOptions, type SqliteSessionRepositoryOptions } from './options.js';
+import { checkWrite, SqliteWrites } from './writes.js';
 
 type Row = { doc: unknown } | undefined;
 

@@ -21,11 +21,11 @@ import {
   parseSession,
   parseTransition,
 } from './documents.js';
-import { PgLeaseBook, type LeaseRow } from './pg-lease.js';
-import { resolvePostgresOptions, type PostgresSessionRepositoryOptions } from './pg-options.js';
-import { PgRunner } from './pg-runner.js';
-import { quoteIdent } from './pg-schema.js';
-import { checkWrite, PgWrites } from './pg-writes.js';
+import { PgLeaseBook, type LeaseRow } from './lease.js';
+import { resolvePostgresOptions, type PostgresSessionRepositoryOptions } from './options.js';
+import { PgRunner } from './runner.js';
+import { quoteIdent } from './schema.js';
+import { checkWrite, PgWrites } from './writes.js';
 
 type DocRow = { doc: unknown };
 

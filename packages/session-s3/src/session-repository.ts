@@ -11,13 +11,13 @@ import {
   type SessionRepository,
 } from '@skein/core';
 
-import { parseAgent, parseMessage, parseSession, checkIndex } from './s3-documents.js';
-import { S3Keys } from './s3-keys.js';
-import { SessionLease } from './s3-lease.js';
-import { S3ObjectStore } from './s3-object-store.js';
-import { SessionObjects } from './s3-session-objects.js';
-import { OrchestratorObjects } from './s3-orchestrator-objects.js';
-import { resolveS3Options, type S3SessionRepositoryOptions } from './s3-options.js';
+import { parseAgent, parseMessage, parseSession, checkIndex } from './documents.js';
+import { S3Keys } from './keys.js';
+import { SessionLease } from './lease.js';
+import { S3ObjectStore } from './object-store.js';
+import { SessionObjects } from './session-objects.js';
+import { OrchestratorObjects } from './orchestrator-objects.js';
+import { resolveS3Options, type S3SessionRepositoryOptions } from './options.js';
 
 /**
  * Sessions in an S3 bucket, in Strands Agents' key layout, so sessions written by either open in the

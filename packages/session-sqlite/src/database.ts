@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import { checkSchema } from './sqlite-schema.js';
-import { toSessionError } from './sqlite-errors.js';
+import { checkSchema } from './schema.js';
+import { toSessionError } from './errors.js';
 
 /** How the database is opened. */
 export interface OpenOptions {

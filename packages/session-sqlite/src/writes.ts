@@ -10,7 +10,7 @@ import {
   type SessionWrite,
 } from '@skein/core';
 import { checkIndex, toDoc } from './documents.js';
-import type { Statements } from './sqlite-database.js';
+import type { Statements } from './database.js';
 
 /** Checks a write's ids before anything is touched (an invalid id is a `SessionNotFoundError`). */
 export function checkWrite(write: SessionWrite): void {

@@ -17,9 +17,9 @@ import {
   type SessionRepository,
 } from '@skein/core';
 import { syncDir } from './atomic-write.js';
-import { errnoCode, fsError } from './fs-errors.js';
+import { errnoCode, fsError } from './errors.js';
 import { OrchestratorFiles } from './orchestrator-files.js';
-import { agentDoc, messageDoc, readJson, toAgent, toMessage, toSession } from './records.js';
+import { agentDoc, messageDoc, readJson, toAgent, toMessage, toSession } from './documents.js';
 import { SessionFiles, numbered } from './session-files.js';
 import { SessionPaths } from './session-paths.js';
 

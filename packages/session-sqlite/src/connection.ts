@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { LeaseRow, LeaseTable } from './lease-book.js';
-import { openDatabase, type Statements } from './sqlite-database.js';
-import { toSessionError } from './sqlite-errors.js';
-import type { ResolvedSqliteOptions } from './sqlite-options.js';
+import { openDatabase, type Statements } from './database.js';
+import { toSessionError } from './errors.js';
+import type { ResolvedSqliteOptions } from './options.js';
 
 /** The repository's one connection: opened (checked, migrated) at first use, reopened after `close()`. */
 export class SqliteConnection {

@@ -7,7 +7,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { SessionError } from '@skein/core';
-import { isMissingKey, isPreconditionFailed, toSessionError } from './s3-errors.js';
+import { isMissingKey, isPreconditionFailed, toSessionError } from './errors.js';
 
 /** Outcome of a conditional update. */
 export type ReplaceOutcome = 'replaced' | 'changed' | 'missing';

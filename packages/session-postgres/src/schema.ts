@@ -1,6 +1,6 @@
 import { SessionError } from '@skein/core';
 import type { PoolClient } from 'pg';
-import { stepFunctionSql } from './pg-step.js';
+import { stepFunctionSql } from './step.js';
 
 /** The schema version this package writes; `skein_meta.schema_version` holds the version of a database. */
 export const SCHEMA_VERSION = 1;

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigurationError, RepositorySessionManager } from '@skein/core';
-import { FileSessionRepository } from './file-session-repository.js';
+import { FileSessionRepository } from './session-repository.js';
 
 /** Options of {@link FileSessionManager}. */
 export interface FileSessionManagerOptions {

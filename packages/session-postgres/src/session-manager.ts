@@ -1,6 +1,6 @@
 import { checkSessionId, RepositorySessionManager } from '@skein/core';
-import type { PostgresSessionRepositoryOptions } from './pg-options.js';
-import { PostgresSessionRepository } from './pg-session-repository.js';
+import type { PostgresSessionRepositoryOptions } from './options.js';
+import { PostgresSessionRepository } from './session-repository.js';
 
 /** Options of {@link PostgresSessionManager}: the session id plus the database (a connection string or a pool). */
 export type PostgresSessionManagerOptions = PostgresSessionRepositoryOptions & {

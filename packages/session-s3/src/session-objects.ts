@@ -4,8 +4,8 @@
  * and the errors that say which object and what to do.
  */
 import { serializeSessionData, SessionConflictError, SessionCorruptError, SessionNotFoundError } from '@skein/core';
-import { numberedKey, type S3Keys } from './s3-keys.js';
-import type { S3ObjectStore } from './s3-object-store.js';
+import { numberedKey, type S3Keys } from './keys.js';
+import type { S3ObjectStore } from './object-store.js';
 
 /** Checked reads and writes of one bucket's session objects. */
 export class SessionObjects {

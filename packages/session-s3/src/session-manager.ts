@@ -1,6 +1,6 @@
 import { checkSessionId, RepositorySessionManager } from '@skein/core';
-import type { S3SessionRepositoryOptions } from './s3-options.js';
-import { S3SessionRepository } from './s3-session-repository.js';
+import type { S3SessionRepositoryOptions } from './options.js';
+import { S3SessionRepository } from './session-repository.js';
 
 /** Options of {@link S3SessionManager}: the session id plus where the session lives in S3. */
 export interface S3SessionManagerOptions extends S3SessionRepositoryOptions {

@@ -12,10 +12,10 @@ import {
   type NodeTransition,
   type SessionMultiAgent,
 } from '@skein/core';
-import { checkIndex, parseMultiAgent, parseNodeEntry, parseTransition } from './s3-documents.js';
-import { nodeIdOfKey, type S3Keys } from './s3-keys.js';
-import type { S3ObjectStore } from './s3-object-store.js';
-import type { SessionObjects } from './s3-session-objects.js';
+import { checkIndex, parseMultiAgent, parseNodeEntry, parseTransition } from './documents.js';
+import { nodeIdOfKey, type S3Keys } from './keys.js';
+import type { S3ObjectStore } from './object-store.js';
+import type { SessionObjects } from './session-objects.js';
 
 /** The orchestrator half of `S3SessionRepository`. */
 export class OrchestratorObjects {

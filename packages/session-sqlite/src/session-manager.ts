@@ -1,6 +1,6 @@
 import { checkSessionId, RepositorySessionManager } from '@skein/core';
-import type { SqliteSessionRepositoryOptions } from './sqlite-options.js';
-import { SqliteSessionRepository } from './sqlite-session-repository.js';
+import type { SqliteSessionRepositoryOptions } from './options.js';
+import { SqliteSessionRepository } from './session-repository.js';
 
 /** Options of {@link SqliteSessionManager}: the session id plus the database. */
 export interface SqliteSessionManagerOptions extends SqliteSessionRepositoryOptions {

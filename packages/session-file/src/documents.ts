@@ -10,7 +10,7 @@ import {
   type SessionMessage,
   type SessionMultiAgent,
 } from '@skein/core';
-import { errnoCode, fsError } from './fs-errors.js';
+import { errnoCode, fsError } from './errors.js';
 
 /** Reads and parses one JSON file; `undefined` when it does not exist. */
 export async function readJson(file: string, root: string): Promise<unknown> {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import type { PgLeaseBook } from './pg-lease.js';
-import { isTransient, toSessionError } from './pg-errors.js';
-import type { ResolvedPostgresOptions } from './pg-options.js';
-import { checkSchema, quoteIdent } from './pg-schema.js';
-import { encodeWrites, stepError } from './pg-step.js';
+import type { PgLeaseBook } from './lease.js';
+import { isTransient, toSessionError } from './errors.js';
+import type { ResolvedPostgresOptions } from './options.js';
+import { checkSchema, quoteIdent } from './schema.js';
+import { encodeWrites, stepError } from './step.js';
 import type { SessionWrite } from '@skein/core';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
