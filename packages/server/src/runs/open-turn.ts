@@ -132,23 +132,7 @@ async function claimNew(
   const { record, repo, context } = opened;
   const id = request.conversationId;
   const last = record?.current;
-  if (last && unfinished(last.status, request.kind)) {
-    // A turn stored as running is either cut or running in another process: claiming the session
-    // (rewriting the record as it is) tells which; another process answers 409 through the conflict.
-    if (last.status === 'running') await writeRecord(repo, id, record as ConversationRecord, true);
-    throw unfinishedProblem(id, last, request);
-  }
-  if (prompt.kind === 'answers' && last?.status !== 'interrupted') {
-    throw new ProblemError(
-      409,
-      'nothing-pending',
-      'Nothing waits for an answer',
-      `Conversation ${id} waits for no answer; send a message instead.`,
-      {
-        field: 'body.answers',
-      },
-    );
-  }
+  await refuseWhileUnfinished(request, prompt, opened);
   const factory = ctx.factory(request.kind, request.name);
   if (!factory) throw notFound(`${request.kind}/${request.name}`, 'path.name');
   const target = await buildTarget(request.kind, request.name, factory, context);
@@ -162,32 +146,65 @@ async function claimNew(
     prompt,
     before,
   };
-  if (!record) {
-    const createdAt = current.startedAt;
-    const title = promptLabel(prompt).slice(0, 80);
-    await writeIndexEntry(ctx.options.sessions, request.owner, {
-      id,
-      kind: request.kind,
-      name: request.name,
-      createdAt,
-      title,
-    });
-    await ensureSession(repo, id, target.kind === 'agent' ? 'AGENT' : 'MULTI_AGENT', opened.manager);
-    const created = {
-      v: 1 as const,
-      kind: request.kind,
-      name: request.name,
-      owner: request.owner,
-      createdAt,
-      title,
-      current,
-    };
-    await writeRecord(repo, id, created, false);
-    return { record: created, target, plan: { action: 'run', prompt: promptOfTurn(prompt) } };
-  }
-  const next = { ...record, current };
-  await writeRecord(repo, id, next, true);
+  const next = record ? { ...record, current } : await createConversation(ctx, request, opened, target, current);
+  if (record) await writeRecord(repo, id, next, true);
   return { record: next, target, plan: { action: 'run', prompt: promptOfTurn(prompt) } };
+}
+
+/**
+ * Refuses a new turn while the last one is unfinished (a turn stored as running is either cut or
+ * running in another process: claiming the session, by rewriting the record as it is, tells which;
+ * another process answers 409 through the conflict), and answers when nothing waits for them.
+ */
+async function refuseWhileUnfinished(request: TurnRequest, prompt: TurnPrompt, opened: Opened): Promise<void> {
+  const { record, repo } = opened;
+  const id = request.conversationId;
+  const last = record?.current;
+  if (last && unfinished(last.status, request.kind)) {
+    if (last.status === 'running') await writeRecord(repo, id, record as ConversationRecord, true);
+    throw unfinishedProblem(id, last, request);
+  }
+  if (prompt.kind === 'answers' && last?.status !== 'interrupted') {
+    throw new ProblemError(
+      409,
+      'nothing-pending',
+      'Nothing waits for an answer',
+      `Conversation ${id} waits for no answer; send a message instead.`,
+      { field: 'body.answers' },
+    );
+  }
+}
+
+/** A conversation's first turn: its entry in the owner's index, its session, its record. */
+async function createConversation(
+  ctx: ServerContext,
+  request: TurnRequest,
+  opened: Opened,
+  target: Target,
+  current: CurrentTurn,
+): Promise<ConversationRecord & { current: CurrentTurn }> {
+  const id = request.conversationId;
+  const createdAt = current.startedAt;
+  const title = promptLabel(current.prompt).slice(0, 80);
+  await writeIndexEntry(ctx.options.sessions, request.owner, {
+    id,
+    kind: request.kind,
+    name: request.name,
+    createdAt,
+    title,
+  });
+  await ensureSession(opened.repo, id, target.kind === 'agent' ? 'AGENT' : 'MULTI_AGENT', opened.manager);
+  const created = {
+    v: 1 as const,
+    kind: request.kind,
+    name: request.name,
+    owner: request.owner,
+    createdAt,
+    title,
+    current,
+  };
+  await writeRecord(opened.repo, id, created, false);
+  return created;
 }
 
 async function claimResume(ctx: ServerContext, request: TurnRequest, opened: Opened): Promise<Claimed | undefined> {
