@@ -1,4 +1,3 @@
-import { errorMessage } from '@skein/core';
 import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -37,7 +36,7 @@ export async function ensurePostgresInstalled(): Promise<string> {
       timeout: 900_000,
     });
   } catch (error) {
-    const detail = errorMessage(error);
+    const detail = error instanceof Error ? error.message : String(error);
     throw new Error(
       `The PostgreSQL test server needs the Debian package ${POSTGRES_PACKAGE} and installing it failed (${detail.slice(0, 2000)}). Install it by hand: sudo apt-get update && sudo apt-get install -y ${POSTGRES_PACKAGE}`,
       { cause: error },

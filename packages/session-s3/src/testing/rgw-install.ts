@@ -1,4 +1,3 @@
-import { errorMessage } from '@skein/core';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -38,7 +37,7 @@ export async function ensureRadosgwInstalled(): Promise<void> {
       timeout: 900_000,
     });
   } catch (error) {
-    const detail = errorMessage(error);
+    const detail = error instanceof Error ? error.message : String(error);
     throw new Error(
       `The S3 test server needs the Debian packages ${RGW_PACKAGES.join(', ')} and installing them failed (${detail.slice(0, 2000)}). ` +
         `Install them by hand: sudo apt-get update && sudo apt-get install -y ${RGW_PACKAGES.join(' ')}`,

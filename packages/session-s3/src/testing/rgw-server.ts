@@ -1,4 +1,3 @@
-import { errorMessage } from '@skein/core';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
@@ -135,9 +134,12 @@ export async function startRgwServer(): Promise<RgwServer> {
       const logs = await logTail(dir);
       await run('bash', [stopScript, dir]).catch(() => undefined);
       if (attempt < 3) continue;
-      throw new Error(`The radosgw test server did not start (3 attempts): ${errorMessage(error)}\n${logs}`, {
-        cause: error,
-      });
+      throw new Error(
+        `The radosgw test server did not start (3 attempts): ${error instanceof Error ? error.message : String(error)}\n${logs}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
   const stopWatchdog = await startWatchdog(dir);
