@@ -153,7 +153,13 @@ export class GraphBuilder {
     });
     if (this.#sessionManager) {
       checkSessionId(this.#id, 'graph id');
-      for (const id of this.#nodes.keys()) checkSessionId(id, 'node id');
+      for (const id of this.#nodes.keys()) {
+        checkSessionId(id, 'node id');
+        if (id.startsWith('run.'))
+          throw new ConfigurationError(
+            `Node id ${JSON.stringify(id)} starts with "run.", which a graph with a session keeps for the run's own entries (its shape); choose another id.`,
+          );
+      }
     }
     return new Graph({
       id: this.#id,

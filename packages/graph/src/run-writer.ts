@@ -23,6 +23,9 @@ export interface RunWrite {
   first?: boolean;
 }
 
+/** The node entry that holds the graph's shape, written once per run (`run.` ids are reserved for the run's own entries). */
+const SHAPE_ENTRY = 'run.shape';
+
 /** Nodes, edges (one per source; `join` when the edge waits for several) and entry points, as JSON. */
 function graphShape(config: GraphConfig): JsonObject {
   return {
@@ -36,8 +39,9 @@ function graphShape(config: GraphConfig): JsonObject {
 
 /**
  * A run's writes: each step's state document (the run state taken synchronously when the step is
- * written, the waiting agents' start points, the graph's shape, what the budget spent) through the
- * graph's session, and the transitions the step stored, published in order to the run's list and
+ * written, the waiting agents' start points, what the budget spent) through the graph's session, the
+ * graph's shape once per run (an entry written with the run's first step: a step's cost does not grow
+ * with the graph), and the transitions the step stored, published in order to the run's list and
  * its `transition` events. Without a session, transitions are only numbered (in write order) and published.
  */
 export class RunWriter {
@@ -47,8 +51,6 @@ export class RunWriter {
   readonly #state: RunState;
   readonly #elapsedMs: () => number;
   readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
-  /** Built on the first write: only a session needs it (tools draw a run that has not finished). */
-  #shape: JsonObject | undefined;
   /** Without a session: the number of the next transition (the session numbers them otherwise). */
   #next: number;
 
@@ -79,10 +81,9 @@ export class RunWriter {
     const budget = this.#budget;
     const doc = {
       ...stateDocument(this.#state, this.#elapsedMs(), startPoints(this.#state, this.#config, session)),
-      shape: (this.#shape ??= graphShape(this.#config)),
       ...(budget ? { budget: { ...budget.spent() } } : {}),
     };
-    if (w.first) return session.start(doc, transitions);
+    if (w.first) return session.start(doc, transitions, { id: SHAPE_ENTRY, entry: graphShape(this.#config) });
     return session.save({ ...(w.node ? { node: w.node } : {}), agent: w.agent, transitions, state: doc });
   }
 

@@ -1,4 +1,5 @@
 import { isUnfinished, type MultiAgentSnapshot } from '@skein/core';
+import { isRunEntry } from './run-state.js';
 
 /** The statuses a stored run may have. */
 const STATUSES = new Set(['pending', 'executing', 'completed', 'failed', 'interrupted', 'budgetExceeded']);
@@ -81,7 +82,7 @@ function namedNodes(state: Obj, nodes: Record<string, unknown>): string[] {
     ...keyed(state['running']),
     ...keyed(state['paused']),
     ...(state['handled'] as string[]),
-    ...Object.keys(nodes),
+    ...Object.keys(nodes).filter((id) => !isRunEntry(id)),
   ];
 }
 
@@ -102,6 +103,7 @@ export function storedRunProblem(snapshot: MultiAgentSnapshot, graphNodes: Reado
   if (!isUnfinished(status) && status !== 'completed' && status !== 'failed') return undefined;
   for (const [field, ok, expected] of FIELDS) if (!ok(state[field])) return `its ${field} is not ${expected}`;
   for (const [id, entry] of Object.entries(snapshot.nodes)) {
+    if (isRunEntry(id)) continue;
     const problem = nodeEntryProblem(id, entry as Obj);
     if (problem) return problem;
   }

@@ -114,7 +114,14 @@ export class SwarmRun {
     this.state = state;
     // The state (which creates the run, carrying the start transition), then the task, both before the
     // start is reported (a crash between: a fresh start).
-    store.stage({ from: null, to: state.current, kind: 'start', reason: 'the task' });
+    // The members go with the start, once per run (readers such as the inspector draw every member).
+    store.stage({
+      from: null,
+      to: state.current,
+      kind: 'start',
+      reason: 'the task',
+      details: { members: members.ids },
+    });
     store.saveTask(inputHistory);
     this.#startTransitions = await store.saveState(state);
     return state;

@@ -40,8 +40,6 @@ export interface StoredRun {
 export class SwarmStore {
   readonly #manager: SessionManager | undefined;
   readonly #id: string;
-  /** The member ids, stored with every state document so readers (the inspector) can draw every member, not only those that ran. */
-  readonly #members: readonly string[];
   #session: MultiAgentSession | undefined;
   #stored = false;
   #staged: NewTransition[] = [];
@@ -49,10 +47,9 @@ export class SwarmStore {
   #entries = new Map<string, JsonObject>();
   transitions: NodeTransition[] = [];
 
-  constructor(manager: SessionManager | undefined, id: string, members: readonly string[]) {
+  constructor(manager: SessionManager | undefined, id: string) {
     this.#manager = manager;
     this.#id = id;
-    this.#members = members;
   }
 
   /** The session's id (`undefined` without a session manager). */
@@ -151,7 +148,7 @@ export class SwarmStore {
     this.#entries.clear();
     const stored = await this.#session.commitRunStep({
       nodes,
-      state: { ...encodeState(state), members: [...this.#members] },
+      state: encodeState(state),
       transitions: staged,
     });
     this.#stored = true;
