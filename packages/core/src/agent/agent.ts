@@ -15,6 +15,7 @@ import type { SessionManager } from '../session/session-manager.js';
 import { AgentState } from '../state/agent-state.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import { EventSource } from '../events/event-source.js';
+import { isStreamClosed, LockstepStream, type Emit } from '../events/lockstep-stream.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { Message } from '../types/messages.js';
 import type { AgentStreamEvent, CallbackHandler } from './agent-events.js';
@@ -120,9 +121,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
       retryStrategy: this.#retryStrategy,
       toolExecutor: this.#toolExecutor,
       maxConcurrentTools: this.#maxConcurrentTools,
-      messages: () => this.#conversation.messages,
-      appendMessage: (message) => this.#conversation.append(message),
-      setPending: (turn) => this.#conversation.setPending(turn),
+      history: this.#conversation,
     });
     return this.#loopHost;
   }
@@ -170,13 +169,13 @@ export class Agent extends EventSource<AgentStreamEvent> {
   }
 
   /** Runs the agent loop on `prompt` and resolves with the result. */
-  async invoke(prompt?: Prompt, options: InvokeOptions = {}): Promise<AgentResult> {
-    return drain(this.#run(prompt, options, undefined, false));
+  invoke(prompt?: Prompt, options: InvokeOptions = {}): Promise<AgentResult> {
+    return this.#run(prompt, options, undefined, undefined);
   }
 
   /** Runs the agent loop, yielding events as they happen; the generator returns the result. */
   stream(prompt?: Prompt, options: InvokeOptions = {}): AsyncGenerator<AgentStreamEvent, AgentResult> {
-    return this.#run(prompt, options, undefined, true);
+    return new LockstepStream((reader) => this.#run(prompt, options, undefined, reader));
   }
 
   /** Asks the model for a value matching `schema` (forced tool call, one re-ask) and returns it, typed. */
@@ -185,7 +184,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
     prompt?: Prompt,
     options: StructuredOutputOptions = {},
   ): Promise<z.output<S>> {
-    return runStructuredOutput(schema, prompt, options, (p, extra) => drain(this.#run(p, options, extra, false)));
+    return runStructuredOutput(schema, prompt, options, (p, extra) => this.#run(p, options, extra, undefined));
   }
 
   /** Wraps this agent as a tool another agent can call. */
@@ -203,20 +202,20 @@ export class Agent extends EventSource<AgentStreamEvent> {
     this.#controller?.abort(new CancelledError('The agent was cancelled.'));
   }
 
-  /** `streamed`: the caller reads the events (`stream`), rather than only the result (`invoke`). */
-  async *#run(
+  /** `reader`: the `stream()` reader's side, when the caller reads the events rather than only the result. */
+  async #run(
     prompt: Prompt | undefined,
     options: InvokeOptions,
     extra: InvocationTools | undefined,
-    streamed: boolean,
-  ): AsyncGenerator<AgentStreamEvent, AgentResult> {
+    reader: Emit<AgentStreamEvent> | undefined,
+  ): Promise<AgentResult> {
     if (this.#running) {
       throw new ConcurrencyError(
         `Agent ${this.name} is already running; wait for its invocation to finish (or use another Agent).`,
       );
     }
     this.#running = true;
-    const opened = new OpenInvocation(options, extra, streamed, {
+    const opened = new OpenInvocation(options, extra, reader, {
       name: this.name,
       handoffs: options.handoffs ? options.handoffs.map(toHandoff) : this.handoffs,
       callbackHandler: this.#callbackHandler,
@@ -224,23 +223,17 @@ export class Agent extends EventSource<AgentStreamEvent> {
       defaultScope: this.#defaultScope(),
     });
     this.#controller = opened.controller;
-    const { inv, emit } = opened;
+    const { inv } = opened;
     let outcome: LoopOutcome | undefined;
     let error: unknown;
     try {
       await this.initialize();
-      for (const event of await this.#begin(prompt, inv)) yield emit ? emit(event) : event;
-      const loop = runEventLoop(this.#host, inv);
-      for (let step = await loop.next(); ; step = await loop.next()) {
-        if (step.done) {
-          outcome = step.value;
-          break;
-        }
-        yield emit ? emit(step.value) : step.value;
-      }
+      await this.#begin(prompt, inv);
+      outcome = await runEventLoop(this.#host, inv);
       return opened.result(outcome);
     } catch (e) {
-      error = e;
+      // A reader that stopped reading ends the invocation early, as a generator's return() did: no error.
+      if (!isStreamClosed(e)) error = e;
       throw e;
     } finally {
       await this.#close(opened, outcome, error);
@@ -250,13 +243,19 @@ export class Agent extends EventSource<AgentStreamEvent> {
   /**
    * Before the loop: checks answers against the pending turn (before anything changes) or resumes a
    * turn the budget stopped, fires BeforeInvocationEvent, then, when nothing resumes, closes a pending
-   * turn left unanswered and appends the prompt. Returns the events to yield.
+   * turn left unanswered and appends the prompt, handing on their `messageAdded` events.
    */
-  async #begin(prompt: Prompt | undefined, inv: OpenInvocation['inv']): Promise<AgentStreamEvent[]> {
+  async #begin(prompt: Prompt | undefined, inv: OpenInvocation['inv']): Promise<void> {
     inv.resume = this.#conversation.resumeFor(prompt);
     if (this.hooks.has(BeforeInvocationEvent))
       await this.hooks.invoke(new BeforeInvocationEvent(this, inv.invocationState));
-    return inv.resume ? [] : this.#conversation.open(prompt);
+    if (inv.resume) return;
+    const added = await this.#conversation.open(prompt);
+    if (inv.unobserved) return;
+    for (const message of added) {
+      const shown = inv.emit({ type: 'messageAdded', message });
+      if (shown) await shown;
+    }
   }
 
   /**
@@ -291,7 +290,3 @@ export class Agent extends EventSource<AgentStreamEvent> {
 }
 
 const NO_HANDOFFS: readonly (Agent | Handoff)[] = Object.freeze([]);
-
-async function drain<R>(gen: AsyncGenerator<unknown, R>): Promise<R> {
-  for (let step = await gen.next(); ; step = await gen.next()) if (step.done) return step.value;
-}

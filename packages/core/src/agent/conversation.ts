@@ -3,7 +3,6 @@ import type { HookRegistry } from '../hooks/hook-registry.js';
 import { checkResponses, closingResults, resumeStopped, type PendingTurn } from '../interrupt/pending-turn.js';
 import type { ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { Message } from '../types/messages.js';
-import type { AgentStreamEvent } from './agent-events.js';
 import type { Agent } from './agent.js';
 import { checkMessage, promptResponses, promptToMessages, type Prompt } from './prompt.js';
 
@@ -35,12 +34,11 @@ export class Conversation {
     this.#messages = messages;
   }
 
-  /** Appends `message`; a promise only when a MessageAddedEvent hook has to run (callers await either). */
-  append(message: Message): AgentStreamEvent | Promise<AgentStreamEvent> {
+  /** Appends `message`; a promise only when a MessageAddedEvent hook has to run (await it then). */
+  append(message: Message): Promise<void> | undefined {
     this.#messages.push(message);
-    const event: AgentStreamEvent = { type: 'messageAdded', message };
-    if (!this.#hooks.has(MessageAddedEvent)) return event;
-    return this.#hooks.invoke(new MessageAddedEvent(this.#agent, message)).then(() => event);
+    if (!this.#hooks.has(MessageAddedEvent)) return undefined;
+    return this.#hooks.invoke(new MessageAddedEvent(this.#agent, message)).then(() => undefined);
   }
 
   /** Keeps `turn` aside (its message leaves the history), or clears it with `undefined`. */
@@ -65,16 +63,23 @@ export class Conversation {
 
   /**
    * Opens a turn that resumes nothing: a pending turn is closed (its uses without a result get error
-   * results saying no answer came), then the prompt is appended. Returns the events to yield.
+   * results saying no answer came), then the prompt is appended. Returns the messages appended.
    */
-  async open(prompt: Prompt | undefined): Promise<AgentStreamEvent[]> {
-    const events: AgentStreamEvent[] = [];
+  async open(prompt: Prompt | undefined): Promise<Message[]> {
+    const added: Message[] = [];
     const turn = this.pending;
     if (turn) {
       this.pending = undefined;
-      events.push(await this.append(turn.message), await this.append(closingResults(turn)));
+      await this.#add(added, turn.message);
+      await this.#add(added, closingResults(turn));
     }
-    for (const message of promptToMessages(prompt)) events.push(await this.append(message));
-    return events;
+    for (const message of promptToMessages(prompt)) await this.#add(added, message);
+    return added;
+  }
+
+  async #add(added: Message[], message: Message): Promise<void> {
+    added.push(message);
+    const hooked = this.append(message);
+    if (hooked) await hooked;
   }
 }

@@ -5,7 +5,7 @@ import { runTool } from '../loop/run-tool.js';
 import { AgentMetrics } from '../metrics/agent-metrics.js';
 import { assertJson } from '../state/agent-state.js';
 import type { JsonValue } from '../types/json.js';
-import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
+import { errorToolResult, type Message, type ToolResult, type ToolUse } from '../types/messages.js';
 import type { InvocationState } from '../tools/agent-tool.js';
 
 /** Options of a direct tool call. */
@@ -26,72 +26,22 @@ function newToolUseId(name: string): string {
   return `tooluse_${name}_${Math.floor(Math.random() * 1e9)}`;
 }
 
+/** What the direct tool calls of one agent need of it. */
+interface DirectCallConfig {
+  recordByDefault: boolean;
+  isRunning: () => boolean;
+  initialize: () => Promise<void>;
+  scope: () => string;
+}
+
 /**
  * Builds the `agent.tool` proxy. The agent initializes first (a session restores it), then a recorded
  * call appends what the seeds show: a user note with the input, the assistant toolUse, the user
  * toolResult, and an assistant note.
  */
-export function createDirectToolCaller(
-  host: LoopHost,
-  config: {
-    recordByDefault: boolean;
-    isRunning: () => boolean;
-    initialize: () => Promise<void>;
-    scope: () => string;
-  },
-): DirectToolCaller {
-  const call = async (
-    name: string,
-    input: JsonValue = {},
-    options: DirectToolCallOptions = {},
-  ): Promise<ToolResult> => {
-    const tool = host.tools.get(name);
-    if (!tool) {
-      throw new ToolNotFoundError(
-        `agent.tool.${name}: no tool named ${JSON.stringify(name)}. Available tools: ${host.tools.names().join(', ') || 'none'}.`,
-      );
-    }
-    assertJson(input, `Input of agent.tool.${name}`);
-    const record = options.recordDirectToolCall ?? config.recordByDefault;
-    if (record && config.isRunning()) {
-      throw new ConcurrencyError(
-        `agent.tool.${name} cannot be recorded while the agent is running; pass { recordDirectToolCall: false } or wait for the invocation.`,
-      );
-    }
-    await config.initialize();
-    const toolUse: ToolUse = { toolUseId: newToolUseId(name), name, input };
-    const inv: Invocation = {
-      signal: options.signal ?? new AbortController().signal,
-      requestState: {},
-      invocationState: options.invocationState ?? {},
-      metrics: new AgentMetrics(),
-      extra: undefined,
-      handoffs: [],
-      resume: undefined,
-      budget: undefined,
-      unobserved: true,
-      idempotencyScope: `direct/${config.scope()}`,
-    };
-    const outcome = await runTool(host, inv, toolUse, tool, undefined);
-    // A direct call has nobody to ask: a tool that needs an answer (or approval) does not run.
-    const result =
-      'interrupts' in outcome
-        ? errorToolResult(
-            toolUse.toolUseId,
-            `Tool ${name} asked a person (${outcome.interrupts.map((i) => i.name).join(', ')}) and was not run: a direct tool call cannot wait for an answer. Invoke the agent instead.`,
-          )
-        : outcome;
-    if (record) {
-      await host.appendMessage({
-        role: 'user',
-        content: [{ text: `agent.tool.${name} direct tool call.\nInput parameters: ${JSON.stringify(input)}\n` }],
-      });
-      await host.appendMessage({ role: 'assistant', content: [{ toolUse }] });
-      await host.appendMessage({ role: 'user', content: [{ toolResult: result }] });
-      await host.appendMessage({ role: 'assistant', content: [{ text: `agent.tool.${name} was called.` }] });
-    }
-    return result;
-  };
+export function createDirectToolCaller(host: LoopHost, config: DirectCallConfig): DirectToolCaller {
+  const call = (name: string, input?: JsonValue, options?: DirectToolCallOptions): Promise<ToolResult> =>
+    callDirectly(host, config, name, input, options);
   return new Proxy({} as DirectToolCaller, {
     get: (_target, prop) =>
       typeof prop === 'string'
@@ -104,4 +54,72 @@ export function createDirectToolCaller(
         ? { enumerable: true, configurable: true, writable: false, value: undefined }
         : undefined,
   });
+}
+
+/** One direct call: checked, run through the hooks as the loop runs a tool, and recorded when asked. */
+async function callDirectly(
+  host: LoopHost,
+  config: DirectCallConfig,
+  name: string,
+  input: JsonValue = {},
+  options: DirectToolCallOptions = {},
+): Promise<ToolResult> {
+  const tool = host.tools.get(name);
+  if (!tool) {
+    throw new ToolNotFoundError(
+      `agent.tool.${name}: no tool named ${JSON.stringify(name)}. Available tools: ${host.tools.names().join(', ') || 'none'}.`,
+    );
+  }
+  assertJson(input, `Input of agent.tool.${name}`);
+  const record = options.recordDirectToolCall ?? config.recordByDefault;
+  if (record && config.isRunning()) {
+    throw new ConcurrencyError(
+      `agent.tool.${name} cannot be recorded while the agent is running; pass { recordDirectToolCall: false } or wait for the invocation.`,
+    );
+  }
+  await config.initialize();
+  const toolUse: ToolUse = { toolUseId: newToolUseId(name), name, input };
+  const outcome = await runTool(host, directInvocation(config, options), toolUse, tool, undefined);
+  // A direct call has nobody to ask: a tool that needs an answer (or approval) does not run.
+  const result =
+    'interrupts' in outcome
+      ? errorToolResult(
+          toolUse.toolUseId,
+          `Tool ${name} asked a person (${outcome.interrupts.map((i) => i.name).join(', ')}) and was not run: a direct tool call cannot wait for an answer. Invoke the agent instead.`,
+        )
+      : outcome;
+  if (record) await recordCall(host, toolUse, result);
+  return result;
+}
+
+/** The invocation a direct call runs its tool in: nobody watches it, nothing resumes. */
+function directInvocation(config: DirectCallConfig, options: DirectToolCallOptions): Invocation {
+  return {
+    signal: options.signal ?? new AbortController().signal,
+    requestState: {},
+    invocationState: options.invocationState ?? {},
+    metrics: new AgentMetrics(),
+    extra: undefined,
+    handoffs: [],
+    resume: undefined,
+    budget: undefined,
+    unobserved: true,
+    emit: () => undefined,
+    idempotencyScope: `direct/${config.scope()}`,
+  };
+}
+
+/** Appends the four messages of a recorded direct call. */
+async function recordCall(host: LoopHost, toolUse: ToolUse, result: ToolResult): Promise<void> {
+  const { name, input } = toolUse;
+  const messages: Message[] = [
+    {
+      role: 'user',
+      content: [{ text: `agent.tool.${name} direct tool call.\nInput parameters: ${JSON.stringify(input)}\n` }],
+    },
+    { role: 'assistant', content: [{ toolUse }] },
+    { role: 'user', content: [{ toolResult: result }] },
+    { role: 'assistant', content: [{ text: `agent.tool.${name} was called.` }] },
+  ];
+  for (const message of messages) await host.appendMessage(message);
 }

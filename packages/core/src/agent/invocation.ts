@@ -5,7 +5,8 @@ import type { Handoff } from '../handoffs/handoff.js';
 import type { Invocation, InvocationTools } from '../loop/loop-host.js';
 import type { LoopOutcome } from '../loop/event-loop.js';
 import { AgentMetrics } from '../metrics/agent-metrics.js';
-import type { AgentStreamEvent, CallbackHandler } from './agent-events.js';
+import type { Emit } from '../events/lockstep-stream.js';
+import type { AgentStreamEvent, CallbackHandler, RequestState } from './agent-events.js';
 import { AgentResult } from './agent-result.js';
 import type { InvokeOptions } from './invoke-options.js';
 
@@ -24,19 +25,24 @@ type MutableInvocation = { -readonly [K in keyof Invocation]: Invocation[K] };
 
 /**
  * One invocation's wiring around the loop: its abort controller (linked to the caller's signal), its
- * mutable state, its place in the run-tree budget, and the function that hands each event to the
- * listeners and the callback handler (none when nobody listens). Opened before the loop, detached after.
+ * mutable state (with the function that hands each event to the listeners, the callback handler and
+ * the stream's reader), and its place in the run-tree budget. Opened before the loop, detached after.
  */
 export class OpenInvocation {
   readonly inv: MutableInvocation;
   readonly controller = new AbortController();
-  readonly emit: ((event: AgentStreamEvent) => AgentStreamEvent) | undefined;
   readonly budgetScope: OpenScope | undefined;
   readonly #started = performance.now();
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort: () => void;
 
-  constructor(options: InvokeOptions, extra: InvocationTools | undefined, streamed: boolean, owner: InvocationOwner) {
+  /** `reader`: the `stream()` reader's side, when the caller reads the events rather than only the result. */
+  constructor(
+    options: InvokeOptions,
+    extra: InvocationTools | undefined,
+    reader: Emit<AgentStreamEvent> | undefined,
+    owner: InvocationOwner,
+  ) {
     const controller = this.controller;
     const signal = options.signal;
     this.#signal = signal;
@@ -44,9 +50,10 @@ export class OpenInvocation {
     if (signal?.aborted) this.#onAbort();
     else signal?.addEventListener('abort', this.#onAbort, { once: true });
     const { callbackHandler: handler, listeners } = owner;
+    const requestState: RequestState = {};
     this.inv = {
       signal: controller.signal,
-      requestState: {},
+      requestState,
       invocationState: options.invocationState ?? {},
       metrics: new AgentMetrics(),
       extra,
@@ -54,7 +61,8 @@ export class OpenInvocation {
       resume: undefined,
       budget: undefined,
       // Listeners added during the run go to a Listeners object made then, which this run never emits to.
-      unobserved: !streamed && !handler && !listeners,
+      unobserved: !reader && !handler && !listeners,
+      emit: emitter(listeners, handler, reader, requestState),
       idempotencyScope: options.idempotencyScope ?? owner.defaultScope,
     };
     // Without a budget option or an invocation state there is no run tree to find: no budget work.
@@ -63,15 +71,6 @@ export class OpenInvocation {
         ? openBudgetScope(options.budget, this.inv.invocationState, owner.name, 'agent', !options.invocationState)
         : undefined;
     if (this.budgetScope) this.inv.budget = new LoopBudget(this.budgetScope.scope);
-    const requestState = this.inv.requestState;
-    this.emit =
-      handler || listeners
-        ? (e) => {
-            listeners?.emit(e);
-            if (handler) handler({ ...e, requestState });
-            return e;
-          }
-        : undefined;
   }
 
   /** The result of a loop that ended with `outcome`. */
@@ -95,6 +94,23 @@ export class OpenInvocation {
     this.budgetScope?.close();
     this.inv.metrics.durationMs = performance.now() - this.#started;
   }
+}
+
+const NOBODY = (): undefined => undefined;
+
+/** The invocation's `emit`: the listeners and the callback handler first, then the reader (none of them: a no-op). */
+function emitter(
+  listeners: Listeners<AgentStreamEvent> | undefined,
+  handler: CallbackHandler | undefined,
+  reader: Emit<AgentStreamEvent> | undefined,
+  requestState: RequestState,
+): Invocation['emit'] {
+  if (!listeners && !handler) return reader ?? NOBODY;
+  return (e) => {
+    listeners?.emit(e);
+    if (handler) handler({ ...e, requestState });
+    return reader?.(e);
+  };
 }
 
 /**

@@ -1,14 +1,12 @@
-import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { Invocation, LoopHost } from '../loop/loop-host.js';
-import type { RetryGate } from '../loop/model-call.js';
-import type { ModelTurn } from '../loop/stream-accumulator.js';
+import type { ModelCallOutcome, RetryGate } from '../loop/model-call.js';
 import type { BudgetScope } from './budget-scope.js';
 import type { BudgetExceeded, BudgetWarning } from './budget-types.js';
 import { BudgetWarningEvent } from './budget-warning-event.js';
 
 /**
  * The budget of one agent invocation, as the loop sees it: model calls reserve and settle, tools
- * take a call each, and warnings wait here until the loop yields them. Exists only when the
+ * take a call each, and warnings wait here until the loop hands them on. Exists only when the
  * invocation has a budget; without one the loop never touches any of this.
  */
 export class LoopBudget {
@@ -27,11 +25,11 @@ export class LoopBudget {
    * failed attempt counts as a model call, and a retry whose wait would pass `wallMs` is not made),
    * `undefined` when cancelled.
    */
-  async *modelCall(
+  async modelCall(
     host: LoopHost,
     inv: Invocation,
-    call: (retryGate: RetryGate) => AsyncGenerator<AgentStreamEvent, ModelTurn | BudgetExceeded | undefined>,
-  ): AsyncGenerator<AgentStreamEvent, ModelTurn | BudgetExceeded | undefined> {
+    call: (retryGate: RetryGate) => Promise<ModelCallOutcome>,
+  ): Promise<ModelCallOutcome> {
     const held = await this.scope.reserveModelCall(host.model, inv.signal);
     if (!held || !('amount' in held)) return held;
     const u = inv.metrics.usage;
@@ -48,7 +46,7 @@ export class LoopBudget {
       return taken.exceeded;
     };
     try {
-      return yield* call(retryGate);
+      return await call(retryGate);
     } finally {
       const spent = {
         inputTokens: u.inputTokens - before.inputTokens,
@@ -70,14 +68,14 @@ export class LoopBudget {
     return taken.exceeded;
   }
 
-  /** Yields the warnings raised since the last flush as `budgetWarning` events, after firing `BudgetWarningEvent` hooks. */
-  async *flush(host: LoopHost): AsyncGenerator<AgentStreamEvent, void> {
+  /** Hands the warnings raised since the last flush to the watchers as `budgetWarning` events, after firing `BudgetWarningEvent` hooks. */
+  async flush(host: LoopHost, inv: Invocation): Promise<void> {
     if (this.#warnings.length === 0) return;
     const warnings = this.#warnings;
     this.#warnings = [];
     for (const warning of warnings) {
       if (host.hooks.has(BudgetWarningEvent)) await host.hooks.invoke(new BudgetWarningEvent(host.agent, warning));
-      yield { type: 'budgetWarning', warning };
+      await inv.emit({ type: 'budgetWarning', warning });
     }
   }
 }

@@ -25,8 +25,8 @@ export interface LoopHost {
   readonly maxConcurrentTools: number;
   /** The live history (appended to in place, never copied per cycle). */
   messages(): Message[];
-  /** Appends a message, fires `MessageAddedEvent`, and returns the stream event to yield (await it: a promise when a hook runs). */
-  appendMessage(message: Message): AgentStreamEvent | Promise<AgentStreamEvent>;
+  /** Appends a message and fires `MessageAddedEvent`: a promise only when a hook runs (await it then). */
+  appendMessage(message: Message): Promise<void> | undefined;
   /** Keeps a turn that waits for answers out of the history (or clears it with `undefined`). */
   setPending(turn: PendingTurn | undefined): void;
 }
@@ -54,30 +54,73 @@ export interface Invocation {
   readonly budget: LoopBudget | undefined;
   /**
    * True when nobody can see this invocation's stream events (`invoke` with no callback handler and
-   * no listeners): the loop then skips yielding the per-cycle events (model stream, tools, messages),
-   * each of which would otherwise travel through every generator layer only to be dropped.
+   * no listeners): the loop then does not make the per-cycle events (model stream, tools, messages).
    */
   readonly unobserved: boolean;
+  /**
+   * Hands an event to whoever watches: the listeners and the callback handler at once, then the
+   * reader of `stream()`, whose next request settles the promise (it rejects with `StreamClosed`
+   * when the reader stopped). `undefined` when nothing has to be awaited.
+   */
+  readonly emit: (event: AgentStreamEvent) => Promise<void> | undefined;
   /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
   readonly idempotencyScope: string;
 }
 
+/** The history an agent hands the loop (its conversation). */
+interface LoopHistory {
+  readonly messages: Message[];
+  append(message: Message): Promise<void> | undefined;
+  setPending(turn: PendingTurn | undefined): void;
+}
+
 /** What an agent hands the loop besides itself (its private parts). */
-export type LoopHostParts = Pick<
-  LoopHost,
-  'tools' | 'retryStrategy' | 'toolExecutor' | 'maxConcurrentTools' | 'messages' | 'appendMessage' | 'setPending'
->;
+export type LoopHostParts = Pick<LoopHost, 'tools' | 'retryStrategy' | 'toolExecutor' | 'maxConcurrentTools'> & {
+  readonly history: LoopHistory;
+};
 
 /** The loop's view of `agent` (built once per agent, on its first invocation or direct tool call). */
 export function createLoopHost(agent: Agent, parts: LoopHostParts): LoopHost {
-  return {
-    ...parts,
-    agent,
-    model: agent.model,
-    get systemPrompt() {
-      return agent.systemPrompt;
-    },
-    hooks: agent.hooks,
-    conversationManager: agent.conversationManager,
-  };
+  return new AgentLoopHost(agent, parts);
+}
+
+/** A class rather than an object literal with a getter, which V8 builds on a slow path. */
+class AgentLoopHost implements LoopHost {
+  readonly agent: Agent;
+  readonly model: Model;
+  readonly hooks: HookRegistry;
+  readonly tools: ToolRegistry;
+  readonly retryStrategy: RetryStrategy | undefined;
+  readonly conversationManager: ConversationManager;
+  readonly toolExecutor: 'concurrent' | 'sequential';
+  readonly maxConcurrentTools: number;
+  readonly #history: LoopHistory;
+
+  constructor(agent: Agent, parts: LoopHostParts) {
+    this.agent = agent;
+    this.model = agent.model;
+    this.hooks = agent.hooks;
+    this.tools = parts.tools;
+    this.retryStrategy = parts.retryStrategy;
+    this.conversationManager = agent.conversationManager;
+    this.toolExecutor = parts.toolExecutor;
+    this.maxConcurrentTools = parts.maxConcurrentTools;
+    this.#history = parts.history;
+  }
+
+  get systemPrompt(): string | undefined {
+    return this.agent.systemPrompt;
+  }
+
+  messages(): Message[] {
+    return this.#history.messages;
+  }
+
+  appendMessage(message: Message): Promise<void> | undefined {
+    return this.#history.append(message);
+  }
+
+  setPending(turn: PendingTurn | undefined): void {
+    this.#history.setPending(turn);
+  }
 }

@@ -1,11 +1,11 @@
-import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { BudgetExceeded } from '../budget/budget-types.js';
 import { ContextWindowOverflowError } from '../errors/model-errors.js';
 import type { HandoffContext, Handoff } from '../handoffs/handoff.js';
 import { AfterModelCallEvent, BeforeModelCallEvent } from '../hooks/events.js';
-import type { ModelRequest, ToolSpec } from '../model/model.js';
+import type { ModelRequest, ModelStreamEvent, ToolSpec } from '../model/model.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import type { Invocation, LoopHost } from './loop-host.js';
+import { isStreamClosed } from '../events/lockstep-stream.js';
 import { sleep } from './retry-strategy.js';
 import { StreamAccumulator, type ModelTurn } from './stream-accumulator.js';
 
@@ -53,73 +53,133 @@ async function offeredWithExtras(host: LoopHost, inv: Invocation, base: readonly
 /** Asked before a failed attempt is retried after `delayMs`: the budget limit that stops the retry, if any. */
 export type RetryGate = (delayMs: number) => BudgetExceeded | undefined;
 
+/** What one model call came to: the answer, `undefined` when cancelled, or the budget limit that refused a retry. */
+export type ModelCallOutcome = ModelTurn | BudgetExceeded | undefined;
+
 /**
  * Calls the model once, with retries: throttling and transient faults per the retry strategy,
  * context overflow through the conversation manager, and `AfterModelCallEvent.retry`. Returns
  * `undefined` when cancelled, and the limit when `retryGate` (a run-tree budget) refuses a retry.
  */
-export async function* callModel(
+export async function callModel(
   host: LoopHost,
   inv: Invocation,
   offered: OfferedTools,
   retryGate?: RetryGate,
-): AsyncGenerator<AgentStreamEvent, ModelTurn | BudgetExceeded | undefined> {
+): Promise<ModelCallOutcome> {
   const { hooks, agent } = host;
   let attempt = 0;
   for (;;) {
     attempt++;
     if (inv.signal.aborted) return undefined;
     if (hooks.has(BeforeModelCallEvent)) await hooks.invoke(new BeforeModelCallEvent(agent, inv.invocationState));
-    const request: ModelRequest = { messages: host.messages(), signal: inv.signal };
-    if (host.systemPrompt !== undefined) request.systemPrompt = host.systemPrompt;
-    if (offered.specs.length > 0) request.toolSpecs = offered.specs;
-    if (inv.extra?.toolChoice) request.toolChoice = inv.extra.toolChoice;
     inv.metrics.modelCallCount++;
+    const answer = new StreamAccumulator();
     let turn: ModelTurn | undefined;
     let error: unknown;
-    let streamed = false;
     try {
-      const answer = new StreamAccumulator();
-      for await (const event of host.model.stream(request)) {
-        if (!streamed && 'contentBlockDelta' in event) streamed = true; // text, reasoning or tool input
-        if (inv.unobserved) {
-          answer.add(event);
-          continue;
-        }
-        yield { type: 'modelStreamEvent', event };
-        const delta = answer.add(event);
-        if (delta) yield delta;
-      }
+      const events = host.model.stream(modelRequest(host, inv, offered));
+      if (inv.unobserved) for await (const event of events) answer.add(event);
+      else await streamWatched(inv, events, answer);
       turn = answer.finish(inv.metrics);
     } catch (e) {
+      if (isStreamClosed(e)) throw e; // the reader stopped: unwind, as a generator's return() would
       error = e;
     }
-    if (hooks.has(AfterModelCallEvent)) {
-      const fields = turn
-        ? { invocationState: inv.invocationState, stopResponse: { message: turn.message, stopReason: turn.stopReason } }
-        : { invocationState: inv.invocationState, error };
-      const after = await hooks.invoke(new AfterModelCallEvent(agent, fields));
-      if (after.retry) continue;
-    }
+    if (hooks.has(AfterModelCallEvent) && (await askedToRetry(host, inv, turn, error))) continue;
     if (turn) return turn;
-    if (inv.signal.aborted) return undefined;
-    const delay = host.retryStrategy?.nextDelay(error, attempt);
-    if (delay !== undefined) {
-      const over = retryGate?.(delay);
-      if (over) return over;
-      // A partial answer already streamed is discarded: consumers are told, the history never sees it.
-      yield { type: 'modelRetry', attempt, delayMs: delay, error, discardedPartialAnswer: streamed };
-      try {
-        await sleep(delay, inv.signal);
-      } catch {
-        return undefined;
-      }
-      continue;
-    }
-    if (ContextWindowOverflowError.is(error) && (await host.conversationManager.reduceContext(agent, error))) {
+    const next = await afterFailure(host, inv, error, attempt, answer.streamed, retryGate);
+    if (next === RETRY) continue;
+    if (next === REDUCED) {
       attempt = 0;
       continue;
     }
-    throw error;
+    return next;
+  }
+}
+
+/** The request of one model call: the history, the system prompt, the tools offered. */
+function modelRequest(host: LoopHost, inv: Invocation, offered: OfferedTools): ModelRequest {
+  const request: ModelRequest = { messages: host.messages(), signal: inv.signal };
+  if (host.systemPrompt !== undefined) request.systemPrompt = host.systemPrompt;
+  if (offered.specs.length > 0) request.toolSpecs = offered.specs;
+  if (inv.extra?.toolChoice) request.toolChoice = inv.extra.toolChoice;
+  return request;
+}
+
+/** Reads the model's stream into `answer`, handing each model event and each delta to the watchers. */
+async function streamWatched(
+  inv: Invocation,
+  events: AsyncIterable<ModelStreamEvent>,
+  answer: StreamAccumulator,
+): Promise<void> {
+  for await (const event of events) {
+    const raw = inv.emit({ type: 'modelStreamEvent', event });
+    if (raw) await raw;
+    const delta = answer.add(event);
+    const shown = delta && inv.emit(delta);
+    if (shown) await shown;
+  }
+}
+
+/** What follows an attempt that failed: try again (after the retry wait), again with a reduced context, or stop. */
+const RETRY = Symbol('retry');
+const REDUCED = Symbol('reduced');
+
+/**
+ * After a failed attempt: cancelled (`undefined`), a retry the strategy allows (after its wait; a
+ * budget may refuse it), a retry on a context the conversation manager reduced, or the error thrown.
+ */
+async function afterFailure(
+  host: LoopHost,
+  inv: Invocation,
+  error: unknown,
+  attempt: number,
+  streamed: boolean,
+  retryGate: RetryGate | undefined,
+): Promise<typeof RETRY | typeof REDUCED | BudgetExceeded | undefined> {
+  if (inv.signal.aborted) return undefined;
+  const delay = host.retryStrategy?.nextDelay(error, attempt);
+  if (delay !== undefined) {
+    const over = retryGate?.(delay);
+    if (over) return over;
+    return (await waitToRetry(inv, attempt, delay, error, streamed)) ? RETRY : undefined;
+  }
+  if (ContextWindowOverflowError.is(error) && (await host.conversationManager.reduceContext(host.agent, error)))
+    return REDUCED;
+  throw error;
+}
+
+/** Fires AfterModelCallEvent; true when a hook asked for the call to be made again. */
+async function askedToRetry(
+  host: LoopHost,
+  inv: Invocation,
+  turn: ModelTurn | undefined,
+  error: unknown,
+): Promise<boolean> {
+  const fields = turn
+    ? { invocationState: inv.invocationState, stopResponse: { message: turn.message, stopReason: turn.stopReason } }
+    : { invocationState: inv.invocationState, error };
+  const after = await host.hooks.invoke(new AfterModelCallEvent(host.agent, fields));
+  return after.retry;
+}
+
+/**
+ * Tells the watchers that a failed attempt is tried again (a partial answer already streamed is
+ * discarded: the history never sees it) and waits `delay`; false when cancelled meanwhile.
+ */
+async function waitToRetry(
+  inv: Invocation,
+  attempt: number,
+  delayMs: number,
+  error: unknown,
+  discardedPartialAnswer: boolean,
+): Promise<boolean> {
+  await inv.emit({ type: 'modelRetry', attempt, delayMs, error, discardedPartialAnswer });
+  try {
+    await sleep(delayMs, inv.signal);
+    return true;
+  } catch {
+    return false;
   }
 }

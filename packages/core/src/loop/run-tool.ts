@@ -29,6 +29,12 @@ export interface ToolPaused {
   nested?: NestedAgentState | undefined;
 }
 
+/** What BeforeToolCallEvent hooks decided: the tool to run (maybe swapped) and whether to cancel it (with why). */
+interface BeforeTool {
+  selected: AgentTool | undefined;
+  cancel: boolean | string;
+}
+
 /**
  * Runs one tool use through the hooks: BeforeToolCall (may swap or cancel the tool, or ask a
  * person), approval when the tool needs it, the tool itself (validation, unknown names and throws
@@ -42,34 +48,18 @@ export async function runTool(
   found: AgentTool | undefined,
   invalidInput: string | undefined,
 ): Promise<ToolResult | ToolPaused> {
-  const { hooks, agent } = host;
-  const interrupt = interruptFor(inv, agent.name, toolUse);
+  const { hooks } = host;
+  const interrupt = interruptFor(inv, host.agent.name, toolUse);
   let selected = found;
   let cancel: boolean | string = false;
   if (hooks.has(BeforeToolCallEvent)) {
     try {
-      const before = await hooks.invoke(
-        new BeforeToolCallEvent(agent, {
-          toolUse,
-          selectedTool: selected,
-          invocationState: inv.invocationState,
-          interrupt,
-        }),
-      );
-      selected = before.selectedTool;
-      cancel = before.cancel;
+      ({ selected, cancel } = await beforeTool(host, inv, toolUse, found, interrupt));
     } catch (e) {
       return paused(inv, e);
     }
   }
-  const id = toolUse.toolUseId;
-  const context: ToolContext = new ToolCallContext(host, inv, toolUse, interrupt);
-  if (inv.resume) {
-    attachAnswers(context, inv.resume.responses);
-    const nested = inv.resume.turn.nested?.[toolUse.toolUseId];
-    if (nested) attachNestedState(context, nested);
-  }
-  if (inv.budget) attachToolScope(context, inv.budget.scope, toolUse.name);
+  const context = toolContext(host, inv, toolUse, interrupt);
   let denied: string | undefined;
   if (selected?.needsApproval && cancel === false && invalidInput === undefined) {
     try {
@@ -79,54 +69,82 @@ export async function runTool(
     }
   }
   const started = performance.now();
+  const refusal = denied ?? notRun(host, inv, toolUse, selected, cancel, invalidInput);
   let result: ToolResult;
   let error: unknown;
-  if (denied !== undefined) {
-    result = errorToolResult(id, denied);
-  } else if (cancel !== false) {
-    result = errorToolResult(
-      id,
-      typeof cancel === 'string' ? cancel : `Tool ${toolUse.name} was cancelled by a hook before it ran.`,
-    );
-  } else if (invalidInput !== undefined) {
-    result = errorToolResult(
-      id,
-      `The input of tool ${toolUse.name} was not valid JSON (${invalidInput}). Call it again with a JSON object.`,
-    );
-  } else if (!selected) {
-    const names = [...host.tools.names()].join(', ') || 'none';
-    result = errorToolResult(id, `Unknown tool: ${toolUse.name}. Available tools: ${names}.`);
-  } else if (inv.signal.aborted) {
-    result = errorToolResult(id, `Tool ${toolUse.name} was not run: the invocation was cancelled.`);
+  if (refusal !== undefined || !selected) {
+    result = errorToolResult(toolUse.toolUseId, refusal ?? '');
   } else {
-    const tool = selected;
     try {
-      const raw = await raceAbort(
-        inv.signal,
-        () => tool.invoke(toolUse.input, context),
-        () => errorToolResult(id, `Tool ${toolUse.name} was cancelled before it finished.`),
-      );
-      result = normalizeResult(raw, toolUse);
+      result = normalizeResult(await startTool(inv, selected, toolUse, context), toolUse);
     } catch (e) {
       if (e instanceof InterruptRaised || e instanceof BudgetStopRaised) return paused(inv, e);
       error = e;
-      result = errorToolResult(id, `Error: ${errorMessage(e)}`);
+      result = errorToolResult(toolUse.toolUseId, `Error: ${errorMessage(e)}`);
     }
   }
   inv.metrics.recordTool(toolUse.name, result.status === 'success', performance.now() - started);
-  if (hooks.has(AfterToolCallEvent)) {
-    const after = await hooks.invoke(
-      new AfterToolCallEvent(agent, {
-        toolUse,
-        selectedTool: selected,
-        invocationState: inv.invocationState,
-        result,
-        error,
-      }),
-    );
-    result = after.result;
+  if (!hooks.has(AfterToolCallEvent)) return result;
+  const fields = { toolUse, selectedTool: selected, invocationState: inv.invocationState, result, error };
+  return (await hooks.invoke(new AfterToolCallEvent(host.agent, fields))).result;
+}
+
+/** Fires BeforeToolCallEvent: its hooks may swap or cancel the tool, or ask a person (which throws). */
+async function beforeTool(
+  host: LoopHost,
+  inv: Invocation,
+  toolUse: ToolUse,
+  found: AgentTool | undefined,
+  interrupt: (name: string, reason?: JsonValue) => JsonValue,
+): Promise<BeforeTool> {
+  const fields = { toolUse, selectedTool: found, invocationState: inv.invocationState, interrupt };
+  const before = await host.hooks.invoke(new BeforeToolCallEvent(host.agent, fields));
+  return { selected: before.selectedTool, cancel: before.cancel };
+}
+
+/** The context the tool receives: with the answers and nested state of a resumed turn, and its budget scope. */
+function toolContext(
+  host: LoopHost,
+  inv: Invocation,
+  toolUse: ToolUse,
+  interrupt: (name: string, reason?: JsonValue) => JsonValue,
+): ToolContext {
+  const context: ToolContext = new ToolCallContext(host, inv, toolUse, interrupt);
+  if (inv.resume) {
+    attachAnswers(context, inv.resume.responses);
+    const nested = inv.resume.turn.nested?.[toolUse.toolUseId];
+    if (nested) attachNestedState(context, nested);
   }
-  return result;
+  if (inv.budget) attachToolScope(context, inv.budget.scope, toolUse.name);
+  return context;
+}
+
+/** Why the use does not run (the error result the model reads), or `undefined` when it runs. */
+function notRun(
+  host: LoopHost,
+  inv: Invocation,
+  toolUse: ToolUse,
+  selected: AgentTool | undefined,
+  cancel: boolean | string,
+  invalidInput: string | undefined,
+): string | undefined {
+  const { name } = toolUse;
+  if (cancel !== false)
+    return typeof cancel === 'string' ? cancel : `Tool ${name} was cancelled by a hook before it ran.`;
+  if (invalidInput !== undefined)
+    return `The input of tool ${name} was not valid JSON (${invalidInput}). Call it again with a JSON object.`;
+  if (!selected) return `Unknown tool: ${name}. Available tools: ${[...host.tools.names()].join(', ') || 'none'}.`;
+  if (inv.signal.aborted) return `Tool ${name} was not run: the invocation was cancelled.`;
+  return undefined;
+}
+
+/** Starts the tool, raced against the invocation's cancellation. */
+function startTool(inv: Invocation, tool: AgentTool, toolUse: ToolUse, context: ToolContext): Promise<ToolResult> {
+  return raceAbort(
+    inv.signal,
+    () => tool.invoke(toolUse.input, context),
+    () => errorToolResult(toolUse.toolUseId, `Tool ${toolUse.name} was cancelled before it finished.`),
+  );
 }
 
 /**

@@ -21,8 +21,7 @@ type BlockState =
 
 /**
  * Assembles one model answer from its stream events, synchronously: the caller iterates the model's
- * stream itself and yields the agent events, so each event crosses one async generator fewer on its
- * way to the consumer than when this was a generator of its own.
+ * stream itself and hands the agent events to the watchers.
  */
 export class StreamAccumulator {
   readonly #blocks: BlockState[] = [];
@@ -30,11 +29,18 @@ export class StreamAccumulator {
   // Usage and latency count only when the answer completes: a failed attempt that is retried adds nothing.
   readonly #usage = emptyUsage();
   #latencyMs = 0;
+  #streamed = false;
+
+  /** True once the answer streamed some content (text, reasoning or tool input): a retry discards it. */
+  get streamed(): boolean {
+    return this.#streamed;
+  }
 
   /** Takes one event; returns the `textDelta` or `reasoningDelta` event to yield after it, if any. */
   add(event: ModelStreamEvent): AgentStreamEvent | undefined {
     const blocks = this.#blocks;
     if ('contentBlockDelta' in event) {
+      this.#streamed = true;
       const { contentBlockIndex: index, delta } = event.contentBlockDelta;
       if ('text' in delta) {
         const block = (blocks[index] ??= { kind: 'text', text: '' });
