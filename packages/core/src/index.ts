@@ -142,6 +142,21 @@ export type { RepositorySessionManagerOptions } from './session/repository-sessi
 export { MultiAgentSession } from './session/multi-agent-session.js';
 export type { AttachOptions, MultiAgentSnapshot, NewTransition, StepWrite } from './session/multi-agent-session.js';
 export { numberTransitions } from './session/run-tail.js';
+export type {
+  AgentAtStep,
+  ForkOrigin,
+  HistoryOptions,
+  StepSnapshot,
+  StoredRun,
+  StoredStep,
+} from './session/history/history-types.js';
+export { OrchestratorHistory } from './session/history/history-reader.js';
+export { forkSession } from './session/history/fork.js';
+export type { ForkResult, ForkSessionOptions } from './session/history/fork.js';
+export { isHistoryRecord } from './session/history/history-ids.js';
+export { resolveKeep as checkHistoryOptions } from './session/history/run-history.js';
+export { Recording, recordingOf } from './session/history/recording.js';
+export type { RecordingData, ReplayToolOptions } from './session/history/recording.js';
 export type { AgentCheckpoint } from './session/agent-persistence.js';
 
 // Run-tree budgets

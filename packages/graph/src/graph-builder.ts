@@ -2,9 +2,11 @@ import {
   Agent,
   ConfigurationError,
   assertNoOwnSessionManager,
+  checkHistoryOptions,
   checkSessionId,
   isMultiAgent,
   type SessionManager,
+  type HistoryOptions,
 } from '@skein/core';
 import { checkGraph } from './build-checks.js';
 import { Graph } from './graph.js';
@@ -32,6 +34,7 @@ export class GraphBuilder {
   #maxConcurrency = Infinity;
   #continueOnFailure = false;
   #sessionManager: SessionManager | undefined;
+  #history: HistoryOptions | undefined;
 
   /** Adds an agent or orchestrator as a node; its id defaults to the agent's name or the orchestrator's id. */
   addNode(target: GraphNodeTarget, id?: string): this {
@@ -136,6 +139,16 @@ export class GraphBuilder {
     return this;
   }
 
+  /**
+   * What the session keeps of past steps for time travel (`history()`, `stateAt()`, `fork()`):
+   * `{ keep: 'all' }` (the default), `{ keep: n }` (the last n runs) or `{ keep: 'none' }`.
+   */
+  setHistory(options: HistoryOptions): this {
+    checkHistoryOptions(options);
+    this.#history = { ...options };
+    return this;
+  }
+
   /** The graph's id: its session stores the run under it. Default `'graph'`. */
   setId(id: string): this {
     if (typeof id !== 'string' || id.length === 0) throw new ConfigurationError('setId() takes a non-empty string.');
@@ -173,6 +186,7 @@ export class GraphBuilder {
       maxConcurrency: this.#maxConcurrency,
       continueOnFailure: this.#continueOnFailure,
       sessionManager: this.#sessionManager,
+      history: this.#history,
     });
   }
 

@@ -10,7 +10,9 @@ import {
   type MultiAgentSnapshot,
   type NewTransition,
   type NodeTransition,
+  OrchestratorHistory,
   type SessionManager,
+  type SessionRepository,
 } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
 import { requeueRunning, restoreRunState, type RunState } from './run-state.js';
@@ -39,7 +41,19 @@ export class GraphSession {
 
   /** Opens the session of `config.id` through `sessionManager`. */
   static async open(sessionManager: SessionManager, config: GraphConfig): Promise<GraphSession> {
-    return new GraphSession(await sessionManager.openMultiAgent(config.id, 'graph'), config);
+    const session = await sessionManager.openMultiAgent(config.id, 'graph');
+    session.keepHistory(config.history);
+    return new GraphSession(session, config);
+  }
+
+  /** The graph's history in its session (read-only). */
+  history(): OrchestratorHistory {
+    return new OrchestratorHistory(this.#session.repository, this.#session.sessionId, this.#config.id);
+  }
+
+  /** The store the session is in (a fork goes to the same store). */
+  get repository(): SessionRepository {
+    return this.#session.repository;
   }
 
   /**

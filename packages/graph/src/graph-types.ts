@@ -1,4 +1,12 @@
-import type { Agent, MultiAgentBase, MultiAgentResult, MultiAgentTask, NodeResult, SessionManager } from '@skein/core';
+import type {
+  Agent,
+  HistoryOptions,
+  MultiAgentBase,
+  MultiAgentResult,
+  MultiAgentTask,
+  NodeResult,
+  SessionManager,
+} from '@skein/core';
 
 /** What a graph node runs: an agent, or a nested orchestrator (a Graph, a Swarm, anything `MultiAgentBase`). */
 export type GraphNodeTarget = Agent | MultiAgentBase;
@@ -51,6 +59,8 @@ export interface GraphConfig {
   readonly maxConcurrency: number;
   readonly continueOnFailure: boolean;
   readonly sessionManager: SessionManager | undefined;
+  /** What the session keeps of past steps (default: every step of every run). */
+  readonly history: HistoryOptions | undefined;
 }
 
 /** The outcome of a graph run. */

@@ -4,6 +4,7 @@ import {
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
   ConcurrencyError,
+  ConfigurationError,
   HookRegistry,
   EventChannel,
   EventSource,
@@ -15,6 +16,8 @@ import {
   type MultiAgentStreamEvent,
   type MultiAgentTask,
 } from '@skein/core';
+import { forkGraph, type GraphFork, type GraphForkOptions } from './graph-fork.js';
+import { graphHistory, graphStepState, type GraphHistoryStep, type GraphStepState } from './graph-history.js';
 import { graphResult } from './graph-result.js';
 import { GraphRun, type RunHost } from './graph-run.js';
 import { GraphSession } from './graph-session.js';
@@ -147,6 +150,37 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
   /** The graph as a Mermaid flowchart. */
   toMermaid(): string {
     return toMermaid(this.#config);
+  }
+
+  /**
+   * Every committed step of every run kept in the graph's session (see `setHistory`), oldest first:
+   * its number, the transitions that made it, and which nodes were running, waiting, paused and done.
+   */
+  async history(): Promise<GraphHistoryStep[]> {
+    return graphHistory((await this.#historySession('history()')).history());
+  }
+
+  /** The graph as it stood at `step`: task, results, execution order, transitions, each agent node's messages and state. */
+  async stateAt(step: number): Promise<GraphStepState> {
+    const session = await this.#historySession('stateAt()');
+    return graphStepState(await session.history().at(step), this.id);
+  }
+
+  /**
+   * Makes a new session `to` in the same store whose run continues from `step`, with optional edits
+   * (validated first); the graph's own session is only read. Build the graph on a session manager for
+   * `to` and invoke it to continue; replay the original's model outputs with the returned `recording`.
+   * @example
+   * const fork = await graph.fork({ step: 1, to: 'what-if', edit: { results: { triage: 'ROUTE: refund' } } });
+   */
+  async fork(options: GraphForkOptions): Promise<GraphFork> {
+    return forkGraph(await this.#historySession('fork()'), this.#config, options);
+  }
+
+  #historySession(what: string): Promise<GraphSession> {
+    if (!this.#config.sessionManager)
+      throw new ConfigurationError(`${what} reads the graph's session: build the graph with setSessionManager(...).`);
+    return (this.#session ??= this.#openSession());
   }
 
   async #run(

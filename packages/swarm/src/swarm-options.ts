@@ -1,7 +1,9 @@
 import {
+  checkHistoryOptions,
   ConfigurationError,
   type Agent,
   type HandoffInputFilter,
+  type HistoryOptions,
   type HookProvider,
   type SessionManager,
 } from '@skein/core';
@@ -27,6 +29,11 @@ export interface SwarmOptions {
   repetitiveHandoffMinUniqueAgents?: number;
   /** Persists the run after every node and transition, and resumes it after a crash. */
   sessionManager?: SessionManager;
+  /**
+   * What the session keeps of past steps for time travel (`history()`, `stateAt()`, `fork()`):
+   * `{ keep: 'all' }` (the default), `{ keep: n }` (the last n runs) or `{ keep: 'none' }`.
+   */
+  history?: HistoryOptions;
   /** The swarm's id in the session. Default `'default_swarm'`. */
   id?: string;
   /** Collapse the history into one summary message on handoffs without an input filter. Default false. */
@@ -71,6 +78,7 @@ const KNOWN = new Set([
   'nodeTimeout',
   'repetitiveHandoffDetectionWindow',
   'repetitiveHandoffMinUniqueAgents',
+  'history',
   'sessionManager',
   'id',
   'nestHandoffHistory',
@@ -134,6 +142,7 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
       throw new ConfigurationError(`Swarm option ${key} must be a function.`);
   }
   checkShapes(options);
+  checkHistoryOptions(options.history);
   return resolved;
 }
 

@@ -1,5 +1,8 @@
 import {
   isUnfinished,
+  OrchestratorHistory,
+  type HistoryOptions,
+  type SessionRepository,
   numberTransitions,
   type JsonObject,
   type Message,
@@ -40,6 +43,7 @@ export interface StoredRun {
 export class SwarmStore {
   readonly #manager: SessionManager | undefined;
   readonly #id: string;
+  readonly #history: HistoryOptions | undefined;
   #session: MultiAgentSession | undefined;
   #stored = false;
   #staged: NewTransition[] = [];
@@ -47,9 +51,32 @@ export class SwarmStore {
   #entries = new Map<string, JsonObject>();
   transitions: NodeTransition[] = [];
 
-  constructor(manager: SessionManager | undefined, id: string) {
+  constructor(manager: SessionManager | undefined, id: string, history?: HistoryOptions) {
     this.#manager = manager;
     this.#id = id;
+    this.#history = history;
+  }
+
+  /** The swarm's history in its session (read-only); `undefined` without a session manager. */
+  async history(): Promise<
+    { history: OrchestratorHistory; repository: SessionRepository; sessionId: string } | undefined
+  > {
+    const session = await this.#open();
+    if (!session) return undefined;
+    return {
+      history: new OrchestratorHistory(session.repository, session.sessionId, this.#id),
+      repository: session.repository,
+      sessionId: session.sessionId,
+    };
+  }
+
+  async #open(): Promise<MultiAgentSession | undefined> {
+    if (!this.#manager) return undefined;
+    if (!this.#session) {
+      this.#session = await this.#manager.openMultiAgent(this.#id, 'swarm');
+      this.#session.keepHistory(this.#history);
+    }
+    return this.#session;
   }
 
   /** The session's id (`undefined` without a session manager). */
@@ -64,10 +91,9 @@ export class SwarmStore {
 
   /** Opens the session; returns an unfinished run to resume, if any. */
   async open(members: SwarmMembers): Promise<StoredRun | undefined> {
-    if (!this.#manager) return undefined;
-    const session = await this.#manager.openMultiAgent(this.#id, 'swarm');
+    const session = await this.#open();
+    if (!session) return undefined;
     const snapshot = await session.load();
-    this.#session = session;
     this.#stored = snapshot !== undefined;
     if (!snapshot || isFinishedDoc(snapshot.state)) return undefined;
     const state = decodeState(snapshot.state);
@@ -90,9 +116,9 @@ export class SwarmStore {
 
   /** The stored run when it finished (`completed` or `failed`), else `undefined`; appends the last transitions a crash cut (the only write). */
   async finished(members: SwarmMembers): Promise<StoredRun | undefined> {
-    if (!this.#manager) return undefined;
-    this.#session ??= await this.#manager.openMultiAgent(this.#id, 'swarm');
-    const snapshot = await this.#session.load();
+    const session = await this.#open();
+    if (!session) return undefined;
+    const snapshot = await session.load();
     if (!snapshot || !isFinishedDoc(snapshot.state)) return undefined;
     const state = decodeState(snapshot.state);
     const results: Record<string, NodeResult> = {};
@@ -103,7 +129,7 @@ export class SwarmStore {
     }
     const taskEntry = snapshot.nodes[TASK_ENTRY];
     // A writer killed after committing the end of the run may not have appended its last transitions.
-    const transitions = await this.#session.repairTail(snapshot);
+    const transitions = await session.repairTail(snapshot);
     return {
       state,
       results,

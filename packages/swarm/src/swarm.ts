@@ -25,6 +25,8 @@ import { handoffSettings, resolveSwarmOptions, type ResolvedSwarmOptions, type S
 import type { SwarmResult } from './swarm-result.js';
 import { handoffEventOf, type SwarmEvent } from './swarm-event.js';
 export type { SwarmEvent } from './swarm-event.js';
+import { forkSwarm, type SwarmFork, type SwarmForkHost, type SwarmForkOptions } from './swarm-fork.js';
+import { swarmHistory, swarmStepState, type SwarmHistoryStep, type SwarmStepState } from './swarm-history.js';
 import { runSwarmLoop } from './swarm-loop.js';
 import { SwarmRun, type SwarmParts } from './swarm-run.js';
 import { SwarmStore } from './swarm-store.js';
@@ -89,7 +91,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     }
     this.#entry = entryId;
     this.#settings = handoffSettings(options);
-    this.#store = new SwarmStore(options.sessionManager as SessionManager | undefined, this.id);
+    this.#store = new SwarmStore(options.sessionManager as SessionManager | undefined, this.id, options.history);
     const initialStates = new Map<string, JsonObject>();
     for (const id of this.#members.ids) initialStates.set(id, this.#members.agent(id).state.get());
     for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
@@ -183,6 +185,35 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     if (this.#running) return [];
     await this.#initialize();
     return waitingFor(this.#run.state);
+  }
+
+  /**
+   * Every committed step of every run kept in the swarm's session (option `history`), oldest first:
+   * its number, the transitions that made it, the member running next, the node history so far.
+   */
+  async history(): Promise<SwarmHistoryStep[]> {
+    return swarmHistory((await this.#historyHost('history()')).history);
+  }
+
+  /** The swarm as it stood at `step`: task, conversation passed on, shared context, each member's messages and state (its turns replayed, no model called). */
+  async stateAt(step: number): Promise<SwarmStepState> {
+    const { history } = await this.#historyHost('stateAt()');
+    return swarmStepState(await history.at(step), this.#members, this.#settings);
+  }
+
+  /**
+   * Makes a new session `to` in the same store whose run continues from `step`, with optional edits
+   * (validated first); the swarm's own session is only read. Build the swarm on a session manager for
+   * `to` and invoke it to continue; replay the original's model outputs with the returned `recording`.
+   */
+  async fork(options: SwarmForkOptions): Promise<SwarmFork> {
+    return forkSwarm(await this.#historyHost('fork()'), options);
+  }
+
+  async #historyHost(what: string): Promise<SwarmForkHost> {
+    const found = await this.#store.history();
+    if (!found) throw new ConfigurationError(`${what} reads the swarm's session: give the Swarm a sessionManager.`);
+    return { ...found, swarmId: this.id, members: this.#members };
   }
 
   #initialize(): Promise<void> {

@@ -4,6 +4,7 @@ import type { Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
+import type { AgentAtStep } from './history/history-types.js';
 import type { StagedAgentWrites } from './orchestrator-record.js';
 import type { SessionRepository, SessionWrite } from './session-repository.js';
 import { nowIso, type SessionAgent, type SessionMessage } from './session-types.js';
@@ -73,6 +74,26 @@ export class AgentPersistence {
   /** Where this agent stands now, for an orchestrator to commit and later `restore` to. */
   checkpoint(agent: Agent): AgentCheckpoint {
     return { nextMessageId: this.nextMessageId, conversation: agent.conversationManager.getState() };
+  }
+
+  /**
+   * Where this agent's stored history will stand once its held writes are stored (no write): the next
+   * message id and the record (state, conversation-manager state, a waiting turn). What a step's
+   * history keeps of a member agent; the same positions `flush()` and `stage()` reach.
+   */
+  snapshot(agent: Agent): AgentAtStep {
+    const next = this.#nextId + this.#buffer.length;
+    const last = this.#buffer.at(-1);
+    const latest = last ? { message: last, message_id: next - 1 } : this.#latest;
+    const pending = pendingTurnOf(agent);
+    let detached = pending ? this.#detached : undefined;
+    if (pending && detached?.turn !== pending)
+      detached = { turn: pending, from: latest?.message === pending.message ? latest.message_id : next };
+    const { state, conversation_manager_state, _internal_state } = this.#record(agent, '', detached);
+    return {
+      nextMessageId: pending && detached && detached.from < next ? detached.from : next,
+      record: { state, conversation_manager_state, ...(_internal_state ? { _internal_state } : {}) },
+    };
   }
 
   /** Stores `message` as the next message of the agent (deferred: at the next `flush()`). */

@@ -1,13 +1,15 @@
 import type { Agent } from '../agent/agent.js';
-import { SessionNotFoundError } from '../errors/session-errors.js';
+import { SessionCorruptError, SessionNotFoundError } from '../errors/session-errors.js';
 import { AfterInvocationEvent, MessageAddedEvent } from '../hooks/events.js';
 import type { JsonObject } from '../types/json.js';
 import { AgentPersistence, type AgentCheckpoint } from './agent-persistence.js';
 import { OrchestratorRecord, type MultiAgentSnapshot, type RecordStep } from './orchestrator-record.js';
-import { cutTail, withRunTail, type NewTransition } from './run-tail.js';
+import type { AgentAtStep, HistoryOptions } from './history/history-types.js';
+import { RunHistory, type PlannedStep } from './history/run-history.js';
+import { cutTail, numberTransitions, withRunTail, type NewTransition } from './run-tail.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
-import type { SessionRepository } from './session-repository.js';
+import type { SessionRepository, SessionWrite } from './session-repository.js';
 import type { NodeTransition } from './session-types.js';
 
 export type { MultiAgentSnapshot } from './orchestrator-record.js';
@@ -52,6 +54,7 @@ export class MultiAgentSession {
   /** The one write queue of this orchestrator: state documents, steps, transitions and repairs, in call order. */
   readonly #queue = new SerialQueue();
   readonly #record: OrchestratorRecord;
+  readonly #history: RunHistory;
   readonly #agents = new Map<Agent, AgentPersistence>();
 
   constructor(repo: SessionRepository, sessionId: string, multiAgentId: string, type: string) {
@@ -61,11 +64,35 @@ export class MultiAgentSession {
     this.multiAgentId = multiAgentId;
     this.type = type;
     this.#record = new OrchestratorRecord(repo, sessionId, multiAgentId, type);
+    this.#history = new RunHistory(repo, sessionId, multiAgentId, type);
+  }
+
+  /** The repository this session writes through. */
+  get repository(): SessionRepository {
+    return this.#repo;
+  }
+
+  /**
+   * What `commitRunStep` keeps of past steps (default `{ keep: 'all' }`): every committed step of
+   * every run, in records beside the orchestrator's (see `readHistory`). Throws `ConfigurationError`
+   * for an invalid `keep`.
+   */
+  keepHistory(options: HistoryOptions | undefined): void {
+    this.#history.configure(options);
   }
 
   /** Reads what was stored, or `undefined` for a new orchestrator. */
   load(): Promise<MultiAgentSnapshot | undefined> {
-    return this.#queue.run(() => this.#record.load());
+    return this.#queue.run(async () => {
+      const snapshot = await this.#record.load();
+      if (snapshot?.state['forking'] === true) {
+        throw new SessionCorruptError(
+          `Session ${this.sessionId} is a fork of ${this.multiAgentId} that was cut before it was complete; delete the session and fork again (forking into the same id again replaces it).`,
+        );
+      }
+      this.#history.learn(snapshot?.state);
+      return snapshot;
+    });
   }
 
   /** Writes the orchestrator's state document (keep it small: per-node data goes to `saveNode`). */
@@ -89,18 +116,20 @@ export class MultiAgentSession {
    * batch (one transaction), and nothing trails it. Resolves with the step's transitions, numbered.
    */
   commitStep(step: StepWrite): Promise<NodeTransition[]> {
-    return this.#commit(step, () => step.state);
+    return this.#commit(step, false);
   }
 
   /**
    * `commitStep` for an orchestrator run (Graph, Swarm): the state document also names how many
    * transitions are committed in all and carries the step's own (`transitionCount`,
    * `lastTransitions`), so that {@link repairTail} can append the ones a crash cut after the commit
-   * point. The orchestrator only says what its step contains.
+   * point. The orchestrator only says what its step contains. With history kept (`keepHistory`), the
+   * step is also kept as an entry of its run's history record, written before the commit point (in
+   * the same batch on stores with `writeBatch`), and the state document names its run and step
+   * (`runNumber`, `step`).
    */
   commitRunStep(step: StepWrite): Promise<NodeTransition[]> {
-    const transitions = step.transitions ?? [];
-    return this.#commit(step, (firstSeq) => withRunTail(step.state, firstSeq + transitions.length, transitions));
+    return this.#commit(step, true);
   }
 
   /**
@@ -120,20 +149,50 @@ export class MultiAgentSession {
     });
   }
 
-  #commit(step: StepWrite, state: (firstSeq: number) => JsonObject): Promise<NodeTransition[]> {
+  #commit(step: StepWrite, run: boolean): Promise<NodeTransition[]> {
     return this.#queue.run(async () => {
-      await this.#record.learn();
-      const write: RecordStep = { nodes: step.nodes ?? [], state, transitions: step.transitions ?? [] };
+      const learned = await this.#record.learn();
+      if (learned) this.#history.learn(learned.state);
+      const raw = step.transitions ?? [];
+      const transitions = numberTransitions(this.#record.nextSeq, raw);
+      const planned = run && this.#history.enabled ? await this.#history.plan() : undefined;
+      const state = run
+        ? {
+            ...withRunTail(step.state, this.#record.nextSeq + raw.length, raw),
+            ...(planned ? RunHistory.envelope(planned) : {}),
+          }
+        : step.state;
+      const write: RecordStep = { nodes: step.nodes ?? [], state, transitions };
       const agents = step.agents ?? [];
+      const content = planned && {
+        ...write,
+        agents: this.#snapshots(planned.newRun ? [...this.#agents.keys()] : agents),
+      };
       const repo = this.#repo;
+      let stored: NodeTransition[];
       if (repo.writeBatch) {
         const stage = () => Promise.all(agents.map((agent) => this.#agents.get(agent)?.stage()));
-        return this.#record.commitBatch(write, stage, repo.writeBatch.bind(repo));
+        const extra: SessionWrite[] = planned && content ? this.#history.batch(planned, content) : [];
+        stored = await this.#record.commitBatch(write, stage, repo.writeBatch.bind(repo), extra);
+      } else {
+        for (const node of write.nodes) checkSessionId(node.id, 'node id');
+        const flushes = agents.flatMap((agent) => this.#agents.get(agent)?.flush() ?? []);
+        if (planned && content) flushes.push(this.#history.write(planned, content));
+        stored = await this.#record.commitRound(write, flushes);
       }
-      for (const node of write.nodes) checkSessionId(node.id, 'node id');
-      const flushes = agents.flatMap((agent) => this.#agents.get(agent)?.flush() ?? []);
-      return this.#record.commitRound(write, flushes);
+      if (planned) await this.#history.committed(planned, state);
+      return stored;
     });
+  }
+
+  /** What a step's history keeps of `agents`: each one's stored position and record once its held writes are stored. */
+  #snapshots(agents: readonly Agent[]): Record<string, AgentAtStep> {
+    const out: Record<string, AgentAtStep> = {};
+    for (const agent of agents) {
+      const persistence = this.#agents.get(agent);
+      if (persistence) out[persistence.storeId] = persistence.snapshot(agent);
+    }
+    return out;
   }
 
   /** Waits until the last step's transitions are stored (rejects with their write's error). Call at the end of a run. */
@@ -191,15 +250,29 @@ export class MultiAgentSession {
     else await persistence.reset(agent);
   }
 
-  /** Stores a member agent's current history from scratch (after `resetOnRevisit` or a fresh start), after the writes queued before it. */
+  /**
+   * Stores a member agent's current history from scratch (after `resetOnRevisit` or a fresh start),
+   * after the writes queued before it. With history kept, the messages it replaces are archived first
+   * (earlier steps still show them).
+   */
   resetAgent(agent: Agent): Promise<void> {
     return this.#queue.run(async () => {
-      await this.#agents.get(agent)?.reset(agent);
+      const persistence = this.#agents.get(agent);
+      if (!persistence) return;
+      if (this.#history.enabled) {
+        const rows = await this.#repo.listMessages(this.sessionId, persistence.storeId);
+        await this.#history.archive(persistence.storeId, rows);
+      }
+      await persistence.reset(agent);
     });
   }
 
-  /** Removes the orchestrator's stored state, nodes and transitions: the next run starts fresh. */
+  /** Removes the orchestrator's stored state, nodes and transitions: the next run starts fresh (its history is kept, marked closed). */
   clear(): Promise<void> {
-    return this.#queue.run(() => this.#record.clear());
+    return this.#queue.run(async () => {
+      await this.#record.drain(false);
+      await this.#history.close();
+      await this.#record.clear();
+    });
   }
 }

@@ -24,9 +24,9 @@ export interface StagedAgentWrites {
 /** One step's writes as the record stores them (see `MultiAgentSession.commitStep`). */
 export interface RecordStep {
   nodes: readonly { id: string; entry: JsonObject }[];
-  /** The state document, given the number of the step's first transition (its envelope counts from there). */
-  state: (firstSeq: number) => JsonObject;
-  transitions: readonly NewTransition[];
+  state: JsonObject;
+  /** The step's transitions, numbered from `nextSeq`. */
+  transitions: readonly NodeTransition[];
 }
 
 /**
@@ -72,9 +72,14 @@ export class OrchestratorRecord {
     return { state: stored.state, nodes, transitions };
   }
 
-  /** Finds out what is stored when `load()` was not called. */
-  async learn(): Promise<void> {
-    if (this.#known) return;
+  /** The number the next transition gets. */
+  get nextSeq(): number {
+    return this.#seq;
+  }
+
+  /** Finds out what is stored when `load()` was not called; returns the state document it read then (else `undefined`). */
+  async learn(): Promise<{ state: JsonObject | undefined } | undefined> {
+    if (this.#known) return undefined;
     const stored = await this.#repo.readMultiAgent(this.#sessionId, this.#id);
     this.#exists = stored !== undefined;
     if (stored) {
@@ -82,6 +87,7 @@ export class OrchestratorRecord {
       this.#seq = (await this.#repo.readTransitions(this.#sessionId, this.#id)).length;
     }
     this.#known = true;
+    return { state: stored?.state };
   }
 
   /** Writes the state document (creating the orchestrator the first time). */
@@ -105,9 +111,9 @@ export class OrchestratorRecord {
       step.nodes.map((node) => this.#repo.putNodeEntry(this.#sessionId, this.#id, node.id, node.entry));
     const creating = !this.#exists;
     await Promise.all([this.drain(true), ...flushes, ...(creating ? [] : putAll())]);
-    await this.writeState(step.state(this.#seq));
+    await this.writeState(step.state);
     if (creating) await Promise.all(putAll());
-    const stored = numberTransitions(this.#seq, step.transitions);
+    const stored = [...step.transitions];
     this.#seq += stored.length;
     if (stored.length > 0) {
       this.#trailing = this.#repo.appendTransitions(this.#sessionId, this.#id, stored).then(
@@ -119,29 +125,31 @@ export class OrchestratorRecord {
   }
 
   /**
-   * One step on a repository with `writeBatch`: the member agents' staged writes, the state document,
-   * the node entries and the step's transitions in one batch (one transaction: its commit is the
+   * One step on a repository with `writeBatch`: the member agents' staged writes, `extra` (the step's
+   * history), the state document, the node entries and the step's transitions in one batch (one transaction: its commit is the
    * step's commit point, and nothing trails it).
    */
   async commitBatch(
     step: RecordStep,
     stage: () => Promise<(StagedAgentWrites | undefined)[]>,
     writeBatch: (sessionId: string, writes: readonly SessionWrite[]) => Promise<void>,
+    extra: readonly SessionWrite[] = [],
   ): Promise<NodeTransition[]> {
     for (const node of step.nodes) checkSessionId(node.id, 'node id');
     await this.drain(true);
     const staged = await stage();
     let stored = false;
     try {
-      const transitions = numberTransitions(this.#seq, step.transitions);
+      const transitions = [...step.transitions];
       const multiAgent = {
         id: this.#id,
         type: this.#type,
-        state: step.state(this.#seq),
+        state: step.state,
         created_at: this.#createdAt,
         updated_at: nowIso(),
       };
       const writes: SessionWrite[] = staged.flatMap((s) => s?.writes ?? []);
+      writes.push(...extra);
       writes.push({ op: this.#exists ? 'updateMultiAgent' : 'createMultiAgent', multiAgent });
       for (const node of step.nodes)
         writes.push({ op: 'putNodeEntry', multiAgentId: this.#id, nodeId: node.id, entry: node.entry });

@@ -32,6 +32,8 @@ describe('MultiAgentSession run protocol', () => {
     const stored = await repository.readMultiAgent('s', 'o');
     expect(stored?.state).toEqual({
       n: 1,
+      runNumber: 1,
+      step: 1,
       transitionCount: 3,
       lastTransitions: [
         { from: 'a', to: 'b', kind: 'handoff', reason: 'billing', details: { message: 'double charge' } },

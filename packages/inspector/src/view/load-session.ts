@@ -1,5 +1,4 @@
-import { errorMessage } from '@skein/core';
-import type { SessionMessage } from '@skein/core';
+import { errorMessage, isHistoryRecord, type SessionMessage } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
 import type { AgentView, MessageView, OrchestratorView, Problem, SessionView } from './session-view.js';
@@ -125,7 +124,9 @@ export async function loadSession(
   const session = await attempt(problems, 'session.json', () => store.repository.readSession(sessionId));
   if (session === undefined && problems.length === 0) problems.push({ where: 'session.json', message: 'missing' });
   const agentIds = (await attempt(problems, 'agents', () => store.listAgents(sessionId))) ?? [];
-  const orchestratorIds = (await attempt(problems, 'orchestrators', () => store.listMultiAgents(sessionId))) ?? [];
+  // An orchestrator's history records (`<id>@history`, `<id>@run-...`) are read through it (`--steps`), not listed.
+  const listed = (await attempt(problems, 'orchestrators', () => store.listMultiAgents(sessionId))) ?? [];
+  const orchestratorIds = listed.filter((id) => !isHistoryRecord(id));
   const agents = await Promise.all(agentIds.map((id) => loadAgent(store, sessionId, id, wanted(id))));
   const orchestrators = await Promise.all(orchestratorIds.map((id) => loadOrchestrator(store, sessionId, id)));
   const view: SessionView = {
