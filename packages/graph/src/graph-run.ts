@@ -16,7 +16,7 @@ import {
   type Status,
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
-import PQueue from 'p-queue';
+import { admit, type Admission } from './admit.js';
 import { agentOf, inFlightOf, resetAgent } from './agent-snapshot.js';
 import { followEdges, markCancelled, markPaused, markSettled } from './node-ends.js';
 import type { GraphSession } from './graph-session.js';
@@ -29,17 +29,8 @@ import { answerPrompt, pauseTransition } from './pause.js';
 import { runNode } from './run-node.js';
 import { nodeEntry, type PauseStage, type RunState } from './run-state.js';
 import { RunWriter } from './run-writer.js';
+import { nodeQueue, type NodeQueue } from './node-queue.js';
 import { outgoingEdges, type Activation } from './schedule.js';
-
-/** A node that moved to `running`. */
-interface StartedNode {
-  activation: Activation;
-  budget: BudgetScope | undefined;
-  continues: boolean;
-  /** Its execution number in this run. */
-  count: number;
-  agent: Agent | undefined;
-}
 
 /** What a run needs from its graph. */
 export interface RunHost {
@@ -62,7 +53,7 @@ export interface RunHost {
 export class GraphRun {
   readonly #host: RunHost;
   readonly #state: RunState;
-  readonly #queue: PQueue;
+  readonly #queue: NodeQueue;
   readonly #queued = new Set<string>();
   readonly #outgoing: Map<string, GraphEdge[]>;
   readonly #controller = new AbortController();
@@ -70,6 +61,7 @@ export class GraphRun {
   readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
   readonly #started = performance.now();
   readonly #writer: RunWriter;
+  readonly #admission: Admission;
   #stop: { status: Status; reason: string } | undefined;
   #fatal: { error: unknown } | undefined;
   /** A node waits for a person: nothing new starts; running nodes finish. */
@@ -87,12 +79,21 @@ export class GraphRun {
     this.#state = state;
     this.#invocationState = invocationState;
     this.#emit = emit;
-    this.#queue = new PQueue({ concurrency: host.config.maxConcurrency });
+    this.#queue = nodeQueue(host.config.maxConcurrency);
     this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
     this.#writer = new RunWriter(host, state, () => this.elapsedMs(), emit);
     setMaxListeners(0, this.#controller.signal); // one listener per running node
     // A run resumed with nodes still paused (no answers yet) starts nothing new.
     this.#pausing = Object.keys(state.paused).length > 0;
+    this.#admission = {
+      state,
+      host,
+      emit,
+      halting: () => this.#stop !== undefined || this.#pausing,
+      budgetStop: () => this.#budgetStop,
+      refuse: (exceeded) => void (this.#budgetStop ??= exceeded),
+      halt: (status, reason) => this.halt(status, reason),
+    };
   }
 
   /** Stops the run: running nodes are aborted, nothing new starts. The first reason wins. */
@@ -137,7 +138,7 @@ export class GraphRun {
     if (this.#stop || this.#pausing || this.#budgetStop || this.#queued.has(nodeId) || this.#state.running[nodeId])
       return;
     this.#queued.add(nodeId);
-    void this.#queue.add(() => this.#guard(() => this.#execute(nodeId)));
+    this.#queue.add(() => this.#guard(() => this.#execute(nodeId)));
   }
 
   async #guard(work: () => Promise<void>): Promise<void> {
@@ -149,26 +150,17 @@ export class GraphRun {
     }
   }
 
-  /** Halts the run when `setMaxNodeExecutions` leaves no room for `nodeId` (checked again after every await before the count is taken). */
-  #atExecutionLimit(nodeId: string): boolean {
-    const max = this.#host.config.maxNodeExecutions;
-    if (max === undefined || this.#state.executionCount < max) return false;
-    this.halt(
-      'failed',
-      `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`,
-    );
-    return true;
-  }
-
   async #execute(nodeId: string): Promise<void> {
     this.#queued.delete(nodeId);
-    const started = await this.#admit(nodeId);
+    const admitted = admit(this.#admission, nodeId);
+    const started = admitted instanceof Promise ? await admitted : admitted;
     if (!started) return;
     const { activation, budget, continues, count, agent } = started;
     const { config, hooks, graph } = this.#host;
     const state = this.#state;
     const answers = state.answers[nodeId];
-    const before = await beforeNode(hooks, graph, nodeId, answers, this.#invocationState);
+    const asked = beforeNode(hooks, graph, nodeId, answers, this.#invocationState);
+    const before = asked instanceof Promise ? await asked : asked;
     if ('pause' in before) return this.#pause(activation, 'before', before.pause, undefined);
     if ('cancel' in before) return this.#cancelled(activation, count, before.cancel);
     // Nothing is written when a node starts: the last state document has it waiting (or running), with
@@ -192,38 +184,6 @@ export class GraphRun {
       budget,
     });
     return this.#ended(activation, agent, result);
-  }
-
-  /**
-   * Starts the waiting node when it may: the run goes on, the execution limit leaves room, and the
-   * budget grants a node execution (all checked again after the budget's await). Then, with no await
-   * in between, it moves out of `waiting` and into `running` with its count: every state document
-   * written from now on, by this node or a sibling, has the node in one of the two, and siblings that
-   * start in the same tick see the count. A node a stop left running `continues` where its agent
-   * stood: its execution was counted when it started.
-   */
-  async #admit(nodeId: string): Promise<StartedNode | undefined> {
-    const state = this.#state;
-    const find = (): Activation | undefined => state.waiting.find((a) => a.nodeId === nodeId);
-    if (this.#stop || this.#pausing || this.#budgetStop || !find() || this.#atExecutionLimit(nodeId)) return undefined;
-    const continues = state.continuing.includes(nodeId);
-    const orchestratorBudget = this.#host.budget;
-    let budget: BudgetScope | undefined;
-    if (orchestratorBudget) {
-      budget = await orchestratorBudget.startNode(nodeId, this.#host.hooks, this.#emit, continues);
-      // Refused: the node stays waiting (a resume runs it).
-      if (!budget) return void (this.#budgetStop ??= orchestratorBudget.exceeded);
-      // Others may have settled or started meanwhile.
-      if (this.#stop || this.#pausing || !find() || this.#atExecutionLimit(nodeId)) return undefined;
-    }
-    const activation = find() as Activation;
-    const agent = agentOf(this.#host.config, nodeId);
-    state.waiting = state.waiting.filter((a) => a !== activation);
-    state.running[nodeId] = inFlightOf(activation, agent, this.#host.session, continues);
-    if (continues) state.continuing = state.continuing.filter((id) => id !== nodeId);
-    const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
-    state.executionCount++;
-    return { activation, budget, continues, count, agent };
   }
 
   /** A node a BeforeNodeCallEvent hook cancelled: failed, and not counted as an execution. */
@@ -299,7 +259,8 @@ export class GraphRun {
     const stored = await this.#writer.write({ node, transitions, agent: agentOf(config, nodeId) });
     this.#emit?.({ type: 'nodeStop', nodeId, result });
     this.#writer.publish(stored);
-    await afterNode(hooks, graph, nodeId, result, this.#invocationState);
+    const after = afterNode(hooks, graph, nodeId, result, this.#invocationState);
+    if (after) await after;
     for (const f of fired) this.#schedule(f.edge.to);
     if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
   }

@@ -18,16 +18,26 @@ const RUN: BeforeNode = { run: true };
 
 /**
  * Fires BeforeNodeCallEvent for a node about to run. Without a callback the event would come back
- * unchanged, so it is not built.
+ * unchanged, so it is not built, and the answer comes at once (a promise only when a hook runs).
  */
-export async function beforeNode(
+export function beforeNode(
+  hooks: HookRegistry,
+  graph: MultiAgentBase,
+  nodeId: string,
+  answers: Answers | undefined,
+  invocationState: InvocationState,
+): BeforeNode | Promise<BeforeNode> {
+  if (!hooks.has(BeforeNodeCallEvent)) return RUN;
+  return askHooks(hooks, graph, nodeId, answers, invocationState);
+}
+
+async function askHooks(
   hooks: HookRegistry,
   graph: MultiAgentBase,
   nodeId: string,
   answers: Answers | undefined,
   invocationState: InvocationState,
 ): Promise<BeforeNode> {
-  if (!hooks.has(BeforeNodeCallEvent)) return RUN;
   let cancelNode: boolean | string;
   try {
     const interrupt = beforeNodeAsk(graph.id, nodeId, answers);
@@ -43,14 +53,14 @@ export async function beforeNode(
   };
 }
 
-/** Fires AfterNodeCallEvent when a callback listens. */
-export async function afterNode(
+/** Fires AfterNodeCallEvent when a callback listens: a promise then (await it), else `undefined`. */
+export function afterNode(
   hooks: HookRegistry,
   graph: MultiAgentBase,
   nodeId: string,
   result: NodeResult,
   invocationState: InvocationState,
-): Promise<void> {
-  if (hooks.has(AfterNodeCallEvent))
-    await hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState, result }));
+): Promise<unknown> | undefined {
+  if (!hooks.has(AfterNodeCallEvent)) return undefined;
+  return hooks.invoke(new AfterNodeCallEvent(graph, { nodeId, invocationState, result }));
 }

@@ -45,101 +45,104 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
   const { node, runSignal, timeoutMs } = run;
   // Without a node timeout the run's signal is the only thing that stops the node, so the node runs
   // on it directly (same signal reason) instead of on a controller of its own that mirrors it.
-  const controller = timeoutMs === undefined ? undefined : new AbortController();
-  const signal = controller ? controller.signal : runSignal;
-  const onRunAbort = (): void => controller?.abort(runSignal.reason);
-  if (controller) {
-    if (runSignal.aborted) onRunAbort();
-    else runSignal.addEventListener('abort', onRunAbort, { once: true });
-  }
-  let timedOut = false;
-  const timer =
-    timeoutMs === undefined || controller === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort(new TimeoutError(`Node ${node.id} timed out after ${timeoutMs} ms.`, timeoutMs));
-        }, timeoutMs);
+  const limit = timeoutMs === undefined ? undefined : new NodeTimeout(node.id, timeoutMs, runSignal);
+  const signal = limit ? limit.signal : runSignal;
   const started = performance.now();
-  const base = { nodeId: node.id, executionCount: run.executionCount };
   try {
     const outcome = await drive(run, signal);
-    const interrupts = timedOut ? [] : interruptsOf(outcome, node.id);
-    if (interrupts.length > 0) {
-      return {
-        ...base,
-        status: 'interrupted',
-        text: textOf(outcome),
-        result: outcome,
-        interrupts,
-        usage: usageOf(outcome),
-        executionTimeMs: performance.now() - started,
-      };
-    }
-    const budgetStop = timedOut ? undefined : budgetStopOf(outcome);
-    if (budgetStop) {
-      return {
-        ...base,
-        status: 'budgetExceeded',
-        text: textOf(outcome),
-        result: outcome,
-        budgetExceeded: budgetStop,
-        usage: usageOf(outcome),
-        executionTimeMs: performance.now() - started,
-      };
-    }
-    const failure = timedOut ? timeoutText(node.id, timeoutMs) : failureOf(outcome, signal);
-    const text = textOf(outcome);
-    const usage = usageOf(outcome);
-    // Two literals rather than spreads (same keys, same order): runs for every node, and the spreads showed up in CPU profiles.
-    if (failure === undefined) {
-      return {
-        nodeId: node.id,
-        executionCount: run.executionCount,
-        status: 'completed',
-        text,
-        result: outcome,
-        usage,
-        executionTimeMs: performance.now() - started,
-      };
-    }
-    return {
-      nodeId: node.id,
-      executionCount: run.executionCount,
-      status: 'failed',
-      text,
-      result: outcome,
-      error: failure,
-      usage,
-      executionTimeMs: performance.now() - started,
-    };
+    return describeOutcome(run, outcome, signal, limit?.timedOut === true, started);
   } catch (error) {
+    const timedOut = limit?.timedOut === true;
     const message = timedOut ? timeoutText(node.id, timeoutMs) : error instanceof Error ? error.message : String(error);
-    return {
-      ...base,
-      status: 'failed',
-      text: '',
-      error: message,
-      usage: emptyUsage(),
-      executionTimeMs: performance.now() - started,
-    };
+    const usage = emptyUsage();
+    const { executionCount } = run;
+    const executionTimeMs = performance.now() - started;
+    return { nodeId: node.id, executionCount, status: 'failed', text: '', error: message, usage, executionTimeMs };
   } finally {
-    if (timer) clearTimeout(timer);
-    if (controller) runSignal.removeEventListener('abort', onRunAbort);
+    limit?.clear();
   }
 }
 
+/** A node's own abort controller, fired by its timeout or by the run's signal. */
+class NodeTimeout {
+  readonly #controller = new AbortController();
+  readonly #runSignal: AbortSignal;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #onRunAbort = (): void => this.#controller.abort(this.#runSignal.reason);
+  timedOut = false;
+
+  constructor(nodeId: string, timeoutMs: number, runSignal: AbortSignal) {
+    this.#runSignal = runSignal;
+    if (runSignal.aborted) this.#onRunAbort();
+    else runSignal.addEventListener('abort', this.#onRunAbort, { once: true });
+    this.#timer = setTimeout(() => {
+      this.timedOut = true;
+      this.#controller.abort(new TimeoutError(`Node ${nodeId} timed out after ${timeoutMs} ms.`, timeoutMs));
+    }, timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+    this.#runSignal.removeEventListener('abort', this.#onRunAbort);
+  }
+}
+
+/** The node's result from what its target returned: waiting for a person, stopped by the budget, completed or failed. */
+function describeOutcome(
+  run: NodeRun,
+  outcome: AgentResult | MultiAgentResult,
+  signal: AbortSignal,
+  timedOut: boolean,
+  started: number,
+): NodeResult {
+  const nodeId = run.node.id;
+  const { executionCount } = run;
+  const text = textOf(outcome);
+  const usage = usageOf(outcome);
+  const result = outcome;
+  const interrupts = timedOut ? [] : interruptsOf(outcome, nodeId);
+  if (interrupts.length > 0) {
+    const executionTimeMs = performance.now() - started;
+    return { nodeId, executionCount, status: 'interrupted', text, result, interrupts, usage, executionTimeMs };
+  }
+  const budgetExceeded = timedOut ? undefined : budgetStopOf(outcome);
+  if (budgetExceeded) {
+    const executionTimeMs = performance.now() - started;
+    return { nodeId, executionCount, status: 'budgetExceeded', text, result, budgetExceeded, usage, executionTimeMs };
+  }
+  const failure = timedOut ? timeoutText(nodeId, run.timeoutMs) : failureOf(outcome, signal);
+  const executionTimeMs = performance.now() - started;
+  // Literals rather than spreads (each with the keys in the order results always had): runs for every node.
+  if (failure === undefined)
+    return { nodeId, executionCount, status: 'completed', text, result, usage, executionTimeMs };
+  return { nodeId, executionCount, status: 'failed', text, result, error: failure, usage, executionTimeMs };
+}
+
+/**
+ * Runs the node's target: through `stream()` when someone reads the node's events (each wrapped as
+ * `nodeStream`), else through `invoke()`, which makes no events at all (the result is the same).
+ */
 async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | MultiAgentResult> {
   const options = { signal, invocationState: run.invocationState, ...(run.budget ? { budget: run.budget } : {}) };
   const { target, id } = run.node;
-  const gen = isMultiAgent(target)
+  const onEvent = run.onEvent;
+  const multi = isMultiAgent(target);
+  if (!onEvent) {
+    return multi
+      ? target.invoke(run.input ?? '', options)
+      : target.invoke(run.input, { ...options, idempotencyScope: run.idempotencyScope });
+  }
+  const gen = multi
     ? target.stream(run.input ?? '', options)
     : target.stream(run.input, { ...options, idempotencyScope: run.idempotencyScope });
-  const onEvent = run.onEvent;
   for (;;) {
     const step = await gen.next();
     if (step.done) return step.value;
-    onEvent?.({ type: 'nodeStream', nodeId: id, event: step.value });
+    onEvent({ type: 'nodeStream', nodeId: id, event: step.value });
   }
 }
 
