@@ -2,7 +2,6 @@ import {
   CancelledError,
   type Agent,
   type BudgetExceeded,
-  type BudgetScope,
   type HookRegistry,
   type Interrupt,
   type InvocationState,

@@ -89,7 +89,7 @@ export class AgentPersistence {
     let detached = pending ? this.#detached : undefined;
     if (pending && detached?.turn !== pending)
       detached = { turn: pending, from: latest?.message === pending.message ? latest.message_id : next };
-    const { state, conversation_manager_state, _internal_state } = this.#record(agent, '', detached);
+    const { state, conversation_manager_state, _internal_state } = this.#recordOf(agent, '', detached);
     return {
       nextMessageId: pending && detached && detached.from < next ? detached.from : next,
       record: { state, conversation_manager_state, ...(_internal_state ? { _internal_state } : {}) },

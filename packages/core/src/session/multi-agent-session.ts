@@ -5,7 +5,7 @@ import type { JsonObject } from '../types/json.js';
 import { AgentPersistence, type AgentCheckpoint } from './agent-persistence.js';
 import { OrchestratorRecord, type MultiAgentSnapshot, type RecordStep } from './orchestrator-record.js';
 import type { AgentAtStep, HistoryOptions } from './history/history-types.js';
-import { RunHistory, type PlannedStep } from './history/run-history.js';
+import { RunHistory } from './history/run-history.js';
 import { cutTail, numberTransitions, withRunTail, type NewTransition } from './run-tail.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
