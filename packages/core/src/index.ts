@@ -142,7 +142,7 @@ export type { RepositorySessionManagerOptions } from './session/repository-sessi
 export { MultiAgentSession } from './session/multi-agent-session.js';
 export type { AttachOptions, MultiAgentSnapshot, NewTransition, StepWrite } from './session/multi-agent-session.js';
 export { numberTransitions } from './session/run-tail.js';
-export type { AgentCheckpoint } from './session/agent-persistence.js';
+export type { AgentCheckpoint } from './session/stored-history.js';
 
 // Run-tree budgets
 export {
