@@ -65,7 +65,10 @@ async function crashAndResume(
     running: Record<string, unknown>;
     orderLength: number;
   };
-  const entries = await repo.readNodeEntries('crash', 'crashy');
+  // Node entries only: the run's own entries (`run.*`, its shape) are not nodes.
+  const entries = Object.fromEntries(
+    Object.entries(await repo.readNodeEntries('crash', 'crashy')).filter(([id]) => !id.startsWith('run.')),
+  );
   // Completed: its entry has a place in the committed execution order (an entry written past it is an uncommitted step's).
   const committed = (id: string): boolean =>
     (entries[id] as { order: number[] }).order.some((at) => at < state.orderLength);

@@ -55,7 +55,7 @@ beforeAll(async () => {
     cwd: project,
     maxBuffer: 16 * 1024 * 1024,
   });
-}, 300_000);
+}, 900_000); // builds, packs and installs every package: minutes on a loaded 2-core machine
 
 afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true });

@@ -157,7 +157,7 @@ export { isHistoryRecord } from './session/history/history-ids.js';
 export { resolveKeep as checkHistoryOptions } from './session/history/run-history.js';
 export { Recording, recordingOf } from './session/history/recording.js';
 export type { RecordingData, ReplayToolOptions } from './session/history/recording.js';
-export type { AgentCheckpoint } from './session/agent-persistence.js';
+export type { AgentCheckpoint } from './session/stored-history.js';
 
 // Run-tree budgets
 export {

@@ -10,23 +10,15 @@ import type { SessionRepository, SessionWrite } from './session-repository.js';
 import { nowIso, type SessionAgent, type SessionMessage } from './session-types.js';
 import { pendingTurnOf } from '../interrupt/pending-access.js';
 import { type PendingTurn } from '../interrupt/pending-turn.js';
-import type { JsonObject } from '../types/json.js';
 import { missingInitialMessages, withoutRestoredPrefix } from './agent-persistence-helpers.js';
 import { agentRecord, storedPending } from './agent-record.js';
-import { checkStoredRows, takePendingTurn, type StoredAgent } from './stored-history.js';
-
-/** Where the stored history stands: the next message id, the latest stored row, the turn taken out of it. */
-interface StoredPosition {
-  nextId: number;
-  latest: SessionMessage | undefined;
-  detached: { turn: PendingTurn; from: number } | undefined;
-}
-
-/** Where a member agent stood when an orchestrator committed a step: its next message id and its conversation-manager state. */
-export interface AgentCheckpoint {
-  nextMessageId: number;
-  conversation: JsonObject;
-}
+import {
+  checkStoredRows,
+  takePendingTurn,
+  type AgentCheckpoint,
+  type StoredAgent,
+  type StoredPosition,
+} from './stored-history.js';
 
 /**
  * Persists one agent under one id of a session: restores it, appends each new message, syncs its

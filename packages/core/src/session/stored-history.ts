@@ -8,8 +8,22 @@ import { setPendingTurn } from '../interrupt/pending-access.js';
 import type { PendingTurn } from '../interrupt/pending-turn.js';
 import { contentBlockProblem } from '../types/content-check.js';
 import { sameMessage } from './agent-persistence-helpers.js';
+import type { JsonObject } from '../types/json.js';
 import type { SessionRepository } from './session-repository.js';
 import type { SessionMessage } from './session-types.js';
+
+/** Where the stored history stands: the next message id, the latest stored row, the turn taken out of it. */
+export interface StoredPosition {
+  nextId: number;
+  latest: SessionMessage | undefined;
+  detached: { turn: PendingTurn; from: number } | undefined;
+}
+
+/** Where a member agent stood when an orchestrator committed a step: its next message id and its conversation-manager state. */
+export interface AgentCheckpoint {
+  nextMessageId: number;
+  conversation: JsonObject;
+}
 
 /** The agent record a history belongs to. */
 export interface StoredAgent {
