@@ -21,7 +21,6 @@ import { followEdges, markSettled } from './node-ends.js';
 import { nodeEntry, stateDocument, type RunState } from './run-state.js';
 import { outgoingEdges } from './schedule.js';
 
-
 /** What `graph.fork()` takes. */
 export interface GraphForkOptions {
   /** The committed step to continue from (see `graph.history()`). */

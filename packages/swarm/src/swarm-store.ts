@@ -44,6 +44,10 @@ export class SwarmStore {
   readonly #manager: SessionManager | undefined;
   readonly #id: string;
   readonly #history: HistoryOptions | undefined;
+  /** The member ids: the run document (stored once per run, beside the swarm's record) lists them for readers such as the inspector. */
+  readonly #members: readonly string[];
+  /** The run document, for the next `saveState` (the run's first). */
+  #runDocument: JsonObject | undefined;
   #session: MultiAgentSession | undefined;
   #stored = false;
   #staged: NewTransition[] = [];
@@ -51,9 +55,10 @@ export class SwarmStore {
   #entries = new Map<string, JsonObject>();
   transitions: NodeTransition[] = [];
 
-  constructor(manager: SessionManager | undefined, id: string, history?: HistoryOptions) {
+  constructor(manager: SessionManager | undefined, id: string, members: readonly string[], history?: HistoryOptions) {
     this.#manager = manager;
     this.#id = id;
+    this.#members = members;
     this.#history = history;
   }
 
@@ -172,10 +177,13 @@ export class SwarmStore {
     }
     const nodes = [...this.#entries].map(([id, entry]) => ({ id, entry }));
     this.#entries.clear();
+    const run = this.#runDocument;
+    this.#runDocument = undefined;
     const stored = await this.#session.commitRunStep({
       nodes,
       state: encodeState(state),
       transitions: staged,
+      ...(run ? { run } : {}),
     });
     this.#stored = true;
     this.transitions.push(...stored);
@@ -187,9 +195,14 @@ export class SwarmStore {
     await this.#session?.settle();
   }
 
-  /** Stages the run's task, once per run, before its first `saveState`, which creates the run and then stores the task. */
+  /**
+   * Stages the run's task, once per run, before its first `saveState`, which creates the run and then
+   * stores the task (and the run document with the member ids).
+   */
   saveTask(inputHistory: readonly Message[]): void {
-    if (this.#session) this.#entries.set(TASK_ENTRY, encodeTask(inputHistory));
+    if (!this.#session) return;
+    this.#entries.set(TASK_ENTRY, encodeTask(inputHistory));
+    this.#runDocument = { members: [...this.#members] };
   }
 
   /** Stages one finished turn: the next `saveState` stores it and commits it (`turns > turn.seq`). */

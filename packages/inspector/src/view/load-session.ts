@@ -1,4 +1,4 @@
-import { isHistoryRecord, type SessionMessage } from '@skein/core';
+import { isSideRecord, runDocumentId, type SessionMessage } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
 import type { AgentView, MessageView, OrchestratorView, Problem, SessionView } from './session-view.js';
@@ -101,6 +101,8 @@ async function loadOrchestrator(store: InspectorStore, sessionId: string, id: st
     problems,
   };
   if (doc?.updatedAt) view.updatedAt = doc.updatedAt;
+  const runDocument = await store.repository.readMultiAgent(sessionId, runDocumentId(id)).catch(() => undefined);
+  if (runDocument) view.runDocument = runDocument.state;
   return view;
 }
 
@@ -126,7 +128,7 @@ export async function loadSession(
   const agentIds = (await attempt(problems, 'agents', () => store.listAgents(sessionId))) ?? [];
   // An orchestrator's history records (`<id>@history`, `<id>@run-...`) are read through it (`--steps`), not listed.
   const listed = (await attempt(problems, 'orchestrators', () => store.listMultiAgents(sessionId))) ?? [];
-  const orchestratorIds = listed.filter((id) => !isHistoryRecord(id));
+  const orchestratorIds = listed.filter((id) => !isSideRecord(id));
   const agents = await Promise.all(agentIds.map((id) => loadAgent(store, sessionId, id, wanted(id))));
   const orchestrators = await Promise.all(orchestratorIds.map((id) => loadOrchestrator(store, sessionId, id)));
   const view: SessionView = {

@@ -38,6 +38,8 @@ export interface OrchestratorView {
   /** Node entries by id (results, and a swarm's task and turns). */
   nodes: Record<string, JsonObject>;
   transitions: NodeTransition[];
+  /** The run document kept beside the orchestrator's record (`<id>@run`: a graph's shape, a swarm's members), when stored. */
+  runDocument?: JsonObject;
   updatedAt?: string;
   /** True when the document is in Strands Agents' format (read as far as it is understood). */
   strands: boolean;
