@@ -155,7 +155,7 @@ export class SwarmRun {
 
   /** Stores a finished turn and counts it (the next saved state commits it). */
   commitTurn(state: SwarmRunState, turn: SwarmTurn): void {
-    this.parts.store.saveTurn(turn);
+    this.parts.store.saveTurn(turn, state.nodeHistory);
     state.turns = turn.seq + 1;
     this.#memberStates.set(turn.node, turn.state);
   }
