@@ -24,6 +24,17 @@ sessionContract({
           ),
           '{"message": {"role": "user", "content": [',
         ),
+      (sessionId, multiAgentId, nodeId) =>
+        rm(
+          join(
+            storageDir,
+            `session_${sessionId}`,
+            'multi_agents',
+            `multi_agent_${multiAgentId}`,
+            'nodes',
+            `node_${nodeId}.json`,
+          ),
+        ),
     );
   },
 });

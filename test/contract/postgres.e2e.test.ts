@@ -32,6 +32,11 @@ sessionContract({
           `UPDATE ${schema}.skein_messages SET doc = '{"message": {"role": "user", "content": [' WHERE session_id = $1 AND agent_id = $2 AND message_id = $3`,
           [sessionId, agentId, messageId],
         )),
+      async (sessionId, multiAgentId, nodeId) =>
+        void (await admin.query(
+          `DELETE FROM ${schema}.skein_nodes WHERE session_id = $1 AND multi_agent_id = $2 AND node_id = $3`,
+          [sessionId, multiAgentId, nodeId],
+        )),
     );
   },
 });

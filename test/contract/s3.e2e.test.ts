@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { S3SessionRepository } from '@skein/session-s3';
 import { startRgwServer, type RgwServer } from '@skein/session-s3/testing';
 import { afterAll, beforeAll } from 'vitest';
@@ -33,6 +33,13 @@ sessionContract({
             Bucket: bucket,
             Key: `${prefix}/session_${sessionId}/agents/agent_${agentId}/messages/message_${messageId}.json`,
             Body: '{"message": {"role": "user", "content": [',
+          }),
+        )),
+      async (sessionId, multiAgentId, nodeId) =>
+        void (await raw.send(
+          new DeleteObjectCommand({
+            Bucket: bucket,
+            Key: `${prefix}/session_${sessionId}/multi_agents/multi_agent_${multiAgentId}/nodes/node_${nodeId}.json`,
           }),
         )),
     );

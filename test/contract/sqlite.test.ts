@@ -24,6 +24,15 @@ sessionContract({
         );
         db.close();
       },
+      async (sessionId, multiAgentId, nodeId) => {
+        const db = new Database(path);
+        db.prepare('DELETE FROM skein_nodes WHERE session_id = ? AND multi_agent_id = ? AND node_id = ?').run(
+          sessionId,
+          multiAgentId,
+          nodeId,
+        );
+        db.close();
+      },
     );
   },
 });

@@ -6,6 +6,8 @@ export interface Storage {
   repository(): SessionRepository;
   /** Makes a stored message not valid JSON (absent for stores that keep no bytes: in-memory). */
   corruptMessage?(sessionId: string, agentId: string, messageId: number): Promise<void>;
+  /** Removes one stored node entry behind the repository's back (absent for in-memory). */
+  removeNodeEntry?(sessionId: string, multiAgentId: string, nodeId: string): Promise<void>;
   /** Closes every repository opened here and removes the storage. */
   dispose(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export function trackedStorage(
   make: () => SessionRepository,
   cleanup: () => Promise<void>,
   corruptMessage?: Storage['corruptMessage'],
+  removeNodeEntry?: Storage['removeNodeEntry'],
 ): Storage {
   const opened: SessionRepository[] = [];
   return {
@@ -42,6 +45,7 @@ export function trackedStorage(
       return r;
     },
     ...(corruptMessage ? { corruptMessage } : {}),
+    ...(removeNodeEntry ? { removeNodeEntry } : {}),
     async dispose() {
       await Promise.all(opened.map((r) => closeRepository(r).catch(() => undefined)));
       await cleanup();

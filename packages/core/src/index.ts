@@ -153,7 +153,8 @@ export type {
 export { OrchestratorHistory } from './session/history/history-reader.js';
 export { forkSession } from './session/history/fork.js';
 export type { ForkResult, ForkSessionOptions } from './session/history/fork.js';
-export { isHistoryRecord } from './session/history/history-ids.js';
+export { isSideRecord } from './session/history/history-ids.js';
+export { runDocumentId } from './session/run-document.js';
 export { resolveKeep as checkHistoryOptions } from './session/history/run-history.js';
 export { Recording, recordingOf } from './session/history/recording.js';
 export type { RecordingData, ReplayToolOptions } from './session/history/recording.js';

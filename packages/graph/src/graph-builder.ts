@@ -166,13 +166,7 @@ export class GraphBuilder {
     });
     if (this.#sessionManager) {
       checkSessionId(this.#id, 'graph id');
-      for (const id of this.#nodes.keys()) {
-        checkSessionId(id, 'node id');
-        if (id.startsWith('run.'))
-          throw new ConfigurationError(
-            `Node id ${JSON.stringify(id)} starts with "run.", which a graph with a session keeps for the run's own entries (its shape); choose another id.`,
-          );
-      }
+      for (const id of this.#nodes.keys()) checkSessionId(id, 'node id');
     }
     return new Graph({
       id: this.#id,

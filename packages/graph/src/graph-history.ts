@@ -10,7 +10,7 @@ import {
   type Status,
   type StepSnapshot,
 } from '@skein/core';
-import { isRunEntry, restoreRunState, type RunState } from './run-state.js';
+import { restoreRunState, type RunState } from './run-state.js';
 
 /** One committed step of a graph run, as `graph.history()` lists it. */
 export interface GraphHistoryStep {
@@ -70,7 +70,7 @@ export async function graphHistory(history: OrchestratorHistory): Promise<GraphH
       run = step.run;
     }
     for (const [id, entry] of Object.entries(step.nodes))
-      if (!isRunEntry(id)) statuses.set(id, (entry['result'] as JsonObject | undefined)?.['status']);
+      statuses.set(id, (entry['result'] as JsonObject | undefined)?.['status']);
     const doc = step.state;
     const paused = Object.keys((doc['paused'] as JsonObject | undefined) ?? {});
     const done = [...statuses].filter(([id]) => !paused.includes(id));
@@ -92,7 +92,7 @@ export async function graphHistory(history: OrchestratorHistory): Promise<GraphH
   return out;
 }
 
-/** The run state a step snapshot describes (node entries of the run itself left out). */
+/** The run state a step snapshot describes. */
 export function runStateOf(snapshot: StepSnapshot): RunState {
   return restoreRunState(snapshot.state, snapshot.nodes, snapshot.transitions);
 }

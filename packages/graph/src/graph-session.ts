@@ -159,15 +159,12 @@ export class GraphSession {
   }
 
   /**
-   * The first write of a run (fresh or resumed): the state document (which creates the orchestrator),
-   * the run's own entry (the graph's shape, for readers such as the inspector), then its transitions.
+   * The first write of a run (fresh or resumed): the run document (`run`: the graph's shape, for
+   * readers such as the inspector, beside the orchestrator's record), the state document (which
+   * creates the orchestrator), then its transitions.
    */
-  start(
-    state: JsonObject,
-    transitions: NewTransition[],
-    run: { id: string; entry: JsonObject },
-  ): Promise<NodeTransition[]> {
-    return this.#session.commitRunStep({ nodes: [run], state, transitions });
+  start(state: JsonObject, transitions: NewTransition[], run: JsonObject): Promise<NodeTransition[]> {
+    return this.#session.commitRunStep({ state, transitions, run });
   }
 
   /** Waits until the last step's transitions are stored: call at the end of a run. */

@@ -1,29 +1,24 @@
-import {
-  Agent,
-  ConfigurationError,
-  InMemorySessionRepository,
-  RepositorySessionManager,
-  type JsonObject,
-} from '@skein/core';
+import { Agent, InMemorySessionRepository, RepositorySessionManager, type JsonObject } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
 import { GraphBuilder, type Graph } from './index.js';
 
-/** Counts the writes of each node entry and keeps every state document written. */
+/** Keeps every state document stored, and counts the stored writes of each orchestrator record. */
 class Recording extends InMemorySessionRepository {
-  readonly entryWrites = new Map<string, number>();
   readonly states: JsonObject[] = [];
-  override putNodeEntry(sessionId: string, id: string, nodeId: string, entry: JsonObject): Promise<void> {
-    this.entryWrites.set(nodeId, (this.entryWrites.get(nodeId) ?? 0) + 1);
-    return super.putNodeEntry(sessionId, id, nodeId, entry);
+  readonly writes = new Map<string, number>();
+  #count(id: string): void {
+    this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
   }
-  override createMultiAgent(...args: Parameters<InMemorySessionRepository['createMultiAgent']>): Promise<void> {
-    this.states.push(args[1].state);
-    return super.createMultiAgent(...args);
+  override async createMultiAgent(...args: Parameters<InMemorySessionRepository['createMultiAgent']>): Promise<void> {
+    await super.createMultiAgent(...args);
+    this.#count(args[1].id);
+    if (args[1].id === 'chain') this.states.push(args[1].state);
   }
-  override updateMultiAgent(...args: Parameters<InMemorySessionRepository['updateMultiAgent']>): Promise<void> {
-    this.states.push(args[1].state);
-    return super.updateMultiAgent(...args);
+  override async updateMultiAgent(...args: Parameters<InMemorySessionRepository['updateMultiAgent']>): Promise<void> {
+    await super.updateMultiAgent(...args);
+    this.#count(args[1].id);
+    if (args[1].id === 'chain') this.states.push(args[1].state);
   }
 }
 
@@ -38,49 +33,34 @@ function chain(repository: InMemorySessionRepository, n: number, answers: string
   return builder.build();
 }
 
-describe('the run entries of a graph session', () => {
-  it('stores the shape once per run, in the run.shape entry, and no state document carries it', async () => {
+describe("the graph's run document", () => {
+  it('holds the shape, written once per run; no state document carries it', async () => {
     const repository = new Recording();
     const result = await chain(repository, 5).invoke('go');
     expect(result.status).toBe('completed');
-    expect(repository.entryWrites.get('run.shape')).toBe(1);
+    expect(repository.writes.get('chain@run')).toBe(1);
     expect(repository.states.length).toBeGreaterThan(5);
     for (const state of repository.states) expect(state).not.toHaveProperty('shape');
-    const entries = await repository.readNodeEntries('s', 'chain');
-    expect(entries['run.shape']).toEqual({
-      nodes: ['n0', 'n1', 'n2', 'n3', 'n4'],
-      edges: [0, 1, 2, 3].map((i) => ({ from: `n${i}`, to: `n${i + 1}`, conditional: false, join: false })),
-      entryPoints: ['n0'],
+    expect((await repository.readMultiAgent('s', 'chain@run'))?.state).toEqual({
+      shape: {
+        nodes: ['n0', 'n1', 'n2', 'n3', 'n4'],
+        edges: [0, 1, 2, 3].map((i) => ({ from: `n${i}`, to: `n${i + 1}`, conditional: false, join: false })),
+        entryPoints: ['n0'],
+      },
     });
-    expect(Object.keys(result.results)).not.toContain('run.shape');
-    // The next run writes its own.
+    expect(Object.keys(await repository.readNodeEntries('s', 'chain')).sort()).toEqual(['n0', 'n1', 'n2', 'n3', 'n4']);
+    // The next run writes it again (the graph may have changed).
     await chain(repository, 5).invoke('again');
-    expect(repository.entryWrites.get('run.shape')).toBe(2);
+    expect(repository.writes.get('chain@run')).toBe(2);
   });
 
-  it('a run resumed in a new process keeps run.shape out of its results', async () => {
+  it('a run resumed in a new process writes it again and completes', async () => {
     const repository = new Recording();
     const stopped = await chain(repository, 3).invoke('go', { budget: { modelCalls: 1 } });
     expect(stopped.status).toBe('budgetExceeded');
     const resumed = await chain(repository, 3, ['unused', 'second', 'third']).invoke('go');
     expect(resumed.status).toBe('completed');
-    expect(Object.keys(resumed.results).sort()).toEqual(['n0', 'n1', 'n2']);
     expect(resumed.results['n2']?.text).toBe('third');
-  });
-
-  it('refuses a node id starting with "run." when the graph has a session', () => {
-    const build = () =>
-      new GraphBuilder()
-        .addNode(new Agent({ name: 'run.shape', model: new ScriptedModel([]) }))
-        .setSessionManager(
-          new RepositorySessionManager({ sessionId: 's', repository: new InMemorySessionRepository() }),
-        )
-        .build();
-    expect(build).toThrow(ConfigurationError);
-    expect(build).toThrow(/starts with "run\."/);
-    // Without a session nothing is stored under it.
-    expect(
-      new GraphBuilder().addNode(new Agent({ name: 'run.shape', model: new ScriptedModel([]) })).build().nodes.size,
-    ).toBe(1);
+    expect(repository.writes.get('chain@run')).toBe(2);
   });
 });

@@ -191,11 +191,6 @@ export function stateDocument(
   };
 }
 
-/** True for the entries a run keeps about itself (`run.shape`), which are not node results: `run.` is reserved. */
-export function isRunEntry(id: string): boolean {
-  return id.startsWith('run.');
-}
-
 /** A node's session entry: its latest result (without the in-process result object) and its places in the execution order. */
 export function nodeEntry(result: NodeResult, order: readonly number[]): JsonObject {
   const { result: _inProcess, ...plain } = result;
@@ -217,7 +212,6 @@ export function restoreRunState(
   // document after it, holds places past the committed order; those executions did not happen.
   const committed = d.orderLength ?? Infinity;
   for (const [id, entry] of Object.entries(nodes)) {
-    if (isRunEntry(id)) continue;
     const e = entry as unknown as StoredNode;
     const kept = e.order.filter((at) => at < committed);
     if (kept.length === 0 && e.order.length > 0) continue;

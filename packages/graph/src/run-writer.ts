@@ -23,9 +23,6 @@ export interface RunWrite {
   first?: boolean;
 }
 
-/** The node entry that holds the graph's shape, written once per run (`run.` ids are reserved for the run's own entries). */
-const SHAPE_ENTRY = 'run.shape';
-
 /** Nodes, edges (one per source; `join` when the edge waits for several) and entry points, as JSON. */
 function graphShape(config: GraphConfig): JsonObject {
   return {
@@ -40,8 +37,8 @@ function graphShape(config: GraphConfig): JsonObject {
 /**
  * A run's writes: each step's state document (the run state taken synchronously when the step is
  * written, the waiting agents' start points, what the budget spent) through the graph's session, the
- * graph's shape once per run (an entry written with the run's first step: a step's cost does not grow
- * with the graph), and the transitions the step stored, published in order to the run's list and
+ * graph's shape once per run (the run document, written with the run's first step: a step's cost does
+ * not grow with the graph), and the transitions the step stored, published in order to the run's list and
  * its `transition` events. Without a session, transitions are only numbered (in write order) and published.
  */
 export class RunWriter {
@@ -83,7 +80,7 @@ export class RunWriter {
       ...stateDocument(this.#state, this.#elapsedMs(), startPoints(this.#state, this.#config, session)),
       ...(budget ? { budget: { ...budget.spent() } } : {}),
     };
-    if (w.first) return session.start(doc, transitions, { id: SHAPE_ENTRY, entry: graphShape(this.#config) });
+    if (w.first) return session.start(doc, transitions, { shape: graphShape(this.#config) });
     return session.save({ ...(w.node ? { node: w.node } : {}), agent: w.agent, transitions, state: doc });
   }
 

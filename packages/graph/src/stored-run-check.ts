@@ -1,5 +1,4 @@
 import { isUnfinished, type MultiAgentSnapshot } from '@skein/core';
-import { isRunEntry } from './run-state.js';
 
 /** The statuses a stored run may have. */
 const STATUSES = new Set(['pending', 'executing', 'completed', 'failed', 'interrupted', 'budgetExceeded']);
@@ -82,7 +81,7 @@ function namedNodes(state: Obj, nodes: Record<string, unknown>): string[] {
     ...keyed(state['running']),
     ...keyed(state['paused']),
     ...(state['handled'] as string[]),
-    ...Object.keys(nodes).filter((id) => !isRunEntry(id)),
+    ...Object.keys(nodes),
   ];
 }
 
@@ -103,7 +102,6 @@ export function storedRunProblem(snapshot: MultiAgentSnapshot, graphNodes: Reado
   if (!isUnfinished(status) && status !== 'completed' && status !== 'failed') return undefined;
   for (const [field, ok, expected] of FIELDS) if (!ok(state[field])) return `its ${field} is not ${expected}`;
   for (const [id, entry] of Object.entries(snapshot.nodes)) {
-    if (isRunEntry(id)) continue;
     const problem = nodeEntryProblem(id, entry as Obj);
     if (problem) return problem;
   }

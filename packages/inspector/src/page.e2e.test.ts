@@ -110,6 +110,42 @@ describe('exported page', () => {
   }, 60_000);
 });
 
+describe('the step slider', () => {
+  it('shows the graph, transitions and conversations as they were at the chosen step', async () => {
+    const file = join(dir, 'graph-steps.html');
+    await writeFile(file, renderHtmlPage(pageData(await loadSession(openFileStore(dir), 'graph-done'))));
+    const page = await browser.newPage();
+    const watch = await watchPage(browser, page);
+    await load(browser, page, pathToFileURL(file).href);
+    const moveTo = (index: string) =>
+      browser.evaluate<string>(
+        page,
+        `(() => { const s = document.querySelector('.step-slider'); s.value = ${index}; s.dispatchEvent(new Event('input')); return document.querySelector('.step-label').textContent; })()`,
+      );
+    const transitions = `document.querySelectorAll('section.run ol.transitions li').length`;
+    const all = await browser.evaluate<number>(page, transitions);
+    expect(await moveTo("'1'")).toMatch(/^step 1 \(2 of \d+\) · executing · waiting billing, audit/);
+    const atOne = await browser.evaluate<Drawn>(page, DRAWN);
+    expect(atOne.nodes).toEqual([
+      'triage:node completed',
+      'billing:node waiting',
+      'refund:node pending',
+      'audit:node waiting',
+      'summary:node pending',
+    ]);
+    expect(atOne.takenEdges).toBe(2);
+    expect(await browser.evaluate<number>(page, transitions)).toBe(3);
+    expect(atOne.conversations).toContain('agent support.triage (2 messages)');
+    expect(atOne.conversations).toContain('agent support.billing (0 messages)');
+    expect(await moveTo('document.querySelector(".step-slider").max')).toMatch(/· completed$/);
+    const atEnd = await browser.evaluate<Drawn>(page, DRAWN);
+    expect(atEnd.conversations).toContain('agent support.billing (4 messages)');
+    expect(await browser.evaluate<number>(page, transitions)).toBe(all);
+    expect(watch.errors).toEqual([]);
+    watch.stop();
+  }, 60_000);
+});
+
 describe("an evaluation's page", () => {
   it('shows the cases and scores, and links each run to its page, which draws the run', async () => {
     const storageDir = join(dir, 'eval-sessions');

@@ -86,7 +86,36 @@ async function recordingAfter(host: SwarmForkHost, step: number) {
 function applyEdit(snapshot: StepSnapshot, edit: SwarmForkEdit, members: SwarmMembers): string[] {
   const done: string[] = [];
   const { state } = storedAt(snapshot, members);
-  const turns = committedTurns(snapshot.nodes, state.turns);
+  editTurns(snapshot, edit, committedTurns(snapshot.nodes, state.turns), done);
+  for (const [member, text] of Object.entries(edit.results ?? {})) {
+    const key = members.key(member);
+    const entry = snapshot.nodes[key];
+    if (!entry)
+      throw new ConfigurationError(`fork({ edit }): results: ${member} has no result at step ${snapshot.step}.`);
+    snapshot.nodes[key] = { ...entry, text };
+    done.push(`result of ${member} replaced`);
+  }
+  if (edit.task !== undefined) {
+    const task: Message[] =
+      typeof edit.task === 'string' ? [{ role: 'user', content: [{ text: edit.task }] }] : edit.task;
+    snapshot.nodes['run.task'] = encodeTask(task);
+    done.push('task replaced');
+  }
+  if (edit.next !== undefined) {
+    Object.assign(state, { current: edit.next, pendingHandoff: undefined, pause: undefined, answers: undefined });
+    state.status = 'executing';
+    state.failureReason = undefined;
+    const envelope = Object.fromEntries(
+      ['transitionCount', 'lastTransitions', 'runNumber', 'step'].map((k) => [k, snapshot.state[k] ?? null]),
+    );
+    snapshot.state = { ...encodeState(state), ...envelope };
+    done.push(`next: ${edit.next}`);
+  }
+  return done;
+}
+
+/** The edits of the committed turns (a member's last message, tool results, shared context, agent state), stored back as turn entries. */
+function editTurns(snapshot: StepSnapshot, edit: SwarmForkEdit, turns: SwarmTurn[], done: string[]): void {
   const latest = (member: string, where: string, withHandoff = false): SwarmTurn => {
     const turn = turns.findLast((t) => t.node === member && (!withHandoff || t.handoff));
     if (!turn)
@@ -123,37 +152,11 @@ function applyEdit(snapshot: StepSnapshot, edit: SwarmForkEdit, members: SwarmMe
     done.push(`shared context of ${member} replaced`);
   }
   for (const [member, value] of Object.entries(edit.agentState ?? {})) {
-    const turn = latest(member, 'agentState');
-    turn.state = value;
-    changed.add(turn);
+    latest(member, 'agentState').state = value;
+    changed.add(latest(member, 'agentState'));
     done.push(`agent state of ${member} replaced`);
   }
   for (const turn of changed) snapshot.nodes[turnEntryId(turn.seq)] = encodeTurn(turn);
-  for (const [member, text] of Object.entries(edit.results ?? {})) {
-    const key = members.key(member);
-    const entry = snapshot.nodes[key];
-    if (!entry)
-      throw new ConfigurationError(`fork({ edit }): results: ${member} has no result at step ${snapshot.step}.`);
-    snapshot.nodes[key] = { ...entry, text };
-    done.push(`result of ${member} replaced`);
-  }
-  if (edit.task !== undefined) {
-    const task: Message[] =
-      typeof edit.task === 'string' ? [{ role: 'user', content: [{ text: edit.task }] }] : edit.task;
-    snapshot.nodes['run.task'] = encodeTask(task);
-    done.push('task replaced');
-  }
-  if (edit.next !== undefined) {
-    Object.assign(state, { current: edit.next, pendingHandoff: undefined, pause: undefined, answers: undefined });
-    state.status = 'executing';
-    state.failureReason = undefined;
-    const envelope = Object.fromEntries(
-      ['transitionCount', 'lastTransitions', 'runNumber', 'step'].map((k) => [k, snapshot.state[k] ?? null]),
-    );
-    snapshot.state = { ...encodeState(state), ...envelope };
-    done.push(`next: ${edit.next}`);
-  }
-  return done;
 }
 
 function replaceToolResult(items: Message[], toolUseId: string, content: ToolResultContent[]): boolean {

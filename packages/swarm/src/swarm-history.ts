@@ -11,8 +11,9 @@ import {
 import type { HandoffRunSettings } from '@skein/handoffs';
 import { replayTurns } from './replay.js';
 import type { SwarmMembers } from './swarm-members.js';
-import { decodeState, type SwarmRunState } from './swarm-state.js';
-import { committedTurns, decodeTask, isRunEntry, TASK_ENTRY, type SwarmTurn } from './swarm-turn.js';
+import { readStoredRun } from './stored-run.js';
+import { decodeState, withTurnHistory, type SwarmRunState } from './swarm-state.js';
+import { committedTurns } from './swarm-turn.js';
 
 /** One committed step of a swarm run, as `swarm.history()` lists it. */
 export interface SwarmHistoryStep {
@@ -60,16 +61,25 @@ function lineOf(step: { state: JsonObject; transitions: NodeTransition[] }, stat
   };
 }
 
-/** Every kept step of the swarm's runs in its session, in order. */
+/** Every kept step of the swarm's runs in its session, in order (each step's node history rebuilt from the run's turns so far). */
 export async function swarmHistory(history: OrchestratorHistory): Promise<SwarmHistoryStep[]> {
   const runs = await history.runs();
+  let nodes: Record<string, JsonObject> = {};
+  let run = -1;
   return (await history.steps()).map((step) => {
+    if (step.run !== run) {
+      nodes = {};
+      run = step.run;
+    }
+    Object.assign(nodes, step.nodes);
+    const state = decodeState(step.state);
+    withTurnHistory(step.state, state, committedTurns(nodes, state.turns));
     const forkedFrom = runs.find((r) => r.run === step.run && r.firstStep === step.step)?.forkedFrom;
     return {
       step: step.step,
       run: step.run,
       at: step.at,
-      ...lineOf(step, decodeState(step.state)),
+      ...lineOf(step, state),
       ...(forkedFrom ? { forkedFrom } : {}),
     };
   });
@@ -77,17 +87,8 @@ export async function swarmHistory(history: OrchestratorHistory): Promise<SwarmH
 
 /** The run at a snapshot: its state, task, committed turns and member results. */
 export function storedAt(snapshot: StepSnapshot, members: SwarmMembers) {
-  const state = decodeState(snapshot.state);
-  const results: Record<string, NodeResult> = {};
-  for (const [id, entry] of Object.entries(snapshot.nodes)) {
-    if (isRunEntry(id)) continue;
-    const result = entry as unknown as NodeResult;
-    if (typeof result.nodeId === 'string' && members.has(result.nodeId)) results[result.nodeId] = result;
-  }
-  const taskEntry = snapshot.nodes[TASK_ENTRY];
-  const task = taskEntry === undefined ? [] : decodeTask(taskEntry);
-  const turns: SwarmTurn[] = committedTurns(snapshot.nodes, state.turns);
-  return { state, results, task, turns };
+  const stored = readStoredRun(snapshot.state, snapshot.nodes, members);
+  return { ...stored, task: stored.task ?? [] };
 }
 
 /** The swarm as it stood at `snapshot`: its turns replayed (no model is called). */

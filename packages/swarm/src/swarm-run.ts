@@ -114,14 +114,7 @@ export class SwarmRun {
     this.state = state;
     // The state (which creates the run, carrying the start transition), then the task, both before the
     // start is reported (a crash between: a fresh start).
-    // The members go with the start, once per run (readers such as the inspector draw every member).
-    store.stage({
-      from: null,
-      to: state.current,
-      kind: 'start',
-      reason: 'the task',
-      details: { members: members.ids },
-    });
+    store.stage({ from: null, to: state.current, kind: 'start', reason: 'the task' });
     store.saveTask(inputHistory);
     this.#startTransitions = await store.saveState(state);
     return state;
@@ -162,7 +155,7 @@ export class SwarmRun {
 
   /** Stores a finished turn and counts it (the next saved state commits it). */
   commitTurn(state: SwarmRunState, turn: SwarmTurn): void {
-    this.parts.store.saveTurn(turn);
+    this.parts.store.saveTurn(turn, state.nodeHistory);
     state.turns = turn.seq + 1;
     this.#memberStates.set(turn.node, turn.state);
   }

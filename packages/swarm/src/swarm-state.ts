@@ -93,12 +93,18 @@ export function freshState(entry: string): SwarmRunState {
   };
 }
 
-/** The state as session JSON (bytes encoded the way sessions store them). */
-export function encodeState(state: SwarmRunState): JsonObject {
-  const { pendingHandoff, failureReason, pause, answers, ...rest } = state;
+/**
+ * The state as session JSON (bytes encoded the way sessions store them). `historyFrom`: the state
+ * document keeps `nodeHistory` from there on (`nodeHistoryFrom`), the committed turns hold the ids
+ * before it, so that a step's state document does not grow with the run (see `withTurnHistory`).
+ */
+export function encodeState(state: SwarmRunState, historyFrom = 0): JsonObject {
+  const { pendingHandoff, failureReason, pause, answers, nodeHistory, ...rest } = state;
   const doc = {
     version: VERSION,
     ...rest,
+    nodeHistory: nodeHistory.slice(historyFrom),
+    ...(historyFrom > 0 ? { nodeHistoryFrom: historyFrom } : {}),
     ...(pendingHandoff ? { pendingHandoff } : {}),
     ...(failureReason !== undefined ? { failureReason } : {}),
     ...(pause ? { pause } : {}),
@@ -148,4 +154,21 @@ export function decodeState(doc: JsonObject): SwarmRunState {
       ? { budget: raw['budget'] as Partial<BudgetSpend> }
       : {}),
   };
+}
+
+/**
+ * Puts back the whole `nodeHistory` of a stored state whose document keeps only its end
+ * (`nodeHistoryFrom`): the ids the committed turns before it hold come first. Throws
+ * `MultiAgentError` when they do not add up. A document without `nodeHistoryFrom` holds all of it.
+ */
+export function withTurnHistory(doc: JsonObject, state: SwarmRunState, turns: readonly { history?: string[] }[]): void {
+  const from = doc['nodeHistoryFrom'];
+  if (typeof from !== 'number' || from === 0) return;
+  const before: string[] = [];
+  for (const turn of turns) {
+    if (before.length >= from) break;
+    before.push(...(turn.history ?? []));
+  }
+  if (before.length !== from) fail(`its turns hold ${before.length} node history entries before the state's ${from}`);
+  state.nodeHistory = [...before, ...state.nodeHistory];
 }

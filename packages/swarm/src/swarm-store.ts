@@ -13,6 +13,7 @@ import {
   type SessionManager,
 } from '@skein/core';
 import type { SwarmMembers } from './swarm-members.js';
+import { readStoredRun } from './stored-run.js';
 import { decodeState, encodeState, isFinishedDoc, type SwarmRunState } from './swarm-state.js';
 import {
   committedTurns,
@@ -44,16 +45,23 @@ export class SwarmStore {
   readonly #manager: SessionManager | undefined;
   readonly #id: string;
   readonly #history: HistoryOptions | undefined;
+  /** The member ids: the run document (stored once per run, beside the swarm's record) lists them for readers such as the inspector. */
+  readonly #members: readonly string[];
+  /** The run document, for the next `saveState` (the run's first). */
+  #runDocument: JsonObject | undefined;
   #session: MultiAgentSession | undefined;
   #stored = false;
   #staged: NewTransition[] = [];
   /** Entries (the task, turns, node results) that the next `saveState` stores in its round, by entry id. */
   #entries = new Map<string, JsonObject>();
+  /** By turn seq: the length of `nodeHistory` when that turn was stored (`undefined`: a run resumed from an older version, whose state keeps it whole). */
+  #historyAt: number[] | undefined = [];
   transitions: NodeTransition[] = [];
 
-  constructor(manager: SessionManager | undefined, id: string, history?: HistoryOptions) {
+  constructor(manager: SessionManager | undefined, id: string, members: readonly string[], history?: HistoryOptions) {
     this.#manager = manager;
     this.#id = id;
+    this.#members = members;
     this.#history = history;
   }
 
@@ -96,22 +104,15 @@ export class SwarmStore {
     const snapshot = await session.load();
     this.#stored = snapshot !== undefined;
     if (!snapshot || isFinishedDoc(snapshot.state)) return undefined;
-    const state = decodeState(snapshot.state);
-    if (!isUnfinished(state.status)) return undefined;
-    const taskEntry = snapshot.nodes[TASK_ENTRY];
+    if (!isUnfinished(decodeState(snapshot.state).status)) return undefined;
+    const stored = readStoredRun(snapshot.state, snapshot.nodes, members);
     // Stopped between writing the state and the task: nothing ran yet, so the next invoke starts fresh.
-    if (taskEntry === undefined && state.turns === 0) return undefined;
-    const results: Record<string, NodeResult> = {};
-    for (const [id, entry] of Object.entries(snapshot.nodes)) {
-      if (isRunEntry(id)) continue;
-      const result = entry as unknown as NodeResult;
-      if (typeof result.nodeId === 'string' && members.has(result.nodeId)) results[result.nodeId] = result;
-    }
-    const task = decodeTask(taskEntry);
-    const turns = committedTurns(snapshot.nodes, state.turns);
+    if (stored.task === undefined && stored.state.turns === 0) return undefined;
+    const task = stored.task ?? decodeTask(undefined);
+    this.#keepHistoryOf(stored.turns);
     const transitions = await session.repairTail(snapshot);
     this.transitions = [...transitions];
-    return { state, results, transitions, task, turns };
+    return { ...stored, task, transitions };
   }
 
   /** The stored run when it finished (`completed` or `failed`), else `undefined`; appends the last transitions a crash cut (the only write). */
@@ -120,23 +121,16 @@ export class SwarmStore {
     if (!session) return undefined;
     const snapshot = await session.load();
     if (!snapshot || !isFinishedDoc(snapshot.state)) return undefined;
-    const state = decodeState(snapshot.state);
-    const results: Record<string, NodeResult> = {};
-    for (const [id, entry] of Object.entries(snapshot.nodes)) {
-      if (isRunEntry(id)) continue;
-      const result = entry as unknown as NodeResult;
-      if (typeof result.nodeId === 'string' && members.has(result.nodeId)) results[result.nodeId] = result;
-    }
-    const taskEntry = snapshot.nodes[TASK_ENTRY];
+    const stored = readStoredRun(snapshot.state, snapshot.nodes, members);
     // A writer killed after committing the end of the run may not have appended its last transitions.
     const transitions = await session.repairTail(snapshot);
-    return {
-      state,
-      results,
-      transitions,
-      task: taskEntry === undefined ? [] : decodeTask(taskEntry),
-      turns: committedTurns(snapshot.nodes, state.turns),
-    };
+    return { ...stored, task: stored.task ?? [], transitions };
+  }
+
+  /** Where `nodeHistory` stood at each committed turn (turns of older versions hold none: the state documents then keep it whole). */
+  #keepHistoryOf(turns: readonly SwarmTurn[]): void {
+    let n = 0;
+    this.#historyAt = turns.every((t) => t.history) ? turns.map((t) => (n += t.history?.length ?? 0)) : undefined;
   }
 
   /** Forgets a finished run, so the next one starts fresh. */
@@ -144,6 +138,7 @@ export class SwarmStore {
     this.transitions = [];
     this.#staged = [];
     this.#entries.clear();
+    this.#historyAt = [];
     if (this.#session && this.#stored) await this.#session.clear();
     this.#stored = false;
   }
@@ -172,10 +167,13 @@ export class SwarmStore {
     }
     const nodes = [...this.#entries].map(([id, entry]) => ({ id, entry }));
     this.#entries.clear();
+    const run = this.#runDocument;
+    this.#runDocument = undefined;
     const stored = await this.#session.commitRunStep({
       nodes,
-      state: encodeState(state),
+      state: encodeState(state, this.#historyFrom(state.turns)),
       transitions: staged,
+      ...(run ? { run } : {}),
     });
     this.#stored = true;
     this.transitions.push(...stored);
@@ -187,14 +185,32 @@ export class SwarmStore {
     await this.#session?.settle();
   }
 
-  /** Stages the run's task, once per run, before its first `saveState`, which creates the run and then stores the task. */
+  /**
+   * Stages the run's task, once per run, before its first `saveState`, which creates the run and then
+   * stores the task (and the run document with the member ids).
+   */
   saveTask(inputHistory: readonly Message[]): void {
-    if (this.#session) this.#entries.set(TASK_ENTRY, encodeTask(inputHistory));
+    if (!this.#session) return;
+    this.#entries.set(TASK_ENTRY, encodeTask(inputHistory));
+    this.#runDocument = { members: [...this.#members] };
   }
 
   /** Stages one finished turn: the next `saveState` stores it and commits it (`turns > turn.seq`). */
-  saveTurn(turn: SwarmTurn): void {
-    if (this.#session) this.#entries.set(turnEntryId(turn.seq), encodeTurn(turn));
+  saveTurn(turn: SwarmTurn, nodeHistory: readonly string[] = []): void {
+    if (!this.#session) return;
+    const at = this.#historyAt;
+    if (!at) return void this.#entries.set(turnEntryId(turn.seq), encodeTurn(turn));
+    const from = turn.seq > 0 ? (at[turn.seq - 1] ?? 0) : 0;
+    at[turn.seq] = nodeHistory.length;
+    this.#entries.set(turnEntryId(turn.seq), encodeTurn({ ...turn, history: nodeHistory.slice(from) }));
+  }
+
+  /**
+   * Where the state document's `nodeHistory` starts: after the turns before the last committed one
+   * (so it holds the last turn's ids and those since, and stays small), or 0 while a run keeps it whole.
+   */
+  #historyFrom(turns: number): number {
+    return turns >= 2 ? (this.#historyAt?.[turns - 2] ?? 0) : 0;
   }
 
   /** Stages a node's latest result (without the in-process agent result object) for the next `saveState`. */

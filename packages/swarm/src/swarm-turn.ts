@@ -26,6 +26,8 @@ export interface SwarmTurn {
   handoff: TurnHandoff | undefined;
   /** The member's agent state at the end of the turn. */
   state: JsonObject;
+  /** The node ids the run's `nodeHistory` gained since the turn before, this turn's start included (absent in entries of older versions). */
+  history?: string[];
 }
 
 /** Node entry id of the run's task (its input history). */
@@ -81,12 +83,16 @@ function decodeTurn(entry: JsonObject): SwarmTurn {
   if (handoff !== undefined && (typeof handoff.toolName !== 'string' || typeof handoff.to !== 'string'))
     fail(`turn ${seq} has a malformed handoff`);
   const state = raw['state'];
+  const history = raw['history'];
+  if (history !== undefined && !(Array.isArray(history) && history.every((id) => typeof id === 'string')))
+    fail(`turn ${seq} has a malformed node history`);
   return {
     seq,
     node: raw['node'],
     newItems: raw['newItems'] as Message[],
     handoff,
     state: typeof state === 'object' && state !== null && !Array.isArray(state) ? (state as JsonObject) : {},
+    ...(history ? { history: history as string[] } : {}),
   };
 }
 

@@ -91,7 +91,12 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     }
     this.#entry = entryId;
     this.#settings = handoffSettings(options);
-    this.#store = new SwarmStore(options.sessionManager as SessionManager | undefined, this.id, options.history);
+    this.#store = new SwarmStore(
+      options.sessionManager as SessionManager | undefined,
+      this.id,
+      this.#members.ids,
+      options.history,
+    );
     const initialStates = new Map<string, JsonObject>();
     for (const id of this.#members.ids) initialStates.set(id, this.#members.agent(id).state.get());
     for (const provider of options.hooks ?? []) this.hooks.addHook(provider);

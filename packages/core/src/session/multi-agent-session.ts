@@ -7,6 +7,7 @@ import type { AgentCheckpoint } from './stored-history.js';
 import { OrchestratorRecord, type MultiAgentSnapshot, type RecordStep } from './orchestrator-record.js';
 import type { AgentAtStep, HistoryOptions } from './history/history-types.js';
 import { RunHistory } from './history/run-history.js';
+import { RunDocument } from './run-document.js';
 import { cutTail, numberTransitions, withRunTail, type NewTransition } from './run-tail.js';
 import { SerialQueue } from './serial-queue.js';
 import { checkSessionId } from './session-codec.js';
@@ -26,6 +27,12 @@ export interface StepWrite {
   state: JsonObject;
   /** The step's transitions, numbered now and appended after the commit point (awaited by the next write). */
   transitions?: readonly NewTransition[];
+  /**
+   * With a run's first step: the run's own document (a graph's shape, a swarm's members), stored once
+   * per run beside the orchestrator's record (`<id>@run`) before the commit point, for readers such as
+   * the inspector; state documents then need not carry it.
+   */
+  run?: JsonObject;
 }
 
 /** How {@link MultiAgentSession.attachAgent} persists a member agent. */
@@ -56,6 +63,7 @@ export class MultiAgentSession {
   readonly #queue = new SerialQueue();
   readonly #record: OrchestratorRecord;
   readonly #history: RunHistory;
+  readonly #runDocument: RunDocument;
   readonly #agents = new Map<Agent, AgentPersistence>();
 
   constructor(repo: SessionRepository, sessionId: string, multiAgentId: string, type: string) {
@@ -66,6 +74,7 @@ export class MultiAgentSession {
     this.type = type;
     this.#record = new OrchestratorRecord(repo, sessionId, multiAgentId, type);
     this.#history = new RunHistory(repo, sessionId, multiAgentId, type);
+    this.#runDocument = new RunDocument(repo, sessionId, multiAgentId);
   }
 
   /** The repository this session writes through. */
@@ -174,11 +183,14 @@ export class MultiAgentSession {
       if (repo.writeBatch) {
         const stage = () => Promise.all(agents.map((agent) => this.#agents.get(agent)?.stage()));
         const extra: SessionWrite[] = planned && content ? this.#history.batch(planned, content) : [];
+        if (step.run) extra.push(await this.#runDocument.batch(step.run));
         stored = await this.#record.commitBatch(write, stage, repo.writeBatch.bind(repo), extra);
+        if (step.run) this.#runDocument.stored();
       } else {
         for (const node of write.nodes) checkSessionId(node.id, 'node id');
         const flushes = agents.flatMap((agent) => this.#agents.get(agent)?.flush() ?? []);
         if (planned && content) flushes.push(this.#history.write(planned, content));
+        if (step.run) flushes.push(this.#runDocument.write(step.run));
         stored = await this.#record.commitRound(write, flushes);
       }
       if (planned) await this.#history.committed(planned, state);

@@ -23,10 +23,15 @@ export const USAGE = `Usage: skein <command> ...
       sqlite:<file.db> or postgres://user@host:port/database.
   skein sessions copy <from-store> <to-store>
       Copies every session into another store (of any kind), then checks both read back equal.
-  skein show <store> <sessionId> [--agent <id>] [--full] [--json]
-      An orchestrator's run as a timeline, or an agent's conversation.
+  skein show <store> <sessionId> [--agent <id>] [--full] [--steps] [--json]
+      An orchestrator's run as a timeline, or an agent's conversation; --steps lists every kept step
+      of every run (its number, transitions, what was running, waiting, paused and done).
+  skein fork <store> <sessionId> --step <n> --to <newSessionId> [--orchestrator <id>]
+      A new session in the same store whose run continues from step n (the session is only read);
+      prints what to run next.
   skein export <store> <sessionId> -o <file.html>
-      One self-contained HTML page: the graph, the timeline, the conversations.
+      One self-contained HTML page: the graph, the timeline, the conversations, and a step slider
+      that shows them as they were at each kept step.
   skein serve <store> [--port <n>]
       The same pages on http://127.0.0.1, updating live while a run writes.
   skein graph <module> [export]

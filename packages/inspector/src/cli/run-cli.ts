@@ -6,6 +6,7 @@ import { renderHtmlPage } from '../render/html-page.js';
 import { pageData } from '../render/page-data.js';
 import { renderConversation } from '../render/text-conversation.js';
 import { renderSessions } from '../render/text-sessions.js';
+import { renderSteps } from '../render/text-steps.js';
 import { renderSession } from '../render/text-timeline.js';
 import { serveStore } from '../serve/live-server.js';
 import { openStore } from '../store/open-store.js';
@@ -13,8 +14,10 @@ import type { InspectorStore } from '../store/inspector-store.js';
 import { loadSession } from '../view/load-session.js';
 import { runView } from '../view/run-view.js';
 import { listSessionSummaries } from '../view/session-summary.js';
+import { loadSteps } from '../view/steps-view.js';
 import { USAGE, UsageError, type CliIo } from './cli-io.js';
 import { copySessions } from './copy-command.js';
+import { forkCommand } from './fork-command.js';
 import { mermaidOf } from './graph-command.js';
 
 const OPTIONS = {
@@ -31,6 +34,10 @@ const OPTIONS = {
   repeats: { type: 'string' },
   resume: { type: 'boolean' },
   store: { type: 'string' },
+  steps: { type: 'boolean' },
+  step: { type: 'string' },
+  to: { type: 'string' },
+  orchestrator: { type: 'string' },
 } as const;
 
 function need(value: string | undefined, what: string): string {
@@ -108,7 +115,7 @@ export async function runCli(
           const wanted = values.agent;
           const matches = (id: string): boolean => id === wanted || id.endsWith(`.${wanted ?? ''}`);
           const agentIds = wanted === undefined ? [] : (await store.listAgents(sessionId)).filter(matches);
-          const session = await loadSession(store, sessionId, { messages: agentIds });
+          const session = await loadSession(store, sessionId, { messages: agentIds, steps: false });
           if (wanted !== undefined) {
             const agent = session.agents.find((a) => matches(a.id));
             if (!agent)
@@ -122,6 +129,17 @@ export async function runCli(
             );
             return 0;
           }
+          if (values.steps) {
+            const steps = await Promise.all(
+              session.orchestrators.map(async (o) => [o.id, await loadSteps(store, sessionId, o.id, 'all')] as const),
+            );
+            io.stdout.write(
+              values.json
+                ? `${JSON.stringify(Object.fromEntries(steps), null, 2)}\n`
+                : steps.map(([id, list]) => renderSteps(id, list, paint)).join(''),
+            );
+            return 0;
+          }
           const runs = session.orchestrators.map(runView);
           io.stdout.write(
             values.json
@@ -130,6 +148,19 @@ export async function runCli(
           );
           return 0;
         });
+      case 'fork':
+        return await withStore(need(rest[0], 'the store'), io.env, (store) =>
+          forkCommand(
+            store,
+            {
+              sessionId: need(rest[1], 'the session id'),
+              step: values.step,
+              to: values.to,
+              orchestrator: values.orchestrator,
+            },
+            (text) => io.stdout.write(text),
+          ),
+        );
       case 'export':
         return await withStore(need(rest[0], 'the store'), io.env, async (store) => {
           const output = need(values.output, 'the output file (-o run.html)');

@@ -26,6 +26,8 @@ details.conversation { background: #fff; border: 1px solid #dde1e8; border-radiu
 .message.assistant .role { color: #2f6fde; } .block { margin-left: 12px; white-space: pre-wrap; word-break: break-word; }
 pre { white-space: pre-wrap; margin: 4px 0 4px 12px; font-size: 12px; }
 .problem { color: #b3261e; }
+.steps { display: flex; align-items: center; gap: 10px; margin: 4px 0 8px; font-size: 13px; color: #4a5468; } .step-slider { flex: 1; max-width: 520px; }
+.node.waiting rect { fill: #e8efff; stroke: #2f6fde; stroke-dasharray: 4 3; }
 `;
 
 /** JSON that is safe inside a <script> element. */

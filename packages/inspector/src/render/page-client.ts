@@ -19,7 +19,44 @@ export const PAGE_CLIENT = String.raw`
   }
   function ms(n) { return n === undefined || n === null ? '…' : n < 1000 ? Math.round(n) + ' ms' : (n / 1000).toFixed(2) + ' s'; }
 
-  function graph(entry) {
+  // The step slider: the step shown per run (absent: the last, i.e. the run as it stands).
+  var selected = {};
+  var current = null;
+  function atStep(entry) {
+    var steps = entry.steps || [];
+    var index = selected[entry.run.id];
+    if (index === undefined || index >= steps.length - 1) return null;
+    var at = { step: steps[index], nodes: {}, agents: {} };
+    for (var i = 0; i <= index; i++) {
+      var s = steps[i];
+      for (var id in s.settled) at.nodes[id] = s.settled[id];
+      for (var a in s.agents) at.agents[a] = s.agents[a];
+    }
+    return at;
+  }
+  function shown(run, at) {
+    return at ? run.transitions.filter(function (t) { return t.seq < at.step.transitionCount; }) : run.transitions;
+  }
+  function slider(entry) {
+    var steps = entry.steps || [];
+    var wrap = el('div', 'steps');
+    if (steps.length < 2) return wrap;
+    var index = selected[entry.run.id] === undefined ? steps.length - 1 : selected[entry.run.id];
+    var input = el('input', 'step-slider');
+    input.type = 'range'; input.min = '0'; input.max = String(steps.length - 1); input.value = String(index);
+    input.setAttribute('aria-label', 'step');
+    input.setAttribute('data-run', entry.run.id);
+    var s = steps[index];
+    var label = el('span', 'step-label', 'step ' + s.step + ' (' + (index + 1) + ' of ' + steps.length + ') · ' + s.status +
+      (s.running.length ? ' · running ' + s.running.join(', ') : '') + (s.waiting.length ? ' · waiting ' + s.waiting.join(', ') : '') +
+      (s.paused.length ? ' · paused ' + s.paused.join(', ') : ''));
+    input.addEventListener('input', function () { selected[entry.run.id] = Number(input.value); render(current, entry.run.id); });
+    wrap.appendChild(input);
+    wrap.appendChild(label);
+    return wrap;
+  }
+
+  function graph(entry, at) {
     var run = entry.run, layout = entry.layout;
     var box = svg('svg', { width: layout.width, height: layout.height, 'class': 'graph', role: 'img' });
     var defs = svg('defs', {});
@@ -28,7 +65,7 @@ export const PAGE_CLIENT = String.raw`
     defs.appendChild(marker);
     box.appendChild(defs);
     var taken = {}, ran = {};
-    run.transitions.forEach(function (t) {
+    shown(run, at).forEach(function (t) {
       if (t.to) ran[t.to] = true;
       if (t.from && t.to) taken[t.from + '->' + t.to] = true;
       if (t.kind === 'join' && t.to) taken['join->' + t.to] = true;
@@ -47,6 +84,10 @@ export const PAGE_CLIENT = String.raw`
       if (!p) return;
       var result = run.results[id];
       var status = result ? result.status : (run.executions.some(function (x) { return x.nodeId === id; }) ? 'running' : 'pending');
+      if (at) {
+        var st = at.step;
+        status = st.running.indexOf(id) >= 0 ? 'running' : st.paused.indexOf(id) >= 0 ? 'interrupted' : st.waiting.indexOf(id) >= 0 ? 'waiting' : at.nodes[id] || 'pending';
+      }
       var g = svg('g', { 'class': 'node ' + status, 'data-node': id });
       g.appendChild(svg('rect', { x: p.x, y: p.y, width: 140, height: 40, rx: 6 }));
       var label = svg('text', { x: p.x + 70, y: p.y + 25, 'text-anchor': 'middle' });
@@ -97,10 +138,10 @@ export const PAGE_CLIENT = String.raw`
     return table;
   }
 
-  function events(entry) {
+  function events(entry, at) {
     var run = entry.run;
     var list = el('ol', 'transitions');
-    run.transitions.forEach(function (t) {
+    shown(run, at).forEach(function (t) {
       var li = el('li', 'kind-' + t.kind);
       li.appendChild(el('span', 'kind', t.kind));
       li.appendChild(el('span', '', ' ' + (t.from || '·') + ' → ' + (t.to || '·') + '  '));
@@ -109,15 +150,30 @@ export const PAGE_CLIENT = String.raw`
       if (entry.received && entry.received[t.seq]) li.appendChild(el('span', 'received', ' ' + entry.received[t.seq]));
       list.appendChild(li);
     });
-    run.waiting.forEach(function (w) { list.appendChild(el('li', 'waiting', 'waiting for an answer: ' + w.reason)); });
+    if (!at) run.waiting.forEach(function (w) { list.appendChild(el('li', 'waiting', 'waiting for an answer: ' + w.reason)); });
     return list;
   }
 
-  function conversation(c) {
+  // A conversation as it was at the selected step of its run: an agent's messages up to its count then; a swarm turn only once committed.
+  function atConversation(c, ats) {
+    if (c.turn) {
+      var t = ats[c.turn.orchestrator];
+      if (t && t.step.turns !== undefined && c.turn.seq >= t.step.turns) return null;
+      return c.messages;
+    }
+    for (var id in ats) {
+      var at = ats[id];
+      if (at && c.agentId && at.agents[c.agentId] !== undefined)
+        return c.messages.filter(function (m) { return m.id < at.agents[c.agentId]; });
+    }
+    return c.messages;
+  }
+
+  function conversation(c, messages) {
     var d = el('details', 'conversation');
     if (c.nodeId) d.setAttribute('data-node', c.nodeId);
-    d.appendChild(el('summary', '', c.title + ' (' + c.messages.length + ' messages)'));
-    c.messages.forEach(function (m) {
+    d.appendChild(el('summary', '', c.title + ' (' + messages.length + ' messages)'));
+    messages.forEach(function (m) {
       var item = el('div', 'message ' + m.role);
       item.appendChild(el('span', 'role', m.role + (m.redacted ? ' (redacted)' : '')));
       if (m.problem) item.appendChild(el('span', 'problem', ' ! ' + m.problem));
@@ -133,32 +189,40 @@ export const PAGE_CLIENT = String.raw`
     return d;
   }
 
-  function render(data) {
+  function render(data, focus) {
+    current = data;
     var app = document.getElementById('app');
     var parts = [];
+    var ats = {};
     var h = el('header');
     h.appendChild(el('h1', '', 'session ' + data.session.id));
     h.appendChild(el('p', 'meta', data.session.type + ' · updated ' + (data.session.updatedAt || '-') + ' · read ' + data.generatedAt));
     parts.push(h);
     data.runs.forEach(function (entry) {
       var run = entry.run;
+      var at = atStep(entry);
+      ats[run.id] = at;
       var s = el('section', 'run');
       s.appendChild(el('h2', '', run.type + ' ' + run.id));
+      s.appendChild(slider(entry));
       s.appendChild(el('p', 'status ' + run.status, run.status + ' · ' + run.executions.length + ' node executions · ' + (run.totalTokens === undefined ? '-' : run.totalTokens) + ' tokens · ' + ms(run.spanMs)));
       if (run.task) s.appendChild(el('p', 'task', run.task));
-      s.appendChild(graph(entry));
+      s.appendChild(graph(entry, at));
       s.appendChild(el('h3', '', 'Timeline'));
       s.appendChild(timeline(run));
       s.appendChild(el('h3', '', 'Nodes'));
       s.appendChild(nodeTable(run));
       s.appendChild(el('h3', '', 'Transitions'));
-      s.appendChild(events(entry));
+      s.appendChild(events(entry, at));
       parts.push(s);
     });
     if (data.conversations.length > 0) {
       var convs = el('section', 'conversations');
       convs.appendChild(el('h2', '', 'Conversations'));
-      data.conversations.forEach(function (c) { convs.appendChild(conversation(c)); });
+      data.conversations.forEach(function (c) {
+        var messages = atConversation(c, ats);
+        if (messages) convs.appendChild(conversation(c, messages));
+      });
       parts.push(convs);
     }
     if (data.problems.length > 0) {
@@ -169,6 +233,10 @@ export const PAGE_CLIENT = String.raw`
     }
     app.replaceChildren.apply(app, parts);
     document.title = 'skein · ' + data.session.id;
+    if (focus) {
+      var sliders = document.querySelectorAll('.step-slider');
+      for (var i = 0; i < sliders.length; i++) if (sliders[i].getAttribute('data-run') === focus) sliders[i].focus();
+    }
   }
 
   render(JSON.parse(document.getElementById('skein-data').textContent));

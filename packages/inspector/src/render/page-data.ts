@@ -2,6 +2,7 @@ import type { Message } from '@skein/core';
 import { blockText } from '../view/message-text.js';
 import { runView, type RunView } from '../view/run-view.js';
 import type { MessageView, Problem, SessionView } from '../view/session-view.js';
+import type { StepView } from '../view/steps-view.js';
 import { layoutGraph, type GraphLayout } from './graph-layout.js';
 import { handoffReceived } from './handoff-received.js';
 
@@ -21,13 +22,34 @@ export interface PageConversation {
   /** The graph or swarm node it belongs to, when known. */
   nodeId: string | undefined;
   messages: PageMessage[];
+  /** The stored agent it shows (the step slider cuts it at the step's message count). */
+  agentId?: string;
+  /** A swarm turn: its orchestrator and seq (the step slider shows it from the step that committed it). */
+  turn?: { orchestrator: string; seq: number };
+}
+
+/** One kept step, as the page's step slider replays it: what changed since the step before. */
+export interface PageStep {
+  step: number;
+  status: string;
+  /** Transitions with a smaller seq had happened. */
+  transitionCount: number;
+  running: string[];
+  waiting: string[];
+  paused: string[];
+  /** Nodes whose latest result this step stored, with its status. */
+  settled: Record<string, string>;
+  /** Member agents whose stored history this step moved: the message count then. */
+  agents: Record<string, number>;
+  /** A swarm's committed turns. */
+  turns?: number;
 }
 
 /** Everything the page draws, embedded as JSON (export) or fetched live (serve). */
 export interface PageData {
   session: { id: string; type: string; updatedAt: string | undefined };
   /** `received`: what each handoff's receiver got, by transition seq (`received 1 of 3 messages; shared triage.orderId`). */
-  runs: { run: RunView; layout: GraphLayout; received: Record<number, string> }[];
+  runs: { run: RunView; layout: GraphLayout; received: Record<number, string>; steps: PageStep[] }[];
   conversations: PageConversation[];
   problems: Problem[];
   generatedAt: string;
@@ -57,6 +79,7 @@ function swarmTurns(session: SessionView): PageConversation[] {
         title: `${o.id} turn ${String(entry['seq'])}: ${node}`,
         nodeId: node,
         messages: items.map((message, i) => pageMessage({ id: i, message, redacted: false })),
+        turn: { orchestrator: o.id, seq: Number(entry['seq']) },
       });
     }
   }
@@ -69,6 +92,29 @@ function nodeOf(agentId: string, session: SessionView): string | undefined {
   return session.orchestrators.length > 0 ? agentId : undefined;
 }
 
+/** The steps as deltas (what each one changed), so that the page stays in proportion to the run. */
+function pageSteps(steps: readonly StepView[]): PageStep[] {
+  let done: Record<string, string> = {};
+  let agents: Record<string, number> = {};
+  return steps.map((s) => {
+    const settled = Object.fromEntries(Object.entries(s.done).filter(([id, st]) => done[id] !== st));
+    const moved = Object.fromEntries(Object.entries(s.agents).filter(([id, n]) => agents[id] !== n));
+    done = s.done;
+    agents = s.agents;
+    return {
+      step: s.step,
+      status: s.status,
+      transitionCount: s.transitionCount,
+      running: s.running,
+      waiting: s.waiting,
+      paused: s.paused,
+      settled,
+      agents: moved,
+      ...(s.turns !== undefined ? { turns: s.turns } : {}),
+    };
+  });
+}
+
 /** Builds the page's data from a loaded session. */
 export function pageData(session: SessionView, now = new Date()): PageData {
   const runs = session.orchestrators.map((o) => {
@@ -76,12 +122,13 @@ export function pageData(session: SessionView, now = new Date()): PageData {
     const received = Object.fromEntries(
       run.transitions.flatMap((t) => (t.kind === 'handoff' && handoffReceived(t) ? [[t.seq, handoffReceived(t)]] : [])),
     );
-    return { run, layout: layoutGraph(run.shape), received };
+    return { run, layout: layoutGraph(run.shape), received, steps: pageSteps(o.steps ?? []) };
   });
   const agents: PageConversation[] = session.agents.map((a) => ({
     title: `agent ${a.id}`,
     nodeId: nodeOf(a.id, session),
     messages: a.messages.map(pageMessage),
+    agentId: a.id,
   }));
   const problems = [
     ...session.problems,

@@ -13,7 +13,7 @@ async function dirNames(dir: string): Promise<string[]> {
   }
 }
 
-/** Sessions in a directory, in the Strands / skein file layout. Never writes (no lock is taken by reads). */
+/** Sessions in a directory, in the Strands / skein file layout. Reads take no lock; only `fork` and `sessions copy` write. */
 export function openFileStore(dir: string): InspectorStore {
   const root = resolve(dir);
   const repository = new FileSessionRepository({ storageDir: root });
@@ -28,6 +28,7 @@ export function openFileStore(dir: string): InspectorStore {
       JSON.parse(
         await readFile(join(session(id), 'multi_agents', `multi_agent_${multiAgentId}`, 'multi_agent.json'), 'utf8'),
       ) as unknown,
-    close: async () => undefined,
+    // Releases the locks a write took (skein fork, sessions copy); reads take none.
+    close: () => repository.close(),
   };
 }

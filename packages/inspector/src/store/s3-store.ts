@@ -92,6 +92,8 @@ export function openS3Store(url: string, client?: S3Client, env: NodeJS.ProcessE
       return JSON.parse((await out.Body?.transformToString()) ?? 'null') as unknown;
     },
     close: async () => {
+      // Gives up any lease a write took (skein fork, sessions copy); the client passed in is left open.
+      await repository.close();
       if (!client) s3.destroy();
     },
   };

@@ -1,6 +1,7 @@
-import { errorMessage, isHistoryRecord, type SessionMessage } from '@skein/core';
+import { errorMessage, isSideRecord, runDocumentId, type SessionMessage } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
+import { loadSteps } from './steps-view.js';
 import type { AgentView, MessageView, OrchestratorView, Problem, SessionView } from './session-view.js';
 
 const reason = (error: unknown): string => errorMessage(error);
@@ -83,7 +84,12 @@ async function loadAgent(
   return view;
 }
 
-async function loadOrchestrator(store: InspectorStore, sessionId: string, id: string): Promise<OrchestratorView> {
+async function loadOrchestrator(
+  store: InspectorStore,
+  sessionId: string,
+  id: string,
+  withSteps: boolean,
+): Promise<OrchestratorView> {
   const problems: Problem[] = [];
   const doc = await attempt(problems, `orchestrator ${id}`, () => readOrchestratorDoc(store, sessionId, id));
   const nodes =
@@ -101,12 +107,20 @@ async function loadOrchestrator(store: InspectorStore, sessionId: string, id: st
     problems,
   };
   if (doc?.updatedAt) view.updatedAt = doc.updatedAt;
+  const runDocument = await store.repository.readMultiAgent(sessionId, runDocumentId(id)).catch(() => undefined);
+  if (runDocument) view.runDocument = runDocument.state;
+  if (withSteps) {
+    const steps = await attempt(problems, `steps of ${id}`, () => loadSteps(store, sessionId, id, 'current'));
+    if (steps) view.steps = steps;
+  }
   return view;
 }
 
 /** Which agents' conversations {@link loadSession} reads: all (the default), none, or the ones named. */
 export interface LoadOptions {
   messages?: 'all' | 'none' | readonly string[];
+  /** Read each orchestrator's kept steps of its current run (default true: the page's step slider). */
+  steps?: boolean;
 }
 
 /**
@@ -126,9 +140,11 @@ export async function loadSession(
   const agentIds = (await attempt(problems, 'agents', () => store.listAgents(sessionId))) ?? [];
   // An orchestrator's history records (`<id>@history`, `<id>@run-...`) are read through it (`--steps`), not listed.
   const listed = (await attempt(problems, 'orchestrators', () => store.listMultiAgents(sessionId))) ?? [];
-  const orchestratorIds = listed.filter((id) => !isHistoryRecord(id));
+  const orchestratorIds = listed.filter((id) => !isSideRecord(id));
   const agents = await Promise.all(agentIds.map((id) => loadAgent(store, sessionId, id, wanted(id))));
-  const orchestrators = await Promise.all(orchestratorIds.map((id) => loadOrchestrator(store, sessionId, id)));
+  const orchestrators = await Promise.all(
+    orchestratorIds.map((id) => loadOrchestrator(store, sessionId, id, options.steps !== false)),
+  );
   const view: SessionView = {
     id: sessionId,
     type: session?.session_type ?? 'unknown',

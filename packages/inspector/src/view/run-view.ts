@@ -93,8 +93,8 @@ function nodeResults(run: OrchestratorView): Record<string, NodeResultView> {
 
 /** The stored graph shape, or the nodes (a swarm's stored members, and every node that ran) and the edges the transitions show. */
 function shapeOf(run: OrchestratorView, transitions: NodeTransition[]): GraphShape {
-  // A graph stores its shape once per run in the `run.shape` entry (older versions: in every state document).
-  const stored = obj(run.nodes['run.shape']) ?? obj(run.state['shape']);
+  // A graph stores its shape once per run in its run document (older versions: in every state document).
+  const stored = obj(run.runDocument?.['shape']) ?? obj(run.state['shape']);
   if (stored && Array.isArray(stored['nodes']) && Array.isArray(stored['edges'])) {
     return {
       nodes: stored['nodes'].filter((n): n is string => typeof n === 'string'),
@@ -109,10 +109,9 @@ function shapeOf(run: OrchestratorView, transitions: NodeTransition[]): GraphSha
         : [],
     };
   }
-  // A swarm stores its members (once per run with its first start transition; older versions in every
-  // state document): every agent is drawn, the handoffs taken are the edges.
-  const start = transitions.find((t) => t.kind === 'start' && Array.isArray(t.details?.['members']));
-  const listed = start?.details?.['members'] ?? run.state['members'];
+  // A swarm stores its members (once per run in its run document; older versions in every state
+  // document): every agent is drawn, the handoffs taken are the edges.
+  const listed = run.runDocument?.['members'] ?? run.state['members'];
   const members = Array.isArray(listed) ? listed.filter((n): n is string => typeof n === 'string') : [];
   const nodes = new Set<string>([...members, ...Object.keys(nodeResults(run))]);
   const edges = new Map<string, { from: string; to: string; conditional: boolean }>();

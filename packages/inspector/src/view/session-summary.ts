@@ -1,4 +1,4 @@
-import { errorMessage, isHistoryRecord } from '@skein/core';
+import { errorMessage, isSideRecord } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
 
@@ -34,7 +34,7 @@ export async function summarizeSession(store: InspectorStore, id: string): Promi
   try {
     const session = await store.repository.readSession(id);
     const [agents, listed] = await Promise.all([store.listAgents(id), store.listMultiAgents(id)]);
-    const multiAgents = listed.filter((m) => !isHistoryRecord(m));
+    const multiAgents = listed.filter((m) => !isSideRecord(m));
     summary.agents = agents;
     const agentDocs = await Promise.all(agents.map((a) => store.repository.readAgent(id, a).catch(() => undefined)));
     const docs = await Promise.all(multiAgents.map((m) => readOrchestratorDoc(store, id, m).catch(() => undefined)));

@@ -1,3 +1,4 @@
+import type { StepView } from './steps-view.js';
 import type { JsonObject, Message, NodeTransition } from '@skein/core';
 
 /** Something that could not be read, shown in place of what it should have been. */
@@ -38,6 +39,10 @@ export interface OrchestratorView {
   /** Node entries by id (results, and a swarm's task and turns). */
   nodes: Record<string, JsonObject>;
   transitions: NodeTransition[];
+  /** The current run's kept steps, oldest first (empty without history; absent when not loaded). */
+  steps?: StepView[];
+  /** The run document kept beside the orchestrator's record (`<id>@run`: a graph's shape, a swarm's members), when stored. */
+  runDocument?: JsonObject;
   updatedAt?: string;
   /** True when the document is in Strands Agents' format (read as far as it is understood). */
   strands: boolean;

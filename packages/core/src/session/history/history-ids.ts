@@ -23,9 +23,12 @@ export function stepOfEntry(entryId: string): number | undefined {
 export const archiveEntryId = (step: number, storeId: string): string =>
   `archive-${String(step).padStart(9, '0')}-${storeId}`;
 
-/** True for the records a history adds (`<id>@history`, `<id>@run-...`): readers list them under their orchestrator. */
-export function isHistoryRecord(multiAgentId: string): boolean {
-  return /@(history|run-\d+)$/.test(multiAgentId);
+/**
+ * True for the records kept beside an orchestrator's own: its history (`<id>@history`, `<id>@run-...`)
+ * and its run document (`<id>@run`). Readers list them under their orchestrator, not as orchestrators.
+ */
+export function isSideRecord(multiAgentId: string): boolean {
+  return /@(history|run|run-\d+)$/.test(multiAgentId);
 }
 
 /** The record kinds, as `SessionMultiAgent.type`. */

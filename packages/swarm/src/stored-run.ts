@@ -1,0 +1,28 @@
+import type { JsonObject, NodeResult } from '@skein/core';
+import type { SwarmMembers } from './swarm-members.js';
+import { decodeState, withTurnHistory, type SwarmRunState } from './swarm-state.js';
+import { committedTurns, decodeTask, isRunEntry, TASK_ENTRY, type SwarmTurn } from './swarm-turn.js';
+import type { Message } from '@skein/core';
+
+/** A run as stored: its state (whole node history), member results, task (absent: not stored yet) and committed turns. */
+export interface StoredParts {
+  state: SwarmRunState;
+  results: Record<string, NodeResult>;
+  task: Message[] | undefined;
+  turns: SwarmTurn[];
+}
+
+/** Reads a stored run from its state document and entries (throws `MultiAgentError` for one this version cannot use). */
+export function readStoredRun(doc: JsonObject, nodes: Record<string, JsonObject>, members: SwarmMembers): StoredParts {
+  const state = decodeState(doc);
+  const results: Record<string, NodeResult> = {};
+  for (const [id, entry] of Object.entries(nodes)) {
+    if (isRunEntry(id)) continue;
+    const result = entry as unknown as NodeResult;
+    if (typeof result.nodeId === 'string' && members.has(result.nodeId)) results[result.nodeId] = result;
+  }
+  const taskEntry = nodes[TASK_ENTRY];
+  const turns = committedTurns(nodes, state.turns);
+  withTurnHistory(doc, state, turns);
+  return { state, results, task: taskEntry === undefined ? undefined : decodeTask(taskEntry), turns };
+}
