@@ -65,7 +65,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
   #loopHost: LoopHost | undefined;
   #directToolCaller: DirectToolCaller | undefined;
   #running = false;
-  #controller: AbortController | undefined;
+  #opened: OpenInvocation | undefined;
   #initialized: Promise<void> | undefined;
 
   constructor(options: AgentOptions) {
@@ -199,7 +199,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
 
   /** Cancels the running invocation; it ends with `stopReason: 'cancelled'`. */
   cancel(): void {
-    this.#controller?.abort(new CancelledError('The agent was cancelled.'));
+    this.#opened?.abort(new CancelledError('The agent was cancelled.'));
   }
 
   /** `reader`: the `stream()` reader's side, when the caller reads the events rather than only the result. */
@@ -222,7 +222,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
       listeners: this.listeners,
       defaultScope: this.#defaultScope(),
     });
-    this.#controller = opened.controller;
+    this.#opened = opened;
     const { inv } = opened;
     let outcome: LoopOutcome | undefined;
     let error: unknown;
@@ -266,7 +266,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
   async #close(opened: OpenInvocation, outcome: LoopOutcome | undefined, error: unknown): Promise<void> {
     const cleanup = new Cleanup();
     if (!outcome) {
-      opened.controller.abort(new CancelledError('The invocation ended early.'));
+      opened.abort(new CancelledError('The invocation ended early.'));
       const closing = closeDanglingToolUses(
         this.#conversation.messages,
         'Tool call interrupted: the invocation ended before the tool finished.',
@@ -275,7 +275,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
     }
     opened.detach();
     await cleanup.step(() => this.conversationManager.applyManagement(this));
-    this.#controller = undefined;
+    this.#opened = undefined;
     this.#running = false;
     if (this.hooks.has(AfterInvocationEvent)) {
       const event = new AfterInvocationEvent(this, {
