@@ -45,12 +45,12 @@ export class Agent extends EventSource<AgentStreamEvent> {
   readonly handoffDescription: string | undefined;
   readonly model: Model;
   systemPrompt: string | undefined;
-  /** Key-value state outside the conversation (JSON only). */
-  readonly state: AgentState;
-  /** Register callbacks on lifecycle events. */
-  readonly hooks = new HookRegistry();
-  readonly conversationManager: ConversationManager;
   readonly sessionManager: SessionManager | undefined;
+  // State, hooks and the default conversation manager are made on first use: an agent that is built
+  // and not (yet) run costs only what it was given (a server may build its agents per request).
+  #state: AgentState | undefined;
+  #hooks: HookRegistry | undefined;
+  #conversationManager: ConversationManager | undefined;
 
   readonly #conversation: Conversation;
   readonly #tools: ToolRegistry;
@@ -77,20 +77,39 @@ export class Agent extends EventSource<AgentStreamEvent> {
     this.description = options.description;
     this.handoffDescription = options.handoffDescription;
     this.systemPrompt = options.systemPrompt;
-    this.state = new AgentState(options.state);
-    this.#conversation = new Conversation(this, this.hooks, options.messages);
+    if (options.state !== undefined) this.#state = new AgentState(options.state);
+    this.#conversation = new Conversation(this, options.messages);
     this.#tools = new ToolRegistry(options.tools);
     this.#handoffTargets = options.handoffs ? [...options.handoffs] : NO_HANDOFFS;
     this.#callbackHandler = options.callbackHandler;
-    this.conversationManager = options.conversationManager ?? new SlidingWindowConversationManager();
+    this.#conversationManager = options.conversationManager;
     this.sessionManager = options.sessionManager;
     this.#retryStrategy = resolveRetryStrategy(options.retryStrategy);
     this.#toolExecutor = options.toolExecutor ?? 'concurrent';
     this.#maxConcurrentTools = options.maxConcurrentTools ?? 8;
     this.#recordDirectToolCall = options.recordDirectToolCall ?? true;
-    this.hooks.addHook(this.conversationManager);
+    // The default manager (a sliding window managed after each invocation) registers no hooks.
+    if (options.conversationManager) this.hooks.addHook(options.conversationManager);
     if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
     if (this.sessionManager) this.hooks.addHook(this.sessionManager);
+  }
+
+  /** Key-value state outside the conversation (JSON only). */
+  get state(): AgentState {
+    this.#state ??= new AgentState();
+    return this.#state;
+  }
+
+  /** Register callbacks on lifecycle events. */
+  get hooks(): HookRegistry {
+    this.#hooks ??= new HookRegistry();
+    return this.#hooks;
+  }
+
+  /** Keeps the history within the context window (default: a sliding window of 40 messages). */
+  get conversationManager(): ConversationManager {
+    this.#conversationManager ??= new SlidingWindowConversationManager();
+    return this.#conversationManager;
   }
 
   static {

@@ -9,7 +9,9 @@ export class InvocationSignal {
   #controller: AbortController | undefined;
   /** An abort asked for before the signal was made: the reason it carries once made. */
   #early: { reason: unknown } | undefined;
-  readonly #onCallerAbort = (): void => this.#controller?.abort(this.#caller?.reason);
+  /** Set when the made signal is aborted (only this object aborts it): reading it is a field read. */
+  #abortedMade = false;
+  readonly #onCallerAbort = (): void => this.#abortMade(this.#caller?.reason);
 
   /** `caller`: the signal the caller gave (`InvokeOptions.signal`); aborting it aborts this one. */
   constructor(caller: AbortSignal | undefined) {
@@ -18,7 +20,7 @@ export class InvocationSignal {
 
   /** True once the invocation was aborted (by the caller, `cancel()` or an early end); makes no signal. */
   get aborted(): boolean {
-    if (this.#controller) return this.#controller.signal.aborted;
+    if (this.#controller) return this.#abortedMade;
     return this.#early !== undefined || this.#caller?.aborted === true;
   }
 
@@ -33,8 +35,8 @@ export class InvocationSignal {
     if (!controller) {
       controller = this.#controller = new AbortController();
       const caller = this.#caller;
-      if (this.#early) controller.abort(this.#early.reason);
-      else if (caller?.aborted) controller.abort(caller.reason);
+      if (this.#early) this.#abortMade(this.#early.reason);
+      else if (caller?.aborted) this.#abortMade(caller.reason);
       else caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
     return controller.signal;
@@ -42,8 +44,14 @@ export class InvocationSignal {
 
   /** Aborts the invocation (the first reason wins, the caller's included). */
   abort(reason: unknown): void {
-    if (this.#controller) this.#controller.abort(reason);
+    if (this.#controller) this.#abortMade(reason);
     else if (!this.aborted) this.#early = { reason };
+  }
+
+  #abortMade(reason: unknown): void {
+    if (this.#abortedMade) return;
+    this.#abortedMade = true;
+    this.#controller?.abort(reason);
   }
 
   /** Unlinks the caller's signal. */
