@@ -22,6 +22,7 @@ export { BudgetStopRaised } from './budget/budget-stop-raised.js';
 export { Listeners } from './events/listeners.js';
 export { EventSource } from './events/event-source.js';
 export { EventChannel } from './events/event-channel.js';
+export { isStreamClosed, LockstepStream, type Emit } from './events/lockstep-stream.js';
 export type { ListenedEvent, ListenedType, Listener, ListenerErrorEvent, TypedEvent } from './events/listeners.js';
 
 // Messages and models

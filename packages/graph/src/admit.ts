@@ -1,6 +1,15 @@
-import type { Agent, BudgetExceeded, BudgetScope, MultiAgentStreamEvent, Status } from '@skein/core';
+import type {
+  Agent,
+  BudgetExceeded,
+  BudgetScope,
+  HookRegistry,
+  MultiAgentStreamEvent,
+  OrchestratorBudget,
+  Status,
+} from '@skein/core';
 import { agentOf, inFlightOf } from './agent-snapshot.js';
-import type { RunHost } from './graph-run.js';
+import type { GraphSession } from './graph-session.js';
+import type { GraphConfig } from './graph-types.js';
 import type { RunState } from './run-state.js';
 import type { Activation } from './schedule.js';
 
@@ -14,10 +23,18 @@ export interface StartedNode {
   agent: Agent | undefined;
 }
 
+/** What admitting a node reads of its graph (a part of the run's host). */
+interface AdmitHost {
+  readonly config: GraphConfig;
+  readonly hooks: HookRegistry;
+  readonly session: GraphSession | undefined;
+  readonly budget?: OrchestratorBudget | undefined;
+}
+
 /** What admitting a node reads and changes of its run. */
 export interface Admission {
   readonly state: RunState;
-  readonly host: RunHost;
+  readonly host: AdmitHost;
   readonly emit: ((event: MultiAgentStreamEvent) => void) | undefined;
   /** The run stops, or waits for a person: nothing new starts. */
   halting(): boolean;
@@ -46,7 +63,7 @@ export function admit(run: Admission, nodeId: string): StartedNode | undefined |
 
 /** Asks the budget for a node execution; a refused node stays waiting (a resume runs it). */
 async function admitWithBudget(run: Admission, nodeId: string, continues: boolean): Promise<StartedNode | undefined> {
-  const orchestratorBudget = run.host.budget as NonNullable<RunHost['budget']>;
+  const orchestratorBudget = run.host.budget as OrchestratorBudget;
   const budget = await orchestratorBudget.startNode(nodeId, run.host.hooks, run.emit, continues);
   if (!budget) return void run.refuse(orchestratorBudget.exceeded);
   // Others may have settled or started meanwhile.

@@ -58,3 +58,14 @@ export function resetAgent(agent: Agent, initial: InitialAgent): void {
   agent.state.replace(initial.state);
   agent.conversationManager.restoreFromSession(initial.conversation);
 }
+
+/** Back to the agent as the graph was built (`resetOnRevisit`), stored from scratch when the run has a session. */
+export async function resetToBuilt(
+  agent: Agent,
+  initial: InitialAgent | undefined,
+  session: GraphSession | undefined,
+): Promise<void> {
+  if (!initial) return;
+  resetAgent(agent, initial);
+  await session?.resetAgent(agent);
+}

@@ -16,7 +16,7 @@ import {
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
 import { admit, type Admission } from './admit.js';
-import { agentOf, inFlightOf, resetAgent } from './agent-snapshot.js';
+import { agentOf, inFlightOf, resetToBuilt } from './agent-snapshot.js';
 import { followEdges, markCancelled, markPaused, markSettled } from './node-ends.js';
 import type { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult, GraphState } from './graph-types.js';
@@ -27,6 +27,7 @@ import { decideOutcome } from './outcome.js';
 import { answerPrompt, pauseTransition } from './pause.js';
 import { runNode } from './run-node.js';
 import { nodeEntry, type PauseStage, type RunState } from './run-state.js';
+import { RunLimits } from './run-limits.js';
 import { RunWriter } from './run-writer.js';
 import { nodeQueue, type NodeQueue } from './node-queue.js';
 import { outgoingEdges, type Activation } from './schedule.js';
@@ -106,20 +107,9 @@ export class GraphRun {
 
   /** Runs to the end; `start` are the transitions that open it (a fresh start or a resume). */
   async execute(start: NewTransition[], signal: AbortSignal | undefined): Promise<GraphResult> {
-    const onAbort = (): void =>
-      this.halt('interrupted', 'The run was cancelled; invoke the graph again with the same session to resume it.');
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
     const { executionTimeoutMs } = this.#host.config;
-    const left =
-      executionTimeoutMs === undefined ? undefined : Math.max(0, executionTimeoutMs - this.#state.elapsedBeforeMs);
-    const timer =
-      left === undefined
-        ? undefined
-        : setTimeout(
-            () => this.halt('failed', `Execution timeout of ${executionTimeoutMs} ms reached (setExecutionTimeout).`),
-            left,
-          );
+    const halt = (status: Status, reason: string): void => this.halt(status, reason);
+    const limits = new RunLimits(signal, executionTimeoutMs, this.#state.elapsedBeforeMs, halt);
     try {
       await this.#guard(async () =>
         this.#writer.publish(await this.#writer.write({ transitions: start, first: true })),
@@ -128,8 +118,7 @@ export class GraphRun {
       await this.#queue.onIdle();
       return await this.#finish();
     } finally {
-      if (timer) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      limits.clear();
     }
   }
 
@@ -165,7 +154,7 @@ export class GraphRun {
     // Nothing is written when a node starts: the last state document has it waiting (or running), with
     // where its agent stood. A reset agent is the exception: its new start point is written first.
     if (count > 1 && config.resetOnRevisit && agent) {
-      await this.#resetAgent(nodeId, agent);
+      await resetToBuilt(agent, this.#host.initial.get(nodeId), this.#host.session);
       state.running[nodeId] = { ...inFlightOf(activation, agent, this.#host.session), interruptState: undefined };
       await this.#writer.write({});
     }
@@ -262,14 +251,6 @@ export class GraphRun {
     if (after) await after;
     for (const f of fired) this.#schedule(f.edge.to);
     if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
-  }
-
-  /** Back to the agent as the graph was built (`resetOnRevisit`), stored from scratch. */
-  async #resetAgent(nodeId: string, agent: Agent): Promise<void> {
-    const initial = this.#host.initial.get(nodeId);
-    if (!initial) return;
-    resetAgent(agent, initial);
-    await this.#host.session?.resetAgent(agent);
   }
 
   /** What edge conditions see. */

@@ -15,7 +15,7 @@ import {
   type JsonObject,
   type Message,
   type MultiAgentBase,
-  type MultiAgentStreamEvent,
+  type AgentStreamEvent,
   type NodeResult,
 } from '@skein/core';
 import type { RunContext } from './apply-turn.js';
@@ -27,6 +27,7 @@ import type { SwarmMembers } from './swarm-members.js';
 import type { ResolvedSwarmOptions } from './swarm-options.js';
 import type { SwarmRunState } from './swarm-state.js';
 import type { SwarmStore } from './swarm-store.js';
+import type { SwarmEmit } from './swarm-event.js';
 
 /** How the active node's execution ended; `paused` when it waits for a person. */
 export interface ActiveOutcome extends RepairedOutcome {
@@ -57,12 +58,13 @@ export interface ActiveNodeHost {
  * its agent from the conversation passed on, or from its paused turn with the answers. A node that
  * waits for a person leaves its pause in the run state; its result is stored and reported either way.
  */
-export async function* runActiveNode(
+export async function runActiveNode(
   host: ActiveNodeHost,
   state: SwarmRunState,
   invocationState: InvocationState,
   signal: AbortSignal | undefined,
-): AsyncGenerator<MultiAgentStreamEvent, ActiveOutcome> {
+  emit: SwarmEmit,
+): Promise<ActiveOutcome> {
   const nodeId = state.current;
   const agent = host.members.agent(nodeId);
   const resume = resumePoint(state, nodeId);
@@ -93,19 +95,19 @@ export async function* runActiveNode(
     }
   }
   if (!resume) state.nodeHistory.push(nodeId);
-  yield { type: 'nodeStart', nodeId };
+  await emit({ type: 'nodeStart', nodeId });
   let outcome: ActiveOutcome;
   if (cancelNode !== false) {
     const why = typeof cancelNode === 'string' ? cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
     outcome = { ...notRun(`Node ${nodeId} was cancelled: ${why}`), paused: undefined };
-  } else outcome = yield* runMember(host, state, resume, invocationState, signal);
+  } else outcome = await runMember(host, state, resume, invocationState, signal, emit);
   const result = nodeResult(state, nodeId, outcome);
   addUsage(state.usage, result.usage);
   host.results[nodeId] = result;
   host.store.saveNode(host.members.key(nodeId), result);
   if (host.hooks.has(AfterNodeCallEvent))
     await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
-  yield { type: 'nodeStop', nodeId, result };
+  await emit({ type: 'nodeStop', nodeId, result });
   return outcome;
 }
 
@@ -114,13 +116,14 @@ export async function* runActiveNode(
  * answers of a pause, or where a stop left it). A pause or a stop keeps the turn so far in the run
  * state, so the next invocation goes on from there.
  */
-async function* runMember(
+async function runMember(
   host: ActiveNodeHost,
   state: SwarmRunState,
   resume: ReturnType<typeof resumePoint>,
   invocationState: InvocationState,
   signal: AbortSignal | undefined,
-): AsyncGenerator<MultiAgentStreamEvent, ActiveOutcome> {
+  emit: SwarmEmit,
+): Promise<ActiveOutcome> {
   const nodeId = state.current;
   const agent = host.members.agent(nodeId);
   const { conversation } = host.context;
@@ -145,10 +148,8 @@ async function* runMember(
     idempotencyScope: `${host.store.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
     quiet: host.quiet,
   };
-  const gen = runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : []);
-  let step = await gen.next();
-  for (; !step.done; step = await gen.next()) yield { type: 'nodeStream', nodeId, event: step.value };
-  const ran = step.value;
+  const onEvent = (event: AgentStreamEvent) => emit({ type: 'nodeStream', nodeId, event });
+  const ran = await runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : [], onEvent);
   const newItems = resume ? [...resume.pause.items, ...ran.newItems] : ran.newItems;
   const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;
   // A stop (the budget, a cancellation) keeps the turn so far, as a pause does: a resume goes on from it.

@@ -39,16 +39,18 @@ export function handoffDetails(fields: {
   alsoRan: readonly string[];
   refused: readonly string[];
 }): HandoffDetails {
-  return {
-    ...(fields.message !== undefined ? { message: fields.message } : {}),
-    sharedContextKeys: Object.fromEntries(
-      Object.entries(fields.sharedContext).map(([node, ctx]) => [node, Object.keys(ctx)]),
-    ),
-    historyBefore: fields.historyBefore,
-    historyAfter: fields.historyAfter,
-    ...(fields.alsoRan.length > 0 ? { alsoRan: [...fields.alsoRan] } : {}),
-    ...(fields.refused.length > 0 ? { refused: [...fields.refused] } : {}),
-  };
+  const { message, historyBefore, historyAfter } = fields;
+  const sharedContextKeys = Object.fromEntries(
+    Object.entries(fields.sharedContext).map(([node, ctx]) => [node, Object.keys(ctx)]),
+  );
+  // Literals and assignments rather than conditional spreads (same keys, same order): runs on every handoff.
+  const details: HandoffDetails =
+    message !== undefined
+      ? { message, sharedContextKeys, historyBefore, historyAfter }
+      : { sharedContextKeys, historyBefore, historyAfter };
+  if (fields.alsoRan.length > 0) details.alsoRan = [...fields.alsoRan];
+  if (fields.refused.length > 0) details.refused = [...fields.refused];
+  return details;
 }
 
 /** The transition's reason in words: the message (or the call), and what else the turn did. */

@@ -46,30 +46,30 @@ export function narratedHandoff(text: string, offered: readonly Handoff[]): Hand
 
 /** The patterns that find a handoff announced in a text, made from its tool name and its agent's name. */
 interface HandoffPatterns {
-  toolName: string;
-  agentName: string;
   byTool: RegExp;
   announced: RegExp;
 }
 
 /**
- * Patterns by handoff: every final answer is checked against every offered handoff, and compiling
- * the patterns costs far more than testing them. Rebuilt when a name changed; no `g` flag, so a
- * pattern keeps no state between tests.
+ * Patterns by tool name and agent name: every final answer is checked against every offered handoff,
+ * and compiling the patterns costs far more than testing them (a swarm built per request has new
+ * handoff objects, but the same names). No `g` flag, so a pattern keeps no state between tests. The
+ * cache is bounded: names made per request must not grow it without end.
  */
-const patternCache = new WeakMap<Handoff, HandoffPatterns>();
+const patternCache = new Map<string, HandoffPatterns>();
+const MAX_CACHED_PATTERNS = 1000;
 
 function patternsOf(h: Handoff): HandoffPatterns {
-  const known = patternCache.get(h);
-  if (known && known.toolName === h.toolName && known.agentName === h.agent.name) return known;
+  const key = `${h.toolName}\n${h.agent.name}`;
+  const known = patternCache.get(key);
+  if (known) return known;
   const names = namesOf(h.agent.name).map(escape).join('|');
   const made: HandoffPatterns = {
-    toolName: h.toolName,
-    agentName: h.agent.name,
     byTool: new RegExp(String.raw`\b${escape(h.toolName.toLowerCase())}\b`),
     announced: new RegExp(String.raw`(?:\b${CUE}${VERB}|\b${DOING})\b${OBJECT}${PARTICLE}${TO}(?:${names})\b`),
   };
-  patternCache.set(h, made);
+  if (patternCache.size >= MAX_CACHED_PATTERNS) patternCache.clear();
+  patternCache.set(key, made);
   return made;
 }
 

@@ -1,6 +1,6 @@
-import type { AccumulatedUsage, AgentStreamEvent, Handoff, Message } from '@skein/core';
+import type { AccumulatedUsage, Handoff, Message } from '@skein/core';
 import { hasRepairNote, narratedHandoff, repairNote } from './narrated-handoff.js';
-import { runNode, type NodeOutcome, type NodeRun } from './run-node.js';
+import { runNode, type MemberEmit, type NodeOutcome, type NodeRun } from './run-node.js';
 
 /** A node execution that may have had a repair turn. */
 export interface RepairedOutcome extends NodeOutcome {
@@ -26,12 +26,13 @@ async function offeredNow(handoff: Handoff, run: NodeRun): Promise<boolean> {
  * budgets. At most one per activation (`itemsSoFar`: what a paused turn already added). The note and
  * the repaired turn are part of the turn's new items, so they are stored and replayed with it.
  */
-export async function* runWithRepair(
+export async function runWithRepair(
   run: NodeRun,
   enabled: boolean,
   itemsSoFar: readonly Message[],
-): AsyncGenerator<AgentStreamEvent, RepairedOutcome> {
-  const first = yield* runNode(run);
+  emit: MemberEmit,
+): Promise<RepairedOutcome> {
+  const first = await runNode(run, emit);
   // Field by field rather than a spread: runs for every node, and the spread showed up in CPU profiles.
   const plain: RepairedOutcome = {
     result: first.result,
@@ -58,7 +59,10 @@ export async function* runWithRepair(
   const runLeft = run.remainingMs - first.elapsedMs;
   if (!narrated || nodeLeft < 1 || runLeft < 1 || !(await offeredNow(narrated, run))) return plain;
   const left = Math.floor(nodeLeft);
-  const second = yield* runNode({ ...run, prompt: [repairNote(narrated)], nodeTimeoutMs: left, remainingMs: runLeft });
+  const second = await runNode(
+    { ...run, prompt: [repairNote(narrated)], nodeTimeoutMs: left, remainingMs: runLeft },
+    emit,
+  );
   // A timeout in the repair turn names the member's whole nodeTimeout, not what was left of it.
   const error = second.error?.replace(`the nodeTimeout of ${left} ms`, `the nodeTimeout of ${run.nodeTimeoutMs} ms`);
   return {

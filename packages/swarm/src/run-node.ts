@@ -40,32 +40,20 @@ export interface NodeRun {
   budget?: BudgetScope | undefined;
   /** The first part of the idempotency keys of the member's tool calls (see `InvokeOptions`). */
   idempotencyScope: string;
-  /**
-   * True when nobody reads the agent's stream events (`invoke` without listeners): they are not
-   * yielded up through the swarm's generators, each of which would cost a resumption per event.
-   */
+  /** True when nobody reads the agent's stream events (`invoke` without listeners): they are not handed on. */
   quiet?: boolean;
 }
 
+/** Hands a member's event on (as `nodeStream`): a promise when the stream's reader must take it first. */
+export type MemberEmit = (event: AgentStreamEvent) => Promise<void> | undefined;
+
 /**
- * Runs one member agent from its current history under the node and run time budgets, yielding its
- * stream events. Failures and timeouts come back in the outcome; it never throws for them.
+ * Runs one member agent from its current history under the node and run time budgets, handing its
+ * stream events to `emit` (none when `quiet`). Failures and timeouts come back in the outcome; it never
+ * throws for them.
  */
-export async function* runNode(run: NodeRun): AsyncGenerator<AgentStreamEvent, NodeOutcome> {
-  const controller = new AbortController();
-  const runLimited = run.remainingMs < run.nodeTimeoutMs;
-  const limitMs = Math.max(0, Math.min(run.nodeTimeoutMs, run.remainingMs));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    const what = runLimited
-      ? `the swarm's executionTimeout of ${run.executionTimeoutMs} ms elapsed while ${run.nodeId} was running`
-      : `node ${run.nodeId} exceeded the nodeTimeout of ${run.nodeTimeoutMs} ms`;
-    controller.abort(new TimeoutError(what, limitMs));
-  }, limitMs);
-  const onAbort = (): void => controller.abort(run.signal?.reason);
-  if (run.signal?.aborted) onAbort();
-  else run.signal?.addEventListener('abort', onAbort, { once: true });
+export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutcome> {
+  const limit = new NodeLimit(run);
   const started = performance.now();
   const newItems: Message[] = [];
   let result: AgentResult | undefined;
@@ -73,31 +61,84 @@ export async function* runNode(run: NodeRun): AsyncGenerator<AgentStreamEvent, N
   try {
     const stream = run.agent.stream(run.prompt, {
       handoffs: run.handoffs,
-      signal: controller.signal,
+      signal: limit.signal,
       invocationState: run.invocationState,
       budget: run.budget,
       idempotencyScope: run.idempotencyScope,
     });
-    for (let step = await stream.next(); ; step = await stream.next()) {
+    for (;;) {
+      let step: IteratorResult<AgentStreamEvent, AgentResult>;
+      try {
+        step = await stream.next();
+      } catch (e) {
+        error = `${run.nodeId} failed: ${e instanceof Error ? e.message : String(e)}`;
+        break;
+      }
       if (step.done) {
         result = step.value;
         break;
       }
       if (step.value.type === 'messageAdded') newItems.push(step.value.message);
-      if (!run.quiet) yield step.value;
+      // Outside the try: a reader that stopped reading unwinds the swarm (no node failure).
+      const shown = run.quiet ? undefined : emit(step.value);
+      if (shown) await shown;
     }
-  } catch (e) {
-    error = `${run.nodeId} failed: ${e instanceof Error ? e.message : String(e)}`;
   } finally {
-    clearTimeout(timer);
-    run.signal?.removeEventListener('abort', onAbort);
+    limit.clear();
   }
-  const interrupted = !timedOut && run.signal?.aborted === true;
-  if (timedOut) {
-    error = (controller.signal.reason as Error).message;
-    error = error.charAt(0).toUpperCase() + error.slice(1);
-  } else if (!error && result?.stopReason === 'cancelled' && !interrupted) {
-    error = `${run.nodeId} was cancelled.`;
+  return {
+    result,
+    newItems,
+    error: limit.error(run, error, result),
+    interrupted: limit.interrupted(run),
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** A node's own abort controller: fired by its time budget or by the caller's signal. */
+class NodeLimit {
+  readonly #controller = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort = (): void => this.#controller.abort(this.#signal?.reason);
+  #timedOut = false;
+
+  constructor(run: NodeRun) {
+    const runLimited = run.remainingMs < run.nodeTimeoutMs;
+    const limitMs = Math.max(0, Math.min(run.nodeTimeoutMs, run.remainingMs));
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true;
+      const what = runLimited
+        ? `the swarm's executionTimeout of ${run.executionTimeoutMs} ms elapsed while ${run.nodeId} was running`
+        : `node ${run.nodeId} exceeded the nodeTimeout of ${run.nodeTimeoutMs} ms`;
+      this.#controller.abort(new TimeoutError(what, limitMs));
+    }, limitMs);
+    this.#signal = run.signal;
+    if (run.signal?.aborted) this.#onAbort();
+    else run.signal?.addEventListener('abort', this.#onAbort, { once: true });
   }
-  return { result, newItems, error, interrupted, elapsedMs: performance.now() - started };
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+  }
+
+  /** Set when the caller's signal stopped the node (not its time budget). */
+  interrupted(run: NodeRun): boolean {
+    return !this.#timedOut && run.signal?.aborted === true;
+  }
+
+  /** Why the node failed: its time budget, the error it threw, or a cancellation nobody asked for. */
+  error(run: NodeRun, thrown: string | undefined, result: AgentResult | undefined): string | undefined {
+    if (this.#timedOut) {
+      const message = (this.#controller.signal.reason as Error).message;
+      return message.charAt(0).toUpperCase() + message.slice(1);
+    }
+    if (!thrown && result?.stopReason === 'cancelled' && !this.interrupted(run)) return `${run.nodeId} was cancelled.`;
+    return thrown;
+  }
 }

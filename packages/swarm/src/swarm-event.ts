@@ -12,6 +12,9 @@ export interface SwarmHandoffEvent {
   details: HandoffDetails;
 }
 
+/** Hands a run's event to whoever watches: a promise when the stream's reader must take it first (await it then). */
+export type SwarmEmit = (event: MultiAgentStreamEvent) => Promise<void> | undefined;
+
 /** What swarm listeners receive: the stream's events, and `handoff` for each transfer. */
 export type SwarmEvent = MultiAgentStreamEvent | SwarmHandoffEvent;
 

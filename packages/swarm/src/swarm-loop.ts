@@ -12,6 +12,7 @@ import { pauseTransition } from './pause.js';
 import type { SwarmParts, SwarmRun } from './swarm-run.js';
 import type { SwarmRunState } from './swarm-state.js';
 import type { SwarmTurn } from './swarm-turn.js';
+import type { SwarmEmit } from './swarm-event.js';
 import { planTransfer } from './transfer.js';
 
 /** One invocation of a run: its caller's values and signal, and a clock over the run's time budget. */
@@ -22,6 +23,8 @@ export interface SwarmInvocation {
   quiet: boolean;
   /** Time spent on the run so far, earlier processes included, in ms. */
   elapsed(): number;
+  /** Where the run's events go. */
+  emit: SwarmEmit;
 }
 
 const REFUSED = Symbol('refused');
@@ -31,36 +34,37 @@ const REFUSED = Symbol('refused');
  * and its outcome either ends the invocation (an answer, a pause, a stop, a failure) or transfers to
  * the next member, whose transfer is committed before it runs.
  */
-export async function* runSwarmLoop(
+export async function runSwarmLoop(
   run: SwarmRun,
   parts: SwarmParts,
   state: SwarmRunState,
   inv: SwarmInvocation,
-): AsyncGenerator<MultiAgentStreamEvent, void> {
+): Promise<void> {
   for (;;) {
     const limit = beforeNodeLimit(parts.options, state.nodeHistory.length, inv.elapsed(), state.current);
-    if (limit) return yield* run.fail(state, limit, state.current);
-    const budget = yield* startNode(run, parts, state);
+    if (limit) return run.fail(state, limit, state.current, inv.emit);
+    const budget = await startNode(run, parts, state, inv.emit);
     if (budget === REFUSED) return;
     const host = activeHost(run, parts, inv, budget);
-    const outcome = yield* runActiveNode(host, state, inv.invocationState, inv.signal);
-    if (!(yield* afterNode(run, parts, state, outcome, inv))) return;
+    const outcome = await runActiveNode(host, state, inv.invocationState, inv.signal, inv.emit);
+    if (!(await afterNode(run, parts, state, outcome, inv))) return;
   }
 }
 
 /** The node's place in the budget (`undefined`: no budget), or REFUSED when a limit stops the run before it. */
-async function* startNode(
+async function startNode(
   run: SwarmRun,
   parts: SwarmParts,
   state: SwarmRunState,
-): AsyncGenerator<MultiAgentStreamEvent, BudgetScope | undefined | typeof REFUSED> {
+  emit: SwarmEmit,
+): Promise<BudgetScope | undefined | typeof REFUSED> {
   const budget = run.budget;
   if (!budget) return undefined;
   const warnings: MultiAgentStreamEvent[] = [];
   // A member a stop left mid-turn goes on: its execution was counted when it started.
   const continues = state.pause?.node === state.current && state.pause.stage === 'stopped';
   const scope = await budget.startNode(state.current, parts.hooks, (e) => void warnings.push(e), continues);
-  yield* warnings;
+  for (const warning of warnings) await emit(warning);
   if (scope) return scope;
   state.status = 'budgetExceeded'; // not finished: the next invoke resumes at this node
   parts.store.stage(budgetTransition(state.current, budget));
@@ -89,20 +93,20 @@ function activeHost(
 }
 
 /** What a node's outcome does to the run; `true` when the loop goes on with the next member. */
-async function* afterNode(
+async function afterNode(
   run: SwarmRun,
   parts: SwarmParts,
   state: SwarmRunState,
   outcome: ActiveOutcome,
   inv: SwarmInvocation,
-): AsyncGenerator<MultiAgentStreamEvent, boolean> {
+): Promise<boolean> {
   const nodeId = state.current;
   if (outcome.paused || outcome.interrupted) {
     state.status = 'interrupted';
     if (outcome.paused && state.pause) parts.store.stage(pauseTransition(state.pause));
     return false;
   }
-  if (outcome.error !== undefined) return (void (yield* run.fail(state, outcome.error, nodeId)), false);
+  if (outcome.error !== undefined) return (await run.fail(state, outcome.error, nodeId, inv.emit), false);
   if (budgetStopOf(outcome.result)) {
     run.budget?.nodeStopped(outcome.result);
     state.status = 'budgetExceeded'; // its turn so far is kept in `pause`: the next invoke goes on from there
@@ -119,7 +123,7 @@ async function* afterNode(
   state.pause = undefined;
   state.answers = undefined;
   const request = outcome.result?.handoff;
-  if (request) return yield* handOff(run, parts, state, turn, request, inv);
+  if (request) return handOff(run, parts, state, turn, request, inv);
   run.commitTurn(state, turn);
   state.status = 'completed';
   state.pendingHandoff = undefined;
@@ -128,19 +132,19 @@ async function* afterNode(
 }
 
 /** Transfers to the member the turn asked for; the turn entry, then the transfer in memory, then the state that commits both. */
-async function* handOff(
+async function handOff(
   run: SwarmRun,
   parts: SwarmParts,
   state: SwarmRunState,
   turn: SwarmTurn,
   request: HandoffRequest,
   inv: SwarmInvocation,
-): AsyncGenerator<MultiAgentStreamEvent, boolean> {
+): Promise<boolean> {
   const nodeId = turn.node;
   const { members, options, settings } = parts;
   const ctx = { state, run: run.context, members, options, settings, invocationState: inv.invocationState };
   const plan = await planTransfer(ctx, nodeId, request, turn.newItems);
-  if (plan.failure !== undefined) return (void (yield* run.fail(state, plan.failure, nodeId)), false);
+  if (plan.failure !== undefined) return (await run.fail(state, plan.failure, nodeId, inv.emit), false);
   run.commitTurn(state, { ...turn, handoff: plan.handoff });
   run.context = plan.run;
   const { toolName, toolUseId, input, to } = plan.handoff;
@@ -149,6 +153,6 @@ async function* handOff(
   state.current = to;
   parts.store.stage({ from: nodeId, to, kind: 'handoff', reason: plan.reason, details: plan.details });
   state.elapsedMs = inv.elapsed();
-  yield* run.commit(state);
+  await run.commit(state, inv.emit);
   return true;
 }

@@ -7,7 +7,6 @@ import {
   type JsonObject,
   type Message,
   type MultiAgentBase,
-  type MultiAgentStreamEvent,
   type MultiAgentTask,
   type NodeResult,
   type NodeTransition,
@@ -23,6 +22,7 @@ import { swarmResult, type SwarmResult } from './swarm-result.js';
 import { freshState, type SwarmRunState } from './swarm-state.js';
 import type { StoredRun, SwarmStore } from './swarm-store.js';
 import type { SwarmTurn } from './swarm-turn.js';
+import type { SwarmEmit } from './swarm-event.js';
 import { taskMessages } from './task.js';
 
 /** What a run needs from its swarm (fixed for the swarm's life). */
@@ -52,7 +52,7 @@ export class SwarmRun {
   results: Record<string, NodeResult> = {};
   readonly #memberStates = new Map<string, JsonObject>();
   #toReplay: StoredRun | undefined;
-  /** The start transition, committed with the run's first state, to be yielded by the next `commit`. */
+  /** The start transition, committed with the run's first state, to be handed on by the next `commit`. */
   #startTransitions: NodeTransition[] | undefined;
   /** The budget of the current invocation (`undefined`: none). */
   budget: OrchestratorBudget | undefined;
@@ -71,12 +71,9 @@ export class SwarmRun {
   /**
    * Opens an invocation: answers resume a paused run (throwing `InterruptResponseError` when nothing
    * waits), a plain task resumes an unfinished run that waits for no answer, else a fresh run starts.
-   * Yields the transitions it commits; returns the run's state.
+   * Hands on the transitions it commits; returns the run's state.
    */
-  async *open(
-    task: MultiAgentTask,
-    invocationState: InvocationState,
-  ): AsyncGenerator<MultiAgentStreamEvent, SwarmRunState> {
+  async open(task: MultiAgentTask, invocationState: InvocationState, emit: SwarmEmit): Promise<SwarmRunState> {
     const { store, swarm } = this.parts;
     const state = this.state;
     const responses = promptResponses(task);
@@ -94,10 +91,10 @@ export class SwarmRun {
       await this.#resume(state, invocationState);
       store.stage({ from: null, to: state.current, kind: 'resume', reason: resumeReason(state) });
     } else {
-      yield* this.commit(await this.#startFresh(task));
+      await this.commit(await this.#startFresh(task), emit);
       return this.state as SwarmRunState;
     }
-    yield* this.commit(state);
+    await this.commit(state, emit);
     return state;
   }
 
@@ -160,20 +157,20 @@ export class SwarmRun {
     this.#memberStates.set(turn.node, turn.state);
   }
 
-  /** Saves the state (the commit point) and yields the transitions it committed. */
-  async *commit(state: SwarmRunState): AsyncGenerator<MultiAgentStreamEvent, void> {
+  /** Saves the state (the commit point) and hands on the transitions it committed. */
+  async commit(state: SwarmRunState, emit: SwarmEmit): Promise<void> {
     if (this.budget) state.budget = { ...this.budget.spent() };
     const committed = this.#startTransitions ?? (await this.parts.store.saveState(state));
     this.#startTransitions = undefined;
-    for (const transition of committed) yield { type: 'transition', transition };
+    for (const transition of committed) await emit({ type: 'transition', transition });
   }
 
   /** Ends the run as failed, with why and from which node. */
-  async *fail(state: SwarmRunState, reason: string, from: string): AsyncGenerator<MultiAgentStreamEvent, void> {
+  async fail(state: SwarmRunState, reason: string, from: string, emit: SwarmEmit): Promise<void> {
     state.status = 'failed';
     state.failureReason = reason;
     this.parts.store.stage({ from, to: null, kind: 'fail', reason });
-    yield* this.commit(state);
+    await this.commit(state, emit);
   }
 
   /** The run's result now. */

@@ -5,12 +5,15 @@ import {
   ConfigurationError,
   EventSource,
   HookRegistry,
+  LockstepStream,
   MultiAgentInitializedEvent,
   OrchestratorBudget,
   type Agent,
+  type Emit,
   type Interrupt,
   type InvocationState,
   type JsonObject,
+  type Listeners,
   type MultiAgentBase,
   type MultiAgentInvokeOptions,
   type MultiAgentStreamEvent,
@@ -23,7 +26,7 @@ import { replayedResult } from './replay.js';
 import { SwarmMembers } from './swarm-members.js';
 import { handoffSettings, resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
 import type { SwarmResult } from './swarm-result.js';
-import { handoffEventOf, type SwarmEvent } from './swarm-event.js';
+import { handoffEventOf, type SwarmEmit, type SwarmEvent } from './swarm-event.js';
 export type { SwarmEvent } from './swarm-event.js';
 import { forkSwarm, type SwarmFork, type SwarmForkHost, type SwarmForkOptions } from './swarm-fork.js';
 import { swarmHistory, swarmStepState, type SwarmHistoryStep, type SwarmStepState } from './swarm-history.js';
@@ -124,10 +127,9 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   }
 
   /** Runs the swarm on `task` (or resumes an unfinished run) and resolves with the result. */
-  async invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<SwarmResult> {
-    // Without listeners nobody reads the members' own events, so the run does not pass them up.
-    const gen = this.#stream(task, options, this.listeners === undefined);
-    for (let step = await gen.next(); ; step = await gen.next()) if (step.done) return step.value;
+  invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<SwarmResult> {
+    // Without listeners nobody reads the members' own events, so the run does not pass them on.
+    return this.#guarded(task, options, undefined);
   }
 
   /** The swarm as a Mermaid flowchart: a box per member (the entry point highlighted), an arrow per handoff it is offered (`skein graph` prints it). */
@@ -140,28 +142,20 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     task: MultiAgentTask,
     options: MultiAgentInvokeOptions = {},
   ): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
-    return this.#stream(task, options, false);
+    return new LockstepStream((reader) => this.#guarded(task, options, reader));
   }
 
-  /** `quiet`: no `nodeStream` events (see `NodeRun.quiet`). */
-  async *#stream(
+  /** One run at a time; `reader`: the `stream()` reader's side (none: `invoke`, and no `nodeStream` events unless listened to). */
+  async #guarded(
     task: MultiAgentTask,
     options: MultiAgentInvokeOptions,
-    quiet: boolean,
-  ): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+    reader: Emit<MultiAgentStreamEvent> | undefined,
+  ): Promise<SwarmResult> {
     if (this.#running) throw new ConcurrencyError(`Swarm ${this.id} is already running; wait for its run to finish.`);
     this.#running = true;
     try {
       const listeners = this.listeners;
-      if (!listeners) return yield* this.#invocation(task, options, quiet);
-      const run = this.#invocation(task, options, quiet);
-      for (let step = await run.next(); ; step = await run.next()) {
-        if (step.done) return step.value;
-        listeners.emit(step.value);
-        const handoff = handoffEventOf(step.value);
-        if (handoff) listeners.emit(handoff);
-        yield step.value;
-      }
+      return await this.#invocation(task, options, !reader && !listeners, emitter(listeners, reader));
     } finally {
       this.#run.budget?.close();
       this.#run.budget = undefined;
@@ -234,15 +228,16 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   }
 
   /** One invocation: opens the run (answers, a resume or a fresh start), runs its loop, commits, reports. */
-  async *#invocation(
+  async #invocation(
     task: MultiAgentTask,
     options: MultiAgentInvokeOptions,
     quiet: boolean,
-  ): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
+    emit: SwarmEmit,
+  ): Promise<SwarmResult> {
     await this.#initialize();
     const run = this.#run;
     const invocationState: InvocationState = options.invocationState ?? {};
-    const state = yield* run.open(task, invocationState);
+    const state = await run.open(task, invocationState, emit);
     const owned = options.invocationState === undefined;
     const budget = OrchestratorBudget.open(options.budget, invocationState, owned, this, 'swarm', state.budget);
     run.budget = budget;
@@ -250,9 +245,9 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     const before = state.elapsedMs;
     const elapsed = (): number => before + (performance.now() - started);
     await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
-    yield* runSwarmLoop(run, run.parts, state, { invocationState, signal: options.signal, quiet, elapsed });
+    await runSwarmLoop(run, run.parts, state, { invocationState, signal: options.signal, quiet, elapsed, emit });
     state.elapsedMs = elapsed();
-    yield* run.commit(state);
+    await run.commit(state, emit);
     await this.#store.settle();
     const result = run.result(state);
     if (budget) Object.assign(result, budget.report());
@@ -262,4 +257,20 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
     return result;
   }
+}
+
+const NOBODY: SwarmEmit = () => undefined;
+
+/** The run's `emit`: the listeners first (with a `handoff` event after each handoff transition), then the reader. */
+function emitter(
+  listeners: Listeners<SwarmEvent> | undefined,
+  reader: Emit<MultiAgentStreamEvent> | undefined,
+): SwarmEmit {
+  if (!listeners) return reader ?? NOBODY;
+  return (event) => {
+    listeners.emit(event);
+    const handoff = handoffEventOf(event);
+    if (handoff) listeners.emit(handoff);
+    return reader?.(event);
+  };
 }

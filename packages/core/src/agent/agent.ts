@@ -45,12 +45,12 @@ export class Agent extends EventSource<AgentStreamEvent> {
   readonly handoffDescription: string | undefined;
   readonly model: Model;
   systemPrompt: string | undefined;
-  /** Key-value state outside the conversation (JSON only). */
-  readonly state: AgentState;
-  /** Register callbacks on lifecycle events. */
-  readonly hooks = new HookRegistry();
-  readonly conversationManager: ConversationManager;
   readonly sessionManager: SessionManager | undefined;
+  // State, hooks and the default conversation manager are made on first use: an agent that is built
+  // and not (yet) run costs only what it was given (a server may build its agents per request).
+  #state: AgentState | undefined;
+  #hooks: HookRegistry | undefined;
+  #conversationManager: ConversationManager | undefined;
 
   readonly #conversation: Conversation;
   readonly #tools: ToolRegistry;
@@ -65,7 +65,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
   #loopHost: LoopHost | undefined;
   #directToolCaller: DirectToolCaller | undefined;
   #running = false;
-  #controller: AbortController | undefined;
+  #opened: OpenInvocation | undefined;
   #initialized: Promise<void> | undefined;
 
   constructor(options: AgentOptions) {
@@ -77,20 +77,39 @@ export class Agent extends EventSource<AgentStreamEvent> {
     this.description = options.description;
     this.handoffDescription = options.handoffDescription;
     this.systemPrompt = options.systemPrompt;
-    this.state = new AgentState(options.state);
-    this.#conversation = new Conversation(this, this.hooks, options.messages);
+    if (options.state !== undefined) this.#state = new AgentState(options.state);
+    this.#conversation = new Conversation(this, options.messages);
     this.#tools = new ToolRegistry(options.tools);
     this.#handoffTargets = options.handoffs ? [...options.handoffs] : NO_HANDOFFS;
     this.#callbackHandler = options.callbackHandler;
-    this.conversationManager = options.conversationManager ?? new SlidingWindowConversationManager();
+    this.#conversationManager = options.conversationManager;
     this.sessionManager = options.sessionManager;
     this.#retryStrategy = resolveRetryStrategy(options.retryStrategy);
     this.#toolExecutor = options.toolExecutor ?? 'concurrent';
     this.#maxConcurrentTools = options.maxConcurrentTools ?? 8;
     this.#recordDirectToolCall = options.recordDirectToolCall ?? true;
-    this.hooks.addHook(this.conversationManager);
+    // The default manager (a sliding window managed after each invocation) registers no hooks.
+    if (options.conversationManager) this.hooks.addHook(options.conversationManager);
     if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
     if (this.sessionManager) this.hooks.addHook(this.sessionManager);
+  }
+
+  /** Key-value state outside the conversation (JSON only). */
+  get state(): AgentState {
+    this.#state ??= new AgentState();
+    return this.#state;
+  }
+
+  /** Register callbacks on lifecycle events. */
+  get hooks(): HookRegistry {
+    this.#hooks ??= new HookRegistry();
+    return this.#hooks;
+  }
+
+  /** Keeps the history within the context window (default: a sliding window of 40 messages). */
+  get conversationManager(): ConversationManager {
+    this.#conversationManager ??= new SlidingWindowConversationManager();
+    return this.#conversationManager;
   }
 
   static {
@@ -199,7 +218,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
 
   /** Cancels the running invocation; it ends with `stopReason: 'cancelled'`. */
   cancel(): void {
-    this.#controller?.abort(new CancelledError('The agent was cancelled.'));
+    this.#opened?.abort(new CancelledError('The agent was cancelled.'));
   }
 
   /** `reader`: the `stream()` reader's side, when the caller reads the events rather than only the result. */
@@ -222,7 +241,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
       listeners: this.listeners,
       defaultScope: this.#defaultScope(),
     });
-    this.#controller = opened.controller;
+    this.#opened = opened;
     const { inv } = opened;
     let outcome: LoopOutcome | undefined;
     let error: unknown;
@@ -266,7 +285,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
   async #close(opened: OpenInvocation, outcome: LoopOutcome | undefined, error: unknown): Promise<void> {
     const cleanup = new Cleanup();
     if (!outcome) {
-      opened.controller.abort(new CancelledError('The invocation ended early.'));
+      opened.abort(new CancelledError('The invocation ended early.'));
       const closing = closeDanglingToolUses(
         this.#conversation.messages,
         'Tool call interrupted: the invocation ended before the tool finished.',
@@ -275,7 +294,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
     }
     opened.detach();
     await cleanup.step(() => this.conversationManager.applyManagement(this));
-    this.#controller = undefined;
+    this.#opened = undefined;
     this.#running = false;
     if (this.hooks.has(AfterInvocationEvent)) {
       const event = new AfterInvocationEvent(this, {

@@ -1,5 +1,4 @@
 import { MessageAddedEvent } from '../hooks/events.js';
-import type { HookRegistry } from '../hooks/hook-registry.js';
 import { checkResponses, closingResults, resumeStopped, type PendingTurn } from '../interrupt/pending-turn.js';
 import type { ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { Message } from '../types/messages.js';
@@ -13,15 +12,13 @@ import { checkMessage, promptResponses, promptToMessages, type Prompt } from './
  */
 export class Conversation {
   readonly #agent: Agent;
-  readonly #hooks: HookRegistry;
   #messages: Message[];
   /** The turn waiting aside, if any. */
   pending: PendingTurn | undefined;
 
-  constructor(agent: Agent, hooks: HookRegistry, messages: readonly Message[] | undefined) {
+  constructor(agent: Agent, messages: readonly Message[] | undefined) {
     if (messages) messages.forEach((m, i) => checkMessage(m, `messages[${i}]`));
     this.#agent = agent;
-    this.#hooks = hooks;
     this.#messages = messages ? [...messages] : [];
   }
 
@@ -37,8 +34,9 @@ export class Conversation {
   /** Appends `message`; a promise only when a MessageAddedEvent hook has to run (await it then). */
   append(message: Message): Promise<void> | undefined {
     this.#messages.push(message);
-    if (!this.#hooks.has(MessageAddedEvent)) return undefined;
-    return this.#hooks.invoke(new MessageAddedEvent(this.#agent, message)).then(() => undefined);
+    const hooks = this.#agent.hooks;
+    if (!hooks.has(MessageAddedEvent)) return undefined;
+    return hooks.invoke(new MessageAddedEvent(this.#agent, message)).then(() => undefined);
   }
 
   /** Keeps `turn` aside (its message leaves the history), or clears it with `undefined`. */

@@ -94,8 +94,13 @@ async function callDirectly(
 
 /** The invocation a direct call runs its tool in: nobody watches it, nothing resumes. */
 function directInvocation(config: DirectCallConfig, options: DirectToolCallOptions): Invocation {
+  const signal = options.signal ?? new AbortController().signal;
   return {
-    signal: options.signal ?? new AbortController().signal,
+    signal,
+    get aborted() {
+      return signal.aborted;
+    },
+    signalMade: true,
     requestState: {},
     invocationState: options.invocationState ?? {},
     metrics: new AgentMetrics(),

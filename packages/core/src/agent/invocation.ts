@@ -3,6 +3,9 @@ import { LoopBudget } from '../budget/loop-budget.js';
 import type { Listeners } from '../events/listeners.js';
 import type { Handoff } from '../handoffs/handoff.js';
 import type { Invocation, InvocationTools } from '../loop/loop-host.js';
+import type { ResumeAnswers } from '../interrupt/pending-turn.js';
+import type { InvocationState } from '../tools/agent-tool.js';
+import { InvocationSignal } from './invocation-signal.js';
 import type { LoopOutcome } from '../loop/event-loop.js';
 import { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { Emit } from '../events/lockstep-stream.js';
@@ -21,20 +24,62 @@ export interface InvocationOwner {
   readonly defaultScope: string;
 }
 
-type MutableInvocation = { -readonly [K in keyof Invocation]: Invocation[K] };
+/**
+ * The state of one invocation as the loop reads and changes it. Its abort signal is made on first
+ * use (see `InvocationSignal`): `aborted` answers without making it.
+ */
+class LiveInvocation implements Invocation {
+  readonly requestState: RequestState = {};
+  readonly invocationState: InvocationState;
+  readonly metrics = new AgentMetrics();
+  readonly extra: InvocationTools | undefined;
+  readonly handoffs: readonly Handoff[];
+  resume: ResumeAnswers | undefined = undefined;
+  budget: LoopBudget | undefined = undefined;
+  readonly unobserved: boolean;
+  readonly emit: Invocation['emit'];
+  readonly idempotencyScope: string;
+  readonly abortion: InvocationSignal;
+
+  constructor(
+    options: InvokeOptions,
+    extra: InvocationTools | undefined,
+    reader: Emit<AgentStreamEvent> | undefined,
+    owner: InvocationOwner,
+  ) {
+    const { callbackHandler: handler, listeners } = owner;
+    this.abortion = new InvocationSignal(options.signal);
+    this.invocationState = options.invocationState ?? {};
+    this.extra = extra;
+    this.handoffs = owner.handoffs;
+    // Listeners added during the run go to a Listeners object made then, which this run never emits to.
+    this.unobserved = !reader && !handler && !listeners;
+    this.emit = emitter(listeners, handler, reader, this.requestState);
+    this.idempotencyScope = options.idempotencyScope ?? owner.defaultScope;
+  }
+
+  get signal(): AbortSignal {
+    return this.abortion.signal;
+  }
+
+  get aborted(): boolean {
+    return this.abortion.aborted;
+  }
+
+  get signalMade(): boolean {
+    return this.abortion.made;
+  }
+}
 
 /**
- * One invocation's wiring around the loop: its abort controller (linked to the caller's signal), its
- * mutable state (with the function that hands each event to the listeners, the callback handler and
- * the stream's reader), and its place in the run-tree budget. Opened before the loop, detached after.
+ * One invocation's wiring around the loop: its state (with its abort signal, linked to the caller's,
+ * and the function that hands each event to the listeners, the callback handler and the stream's
+ * reader), and its place in the run-tree budget. Opened before the loop, detached after.
  */
 export class OpenInvocation {
-  readonly inv: MutableInvocation;
-  readonly controller = new AbortController();
+  readonly inv: LiveInvocation;
   readonly budgetScope: OpenScope | undefined;
   readonly #started = performance.now();
-  readonly #signal: AbortSignal | undefined;
-  readonly #onAbort: () => void;
 
   /** `reader`: the `stream()` reader's side, when the caller reads the events rather than only the result. */
   constructor(
@@ -43,34 +88,18 @@ export class OpenInvocation {
     reader: Emit<AgentStreamEvent> | undefined,
     owner: InvocationOwner,
   ) {
-    const controller = this.controller;
-    const signal = options.signal;
-    this.#signal = signal;
-    this.#onAbort = () => controller.abort(signal?.reason);
-    if (signal?.aborted) this.#onAbort();
-    else signal?.addEventListener('abort', this.#onAbort, { once: true });
-    const { callbackHandler: handler, listeners } = owner;
-    const requestState: RequestState = {};
-    this.inv = {
-      signal: controller.signal,
-      requestState,
-      invocationState: options.invocationState ?? {},
-      metrics: new AgentMetrics(),
-      extra,
-      handoffs: owner.handoffs,
-      resume: undefined,
-      budget: undefined,
-      // Listeners added during the run go to a Listeners object made then, which this run never emits to.
-      unobserved: !reader && !handler && !listeners,
-      emit: emitter(listeners, handler, reader, requestState),
-      idempotencyScope: options.idempotencyScope ?? owner.defaultScope,
-    };
+    this.inv = new LiveInvocation(options, extra, reader, owner);
     // Without a budget option or an invocation state there is no run tree to find: no budget work.
     this.budgetScope =
       options.budget !== undefined || options.invocationState !== undefined
         ? openBudgetScope(options.budget, this.inv.invocationState, owner.name, 'agent', !options.invocationState)
         : undefined;
     if (this.budgetScope) this.inv.budget = new LoopBudget(this.budgetScope.scope);
+  }
+
+  /** Aborts the invocation (`cancel()`, an early end): the first reason wins. */
+  abort(reason: unknown): void {
+    this.inv.abortion.abort(reason);
   }
 
   /** The result of a loop that ended with `outcome`. */
@@ -90,7 +119,7 @@ export class OpenInvocation {
 
   /** Unlinks the caller's signal, leaves the budget, and records how long the invocation took. */
   detach(): void {
-    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.inv.abortion.detach();
     this.budgetScope?.close();
     this.inv.metrics.durationMs = performance.now() - this.#started;
   }

@@ -46,7 +46,7 @@ export async function runEventLoop(host: LoopHost, inv: Invocation): Promise<Loo
     const added = addMessage(host, inv, { role: 'user', content: results });
     if (added) await added;
     if (outcome.handoff) return { stopReason: 'handoff', message, handoff: outcome.handoff };
-    if (inv.signal.aborted) return { stopReason: 'cancelled', message, handoff: undefined };
+    if (inv.aborted) return { stopReason: 'cancelled', message, handoff: undefined };
     if (inv.budget) {
       await inv.budget.flush(host, inv);
       if (inv.budget.refused)
@@ -70,7 +70,7 @@ async function resumedCycle(host: LoopHost, inv: Invocation, resume: ResumeAnswe
 
 /** Calls the model and runs the tools it asked for; or how the loop ends when it asked for none (or could not be asked). */
 async function modelCycle(host: LoopHost, inv: Invocation, last: Message): Promise<RanTools | LoopOutcome> {
-  if (inv.signal.aborted) return { stopReason: 'cancelled', message: last, handoff: undefined };
+  if (inv.aborted) return { stopReason: 'cancelled', message: last, handoff: undefined };
   const specs = offeredTools(host, inv);
   const offered = 'then' in specs ? await specs : specs;
   const turn = inv.budget

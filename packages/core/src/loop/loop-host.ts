@@ -41,7 +41,12 @@ export interface InvocationTools {
 
 /** The mutable state of one invocation. */
 export interface Invocation {
+  /** The invocation's abort signal (made on first use: check `aborted` instead where that is all it takes). */
   readonly signal: AbortSignal;
+  /** True once the invocation was aborted (the caller, `cancel()`, an early end); makes no signal. */
+  readonly aborted: boolean;
+  /** True once `signal` was made. */
+  readonly signalMade: boolean;
   readonly requestState: RequestState;
   readonly invocationState: InvocationState;
   readonly metrics: AgentMetrics;

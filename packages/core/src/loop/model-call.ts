@@ -71,7 +71,7 @@ export async function callModel(
   let attempt = 0;
   for (;;) {
     attempt++;
-    if (inv.signal.aborted) return undefined;
+    if (inv.aborted) return undefined;
     if (hooks.has(BeforeModelCallEvent)) await hooks.invoke(new BeforeModelCallEvent(agent, inv.invocationState));
     inv.metrics.modelCallCount++;
     const answer = new StreamAccumulator();
@@ -98,9 +98,25 @@ export async function callModel(
   }
 }
 
-/** The request of one model call: the history, the system prompt, the tools offered. */
+/**
+ * The request of one model call: the history, the system prompt, the tools offered, and the
+ * invocation's signal. Until something made the signal, the request makes it when the model reads it
+ * (an own enumerable accessor that behaves as the plain property: `{ ...request }` passes it on, and
+ * assigning it replaces it).
+ */
 function modelRequest(host: LoopHost, inv: Invocation, offered: OfferedTools): ModelRequest {
-  const request: ModelRequest = { messages: host.messages(), signal: inv.signal };
+  const messages = host.messages();
+  const request: ModelRequest = inv.signalMade
+    ? { messages, signal: inv.signal }
+    : {
+        messages,
+        get signal(): AbortSignal {
+          return inv.signal;
+        },
+        set signal(value: AbortSignal | undefined) {
+          Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true });
+        },
+      };
   if (host.systemPrompt !== undefined) request.systemPrompt = host.systemPrompt;
   if (offered.specs.length > 0) request.toolSpecs = offered.specs;
   if (inv.extra?.toolChoice) request.toolChoice = inv.extra.toolChoice;
@@ -138,7 +154,7 @@ async function afterFailure(
   streamed: boolean,
   retryGate: RetryGate | undefined,
 ): Promise<typeof RETRY | typeof REDUCED | BudgetExceeded | undefined> {
-  if (inv.signal.aborted) return undefined;
+  if (inv.aborted) return undefined;
   const delay = host.retryStrategy?.nextDelay(error, attempt);
   if (delay !== undefined) {
     const over = retryGate?.(delay);

@@ -134,7 +134,7 @@ function notRun(
   if (invalidInput !== undefined)
     return `The input of tool ${name} was not valid JSON (${invalidInput}). Call it again with a JSON object.`;
   if (!selected) return `Unknown tool: ${name}. Available tools: ${[...host.tools.names()].join(', ') || 'none'}.`;
-  if (inv.signal.aborted) return `Tool ${name} was not run: the invocation was cancelled.`;
+  if (inv.aborted) return `Tool ${name} was not run: the invocation was cancelled.`;
   return undefined;
 }
 

@@ -80,5 +80,14 @@ export interface ListMessagesOptions {
 
 /** The current time as an ISO 8601 string. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
+
+// The last timestamp made: stores and orchestrators stamp many records in the same millisecond.
+let lastMs = Number.NaN;
+let lastIso = '';

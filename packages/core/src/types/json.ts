@@ -47,7 +47,33 @@ export function findNonJson(value: unknown, seen: Set<object> = new Set()): stri
   }
 }
 
-/** Deep copy of a JSON value (faster than a JSON round trip for small values). */
+/**
+ * Deep copy of a JSON value: written out for the usual small values (an agent's state is copied on
+ * every get, and `structuredClone` serializes even an empty object), `structuredClone` below
+ * `SHALLOW` levels of nesting.
+ */
 export function copyJson<T extends JsonValue>(value: T): T {
-  return structuredClone(value);
+  return copyAt(value, 0) as T;
+}
+
+/** Levels copied by hand before `structuredClone` takes over (no deep recursion on the JS stack). */
+const SHALLOW = 16;
+
+function copyAt(value: JsonValue, depth: number): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= SHALLOW) return structuredClone(value);
+  if (Array.isArray(value)) {
+    const items: JsonValue[] = new Array<JsonValue>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = copyAt(value[i] as JsonValue, depth + 1);
+    return items;
+  }
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) {
+    const copied = copyAt(value[key] as JsonValue, depth + 1);
+    // An own `__proto__` key (JSON.parse makes them) stays a key, as structuredClone keeps it.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: copied, enumerable: true, writable: true, configurable: true });
+    else out[key] = copied;
+  }
+  return out;
 }
