@@ -53,7 +53,7 @@ export interface InitialAgent {
 }
 
 /** Puts `agent` back as it was built: history, state and conversation-manager state. */
-export function resetAgent(agent: Agent, initial: InitialAgent): void {
+function resetAgent(agent: Agent, initial: InitialAgent): void {
   agent.messages = structuredClone(initial.messages);
   agent.state.replace(initial.state);
   agent.conversationManager.restoreFromSession(initial.conversation);

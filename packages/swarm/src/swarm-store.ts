@@ -15,16 +15,7 @@ import {
 import type { SwarmMembers } from './swarm-members.js';
 import { readStoredRun } from './stored-run.js';
 import { decodeState, encodeState, isFinishedDoc, type SwarmRunState } from './swarm-state.js';
-import {
-  committedTurns,
-  decodeTask,
-  encodeTask,
-  encodeTurn,
-  isRunEntry,
-  TASK_ENTRY,
-  turnEntryId,
-  type SwarmTurn,
-} from './swarm-turn.js';
+import { decodeTask, encodeTask, encodeTurn, TASK_ENTRY, turnEntryId, type SwarmTurn } from './swarm-turn.js';
 
 /** An unfinished run found in the session: its state, node results, task and committed turns. */
 export interface StoredRun {
