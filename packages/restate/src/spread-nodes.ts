@@ -76,21 +76,37 @@ export function spreadNodes(root: Agent | MultiAgentBase, mode: SpreadMode, path
   }
 }
 
+/**
+ * Replaces the agent's `invoke` and `stream` (a graph runs a node through `invoke` when nobody reads
+ * its events, else through `stream`): inside a run with a node caller, both call the node remotely.
+ */
 function stubAgent(agent: Agent, path: string[]): void {
-  const plain = agent.stream.bind(agent);
+  const plainStream = agent.stream.bind(agent);
+  const plainInvoke = agent.invoke.bind(agent);
   agent.stream = (prompt?: Prompt, options?: InvokeOptions): AsyncGenerator<AgentStreamEvent, AgentResult> => {
     const scope = activeJournal();
-    return scope?.callNode ? remote(agent, path, prompt ?? [], scope) : plain(prompt, options);
+    return scope?.callNode ? remoteStream(agent, path, prompt ?? [], scope) : plainStream(prompt, options);
+  };
+  agent.invoke = (prompt?: Prompt, options?: InvokeOptions): Promise<AgentResult> => {
+    const scope = activeJournal();
+    return scope?.callNode ? remote(agent, path, prompt ?? [], scope) : plainInvoke(prompt, options);
   };
 }
 
+type Scope = NonNullable<ReturnType<typeof activeJournal>>;
+
 /** The stub's stream: no events (the node's own stay in the worker that ran it), then the result. */
-async function* remote(
+async function* remoteStream(
   agent: Agent,
   path: string[],
   prompt: Prompt,
-  scope: NonNullable<ReturnType<typeof activeJournal>>,
+  scope: Scope,
 ): AsyncGenerator<AgentStreamEvent, AgentResult> {
+  return await remote(agent, path, prompt, scope);
+}
+
+/** Runs the node as a Restate call and takes its messages, state and waiting turn back into `agent`. */
+async function remote(agent: Agent, path: string[], prompt: Prompt, scope: Scope): Promise<AgentResult> {
   const interruptState = interruptStateOf(agent);
   const request: NodeRequest = {
     path,

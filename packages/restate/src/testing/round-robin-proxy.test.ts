@@ -88,6 +88,20 @@ describe('startRoundRobinProxy', () => {
     expect(proxy.counts).toEqual([2, 2]);
   });
 
+  it("keeps turns per service: one service's streams alternate even when another's fall between them", async () => {
+    const proxy = await proxyFor([await startWorker('a'), await startWorker('b')]);
+    const answers = [];
+    for (const path of ['/invoke/run/go', '/invoke/node/go', '/invoke/run/go', '/invoke/node/go'])
+      answers.push(await post(proxy, path, ''));
+    // One turn for all would send both of node's to b (run, node, run, node = a, b, a, b).
+    expect(answers.map((a) => ('body' in a ? a.body : a))).toEqual([
+      'a POST /invoke/run/go ',
+      'b POST /invoke/node/go ',
+      'b POST /invoke/run/go ',
+      'a POST /invoke/node/go ',
+    ]);
+  });
+
   it('resets the stream a dead worker got, and sends the next one to a live worker', async () => {
     const proxy = await proxyFor([await deadWorker(), await startWorker('live')]);
     const first = await post(proxy, '/x', 'one');

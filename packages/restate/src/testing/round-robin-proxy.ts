@@ -2,7 +2,7 @@
  * A tiny HTTP/2 (cleartext) load balancer for loopback: Restate talks HTTP/2 to a deployment, and
  * one deployment has one URL, so to spread invocations over several worker processes on one
  * machine register this proxy's URL. Each HTTP/2 stream (one invocation attempt, or a discovery
- * request) goes to the next worker in turn; bodies stream both ways. A worker that refused or
+ * request) goes to the next worker in its service's turn; bodies stream both ways. A worker that refused or
  * dropped a connection is skipped for a second (worker-pool.ts), so Restate's retries land on the
  * workers that are up. For tests and benchmarks: in production put any HTTP/2-capable load balancer
  * (Envoy, nginx `grpc_pass`, a cloud LB) there.
@@ -32,7 +32,8 @@ function forwardedHeaders(headers: http2.IncomingHttpHeaders): http2.OutgoingHtt
 
 /** Sends one stream to the next worker and pipes both ways; a failure on either side ends the other. */
 function forward(pool: WorkerPool, stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
-  const url = pool.take();
+  // Restate calls `/invoke/<service>/<handler>`: turns are kept per service (see WorkerPool.take).
+  const url = pool.take(String(headers[':path'] ?? '').split('/')[2] ?? '');
   let upstream: http2.ClientHttp2Stream;
   try {
     upstream = pool.session(url).request(forwardedHeaders(headers));

@@ -15,6 +15,8 @@ export class WorkerPool {
   readonly #sessions = new Map<string, http2.ClientHttp2Session>();
   readonly #downUntil = new Map<string, number>();
   #next = 0;
+  /** Per service: the worker whose turn it is next (a service first seen starts at the pool's turn). */
+  readonly #nextOf = new Map<string, number>();
   #closing = false;
 
   constructor(workers: readonly string[]) {
@@ -22,9 +24,15 @@ export class WorkerPool {
     this.counts = workers.map(() => 0);
   }
 
-  /** The URL of the next worker in turn that is not marked down (any, when all are), counted as sent to. */
-  take(): string {
-    const at = this.#pick();
+  /**
+   * The URL of the next worker in `service`'s turn that is not marked down (any, when all are), counted
+   * as sent to. Turns are kept per service so that one service's invocations alternate even when
+   * another's streams (a run resuming after each call it made) fall between them.
+   */
+  take(service = ''): string {
+    const at = this.#pick(service);
+    this.#next = (at + 1) % this.#workers.length;
+    this.#nextOf.set(service, this.#next);
     this.counts[at] = (this.counts[at] ?? 0) + 1;
     return this.#workers[at] as string;
   }
@@ -56,12 +64,13 @@ export class WorkerPool {
     for (const session of [...this.#sessions.values()]) session.destroy();
   }
 
-  #pick(): number {
+  #pick(service: string): number {
     const workers = this.#workers;
+    const start = this.#nextOf.get(service) ?? this.#next;
     for (let tried = 0; tried < workers.length; tried++) {
-      const at = this.#next++ % workers.length;
+      const at = (start + tried) % workers.length;
       if ((this.#downUntil.get(workers[at] as string) ?? 0) <= Date.now()) return at;
     }
-    return this.#next++ % workers.length;
+    return start % workers.length;
   }
 }

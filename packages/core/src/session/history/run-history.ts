@@ -119,10 +119,12 @@ export class RunHistory {
    */
   async write(planned: PlannedStep, content: StepContent): Promise<void> {
     if (planned.newRun) {
-      // Created, or replaced when an earlier attempt of this step (failed before its commit) made it.
+      // Created, or replaced when an earlier attempt of this step (failed before its commit) made it. A
+      // conflict about a record that is not there is another writer's (a stale view): it goes to the caller.
       const put = async (doc: SessionMultiAgent): Promise<void> => {
         await this.#repo.createMultiAgent(this.#sessionId, doc).catch(async (error: unknown) => {
           if (!(error instanceof SessionConflictError)) throw error;
+          if (!(await this.#repo.readMultiAgent(this.#sessionId, doc.id))) throw error;
           await this.#repo.updateMultiAgent(this.#sessionId, doc);
         });
       };
