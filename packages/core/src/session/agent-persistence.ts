@@ -8,6 +8,7 @@ import type { AgentAtStep } from './history/history-types.js';
 import type { StagedAgentWrites } from './orchestrator-record.js';
 import type { SessionRepository, SessionWrite } from './session-repository.js';
 import { nowIso, type SessionAgent, type SessionMessage } from './session-types.js';
+import { detachedFor, messageRow, planSync, snapshotAt } from './stored-position.js';
 import { pendingTurnOf } from '../interrupt/pending-access.js';
 import { type PendingTurn } from '../interrupt/pending-turn.js';
 import { missingInitialMessages, withoutRestoredPrefix } from './agent-persistence-helpers.js';
@@ -77,15 +78,7 @@ export class AgentPersistence {
     const next = this.#nextId + this.#buffer.length;
     const last = this.#buffer.at(-1);
     const latest = last ? { message: last, message_id: next - 1 } : this.#latest;
-    const pending = pendingTurnOf(agent);
-    let detached = pending ? this.#detached : undefined;
-    if (pending && detached?.turn !== pending)
-      detached = { turn: pending, from: latest?.message === pending.message ? latest.message_id : next };
-    const { state, conversation_manager_state, _internal_state } = this.#recordOf(agent, '', detached);
-    return {
-      nextMessageId: pending && detached && detached.from < next ? detached.from : next,
-      record: { state, conversation_manager_state, ...(_internal_state ? { _internal_state } : {}) },
-    };
+    return snapshotAt(agent, this.storeId, { nextId: next, latest, detached: this.#detached });
   }
 
   /** Stores `message` as the next message of the agent (deferred: at the next `flush()`). */
@@ -107,7 +100,7 @@ export class AgentPersistence {
     this.#syncWanted = undefined;
     if (messages.length === 0 && !agent) return Promise.resolve();
     return this.#queue.run(async () => {
-      const rows = messages.map((message, i) => this.#row(message, this.#nextId + i));
+      const rows = messages.map((message, i) => messageRow(message, this.#nextId + i));
       const record = agent && !pendingTurnOf(agent) && !this.#detached ? this.#syncNow(agent) : undefined;
       await Promise.all([...rows.map((row) => this.#repo.createMessage(this.#sessionId, this.storeId, row)), record]);
       this.#nextId += rows.length;
@@ -135,7 +128,7 @@ export class AgentPersistence {
         let position: StoredPosition;
         const writes: SessionWrite[] = [];
         try {
-          const rows = messages.map((message, i) => this.#row(message, this.#nextId + i));
+          const rows = messages.map((message, i) => messageRow(message, this.#nextId + i));
           for (const message of rows) writes.push({ op: 'createMessage', agentId: this.storeId, message });
           position = {
             nextId: this.#nextId + rows.length,
@@ -158,19 +151,7 @@ export class AgentPersistence {
   /** `#syncNow`'s writes from `from` on, pushed to `writes`; returns where the stored history then stands. */
   async #planSync(agent: Agent, from: StoredPosition, writes: SessionWrite[]): Promise<StoredPosition> {
     this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
-    const pending = pendingTurnOf(agent);
-    const at = { ...from };
-    if (!pending) at.detached = undefined;
-    else if (at.detached?.turn !== pending) {
-      const storedAt = at.latest?.message === pending.message ? at.latest.message_id : at.nextId;
-      at.detached = { turn: pending, from: storedAt };
-    }
-    writes.push({ op: 'updateAgent', agent: this.#recordOf(agent, this.#createdAt, at.detached) });
-    if (pending && at.detached && at.detached.from < at.nextId) {
-      writes.push({ op: 'deleteMessages', agentId: this.storeId, fromMessageId: at.detached.from });
-      return { ...at, nextId: at.detached.from, latest: undefined };
-    }
-    return at;
+    return planSync(agent, this.storeId, this.#createdAt, from, writes);
   }
 
   /**
@@ -187,14 +168,8 @@ export class AgentPersistence {
   async #syncNow(agent: Agent): Promise<void> {
     this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
     const pending = pendingTurnOf(agent);
-    if (!pending) {
-      this.#detached = undefined;
-      return this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, this.#createdAt));
-    }
-    if (this.#detached?.turn !== pending) {
-      const storedAt = this.#latest?.message === pending.message ? this.#latest.message_id : this.#nextId;
-      this.#detached = { turn: pending, from: storedAt };
-    }
+    this.#detached = detachedFor(pending, { nextId: this.#nextId, latest: this.#latest, detached: this.#detached });
+    if (!this.#detached) return this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, this.#createdAt));
     await this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, this.#createdAt));
     const { from } = this.#detached;
     if (from < this.#nextId) {
@@ -304,13 +279,8 @@ export class AgentPersistence {
     for (const message of agent.messages) await this.#append(message);
   }
 
-  #row(message: Message, id: number): SessionMessage {
-    const now = nowIso();
-    return { message, message_id: id, redact_message: null, created_at: now, updated_at: now };
-  }
-
   async #append(message: Message): Promise<void> {
-    const row = this.#row(message, this.#nextId);
+    const row = messageRow(message, this.#nextId);
     await this.#repo.createMessage(this.#sessionId, this.storeId, row);
     this.#nextId++;
     this.#latest = row;
