@@ -13,7 +13,7 @@ import {
   type InterruptResponseBlock,
   type NestedAgentState,
 } from '../interrupt/interrupt.js';
-import { interruptStateOf, restoreInterruptState } from '../interrupt/pending-access.js';
+import { interruptStateOf, restoreInterruptState } from '../interrupt/interrupt-state.js';
 import { BudgetStopRaised } from '../budget/budget-stop-raised.js';
 import { decodeBytes } from '../session/session-codec.js';
 import type { JsonValue } from '../types/json.js';

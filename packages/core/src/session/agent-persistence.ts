@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { PersistedAgent } from './persisted-agent.js';
 import { SessionNotFoundError } from '../errors/session-errors.js';
 import type { Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
@@ -40,7 +40,7 @@ export class AgentPersistence {
   readonly #deferred: boolean;
   /** Deferred: messages added since the last flush, and the agent whose state the next flush stores. */
   #buffer: Message[] = [];
-  #syncWanted: Agent | undefined;
+  #syncWanted: PersistedAgent | undefined;
 
   constructor(repo: SessionRepository, sessionId: string, storeId: string, options: { deferred?: boolean } = {}) {
     checkSessionId(storeId, 'agent id');
@@ -60,12 +60,12 @@ export class AgentPersistence {
    * removed ones), or stores `agent` as it is when nothing is stored. Broken tool pairs are repaired
    * in memory; a history that ended inside a tool call gets (and stores) an error result for it.
    */
-  restore(agent: Agent, checkpoint?: AgentCheckpoint): Promise<void> {
+  restore(agent: PersistedAgent, checkpoint?: AgentCheckpoint): Promise<void> {
     return this.#queue.run(() => this.#restore(agent, checkpoint));
   }
 
   /** Where this agent stands now, for an orchestrator to commit and later `restore` to. */
-  checkpoint(agent: Agent): AgentCheckpoint {
+  checkpoint(agent: PersistedAgent): AgentCheckpoint {
     return { nextMessageId: this.nextMessageId, conversation: agent.conversationManager.getState() };
   }
 
@@ -74,7 +74,7 @@ export class AgentPersistence {
    * message id and the record (state, conversation-manager state, a waiting turn). What a step's
    * history keeps of a member agent; the same positions `flush()` and `stage()` reach.
    */
-  snapshot(agent: Agent): AgentAtStep {
+  snapshot(agent: PersistedAgent): AgentAtStep {
     const next = this.#nextId + this.#buffer.length;
     const last = this.#buffer.at(-1);
     const latest = last ? { message: last, message_id: next - 1 } : this.#latest;
@@ -149,7 +149,7 @@ export class AgentPersistence {
   }
 
   /** `#syncNow`'s writes from `from` on, pushed to `writes`; returns where the stored history then stands. */
-  async #planSync(agent: Agent, from: StoredPosition, writes: SessionWrite[]): Promise<StoredPosition> {
+  async #planSync(agent: PersistedAgent, from: StoredPosition, writes: SessionWrite[]): Promise<StoredPosition> {
     this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
     return planSync(agent, this.storeId, this.#createdAt, from, writes);
   }
@@ -160,12 +160,12 @@ export class AgentPersistence {
    * loop had appended its assistant message), so a crash in between leaves a record that restore
    * completes, and the stored history never shows a toolUse without its toolResult for long.
    */
-  sync(agent: Agent): Promise<void> {
+  sync(agent: PersistedAgent): Promise<void> {
     if (this.#deferred) return (void (this.#syncWanted = agent), Promise.resolve());
     return this.#queue.run(() => this.#syncNow(agent));
   }
 
-  async #syncNow(agent: Agent): Promise<void> {
+  async #syncNow(agent: PersistedAgent): Promise<void> {
     this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
     const pending = pendingTurnOf(agent);
     this.#detached = detachedFor(pending, { nextId: this.#nextId, latest: this.#latest, detached: this.#detached });
@@ -179,7 +179,7 @@ export class AgentPersistence {
     }
   }
 
-  #recordOf(agent: Agent, createdAt: string, detached = this.#detached): SessionAgent {
+  #recordOf(agent: PersistedAgent, createdAt: string, detached = this.#detached): SessionAgent {
     return agentRecord(agent, this.storeId, createdAt, detached);
   }
 
@@ -206,7 +206,7 @@ export class AgentPersistence {
    * stored from id `removedMessageCount` on (and a leading summary the conversation manager restores
    * itself is left out), so that the next restore, which skips that many ids, gets exactly this history.
    */
-  reset(agent: Agent): Promise<void> {
+  reset(agent: PersistedAgent): Promise<void> {
     this.#buffer = [];
     this.#syncWanted = undefined;
     return this.#queue.run(async () => {
@@ -224,7 +224,7 @@ export class AgentPersistence {
     });
   }
 
-  async #restore(agent: Agent, checkpoint: AgentCheckpoint | undefined): Promise<void> {
+  async #restore(agent: PersistedAgent, checkpoint: AgentCheckpoint | undefined): Promise<void> {
     const initial = agent.messages;
     const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
     if (!stored) return this.#create(agent);
@@ -268,7 +268,7 @@ export class AgentPersistence {
     }
   }
 
-  async #create(agent: Agent): Promise<void> {
+  async #create(agent: PersistedAgent): Promise<void> {
     const now = nowIso();
     const pending = pendingTurnOf(agent);
     this.#detached = pending ? { turn: pending, from: agent.messages.length } : undefined;

@@ -3,7 +3,7 @@
  * of it), as pure functions of the agent and a position: what `AgentPersistence` writes next, and what
  * an orchestrator's step keeps of a member agent.
  */
-import type { Agent } from '../agent/agent.js';
+import type { PersistedAgent } from './persisted-agent.js';
 import { pendingTurnOf } from '../interrupt/pending-access.js';
 import type { PendingTurn } from '../interrupt/pending-turn.js';
 import type { Message } from '../types/messages.js';
@@ -28,7 +28,7 @@ export function detachedFor(pending: PendingTurn | undefined, at: Position): Sto
 }
 
 /** The agent's record and next message id once the history stands at `position` (no write). */
-export function snapshotAt(agent: Agent, storeId: string, position: Position): AgentAtStep {
+export function snapshotAt(agent: PersistedAgent, storeId: string, position: Position): AgentAtStep {
   const pending = pendingTurnOf(agent);
   const detached = detachedFor(pending, position);
   const { state, conversation_manager_state, _internal_state } = agentRecord(agent, storeId, '', detached);
@@ -43,7 +43,7 @@ export function snapshotAt(agent: Agent, storeId: string, position: Position): A
  * turn's removal from the stored messages); returns where the stored history then stands.
  */
 export function planSync(
-  agent: Agent,
+  agent: PersistedAgent,
   storeId: string,
   createdAt: string,
   from: StoredPosition,
