@@ -13,7 +13,7 @@ export { AgentState } from './state/agent-state.js';
 // Interrupts (human in the loop)
 export { InterruptResponseError, interruptId, withSourcePrefix } from './interrupt/interrupt.js';
 export type { ApprovalResponse, Interrupt, InterruptResponse, InterruptResponseBlock } from './interrupt/interrupt.js';
-export { interruptStateOf, restoreInterruptState } from './interrupt/pending-access.js';
+export { interruptStateOf, restoreInterruptState } from './interrupt/interrupt-state.js';
 export { matchResponses } from './interrupt/pending-turn.js';
 export { promptResponses } from './agent/prompt.js';
 export { InterruptRaised } from './interrupt/interrupt.js';

@@ -15,6 +15,7 @@ import {
   type MultiAgentInvokeOptions,
   type MultiAgentStreamEvent,
   type MultiAgentTask,
+  type NewTransition,
 } from '@skein/core';
 import { forkGraph, type GraphFork, type GraphForkOptions } from './graph-fork.js';
 import { graphHistory, graphStepState, type GraphHistoryStep, type GraphStepState } from './graph-history.js';
@@ -197,18 +198,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
     let budget: OrchestratorBudget | undefined;
     try {
       const invocationState = options.invocationState ?? {};
-      const session = this.#config.sessionManager ? await (this.#session ??= this.#openSession()) : undefined;
-      // Answers resume a paused run; a plain task while one is paused starts afresh (its nodes' agents
-      // close what they waited for on their next prompt).
-      const responses = promptResponses(task);
-      const resumed = session
-        ? await session.resume({ answering: responses !== undefined })
-        : responses
-          ? this.#paused
-          : this.#stopped;
-      const start = openingTransitions(this.id, this.entryPoints, resumed, responses);
-      this.#paused = undefined;
-      this.#stopped = undefined;
+      const { session, resumed, start } = await this.#openRun(task);
       const state = resumed ?? newRunState(task, this.entryPoints);
       if (!this.#initialized) {
         this.#initialized = true;
@@ -234,17 +224,51 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);
       const result = await run.execute(start, options.signal);
-      if (result.status === 'completed' || result.status === 'failed') this.#lastResult = result;
-      if (result.interrupts && !session) this.#paused = state;
-      if (result.status === 'budgetExceeded' && !session) {
-        this.#stopped = requeued(state);
-        if (budget) state.budgetSpent = { ...budget.spent() };
-      }
+      this.#keep(result, state, session, budget);
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       return result;
     } finally {
       budget?.close();
       this.#running = false;
+    }
+  }
+
+  /**
+   * Where a run starts: the graph's session (when it has one), the state it resumes (the session's,
+   * or one kept in memory: paused for answers, or stopped by a budget) and its opening transitions.
+   */
+  async #openRun(task: MultiAgentTask): Promise<{
+    session: GraphSession | undefined;
+    resumed: RunState | undefined;
+    start: NewTransition[];
+  }> {
+    const session = this.#config.sessionManager ? await (this.#session ??= this.#openSession()) : undefined;
+    // Answers resume a paused run; a plain task while one is paused starts afresh (its nodes' agents
+    // close what they waited for on their next prompt).
+    const responses = promptResponses(task);
+    const resumed = session
+      ? await session.resume({ answering: responses !== undefined })
+      : responses
+        ? this.#paused
+        : this.#stopped;
+    const start = openingTransitions(this.id, this.entryPoints, resumed, responses);
+    this.#paused = undefined;
+    this.#stopped = undefined;
+    return { session, resumed, start };
+  }
+
+  /** What the graph keeps of a finished run: the result, and without a session the state to go on from. */
+  #keep(
+    result: GraphResult,
+    state: RunState,
+    session: GraphSession | undefined,
+    budget: OrchestratorBudget | undefined,
+  ): void {
+    if (result.status === 'completed' || result.status === 'failed') this.#lastResult = result;
+    if (result.interrupts && !session) this.#paused = state;
+    if (result.status === 'budgetExceeded' && !session) {
+      this.#stopped = requeued(state);
+      if (budget) state.budgetSpent = { ...budget.spent() };
     }
   }
 

@@ -12,7 +12,7 @@ export type { SessionSummary } from './view/session-summary.js';
 export { loadSteps } from './view/steps-view.js';
 export type { StepView } from './view/steps-view.js';
 export { runView } from './view/run-view.js';
-export type { GraphShape, NodeExecution, NodeResultView, RunView } from './view/run-view.js';
+export type { GraphShape, NodeExecution, NodeResultView, RunView } from './view/run-types.js';
 export { pageData } from './render/page-data.js';
 export type { PageConversation, PageData, PageMessage, PageStep } from './render/page-data.js';
 export { renderHtmlPage } from './render/html-page.js';

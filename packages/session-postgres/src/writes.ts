@@ -8,6 +8,7 @@ import {
 import type { PoolClient } from 'pg';
 import { checkIndex, toDoc } from './documents.js';
 import { pgCode } from './errors.js';
+import { writeStatements } from './write-statements.js';
 
 /** Checks a write's ids before anything is touched (an invalid id is a `SessionNotFoundError`). */
 export function checkWrite(write: SessionWrite): void {
@@ -94,88 +95,18 @@ export class PgWrites {
   }
 
   async #apply(c: PoolClient, s: string, w: SessionWrite): Promise<void> {
-    const t = this.#t;
-    switch (w.op) {
-      case 'createAgent': {
-        const r = await c.query(`INSERT INTO ${t('skein_agents')} VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-          s,
-          w.agent.agent_id,
-          toDoc(w.agent),
-        ]);
-        if (r.rowCount === 0) throw this.#exists(`Agent ${w.agent.agent_id} of session ${s}`);
-        return;
-      }
-      case 'updateAgent': {
-        const r = await c.query(`UPDATE ${t('skein_agents')} SET doc = $3 WHERE session_id = $1 AND agent_id = $2`, [
-          s,
-          w.agent.agent_id,
-          toDoc(w.agent),
-        ]);
-        if (r.rowCount === 0) throw this.#missing(`Agent ${w.agent.agent_id} of session ${s}`);
-        return;
-      }
-      case 'createMessage': {
-        const r = await c.query(`INSERT INTO ${t('skein_messages')} VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [
-          s,
-          w.agentId,
-          w.message.message_id,
-          toDoc(w.message),
-        ]);
-        if (r.rowCount === 0)
-          throw this.#exists(`Message ${w.message.message_id} of agent ${w.agentId} in session ${s}`);
-        return;
-      }
-      case 'updateMessage': {
-        const r = await c.query(
-          `UPDATE ${t('skein_messages')} SET doc = $4 WHERE session_id = $1 AND agent_id = $2 AND message_id = $3`,
-          [s, w.agentId, w.message.message_id, toDoc(w.message)],
-        );
-        if (r.rowCount === 0)
-          throw this.#missing(`Message ${w.message.message_id} of agent ${w.agentId} in session ${s}`);
-        return;
-      }
-      case 'deleteMessages':
-        await c.query(
-          `DELETE FROM ${t('skein_messages')} WHERE session_id = $1 AND agent_id = $2 AND message_id >= $3`,
-          [s, w.agentId, w.fromMessageId],
-        );
-        return;
-      case 'createMultiAgent': {
-        const r = await c.query(`INSERT INTO ${t('skein_multi_agents')} VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-          s,
-          w.multiAgent.id,
-          toDoc(w.multiAgent),
-        ]);
-        if (r.rowCount === 0) throw this.#exists(`Orchestrator ${w.multiAgent.id} of session ${s}`);
-        return;
-      }
-      case 'updateMultiAgent': {
-        const r = await c.query(
-          `UPDATE ${t('skein_multi_agents')} SET doc = $3 WHERE session_id = $1 AND multi_agent_id = $2`,
-          [s, w.multiAgent.id, toDoc(w.multiAgent)],
-        );
-        if (r.rowCount === 0) throw this.#missing(`Orchestrator ${w.multiAgent.id} of session ${s}`);
-        return;
-      }
-      case 'putNodeEntry':
-        await c.query(
-          `INSERT INTO ${t('skein_nodes')} VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, multi_agent_id, node_id) DO UPDATE SET doc = excluded.doc`,
-          [s, w.multiAgentId, w.nodeId, toDoc(w.entry)],
-        );
-        return;
-      case 'appendTransitions':
-        for (const tr of w.transitions) {
-          const r = await c.query(
-            `INSERT INTO ${t('skein_transitions')} SELECT $1::text, $2::text, $3::bigint, $4::text WHERE $3::bigint = (SELECT COALESCE(MAX(seq) + 1, 0) FROM ${t('skein_transitions')} WHERE session_id = $1 AND multi_agent_id = $2)`,
-            [s, w.multiAgentId, tr.seq, toDoc(tr)],
-          );
-          if (r.rowCount === 0)
-            throw new SessionConflictError(
-              `Transition ${tr.seq} of orchestrator ${w.multiAgentId} in session ${s} is out of order or already stored in ${this.#store}; nothing was written.`,
-              { location: this.#store },
-            );
-        }
-        return;
+    for (const statement of writeStatements(this.#t, s, w)) {
+      const r = await c.query(statement.sql, statement.params);
+      if (r.rowCount === 0 && statement.noRow) throw this.#refusal(statement.noRow.refusal, statement.noRow.what);
     }
+  }
+
+  #refusal(refusal: 'exists' | 'missing' | 'order', what: string): SessionConflictError | SessionNotFoundError {
+    if (refusal === 'exists') return this.#exists(what);
+    if (refusal === 'missing') return this.#missing(what);
+    return new SessionConflictError(
+      `${what} is out of order or already stored in ${this.#store}; nothing was written.`,
+      { location: this.#store },
+    );
   }
 }

@@ -1,11 +1,10 @@
 import type { z } from 'zod';
 import { SlidingWindowConversationManager } from '../conversation/sliding-window-conversation-manager.js';
 import type { ConversationManager } from '../conversation/conversation-manager.js';
-import { closeDanglingToolUses } from '../conversation/tool-pairs.js';
 import { CancelledError } from '../errors/cancellation-errors.js';
 import { ConcurrencyError } from '../errors/orchestration-errors.js';
 import { toHandoff, type Handoff } from '../handoffs/handoff.js';
-import { AfterInvocationEvent, AgentInitializedEvent, BeforeInvocationEvent } from '../hooks/events.js';
+import { AgentInitializedEvent } from '../hooks/events.js';
 import { HookRegistry } from '../hooks/hook-registry.js';
 import { runEventLoop, type LoopOutcome } from '../loop/event-loop.js';
 import { createLoopHost, type InvocationTools, type LoopHost } from '../loop/loop-host.js';
@@ -28,7 +27,8 @@ import type { Interrupt } from '../interrupt/interrupt.js';
 import { registerPendingAccessor } from '../interrupt/pending-access.js';
 import { runStructuredOutput, type StructuredOutputOptions } from './structured-output.js';
 import { Conversation } from './conversation.js';
-import { Cleanup, OpenInvocation } from './invocation.js';
+import { OpenInvocation } from './invocation.js';
+import { beginInvocation, closeInvocation } from './invocation-bounds.js';
 import type { InvokeOptions } from './invoke-options.js';
 
 /**
@@ -247,7 +247,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
     let error: unknown;
     try {
       await this.initialize();
-      await this.#begin(prompt, inv);
+      await beginInvocation(this, this.#conversation, prompt, inv);
       outcome = await runEventLoop(this.#host, inv);
       return opened.result(outcome);
     } catch (e) {
@@ -255,56 +255,11 @@ export class Agent extends EventSource<AgentStreamEvent> {
       if (!isStreamClosed(e)) error = e;
       throw e;
     } finally {
-      await this.#close(opened, outcome, error);
-    }
-  }
-
-  /**
-   * Before the loop: checks answers against the pending turn (before anything changes) or resumes a
-   * turn the budget stopped, fires BeforeInvocationEvent, then, when nothing resumes, closes a pending
-   * turn left unanswered and appends the prompt, handing on their `messageAdded` events.
-   */
-  async #begin(prompt: Prompt | undefined, inv: OpenInvocation['inv']): Promise<void> {
-    inv.resume = this.#conversation.resumeFor(prompt);
-    if (this.hooks.has(BeforeInvocationEvent))
-      await this.hooks.invoke(new BeforeInvocationEvent(this, inv.invocationState));
-    if (inv.resume) return;
-    const added = await this.#conversation.open(prompt);
-    if (inv.unobserved) return;
-    for (const message of added) {
-      const shown = inv.emit({ type: 'messageAdded', message });
-      if (shown) await shown;
-    }
-  }
-
-  /**
-   * After the loop, whatever happened: an invocation that ended early closes its dangling tool uses,
-   * the conversation manager applies, AfterInvocationEvent fires. Every step is tried; the invocation's
-   * own error wins over theirs.
-   */
-  async #close(opened: OpenInvocation, outcome: LoopOutcome | undefined, error: unknown): Promise<void> {
-    const cleanup = new Cleanup();
-    if (!outcome) {
-      opened.abort(new CancelledError('The invocation ended early.'));
-      const closing = closeDanglingToolUses(
-        this.#conversation.messages,
-        'Tool call interrupted: the invocation ended before the tool finished.',
-      );
-      if (closing) await cleanup.step(() => this.#conversation.append(closing));
-    }
-    opened.detach();
-    await cleanup.step(() => this.conversationManager.applyManagement(this));
-    this.#opened = undefined;
-    this.#running = false;
-    if (this.hooks.has(AfterInvocationEvent)) {
-      const event = new AfterInvocationEvent(this, {
-        invocationState: opened.inv.invocationState,
-        ...(outcome ? { stopReason: outcome.stopReason } : {}),
-        ...(error !== undefined ? { error } : {}),
+      await closeInvocation(this, this.#conversation, opened, { outcome, error }, () => {
+        this.#opened = undefined;
+        this.#running = false;
       });
-      await cleanup.step(() => this.hooks.invoke(event));
     }
-    cleanup.settle(error);
   }
 }
 

@@ -13,7 +13,8 @@ import {
   type InterruptResponseBlock,
   type NestedAgentState,
 } from '../interrupt/interrupt.js';
-import { interruptStateOf, restoreInterruptState } from '../interrupt/pending-access.js';
+import { pendingTurnOf, setPendingTurn } from '../interrupt/pending-access.js';
+import { pendingTurnFromJson, pendingTurnToJson } from '../interrupt/pending-turn.js';
 import { BudgetStopRaised } from '../budget/budget-stop-raised.js';
 import { decodeBytes } from '../session/session-codec.js';
 import type { JsonValue } from '../types/json.js';
@@ -88,7 +89,8 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
 
 /** Where a nested agent stands now, for the outer agent's pending turn. */
 function nestedSnapshot(agent: Agent): NestedAgentState {
-  const interruptState = interruptStateOf(agent);
+  const turn = pendingTurnOf(agent);
+  const interruptState = turn ? pendingTurnToJson(turn) : undefined;
   return { messages: [...agent.messages], state: agent.state.get(), ...(interruptState ? { interruptState } : {}) };
 }
 
@@ -96,7 +98,8 @@ function nestedSnapshot(agent: Agent): NestedAgentState {
 function restoreNested(agent: Agent, saved: NestedAgentState): void {
   agent.messages = decodeBytes(saved.messages) as Message[];
   agent.state.replace(saved.state);
-  restoreInterruptState(agent, saved.interruptState && (decodeBytes(saved.interruptState) as JsonObject));
+  const turn = saved.interruptState && (decodeBytes(saved.interruptState) as JsonObject);
+  setPendingTurn(agent, turn === undefined ? undefined : pendingTurnFromJson(turn));
 }
 
 /**

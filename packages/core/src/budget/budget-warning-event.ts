@@ -1,7 +1,5 @@
 import type { Agent } from '../agent/agent.js';
 import { AgentHookEvent } from '../hooks/events.js';
-import { MultiAgentHookEvent } from '../hooks/multi-agent-events.js';
-import type { MultiAgentBase } from '../multiagent/multi-agent.js';
 import type { BudgetWarning } from './budget-types.js';
 
 /** A budget limit crossed its warning threshold (`warnAt`, default 80%) during this agent's invocation; raised once per limit per budget. */
@@ -9,15 +7,6 @@ export class BudgetWarningEvent extends AgentHookEvent {
   readonly warning: BudgetWarning;
   constructor(agent: Agent, warning: BudgetWarning) {
     super(agent);
-    this.warning = warning;
-  }
-}
-
-/** A budget limit crossed its warning threshold when this orchestrator started a node. */
-export class MultiAgentBudgetWarningEvent extends MultiAgentHookEvent {
-  readonly warning: BudgetWarning;
-  constructor(orchestrator: MultiAgentBase, warning: BudgetWarning) {
-    super(orchestrator);
     this.warning = warning;
   }
 }

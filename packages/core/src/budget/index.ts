@@ -15,6 +15,7 @@ export { BudgetScope } from './budget-scope.js';
 export type { Taken } from './budget-scope.js';
 export { openBudgetScope, toolBudgetScope } from './open-scope.js';
 export type { BudgetOption, OpenScope } from './open-scope.js';
-export { BudgetWarningEvent, MultiAgentBudgetWarningEvent } from './budget-warning-event.js';
+export { BudgetWarningEvent } from './budget-warning-event.js';
+export { MultiAgentBudgetWarningEvent } from './multi-agent-budget-warning-event.js';
 export { costOf, describeExceeded } from './ledger.js';
 export { OrchestratorBudget, budgetStopOf } from './orchestrator-budget.js';

@@ -4,7 +4,7 @@ import type { MultiAgentBase, MultiAgentResult, MultiAgentStreamEvent } from '..
 import type { InvocationState } from '../tools/agent-tool.js';
 import type { BudgetScope } from './budget-scope.js';
 import type { BudgetExceeded, BudgetSpend, UsageTree } from './budget-types.js';
-import { MultiAgentBudgetWarningEvent } from './budget-warning-event.js';
+import { MultiAgentBudgetWarningEvent } from './multi-agent-budget-warning-event.js';
 import { openBudgetScope, type BudgetOption, type OpenScope } from './open-scope.js';
 
 /**

@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors/configuration-errors.js';
 import type { HookProvider, HookRegistry } from '../hooks/hook-registry.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
+import type { ConversationSessionState } from './conversation-state.js';
 
 /**
  * Keeps an agent's history within what the model can take.
@@ -11,14 +12,9 @@ import type { Message } from '../types/messages.js';
  *   nothing more can be removed, and the overflow error then surfaces
  * - `removedMessageCount` counts messages removed from the start, so sessions load only the rest
  */
-export interface ConversationManager extends HookProvider {
-  readonly removedMessageCount: number;
+export interface ConversationManager extends HookProvider, ConversationSessionState {
   applyManagement(agent: Agent): void | Promise<void>;
   reduceContext(agent: Agent, error?: unknown): boolean | Promise<boolean>;
-  /** State to persist in a session (`conversation_manager_state`). */
-  getState(): JsonObject;
-  /** Restores persisted state; may return messages to put before the restored history (e.g. a summary). */
-  restoreFromSession(state: JsonObject): Message[] | undefined;
 }
 
 /** Shared bookkeeping of the built-in managers: the removed count and its persistence. */

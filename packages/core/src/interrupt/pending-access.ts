@@ -1,11 +1,12 @@
-import type { Agent } from '../agent/agent.js';
-import type { JsonObject } from '../types/json.js';
-import { pendingTurnFromJson, pendingTurnToJson, type PendingTurn } from './pending-turn.js';
+import type { PendingTurn } from './pending-turn.js';
 
-/** How session persistence reads and restores an agent's pending turn (kept off the public API). */
+/**
+ * How session persistence reads and restores an agent's pending turn (kept off the public API). Keyed
+ * by the agent object: anything that is not an `Agent` has no pending turn.
+ */
 export interface PendingAccessor {
-  get(agent: Agent): PendingTurn | undefined;
-  set(agent: Agent, turn: PendingTurn | undefined): void;
+  get(agent: object): PendingTurn | undefined;
+  set(agent: object, turn: PendingTurn | undefined): void;
 }
 
 let accessor: PendingAccessor | undefined;
@@ -16,25 +17,11 @@ export function registerPendingAccessor(access: PendingAccessor): void {
 }
 
 /** The agent's turn waiting for answers, if any. */
-export function pendingTurnOf(agent: Agent): PendingTurn | undefined {
+export function pendingTurnOf(agent: object): PendingTurn | undefined {
   return accessor?.get(agent);
 }
 
 /** Restores (or clears) the agent's turn waiting for answers. */
-export function setPendingTurn(agent: Agent, turn: PendingTurn | undefined): void {
+export function setPendingTurn(agent: object, turn: PendingTurn | undefined): void {
   accessor?.set(agent, turn);
-}
-
-/**
- * The agent's turn waiting for answers as JSON (`undefined` when nothing waits). For orchestrators
- * that snapshot a node agent when it starts, to put it back exactly if the node must run again.
- */
-export function interruptStateOf(agent: Agent): JsonObject | undefined {
-  const turn = pendingTurnOf(agent);
-  return turn ? pendingTurnToJson(turn) : undefined;
-}
-
-/** Puts back (or clears, with `undefined`) what `interruptStateOf` returned. */
-export function restoreInterruptState(agent: Agent, state: JsonObject | undefined): void {
-  setPendingTurn(agent, state === undefined ? undefined : pendingTurnFromJson(state));
 }

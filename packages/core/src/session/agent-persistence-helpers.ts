@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { PersistedAgent } from './persisted-agent.js';
 import { messageText, type Message } from '../types/messages.js';
 import { encodeBytes } from './session-codec.js';
 
@@ -16,7 +16,7 @@ export function missingInitialMessages(stored: readonly Message[], initial: read
 }
 
 /** The agent's history without a leading summary that its conversation manager keeps in its own state (`summary_message`). */
-export function withoutRestoredPrefix(agent: Agent): Message[] {
+export function withoutRestoredPrefix(agent: PersistedAgent): Message[] {
   const summary = agent.conversationManager.getState()['summary_message'] as Message | undefined;
   const first = agent.messages[0];
   const isSummary =

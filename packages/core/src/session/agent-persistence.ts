@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { PersistedAgent } from './persisted-agent.js';
 import { SessionNotFoundError } from '../errors/session-errors.js';
 import type { Message } from '../types/messages.js';
 import { repairToolPairs } from './repair-history.js';
@@ -8,6 +8,7 @@ import type { AgentAtStep } from './history/history-types.js';
 import type { StagedAgentWrites } from './orchestrator-record.js';
 import type { SessionRepository, SessionWrite } from './session-repository.js';
 import { nowIso, type SessionAgent, type SessionMessage } from './session-types.js';
+import { detachedFor, messageRow, planSync, snapshotAt } from './stored-position.js';
 import { pendingTurnOf } from '../interrupt/pending-access.js';
 import { type PendingTurn } from '../interrupt/pending-turn.js';
 import { missingInitialMessages, withoutRestoredPrefix } from './agent-persistence-helpers.js';
@@ -39,7 +40,7 @@ export class AgentPersistence {
   readonly #deferred: boolean;
   /** Deferred: messages added since the last flush, and the agent whose state the next flush stores. */
   #buffer: Message[] = [];
-  #syncWanted: Agent | undefined;
+  #syncWanted: PersistedAgent | undefined;
 
   constructor(repo: SessionRepository, sessionId: string, storeId: string, options: { deferred?: boolean } = {}) {
     checkSessionId(storeId, 'agent id');
@@ -59,12 +60,12 @@ export class AgentPersistence {
    * removed ones), or stores `agent` as it is when nothing is stored. Broken tool pairs are repaired
    * in memory; a history that ended inside a tool call gets (and stores) an error result for it.
    */
-  restore(agent: Agent, checkpoint?: AgentCheckpoint): Promise<void> {
+  restore(agent: PersistedAgent, checkpoint?: AgentCheckpoint): Promise<void> {
     return this.#queue.run(() => this.#restore(agent, checkpoint));
   }
 
   /** Where this agent stands now, for an orchestrator to commit and later `restore` to. */
-  checkpoint(agent: Agent): AgentCheckpoint {
+  checkpoint(agent: PersistedAgent): AgentCheckpoint {
     return { nextMessageId: this.nextMessageId, conversation: agent.conversationManager.getState() };
   }
 
@@ -73,19 +74,11 @@ export class AgentPersistence {
    * message id and the record (state, conversation-manager state, a waiting turn). What a step's
    * history keeps of a member agent; the same positions `flush()` and `stage()` reach.
    */
-  snapshot(agent: Agent): AgentAtStep {
+  snapshot(agent: PersistedAgent): AgentAtStep {
     const next = this.#nextId + this.#buffer.length;
     const last = this.#buffer.at(-1);
     const latest = last ? { message: last, message_id: next - 1 } : this.#latest;
-    const pending = pendingTurnOf(agent);
-    let detached = pending ? this.#detached : undefined;
-    if (pending && detached?.turn !== pending)
-      detached = { turn: pending, from: latest?.message === pending.message ? latest.message_id : next };
-    const { state, conversation_manager_state, _internal_state } = this.#recordOf(agent, '', detached);
-    return {
-      nextMessageId: pending && detached && detached.from < next ? detached.from : next,
-      record: { state, conversation_manager_state, ...(_internal_state ? { _internal_state } : {}) },
-    };
+    return snapshotAt(agent, this.storeId, { nextId: next, latest, detached: this.#detached });
   }
 
   /** Stores `message` as the next message of the agent (deferred: at the next `flush()`). */
@@ -107,7 +100,7 @@ export class AgentPersistence {
     this.#syncWanted = undefined;
     if (messages.length === 0 && !agent) return Promise.resolve();
     return this.#queue.run(async () => {
-      const rows = messages.map((message, i) => this.#row(message, this.#nextId + i));
+      const rows = messages.map((message, i) => messageRow(message, this.#nextId + i));
       const record = agent && !pendingTurnOf(agent) && !this.#detached ? this.#syncNow(agent) : undefined;
       await Promise.all([...rows.map((row) => this.#repo.createMessage(this.#sessionId, this.storeId, row)), record]);
       this.#nextId += rows.length;
@@ -135,7 +128,7 @@ export class AgentPersistence {
         let position: StoredPosition;
         const writes: SessionWrite[] = [];
         try {
-          const rows = messages.map((message, i) => this.#row(message, this.#nextId + i));
+          const rows = messages.map((message, i) => messageRow(message, this.#nextId + i));
           for (const message of rows) writes.push({ op: 'createMessage', agentId: this.storeId, message });
           position = {
             nextId: this.#nextId + rows.length,
@@ -156,21 +149,9 @@ export class AgentPersistence {
   }
 
   /** `#syncNow`'s writes from `from` on, pushed to `writes`; returns where the stored history then stands. */
-  async #planSync(agent: Agent, from: StoredPosition, writes: SessionWrite[]): Promise<StoredPosition> {
+  async #planSync(agent: PersistedAgent, from: StoredPosition, writes: SessionWrite[]): Promise<StoredPosition> {
     this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
-    const pending = pendingTurnOf(agent);
-    const at = { ...from };
-    if (!pending) at.detached = undefined;
-    else if (at.detached?.turn !== pending) {
-      const storedAt = at.latest?.message === pending.message ? at.latest.message_id : at.nextId;
-      at.detached = { turn: pending, from: storedAt };
-    }
-    writes.push({ op: 'updateAgent', agent: this.#recordOf(agent, this.#createdAt, at.detached) });
-    if (pending && at.detached && at.detached.from < at.nextId) {
-      writes.push({ op: 'deleteMessages', agentId: this.storeId, fromMessageId: at.detached.from });
-      return { ...at, nextId: at.detached.from, latest: undefined };
-    }
-    return at;
+    return planSync(agent, this.storeId, this.#createdAt, from, writes);
   }
 
   /**
@@ -179,22 +160,16 @@ export class AgentPersistence {
    * loop had appended its assistant message), so a crash in between leaves a record that restore
    * completes, and the stored history never shows a toolUse without its toolResult for long.
    */
-  sync(agent: Agent): Promise<void> {
+  sync(agent: PersistedAgent): Promise<void> {
     if (this.#deferred) return (void (this.#syncWanted = agent), Promise.resolve());
     return this.#queue.run(() => this.#syncNow(agent));
   }
 
-  async #syncNow(agent: Agent): Promise<void> {
+  async #syncNow(agent: PersistedAgent): Promise<void> {
     this.#createdAt ??= (await this.#repo.readAgent(this.#sessionId, this.storeId))?.created_at ?? nowIso();
     const pending = pendingTurnOf(agent);
-    if (!pending) {
-      this.#detached = undefined;
-      return this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, this.#createdAt));
-    }
-    if (this.#detached?.turn !== pending) {
-      const storedAt = this.#latest?.message === pending.message ? this.#latest.message_id : this.#nextId;
-      this.#detached = { turn: pending, from: storedAt };
-    }
+    this.#detached = detachedFor(pending, { nextId: this.#nextId, latest: this.#latest, detached: this.#detached });
+    if (!this.#detached) return this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, this.#createdAt));
     await this.#repo.updateAgent(this.#sessionId, this.#recordOf(agent, this.#createdAt));
     const { from } = this.#detached;
     if (from < this.#nextId) {
@@ -204,7 +179,7 @@ export class AgentPersistence {
     }
   }
 
-  #recordOf(agent: Agent, createdAt: string, detached = this.#detached): SessionAgent {
+  #recordOf(agent: PersistedAgent, createdAt: string, detached = this.#detached): SessionAgent {
     return agentRecord(agent, this.storeId, createdAt, detached);
   }
 
@@ -231,7 +206,7 @@ export class AgentPersistence {
    * stored from id `removedMessageCount` on (and a leading summary the conversation manager restores
    * itself is left out), so that the next restore, which skips that many ids, gets exactly this history.
    */
-  reset(agent: Agent): Promise<void> {
+  reset(agent: PersistedAgent): Promise<void> {
     this.#buffer = [];
     this.#syncWanted = undefined;
     return this.#queue.run(async () => {
@@ -249,7 +224,7 @@ export class AgentPersistence {
     });
   }
 
-  async #restore(agent: Agent, checkpoint: AgentCheckpoint | undefined): Promise<void> {
+  async #restore(agent: PersistedAgent, checkpoint: AgentCheckpoint | undefined): Promise<void> {
     const initial = agent.messages;
     const stored = await this.#repo.readAgent(this.#sessionId, this.storeId);
     if (!stored) return this.#create(agent);
@@ -293,7 +268,7 @@ export class AgentPersistence {
     }
   }
 
-  async #create(agent: Agent): Promise<void> {
+  async #create(agent: PersistedAgent): Promise<void> {
     const now = nowIso();
     const pending = pendingTurnOf(agent);
     this.#detached = pending ? { turn: pending, from: agent.messages.length } : undefined;
@@ -304,13 +279,8 @@ export class AgentPersistence {
     for (const message of agent.messages) await this.#append(message);
   }
 
-  #row(message: Message, id: number): SessionMessage {
-    const now = nowIso();
-    return { message, message_id: id, redact_message: null, created_at: now, updated_at: now };
-  }
-
   async #append(message: Message): Promise<void> {
-    const row = this.#row(message, this.#nextId);
+    const row = messageRow(message, this.#nextId);
     await this.#repo.createMessage(this.#sessionId, this.storeId, row);
     this.#nextId++;
     this.#latest = row;

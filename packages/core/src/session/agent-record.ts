@@ -3,7 +3,7 @@
  * conversation manager's state, and a turn waiting for answers with where it was stored), and the
  * waiting turn read back from a stored record.
  */
-import type { Agent } from '../agent/agent.js';
+import type { PersistedAgent } from './persisted-agent.js';
 import { SessionCorruptError } from '../errors/session-errors.js';
 import { pendingTurnOf } from '../interrupt/pending-access.js';
 import { pendingTurnFromJson, pendingTurnToJson, type PendingTurn } from '../interrupt/pending-turn.js';
@@ -12,7 +12,7 @@ import { nowIso, type SessionAgent } from './session-types.js';
 
 /** The record of `agent` stored under `agentId`; a detached pending turn still the agent's is kept in it. */
 export function agentRecord(
-  agent: Agent,
+  agent: PersistedAgent,
   agentId: string,
   createdAt: string,
   detached: { turn: PendingTurn; from: number } | undefined,

@@ -2,7 +2,7 @@
  * What a restore checks and repairs in an agent's stored history before the agent sees it: rows that
  * would break the loop, a window count past the stored history, and a turn that waits for answers.
  */
-import type { Agent } from '../agent/agent.js';
+import type { PersistedAgent } from './persisted-agent.js';
 import { SessionCorruptError } from '../errors/session-errors.js';
 import { setPendingTurn } from '../interrupt/pending-access.js';
 import type { PendingTurn } from '../interrupt/pending-turn.js';
@@ -74,7 +74,7 @@ export async function checkStoredRows(
 export async function takePendingTurn(
   repo: SessionRepository,
   { sessionId, agentId }: StoredAgent,
-  agent: Agent,
+  agent: PersistedAgent,
   waiting: { turn: PendingTurn; from: number },
   rows: SessionMessage[],
 ): Promise<{ rows: SessionMessage[]; detached?: { turn: PendingTurn; from: number } }> {

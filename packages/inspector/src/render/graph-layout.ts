@@ -1,4 +1,4 @@
-import type { GraphShape } from '../view/run-view.js';
+import type { GraphShape } from '../view/run-types.js';
 
 /** Where each node sits, in px, and the canvas size. */
 export interface GraphLayout {

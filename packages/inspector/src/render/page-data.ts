@@ -1,6 +1,7 @@
 import type { Message } from '@skein/core';
 import { blockText } from '../view/message-text.js';
-import { runView, type RunView } from '../view/run-view.js';
+import type { RunView } from '../view/run-types.js';
+import { runView } from '../view/run-view.js';
 import type { MessageView, Problem, SessionView } from '../view/session-view.js';
 import type { StepView } from '../view/steps-view.js';
 import { layoutGraph, type GraphLayout } from './graph-layout.js';

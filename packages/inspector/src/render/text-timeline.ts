@@ -1,5 +1,5 @@
 import type { SessionView } from '../view/session-view.js';
-import type { RunView } from '../view/run-view.js';
+import type { RunView } from '../view/run-types.js';
 import { statusColour, type Paint } from './ansi.js';
 import { handoffReceived } from './handoff-received.js';
 

@@ -3,9 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { renderHtmlPage } from '../render/html-page.js';
-import { pageData, type PageData } from '../render/page-data.js';
+import { pageData } from '../render/page-data.js';
 import { loadSession } from '../view/load-session.js';
-import { listSessionSummaries } from '../view/session-summary.js';
+import { indexPage } from './index-page.js';
+import { streamSessionEvents } from './session-events.js';
 
 /** Options of {@link serveStore}. */
 export interface ServeOptions {
@@ -21,21 +22,6 @@ export interface LiveServer {
   close(): Promise<void>;
 }
 
-const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-async function indexPage(store: InspectorStore): Promise<string> {
-  const rows = (await listSessionSummaries(store))
-    .map(
-      (s) =>
-        `<li><a href="/session/${encodeURIComponent(s.id)}/">${escape(s.id)}</a> ${escape(s.type)} · ${escape(s.orchestrators.map((o) => `${o.type} ${o.id} ${o.status}`).join(', '))} · ${escape(s.updatedAt ?? '-')}</li>`,
-    )
-    .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>skein · ${escape(store.label)}</title></head><body><h1>Sessions in ${escape(store.label)}</h1><ul>${rows || '<li>none</li>'}</ul></body></html>`;
-}
-
-/** The data without its read time, to tell whether anything changed. */
-const fingerprint = (data: PageData): string => JSON.stringify({ ...data, generatedAt: '' });
-
 /**
  * Serves the store on 127.0.0.1: `/` lists the sessions, `/session/<id>/` is a session's page, and
  * `/session/<id>/events` streams new page data (server-sent events) whenever the session changes.
@@ -45,40 +31,13 @@ export async function serveStore(store: InspectorStore, options: ServeOptions = 
   const pollMs = options.pollMs ?? 500;
   const timers = new Set<NodeJS.Timeout>();
 
-  const events = async (id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-    let last = '';
-    let busy = false;
-    const tick = async (): Promise<void> => {
-      if (busy) return;
-      busy = true;
-      try {
-        const data = pageData(await loadSession(store, id));
-        const print = fingerprint(data);
-        if (print !== last) {
-          if (last !== '') res.write(`data: ${JSON.stringify(data)}\n\n`);
-          last = print;
-        }
-      } finally {
-        busy = false;
-      }
-    };
-    await tick();
-    const timer = setInterval(() => void tick().catch(() => undefined), pollMs);
-    timers.add(timer);
-    req.on('close', () => {
-      clearInterval(timer);
-      timers.delete(timer);
-    });
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const match = /^\/session\/([^/]+)\/(events)?$/.exec(path);
     if (path === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(await indexPage(store));
     } else if (match?.[1] && match[2] === 'events') {
-      await events(decodeURIComponent(match[1]), req, res);
+      await streamSessionEvents(store, decodeURIComponent(match[1]), req, res, { pollMs, timers });
     } else if (match?.[1]) {
       const data = pageData(await loadSession(store, decodeURIComponent(match[1])));
       res

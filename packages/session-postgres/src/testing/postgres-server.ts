@@ -1,12 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ensurePostgresInstalled } from './postgres-install.js';
+import { PostgresProcess } from './postgres-process.js';
 
 const run = promisify(execFile);
 
@@ -55,21 +55,6 @@ async function serverUser(): Promise<{ uid?: number; gid?: number }> {
   return { uid, gid };
 }
 
-async function waitReady(bin: string, port: number, child: ChildProcess, log: () => Promise<string>): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`postgres exited with ${child.exitCode}:\n${await log()}`);
-    const ok = await run(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).then(
-      () => true,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`postgres did not accept connections within 60 s:\n${await log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /**
  * Starts a real PostgreSQL server for tests: Debian's `postgresql` (installed with apt-get when
  * missing), `initdb` into a fresh temp dir, listening on 127.0.0.1 on a free port, trust auth.
@@ -93,52 +78,8 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
   const initArgs = ['-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-sync'];
   await run(join(bin, 'initdb'), initArgs, { timeout: 120_000, cwd: dir, ...ids });
   const port = await freePort();
-  const fsync = options.fsync === false ? 'off' : 'on';
-  const logFile = join(dir, 'server.log');
-  let child: ChildProcess | undefined;
-  let running: Promise<unknown> | undefined;
-  let watchdog: ChildProcess | undefined;
-  const log = () =>
-    readFile(logFile, 'utf8').then(
-      (t) => t.split('\n').slice(-20).join('\n'),
-      () => '',
-    );
-  const start = async (): Promise<void> => {
-    const args = [
-      '-D',
-      data,
-      '-p',
-      String(port),
-      '-k',
-      dir,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      `fsync=${fsync}`,
-      '-c',
-      'max_connections=300',
-    ];
-    const out = openSync(logFile, 'a');
-    child = spawn(join(bin, 'postgres'), args, { detached: true, stdio: ['ignore', out, out], cwd: dir, ...ids });
-    const spawned = child;
-    running = new Promise((resolve) => spawned.once('exit', () => resolve((running = undefined))));
-    const script = `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 1; done; kill -9 -${child.pid} 2>/dev/null; kill -0 ${process.pid} 2>/dev/null || rm -rf '${dir}'`;
-    watchdog = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
-    watchdog.unref();
-    await waitReady(bin, port, child, log);
-  };
-  const killAll = async (): Promise<void> => {
-    const pid = child?.pid;
-    const exited = running;
-    if (pid === undefined || exited === undefined) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-    await exited;
-  };
-  await start();
+  const server = new PostgresProcess({ bin, dir, data, port, fsync: options.fsync === false ? 'off' : 'on', ids });
+  await server.start();
   const connectionString = (database = 'postgres') => `postgres://${user}@127.0.0.1:${port}/${database}`;
   let stopped: Promise<void> | undefined;
   return {
@@ -155,15 +96,15 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       await run(psql, args);
       return connectionString(name);
     },
-    kill: killAll,
+    kill: () => server.kill(),
     async restart() {
-      await killAll();
-      await start();
+      await server.kill();
+      await server.start();
     },
     stop() {
       stopped ??= (async () => {
-        await killAll();
-        watchdog?.kill();
+        await server.kill();
+        server.stopWatchdog();
         await rm(dir, { recursive: true, force: true });
       })();
       return stopped;

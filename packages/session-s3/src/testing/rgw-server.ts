@@ -1,16 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { CreateBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { startCluster, startWatchdog, stopCluster } from './rgw-cluster.js';
 import { ensureRadosgwInstalled } from './rgw-install.js';
-
-const run = promisify(execFile);
-const scripts = fileURLToPath(new URL('../../scripts/', import.meta.url));
 
 /** Credentials of one S3 user of the test server. */
 export interface RgwCredentials {
@@ -40,50 +31,6 @@ export interface RgwServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function logTail(dir: string): Promise<string> {
-  const logs = await readdir(join(dir, 'log')).catch(() => [] as string[]);
-  const parts = await Promise.all(
-    logs.map(async (name) => {
-      const text = await readFile(join(dir, 'log', name), 'utf8').catch(() => '');
-      return `--- ${name}\n${text.split('\n').slice(-15).join('\n')}`;
-    }),
-  );
-  return parts.join('\n');
-}
-
-/** Kills the daemons if this process dies without calling `stop()`. */
-async function startWatchdog(dir: string): Promise<() => void> {
-  const pids = await Promise.all(
-    ['client.rgw.a', 'osd.0', 'mon.a'].map((name) =>
-      readFile(join(dir, 'run', `${name}.pid`), 'utf8').then((s) => s.trim()),
-    ),
-  );
-  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -9 ${pids.join(' ')} 2>/dev/null; rm -rf '${dir}'`;
-  const child = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
-  child.unref();
-  return () => {
-    if (child.pid !== undefined) {
-      try {
-        process.kill(child.pid);
-      } catch {
-        // already gone
-      }
-    }
-  };
-}
-
 /**
  * Starts a real S3-compatible server for tests: Ceph's RADOS Gateway from Debian (installed with
  * apt-get when missing) over a one-monitor, one-OSD cluster that keeps data in memory, in a fresh temp
@@ -105,43 +52,7 @@ export async function startRgwServer(): Promise<RgwServer> {
     accessKeyId: `OTHER${randomBytes(8).toString('hex').toUpperCase()}`,
     secretAccessKey: randomBytes(24).toString('hex'),
   };
-  const stopScript = join(scripts, 'rgw-stop.sh');
-  // Several test files start clusters at once: a port taken between choosing and binding it, or a
-  // monitor that is slow under load, fails one start; a fresh directory and fresh ports then work.
-  let dir = '';
-  let rgwPort = 0;
-  for (let attempt = 1; ; attempt++) {
-    dir = await mkdtemp(join(tmpdir(), 'skein-session-s3-'));
-    const monPort = await freePort();
-    rgwPort = await freePort();
-    try {
-      await run(
-        'bash',
-        [
-          join(scripts, 'rgw-start.sh'),
-          dir,
-          String(monPort),
-          String(rgwPort),
-          credentials.accessKeyId,
-          credentials.secretAccessKey,
-          otherCredentials.accessKeyId,
-          otherCredentials.secretAccessKey,
-        ],
-        { timeout: 180_000 },
-      );
-      break;
-    } catch (error) {
-      const logs = await logTail(dir);
-      await run('bash', [stopScript, dir]).catch(() => undefined);
-      if (attempt < 3) continue;
-      throw new Error(
-        `The radosgw test server did not start (3 attempts): ${error instanceof Error ? error.message : String(error)}\n${logs}`,
-        {
-          cause: error,
-        },
-      );
-    }
-  }
+  const { dir, rgwPort } = await startCluster(credentials, otherCredentials);
   const stopWatchdog = await startWatchdog(dir);
   const endpoint = `http://127.0.0.1:${rgwPort}`;
   const region = 'us-east-1';
@@ -174,7 +85,7 @@ export async function startRgwServer(): Promise<RgwServer> {
     stop() {
       stopped ??= (async () => {
         stopWatchdog();
-        await run('bash', [stopScript, dir], { timeout: 60_000 });
+        await stopCluster(dir, 60_000);
       })();
       return stopped;
     },

@@ -1,0 +1,45 @@
+import { parseArgs } from 'node:util';
+import type { CliIo } from './cli-io.js';
+import { UsageError } from './cli-io.js';
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  full: { type: 'boolean' },
+  agent: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  port: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  out: { type: 'string' },
+  baseline: { type: 'string' },
+  threshold: { type: 'string' },
+  concurrency: { type: 'string' },
+  repeats: { type: 'string' },
+  resume: { type: 'boolean' },
+  store: { type: 'string' },
+  steps: { type: 'boolean' },
+  step: { type: 'string' },
+  to: { type: 'string' },
+  orchestrator: { type: 'string' },
+} as const;
+
+/** Splits the arguments into the flags and the positionals (the command first); throws on an unknown flag. */
+export function parseCommandLine(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+/** The flags the command line was given. */
+type CliFlags = ReturnType<typeof parseCommandLine>['values'];
+
+/** What a command handler is given: the positionals after the command, the flags, where to write. */
+export interface CommandContext {
+  rest: string[];
+  values: CliFlags;
+  io: CliIo;
+  onServe: ((close: () => Promise<void>, url: string) => void) | undefined;
+}
+
+/** The value, or a usage error naming what is missing. */
+export function need(value: string | undefined, what: string): string {
+  if (value === undefined || value === '') throw new UsageError(`Missing ${what}.`);
+  return value;
+}

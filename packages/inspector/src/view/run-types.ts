@@ -1,0 +1,55 @@
+import type { NodeTransition } from '@skein/core';
+
+/** One execution of a node, placed on the run's clock. */
+export interface NodeExecution {
+  nodeId: string;
+  /** ms since the run's first transition. */
+  startMs: number;
+  /** Undefined while it runs (or when the run stopped inside it). */
+  durationMs: number | undefined;
+  /** `completed`, `failed`, `running`, `interrupted`, or `stopped` (a crash or cancellation ended the run inside it). */
+  status: string;
+  tokens: number | undefined;
+  /** The transition that started it. */
+  via: NodeTransition;
+}
+
+/** A graph's shape, when the run stored it. */
+export interface GraphShape {
+  nodes: string[];
+  /** `join`: the edge is one source of a join (the target waits for all of them). */
+  edges: { from: string; to: string; conditional: boolean; join?: boolean }[];
+  entryPoints: string[];
+}
+
+/** An orchestrator's run, ready to draw. */
+export interface RunView {
+  id: string;
+  type: string;
+  status: string;
+  task: string;
+  totalTokens: number | undefined;
+  /** Wall time from the first to the last transition, in ms. */
+  spanMs: number;
+  executions: NodeExecution[];
+  transitions: NodeTransition[];
+  handoffs: NodeTransition[];
+  /** Interrupts with no later resume: waiting for an answer. */
+  waiting: NodeTransition[];
+  /** Resumes of the run after a crash or an interrupt. */
+  resumes: NodeTransition[];
+  /** Nodes and edges: the stored shape, or the path taken. */
+  shape: GraphShape;
+  /** Each node's latest result, by node id. */
+  results: Record<string, NodeResultView>;
+}
+
+/** A node's latest stored result. */
+export interface NodeResultView {
+  status: string;
+  text: string;
+  tokens: number | undefined;
+  executionTimeMs: number | undefined;
+  executionCount: number | undefined;
+  error?: string;
+}
