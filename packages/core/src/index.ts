@@ -115,7 +115,9 @@ export type {
   HandoffInputData,
   HandoffInputFilter,
   HandoffRequest,
+  InputValidator,
 } from './handoffs/handoff.js';
+export type { IssueLike } from './tools/format-issues.js';
 
 // Sessions
 export type { SessionManager } from './session/session-manager.js';

@@ -45,7 +45,7 @@ export interface RunHost {
 }
 
 /**
- * One run of a graph: a thin loop around the scheduling functions. Ready nodes go to a p-queue as
+ * One run of a graph: a thin loop around the scheduling functions. Ready nodes go to a FIFO queue as
  * soon as they are ready (bounded by `maxConcurrency`, FIFO so ties keep insertion order); a node
  * that finishes follows its edges, persists, and enqueues what it made ready. Limits, timeouts and
  * failures stop the run with a status and a reason; only session write errors are thrown.

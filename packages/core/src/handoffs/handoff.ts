@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { IssueLike } from '../tools/format-issues.js';
 import type { JsonSchema } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { InvocationState } from '../tools/agent-tool.js';
@@ -29,6 +29,16 @@ export interface HandoffInputData {
 export type HandoffInputFilter = (data: HandoffInputData) => HandoffInputData | Promise<HandoffInputData>;
 
 /**
+ * What checks a handoff's input: a zod schema, or anything with zod's `safeParse` shape (a package
+ * that must not load zod, such as a swarm's default transfer, writes its own).
+ */
+export interface InputValidator {
+  safeParse(
+    input: unknown,
+  ): { success: true; data: unknown } | { success: false; error: { issues: readonly IssueLike[] } };
+}
+
+/**
  * A transfer to another agent, shown to the model as a tool `transfer_to_<agent>`. Build one with
  * `handoff()` from `@skein/handoffs`; an `Agent` listed in `handoffs` becomes a default one.
  */
@@ -39,7 +49,7 @@ export interface Handoff {
   readonly toolName: string;
   readonly toolDescription: string;
   /** Validates the model's arguments before the transfer; `undefined` accepts any object. */
-  readonly inputSchema: z.ZodType | undefined;
+  readonly inputSchema: InputValidator | undefined;
   readonly inputJsonSchema: JsonSchema;
   readonly inputFilter: HandoffInputFilter | undefined;
   /** Per-handoff override of nested history; `undefined` follows the orchestrator's setting. */
