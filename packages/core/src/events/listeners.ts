@@ -1,11 +1,9 @@
 /**
- * Listeners by event type (`agent.on('textDelta', fn)`), on eventemitter3. Nothing is allocated until
+ * Listeners by event type (`agent.on('textDelta', fn)`), in a map of arrays. Nothing is allocated until
  * the first listener is added, and `emit` is a no-op for types nobody listens to, so objects nobody
  * listens to do no event work. A listener that throws does not break the run: its error goes to the
  * `error` listeners, or, when there are none, to one process warning per listener.
  */
-import { EventEmitter } from 'eventemitter3';
-
 /** An event with a discriminating `type`. */
 export interface TypedEvent {
   readonly type: string;
@@ -32,15 +30,24 @@ export type Listener<E extends TypedEvent, T extends ListenedType<E>> = (
 
 type AnyListener = (event: TypedEvent) => void;
 
+interface Entry {
+  readonly fn: AnyListener;
+  readonly once: boolean;
+}
+
 let dispatched = 0;
 /** How many events reached at least one listener, process-wide (tests check that unheard events cost nothing). */
 export function listenerDispatchCount(): number {
   return dispatched;
 }
 
-/** The listener registry of one agent or orchestrator. */
+/**
+ * The listener registry of one agent or orchestrator. Each type's listeners are an array replaced,
+ * never changed, when one is added or removed, so an `emit` calls the listeners there were when it
+ * began, in the order they were added; a `once` listener is removed before it is called.
+ */
 export class Listeners<E extends TypedEvent> {
-  #emitter: EventEmitter | undefined;
+  #byType: Map<string, readonly Entry[]> | undefined;
   #wrapped: WeakMap<AnyListener, AnyListener> | undefined;
   readonly #warned = new WeakSet<AnyListener>();
 
@@ -49,28 +56,47 @@ export class Listeners<E extends TypedEvent> {
     this.#wrapped ??= new WeakMap();
     const safe = this.#wrapped.get(raw) ?? this.#guard(raw);
     this.#wrapped.set(raw, safe);
-    this.#emitter ??= new EventEmitter();
-    if (once) this.#emitter.once(type, safe);
-    else this.#emitter.on(type, safe);
+    const byType = (this.#byType ??= new Map());
+    byType.set(type, [...(byType.get(type) ?? []), { fn: safe, once }]);
   }
 
   off<T extends ListenedType<E>>(type: T, listener: Listener<E, T>): void {
     const safe = this.#wrapped?.get(listener as AnyListener);
-    if (safe) this.#emitter?.off(type, safe);
+    const list = this.#byType?.get(type);
+    if (safe && list)
+      this.#set(
+        type,
+        list.filter((entry) => entry.fn !== safe),
+      );
   }
 
   /** True when someone listens to `type` (or to anything, without a type). */
   has(type?: string): boolean {
-    const emitter = this.#emitter;
-    if (!emitter) return false;
-    return type === undefined ? emitter.eventNames().length > 0 : emitter.listenerCount(type) > 0;
+    const byType = this.#byType;
+    if (!byType) return false;
+    return type === undefined ? byType.size > 0 : byType.has(type);
   }
 
   emit(event: E): void {
-    const emitter = this.#emitter;
-    if (!emitter || emitter.listenerCount(event.type) === 0) return;
+    if (this.#byType?.has(event.type)) this.#dispatch(event);
+  }
+
+  #dispatch(event: TypedEvent): void {
+    const list = this.#byType?.get(event.type);
+    if (!list) return;
     dispatched++;
-    emitter.emit(event.type, event);
+    if (list.some((entry) => entry.once))
+      this.#set(
+        event.type,
+        list.filter((entry) => !entry.once),
+      );
+    for (const entry of list) entry.fn(event);
+  }
+
+  /** Keeps `list` as `type`'s listeners; an empty one removes the type. */
+  #set(type: string, list: readonly Entry[]): void {
+    if (list.length > 0) this.#byType?.set(type, list);
+    else this.#byType?.delete(type);
   }
 
   #guard(listener: AnyListener): AnyListener {
@@ -84,8 +110,9 @@ export class Listeners<E extends TypedEvent> {
   }
 
   #report(listener: AnyListener, error: unknown, event: TypedEvent): void {
-    if (event.type !== 'error' && this.#emitter && this.#emitter.listenerCount('error') > 0) {
-      this.#emitter.emit('error', { type: 'error', error, event } satisfies ListenerErrorEvent);
+    if (event.type !== 'error' && this.#byType?.has('error')) {
+      const failure: ListenerErrorEvent = { type: 'error', error, event };
+      this.#dispatch(failure);
       return;
     }
     if (this.#warned.has(listener)) return;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Message, ToolUse } from '../types/messages.js';
 
 /**
@@ -18,7 +17,9 @@ export function idempotencyKey(scope: string, history: readonly Message[], offse
   return hash([...parts, String(offset + prompt), String(occurrence)]);
 }
 
+/** SHA-256, base64url. node:crypto is loaded on the first key (a tool that reads one), not with core. */
 function hash(parts: readonly string[]): string {
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
 }
 
