@@ -8,7 +8,7 @@ import { AgentInitializedEvent } from '../hooks/events.js';
 import { HookRegistry } from '../hooks/hook-registry.js';
 import { runEventLoop, type LoopOutcome } from '../loop/event-loop.js';
 import { createLoopHost, type InvocationTools, type LoopHost } from '../loop/loop-host.js';
-import { resolveRetryStrategy, type RetryStrategy } from '../loop/retry-strategy.js';
+import { agentSettings, type AgentSettings } from './agent-settings.js';
 import type { Model } from '../model/model.js';
 import type { SessionManager } from '../session/session-manager.js';
 import { AgentState } from '../state/agent-state.js';
@@ -17,7 +17,7 @@ import { EventSource } from '../events/event-source.js';
 import { isStreamClosed, LockstepStream, type Emit } from '../events/lockstep-stream.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { Message } from '../types/messages.js';
-import type { AgentStreamEvent, CallbackHandler } from './agent-events.js';
+import type { AgentStreamEvent } from './agent-events.js';
 import { checkAgentOptions, type AgentOptions } from './agent-options.js';
 import { AgentResult } from './agent-result.js';
 import { agentAsTool, type AsToolOptions } from './as-tool.js';
@@ -56,15 +56,10 @@ export class Agent extends EventSource<AgentStreamEvent> {
   readonly #tools: ToolRegistry;
   readonly #handoffTargets: readonly (Agent | Handoff)[];
   #handoffs: readonly Handoff[] | undefined;
-  readonly #callbackHandler: CallbackHandler | undefined;
-  readonly #retryStrategy: RetryStrategy | undefined;
-  readonly #toolExecutor: 'concurrent' | 'sequential';
-  readonly #maxConcurrentTools: number;
-  readonly #recordDirectToolCall: boolean;
+  readonly #settings: AgentSettings;
   // Built on first use, so an agent nobody invokes (or calls a tool of) costs only its fields.
   #loopHost: LoopHost | undefined;
   #directToolCaller: DirectToolCaller | undefined;
-  #running = false;
   #opened: OpenInvocation | undefined;
   #initialized: Promise<void> | undefined;
 
@@ -81,13 +76,9 @@ export class Agent extends EventSource<AgentStreamEvent> {
     this.#conversation = new Conversation(this, options.messages);
     this.#tools = new ToolRegistry(options.tools);
     this.#handoffTargets = options.handoffs ? [...options.handoffs] : NO_HANDOFFS;
-    this.#callbackHandler = options.callbackHandler;
     this.#conversationManager = options.conversationManager;
     this.sessionManager = options.sessionManager;
-    this.#retryStrategy = resolveRetryStrategy(options.retryStrategy);
-    this.#toolExecutor = options.toolExecutor ?? 'concurrent';
-    this.#maxConcurrentTools = options.maxConcurrentTools ?? 8;
-    this.#recordDirectToolCall = options.recordDirectToolCall ?? true;
+    this.#settings = agentSettings(options);
     // The default manager (a sliding window managed after each invocation) registers no hooks.
     if (options.conversationManager) this.hooks.addHook(options.conversationManager);
     if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
@@ -125,8 +116,8 @@ export class Agent extends EventSource<AgentStreamEvent> {
   /** Call a tool directly: `await agent.tool.calculator({ expression: '1 + 1' })`. */
   get tool(): DirectToolCaller {
     this.#directToolCaller ??= createDirectToolCaller(this.#host, {
-      recordByDefault: this.#recordDirectToolCall,
-      isRunning: () => this.#running,
+      recordByDefault: this.#settings.recordDirectToolCall,
+      isRunning: () => this.isRunning,
       initialize: () => this.initialize(),
       scope: () => this.#defaultScope(),
     });
@@ -137,9 +128,9 @@ export class Agent extends EventSource<AgentStreamEvent> {
   get #host(): LoopHost {
     this.#loopHost ??= createLoopHost(this, {
       tools: this.#tools,
-      retryStrategy: this.#retryStrategy,
-      toolExecutor: this.#toolExecutor,
-      maxConcurrentTools: this.#maxConcurrentTools,
+      retryStrategy: this.#settings.retryStrategy,
+      toolExecutor: this.#settings.toolExecutor,
+      maxConcurrentTools: this.#settings.maxConcurrentTools,
       history: this.#conversation,
     });
     return this.#loopHost;
@@ -172,7 +163,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
 
   /** True while an invocation runs. */
   get isRunning(): boolean {
-    return this.#running;
+    return this.#opened !== undefined;
   }
 
   /** Fires `AgentInitializedEvent` once (a session manager restores the agent then). Invocations call it. */
@@ -228,16 +219,15 @@ export class Agent extends EventSource<AgentStreamEvent> {
     extra: InvocationTools | undefined,
     reader: Emit<AgentStreamEvent> | undefined,
   ): Promise<AgentResult> {
-    if (this.#running) {
+    if (this.#opened) {
       throw new ConcurrencyError(
         `Agent ${this.name} is already running; wait for its invocation to finish (or use another Agent).`,
       );
     }
-    this.#running = true;
     const opened = new OpenInvocation(options, extra, reader, {
       name: this.name,
       handoffs: options.handoffs ? options.handoffs.map(toHandoff) : this.handoffs,
-      callbackHandler: this.#callbackHandler,
+      callbackHandler: this.#settings.callbackHandler,
       listeners: this.listeners,
       defaultScope: this.#defaultScope(),
     });
@@ -257,7 +247,6 @@ export class Agent extends EventSource<AgentStreamEvent> {
     } finally {
       await closeInvocation(this, this.#conversation, opened, { outcome, error }, () => {
         this.#opened = undefined;
-        this.#running = false;
       });
     }
   }
