@@ -47,6 +47,22 @@ describe('swarm limits end the run with status failed and a reason', () => {
     expect(result.results['Slow']?.status).toBe('failed');
   });
 
+  it('nodeTimeout counts from each member turn, not from the first', async () => {
+    // Each turn takes less than the nodeTimeout, the run more: nothing times out.
+    const a = agent('A', [{ toolUses: [{ name: 'transfer_to_b' }], delayMs: 250 }]);
+    const b = agent('B', [{ toolUses: [{ name: 'transfer_to_c' }], delayMs: 250 }]);
+    const c = agent('C', [{ text: 'done', delayMs: 250 }]);
+    const ok = await new Swarm({ nodes: [a, b, c], nodeTimeout: 400 }).invoke('go');
+    expect(ok.status).toBe('completed');
+    // A later member that takes too long is stopped at its own limit.
+    const quick = agent('A', [{ toolUses: [{ name: 'transfer_to_b' }], delayMs: 100 }]);
+    const slow = agent('B', [{ text: 'too late', delayMs: 10_000 }]);
+    const late = await new Swarm({ nodes: [quick, slow], nodeTimeout: 400 }).invoke('go');
+    expect(late.status).toBe('failed');
+    expect(late.failureReason).toMatch(/node B exceeded the nodeTimeout of 400 ms/i);
+    expect(late.results['B']?.executionTimeMs).toBeGreaterThanOrEqual(390);
+  });
+
   it('executionTimeout', async () => {
     const a = agent('A', [{ toolUses: [{ name: 'transfer_to_b' }], delayMs: 10 }]);
     const b = agent('B', [{ text: 'late', delayMs: 10_000 }]);

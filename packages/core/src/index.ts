@@ -15,7 +15,8 @@ export { InterruptResponseError, interruptId, withSourcePrefix } from './interru
 export type { ApprovalResponse, Interrupt, InterruptResponse, InterruptResponseBlock } from './interrupt/interrupt.js';
 export { interruptStateOf, restoreInterruptState } from './interrupt/interrupt-state.js';
 export { matchResponses } from './interrupt/pending-turn.js';
-export { promptResponses } from './agent/prompt.js';
+export { checkMessages, promptResponses } from './agent/prompt.js';
+export { setCheckedHistory } from './agent/checked-history.js';
 export { InterruptRaised } from './interrupt/interrupt.js';
 export type { NestedAgentState } from './interrupt/interrupt.js';
 export { BudgetStopRaised } from './budget/budget-stop-raised.js';

@@ -9,6 +9,7 @@ import {
   InterruptRaised,
   interruptStateOf,
   restoreInterruptState,
+  setCheckedHistory,
   type HookRegistry,
   type Interrupt,
   type InvocationState,
@@ -22,6 +23,7 @@ import type { RunContext } from './apply-turn.js';
 import { startingMessages } from './handoff-note.js';
 import { atNode, beforeNodeAsk, resumePoint } from './pause.js';
 import { runWithRepair, type RepairedOutcome } from './repair-turn.js';
+import type { MemberClock } from './member-clock.js';
 import type { NodeRun } from './run-node.js';
 import type { SwarmMembers } from './swarm-members.js';
 import type { ResolvedSwarmOptions } from './swarm-options.js';
@@ -62,7 +64,7 @@ export async function runActiveNode(
   host: ActiveNodeHost,
   state: SwarmRunState,
   invocationState: InvocationState,
-  signal: AbortSignal | undefined,
+  clock: MemberClock,
   emit: SwarmEmit,
 ): Promise<ActiveOutcome> {
   const nodeId = state.current;
@@ -100,7 +102,7 @@ export async function runActiveNode(
   if (cancelNode !== false) {
     const why = typeof cancelNode === 'string' ? cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
     outcome = { ...notRun(`Node ${nodeId} was cancelled: ${why}`), paused: undefined };
-  } else outcome = await runMember(host, state, resume, invocationState, signal, emit);
+  } else outcome = await runMember(host, state, resume, invocationState, clock, emit);
   const result = nodeResult(state, nodeId, outcome);
   addUsage(state.usage, result.usage);
   host.results[nodeId] = result;
@@ -121,7 +123,7 @@ async function runMember(
   state: SwarmRunState,
   resume: ReturnType<typeof resumePoint>,
   invocationState: InvocationState,
-  signal: AbortSignal | undefined,
+  clock: MemberClock,
   emit: SwarmEmit,
 ): Promise<ActiveOutcome> {
   const nodeId = state.current;
@@ -129,7 +131,8 @@ async function runMember(
   const { conversation } = host.context;
   const start = startingMessages(conversation.inputHistory, conversation.items);
   const startLength = start.length; // `start` becomes the agent's live history and grows
-  agent.messages = resume ? [...start, ...resume.pause.items] : start;
+  // Every message was checked when it entered the run (task, stored turns, filters) or came from a member.
+  setCheckedHistory(agent, resume ? [...start, ...resume.pause.items] : start);
   if (resume) {
     agent.state.replace(resume.pause.agentState);
     restoreInterruptState(agent, resume.pause.interruptState);
@@ -139,7 +142,7 @@ async function runMember(
     agent,
     handoffs: host.members.handoffs(nodeId),
     invocationState,
-    signal,
+    clock,
     nodeTimeoutMs: host.options.nodeTimeout,
     remainingMs: host.options.executionTimeout - host.elapsed(),
     executionTimeoutMs: host.options.executionTimeout,

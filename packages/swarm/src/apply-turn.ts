@@ -1,5 +1,12 @@
-import type { Handoff, HandoffContext, HandoffInputData, JsonObject, Message } from '@skein/core';
-import { resolveInputFilter, type HandoffRunSettings } from '@skein/handoffs';
+import {
+  checkMessages,
+  type Handoff,
+  type HandoffContext,
+  type HandoffInputData,
+  type JsonObject,
+  type Message,
+} from '@skein/core';
+import { nestHandoffHistory, resolveInputFilter, type HandoffRunSettings } from '@skein/handoffs';
 import { handoffNote } from './handoff-note.js';
 import type { SwarmConversation } from './swarm-turn.js';
 import { transferPayload } from './transfer-input.js';
@@ -74,6 +81,12 @@ export async function applyTurn(
       !Array.isArray(shaped.newItems)
     ) {
       throw new TypeError('it must return { inputHistory, preHandoffItems, newItems } arrays');
+    }
+    // A filter of the user's may return any messages: checked here, as the members get them unchecked.
+    if (filter && filter !== nestHandoffHistory) {
+      checkMessages(shaped.inputHistory, 'inputHistory');
+      checkMessages(shaped.preHandoffItems, 'preHandoffItems');
+      checkMessages(shaped.newItems, 'newItems');
     }
   } catch (error) {
     return { failure: `The input filter of ${transfer.handoff.toolName} failed: ${describe(error)}` };

@@ -1,5 +1,4 @@
 import {
-  TimeoutError,
   type BudgetScope,
   type Agent,
   type AgentResult,
@@ -9,6 +8,7 @@ import {
   type Message,
   type Prompt,
 } from '@skein/core';
+import type { MemberClock } from './member-clock.js';
 
 /** How one node execution ended. */
 export interface NodeOutcome {
@@ -28,8 +28,8 @@ export interface NodeRun {
   agent: Agent;
   handoffs: readonly Handoff[];
   invocationState: InvocationState;
-  /** The caller's signal (cancels the run). */
-  signal: AbortSignal | undefined;
+  /** The invocation's time limits and the caller's signal. */
+  clock: MemberClock;
   nodeTimeoutMs: number;
   /** What is left of the run's time budget, in ms. */
   remainingMs: number;
@@ -53,7 +53,11 @@ export type MemberEmit = (event: AgentStreamEvent) => Promise<void> | undefined;
  * throws for them.
  */
 export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutcome> {
-  const limit = new NodeLimit(run);
+  const { clock } = run;
+  const limitMs = Math.max(0, Math.min(run.nodeTimeoutMs, run.remainingMs));
+  const runLimited = run.remainingMs < run.nodeTimeoutMs;
+  const { nodeId, nodeTimeoutMs, executionTimeoutMs } = run;
+  clock.start({ nodeId, limitMs, runLimited, nodeTimeoutMs, executionTimeoutMs });
   const started = performance.now();
   const newItems: Message[] = [];
   let result: AgentResult | undefined;
@@ -61,7 +65,7 @@ export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutco
   try {
     const stream = run.agent.stream(run.prompt, {
       handoffs: run.handoffs,
-      signal: limit.signal,
+      signal: clock.signal,
       invocationState: run.invocationState,
       budget: run.budget,
       idempotencyScope: run.idempotencyScope,
@@ -84,61 +88,24 @@ export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutco
       if (shown) await shown;
     }
   } finally {
-    limit.clear();
+    clock.stop();
   }
   return {
     result,
     newItems,
-    error: limit.error(run, error, result),
-    interrupted: limit.interrupted(run),
+    error: failure(run, error, result),
+    interrupted: clock.interrupted,
     elapsedMs: performance.now() - started,
   };
 }
 
-/** A node's own abort controller: fired by its time budget or by the caller's signal. */
-class NodeLimit {
-  readonly #controller = new AbortController();
-  readonly #timer: ReturnType<typeof setTimeout>;
-  readonly #signal: AbortSignal | undefined;
-  readonly #onAbort = (): void => this.#controller.abort(this.#signal?.reason);
-  #timedOut = false;
-
-  constructor(run: NodeRun) {
-    const runLimited = run.remainingMs < run.nodeTimeoutMs;
-    const limitMs = Math.max(0, Math.min(run.nodeTimeoutMs, run.remainingMs));
-    this.#timer = setTimeout(() => {
-      this.#timedOut = true;
-      const what = runLimited
-        ? `the swarm's executionTimeout of ${run.executionTimeoutMs} ms elapsed while ${run.nodeId} was running`
-        : `node ${run.nodeId} exceeded the nodeTimeout of ${run.nodeTimeoutMs} ms`;
-      this.#controller.abort(new TimeoutError(what, limitMs));
-    }, limitMs);
-    this.#signal = run.signal;
-    if (run.signal?.aborted) this.#onAbort();
-    else run.signal?.addEventListener('abort', this.#onAbort, { once: true });
+/** Why the turn failed: its time limit, the error it threw, or a cancellation nobody asked for. */
+function failure(run: NodeRun, thrown: string | undefined, result: AgentResult | undefined): string | undefined {
+  const { clock } = run;
+  if (clock.timedOut) {
+    const message = (clock.signal.reason as Error).message;
+    return message.charAt(0).toUpperCase() + message.slice(1);
   }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  clear(): void {
-    clearTimeout(this.#timer);
-    this.#signal?.removeEventListener('abort', this.#onAbort);
-  }
-
-  /** Set when the caller's signal stopped the node (not its time budget). */
-  interrupted(run: NodeRun): boolean {
-    return !this.#timedOut && run.signal?.aborted === true;
-  }
-
-  /** Why the node failed: its time budget, the error it threw, or a cancellation nobody asked for. */
-  error(run: NodeRun, thrown: string | undefined, result: AgentResult | undefined): string | undefined {
-    if (this.#timedOut) {
-      const message = (this.#controller.signal.reason as Error).message;
-      return message.charAt(0).toUpperCase() + message.slice(1);
-    }
-    if (!thrown && result?.stopReason === 'cancelled' && !this.interrupted(run)) return `${run.nodeId} was cancelled.`;
-    return thrown;
-  }
+  if (!thrown && result?.stopReason === 'cancelled' && !clock.interrupted) return `${run.nodeId} was cancelled.`;
+  return thrown;
 }

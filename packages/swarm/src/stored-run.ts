@@ -1,4 +1,4 @@
-import type { JsonObject, NodeResult } from '@skein/core';
+import { checkMessages, MultiAgentError, type JsonObject, type NodeResult } from '@skein/core';
 import type { SwarmMembers } from './swarm-members.js';
 import { decodeState, withTurnHistory, type SwarmRunState } from './swarm-state.js';
 import { committedTurns, decodeTask, isRunEntry, TASK_ENTRY, type SwarmTurn } from './swarm-turn.js';
@@ -24,5 +24,21 @@ export function readStoredRun(doc: JsonObject, nodes: Record<string, JsonObject>
   const taskEntry = nodes[TASK_ENTRY];
   const turns = committedTurns(nodes, state.turns);
   withTurnHistory(doc, state, turns);
-  return { state, results, task: taskEntry === undefined ? undefined : decodeTask(taskEntry), turns };
+  const task = taskEntry === undefined ? undefined : decodeTask(taskEntry);
+  // Checked once here: the members are handed the conversation without checking it again.
+  checkStored(task ?? [], 'the task');
+  for (const turn of turns) checkStored(turn.newItems, `turn ${turn.seq}`);
+  if (state.pause) checkStored(state.pause.items, 'the paused turn');
+  return { state, results, task, turns };
+}
+
+function checkStored(messages: readonly unknown[], what: string): void {
+  try {
+    checkMessages(messages, 'message');
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new MultiAgentError(
+      `The stored swarm run is not usable (${what} holds a malformed message: ${why}); clear the session or use another swarm id.`,
+    );
+  }
 }

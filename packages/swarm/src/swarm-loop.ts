@@ -8,6 +8,7 @@ import {
 import { runActiveNode, type ActiveNodeHost, type ActiveOutcome } from './active-node.js';
 import { budgetTransition } from './budget-stop.js';
 import { beforeNodeLimit } from './limits.js';
+import type { MemberClock } from './member-clock.js';
 import { pauseTransition } from './pause.js';
 import type { SwarmParts, SwarmRun } from './swarm-run.js';
 import type { SwarmRunState } from './swarm-state.js';
@@ -15,10 +16,11 @@ import type { SwarmTurn } from './swarm-turn.js';
 import type { SwarmEmit } from './swarm-event.js';
 import { planTransfer } from './transfer.js';
 
-/** One invocation of a run: its caller's values and signal, and a clock over the run's time budget. */
+/** One invocation of a run: its caller's values and signal, and clocks over the run's and its turns' time. */
 export interface SwarmInvocation {
   invocationState: InvocationState;
-  signal: AbortSignal | undefined;
+  /** The member turns' time limits, with the caller's signal. */
+  clock: MemberClock;
   /** True when nobody reads the members' own events (see `NodeRun.quiet`). */
   quiet: boolean;
   /** Time spent on the run so far, earlier processes included, in ms. */
@@ -46,7 +48,7 @@ export async function runSwarmLoop(
     const budget = await startNode(run, parts, state, inv.emit);
     if (budget === REFUSED) return;
     const host = activeHost(run, parts, inv, budget);
-    const outcome = await runActiveNode(host, state, inv.invocationState, inv.signal, inv.emit);
+    const outcome = await runActiveNode(host, state, inv.invocationState, inv.clock, inv.emit);
     if (!(await afterNode(run, parts, state, outcome, inv))) return;
   }
 }

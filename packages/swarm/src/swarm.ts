@@ -31,6 +31,7 @@ export type { SwarmEvent } from './swarm-event.js';
 import { forkSwarm, type SwarmFork, type SwarmForkHost, type SwarmForkOptions } from './swarm-fork.js';
 import { swarmHistory, swarmStepState, type SwarmHistoryStep, type SwarmStepState } from './swarm-history.js';
 import { runSwarmLoop } from './swarm-loop.js';
+import { MemberClock } from './member-clock.js';
 import { SwarmRun, type SwarmParts } from './swarm-run.js';
 import { SwarmStore } from './swarm-store.js';
 
@@ -245,7 +246,12 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     const before = state.elapsedMs;
     const elapsed = (): number => before + (performance.now() - started);
     await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
-    await runSwarmLoop(run, run.parts, state, { invocationState, signal: options.signal, quiet, elapsed, emit });
+    const clock = new MemberClock(options.signal);
+    try {
+      await runSwarmLoop(run, run.parts, state, { invocationState, clock, quiet, elapsed, emit });
+    } finally {
+      clock.dispose();
+    }
     state.elapsedMs = elapsed();
     await run.commit(state, emit);
     await this.#store.settle();

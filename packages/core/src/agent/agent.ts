@@ -25,6 +25,7 @@ import { createDirectToolCaller, type DirectToolCaller } from './direct-tool-cal
 import type { Prompt } from './prompt.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
 import { registerPendingAccessor } from '../interrupt/pending-access.js';
+import { registerHistoryAdopter } from './checked-history.js';
 import { runStructuredOutput, type StructuredOutputOptions } from './structured-output.js';
 import { Conversation } from './conversation.js';
 import { OpenInvocation } from './invocation.js';
@@ -110,6 +111,12 @@ export class Agent extends EventSource<AgentStreamEvent> {
       set: (agent, turn) => {
         if (#conversation in agent) agent.#conversation.pending = turn;
       },
+    });
+    // Orchestrators hand on a conversation they checked when it entered the run (see `setCheckedHistory`).
+    registerHistoryAdopter((agent, messages) => {
+      if (!(#conversation in agent)) return false;
+      agent.#conversation.adopt(messages);
+      return true;
     });
   }
 

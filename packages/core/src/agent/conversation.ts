@@ -31,6 +31,11 @@ export class Conversation {
     this.#messages = messages;
   }
 
+  /** Takes `messages` as the history without checking them (see `setCheckedHistory`). */
+  adopt(messages: Message[]): void {
+    this.#messages = messages;
+  }
+
   /** Appends `message`; a promise only when a MessageAddedEvent hook has to run (await it then). */
   append(message: Message): Promise<void> | undefined {
     this.#messages.push(message);

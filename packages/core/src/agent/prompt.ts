@@ -27,6 +27,14 @@ export function checkMessage(message: unknown, where: string): asserts message i
   checkBlocks(message.content, `${where}.content`);
 }
 
+/**
+ * Checks each message's shape (`where[i]` in the error): a `ConfigurationError` saying what is wrong
+ * with the first bad one. For callers that take messages from outside and hand them on unchecked later.
+ */
+export function checkMessages(messages: readonly unknown[], where: string): asserts messages is Message[] {
+  messages.forEach((m, i) => checkMessage(m, `${where}[${i}]`));
+}
+
 function checkBlocks(blocks: readonly unknown[], where: string): void {
   blocks.forEach((block, i) => {
     const problem = contentBlockProblem(block);
