@@ -10,12 +10,14 @@ const SCAN_LIMIT = 8;
  * small array, not a map); a name index is built on first lookup once there are many.
  */
 export class ToolRegistry {
-  readonly #tools: AgentTool[] = [];
+  #tools: AgentTool[] = [];
   #byName: Map<string, AgentTool> | undefined;
   #specs: ToolSpec[] | undefined;
 
   constructor(tools: readonly AgentTool[] = []) {
     for (const t of tools) this.add(t);
+    // Pushing grew the array with room to spare (16 slots for 5 tools): keep an exact copy.
+    if (tools.length > 0) this.#tools = this.#tools.slice();
   }
 
   /** Adds a tool; a second tool with the same name is a configuration error. */
