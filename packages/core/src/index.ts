@@ -133,6 +133,17 @@ export type {
 } from './session/session-types.js';
 export { nowIso } from './session/session-types.js';
 export { mapLimit } from './session/map-limit.js';
+export { checkContiguous, checkIndex, recordText, storedRecordParsers } from './session/stored-records.js';
+export type { CorruptRecord, StoredRecordParsers } from './session/stored-records.js';
+export { checkWrite } from './session/check-write.js';
+export {
+  describeLeaseHolder,
+  leaseHolderGone,
+  leaseOwnerClosed,
+  leaseOwnerOpened,
+  processAlive,
+} from './session/lease-holder.js';
+export type { LeaseHolder } from './session/lease-holder.js';
 export {
   checkSessionId,
   decodeBytes,

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { SessionConflictError, SessionNotFoundError, serializeSessionData } from '@skein/core';
+import { processAlive, SessionConflictError, SessionNotFoundError, serializeSessionData } from '@skein/core';
 import { writeFileAtomic, type WriteMode } from './atomic-write.js';
 import { errnoCode, fsError } from './errors.js';
 import { RootGuard } from './root-guard.js';
-import { pidAlive, SessionLock } from './session-lock.js';
+import { SessionLock } from './session-lock.js';
 import type { SessionPaths } from './session-paths.js';
 import { SessionViews } from './session-views.js';
 
@@ -37,7 +37,7 @@ async function removeTempFiles(dir: string, recovery: { stalePid: number | undef
   const names = await fs.readdir(dir, { recursive: recovery !== undefined }).catch(() => [] as string[]);
   const dead = names.filter((n) => {
     const pid = Number(pattern.exec(path.basename(n))?.[1]);
-    return Number.isInteger(pid) && pid !== process.pid && (pid === recovery?.stalePid || !pidAlive(pid));
+    return Number.isInteger(pid) && pid !== process.pid && (pid === recovery?.stalePid || !processAlive(pid));
   });
   await Promise.all(dead.map((n) => fs.unlink(path.join(dir, n)).catch(() => undefined)));
 }

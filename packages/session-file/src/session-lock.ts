@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import { SessionConflictError } from '@skein/core';
+import { processAlive, SessionConflictError } from '@skein/core';
 import { writeFileAtomic } from './atomic-write.js';
 import { errnoCode } from './errors.js';
 
@@ -45,21 +45,11 @@ function procStart(pid: number | 'self'): string | undefined {
   }
 }
 
-/** True when a process with this pid exists on this host. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoCode(error) === 'EPERM';
-  }
-}
-
 /** True when the lock's holder is certainly gone: same host, and its pid is dead or now belongs to another process. */
 export function isStale(info: LockInfo): boolean {
   if (info.host !== os.hostname()) return false;
   if (info.pid === process.pid) return ![...held.values()].includes(info.token);
-  if (!pidAlive(info.pid)) return true;
+  if (!processAlive(info.pid)) return true;
   const now = info.proc_start === undefined ? undefined : procStart(info.pid);
   return now !== undefined && now !== info.proc_start;
 }
@@ -173,7 +163,7 @@ export class SessionLock {
   async #removeDeadBreaker(): Promise<boolean> {
     const breaker = `${this.file}.break`;
     const other = await readLock(breaker).catch(() => undefined);
-    if (!other || other.host !== os.hostname() || other.pid === process.pid || pidAlive(other.pid)) return false;
+    if (!other || other.host !== os.hostname() || other.pid === process.pid || processAlive(other.pid)) return false;
     await fs.unlink(breaker).catch(() => undefined);
     return true;
   }
@@ -187,7 +177,7 @@ export class SessionLock {
       if (errnoCode(error) !== 'EEXIST') throw error;
       const other = await readLock(breaker).catch(() => undefined);
       if (other === undefined) return false; // finished meanwhile: try again
-      const recovererGone = other.host === os.hostname() && other.pid !== process.pid && !pidAlive(other.pid);
+      const recovererGone = other.host === os.hostname() && other.pid !== process.pid && !processAlive(other.pid);
       if (!recovererGone) {
         throw new SessionConflictError(
           `${what}: process ${other.pid} is recovering the stale lock ${this.file}; retry in a moment.`,

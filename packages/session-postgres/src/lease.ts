@@ -9,7 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { SessionConflictError } from '@skein/core';
+import {
+  describeLeaseHolder,
+  leaseHolderGone,
+  leaseOwnerClosed,
+  leaseOwnerOpened,
+  SessionConflictError,
+} from '@skein/core';
 import type { PoolClient } from 'pg';
 
 /** A lease row as read (numbers, not bigint strings), with the server's clock. */
@@ -28,28 +34,6 @@ interface View {
   heldBy: string | undefined;
 }
 
-const liveOwners = new Set<string>();
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** True when the lease is free or its holder is certainly gone: expired (server clock), or a dead process of this host. */
-function holderGone(row: LeaseRow): boolean {
-  if (row.owner === null) return true;
-  if ((row.expires_at ?? 0) <= row.now_ms) return true;
-  if (row.host !== os.hostname()) return false;
-  return row.pid === process.pid ? !liveOwners.has(row.owner) : !pidAlive(row.pid ?? 0);
-}
-
-const describe = (row: LeaseRow): string =>
-  `process ${row.pid} on ${row.host}, lease until ${new Date(row.expires_at ?? 0).toISOString()}`;
-
 export class PgLeaseBook {
   readonly owner = randomBytes(8).toString('hex');
   readonly #held = new Map<string, number>();
@@ -64,11 +48,11 @@ export class PgLeaseBook {
     this.#store = store;
     this.#ttlMs = ttlMs;
     this.#takeover = takeover;
-    liveOwners.add(this.owner);
+    leaseOwnerOpened(this.owner);
   }
 
   close(): void {
-    liveOwners.delete(this.owner);
+    leaseOwnerClosed(this.owner);
     this.#held.clear();
   }
 
@@ -87,8 +71,11 @@ export class PgLeaseBook {
 
   beginView(sessionId: string, row: LeaseRow | undefined): void {
     if (this.#held.has(sessionId) && row?.owner === this.owner) return;
-    const other = row !== undefined && row.owner !== this.owner && !holderGone(row);
-    this.#views.set(sessionId, { generation: row?.generation ?? 0, heldBy: other ? describe(row) : undefined });
+    const other = row !== undefined && row.owner !== this.owner && !leaseHolderGone(row, row.now_ms, os.hostname());
+    this.#views.set(sessionId, {
+      generation: row?.generation ?? 0,
+      heldBy: other ? describeLeaseHolder(row) : undefined,
+    });
   }
 
   /**
@@ -128,14 +115,14 @@ export class PgLeaseBook {
       this.#held.delete(sessionId);
       throw this.#conflict(
         sessionId,
-        `this writer no longer holds it: ${row.owner ? `another writer (${describe(row)}) took it over` : 'its lease was given up'} (it was idle or paused past its lease). Nothing more was written; reopen the session to continue from what is stored.`,
+        `this writer no longer holds it: ${row.owner ? `another writer (${describeLeaseHolder(row)}) took it over` : 'its lease was given up'} (it was idle or paused past its lease). Nothing more was written; reopen the session to continue from what is stored.`,
       );
     }
     if (row.owner === this.owner) return row.generation; // claimed by a transaction whose answer was lost
-    if (!holderGone(row) && !this.#takeover)
+    if (!leaseHolderGone(row, row.now_ms, os.hostname()) && !this.#takeover)
       throw this.#conflict(
         sessionId,
-        `another writer holds it (${describe(row)}); only one writer may hold a session. Close the other writer (close() on its session manager gives it up), wait until its lease expires, or pass takeover: true if you know it is gone. Nothing was written.`,
+        `another writer holds it (${describeLeaseHolder(row)}); only one writer may hold a session. Close the other writer (close() on its session manager gives it up), wait until its lease expires, or pass takeover: true if you know it is gone. Nothing was written.`,
       );
     const view = this.#views.get(sessionId);
     if (view?.heldBy)

@@ -1,5 +1,8 @@
 import {
+  checkContiguous,
+  checkIndex,
   checkSessionId,
+  checkWrite,
   type JsonObject,
   type ListMessagesOptions,
   type NodeTransition,
@@ -10,22 +13,13 @@ import {
   type SessionRepository,
   type SessionWrite,
 } from '@skein/core';
+import { records } from './documents.js';
 import type { Pool } from 'pg';
-import {
-  checkContiguous,
-  checkIndex,
-  parseAgent,
-  parseMessage,
-  parseMultiAgent,
-  parseNodeEntry,
-  parseSession,
-  parseTransition,
-} from './documents.js';
 import { PgLeaseBook, type LeaseRow } from './lease.js';
 import { resolvePostgresOptions, type PostgresSessionRepositoryOptions } from './options.js';
 import { PgRunner } from './runner.js';
 import { quoteIdent } from './schema.js';
-import { checkWrite, PgWrites } from './writes.js';
+import { PgWrites } from './writes.js';
 
 type DocRow = { doc: unknown };
 
@@ -109,7 +103,7 @@ export class PostgresSessionRepository implements SessionRepository {
       `SELECT doc FROM ${this.#t('skein_sessions')} WHERE session_id = $1`,
       [sessionId],
     );
-    return doc === undefined ? undefined : parseSession(doc, this.#where(sessionId, 'its session record'));
+    return doc === undefined ? undefined : records.session(doc, this.#where(sessionId, 'its session record'));
   }
 
   async deleteSession(sessionId: string): Promise<void> {
@@ -132,7 +126,7 @@ export class PostgresSessionRepository implements SessionRepository {
       `SELECT doc FROM ${this.#t('skein_agents')} WHERE session_id = $1 AND agent_id = $2`,
       [sessionId, agentId],
     );
-    return doc === undefined ? undefined : parseAgent(doc, this.#where(sessionId, `agent ${agentId}`));
+    return doc === undefined ? undefined : records.agent(doc, this.#where(sessionId, `agent ${agentId}`));
   }
 
   updateAgent(sessionId: string, agent: SessionAgent): Promise<void> {
@@ -154,7 +148,7 @@ export class PostgresSessionRepository implements SessionRepository {
     );
     return doc === undefined
       ? undefined
-      : parseMessage(doc, this.#where(sessionId, `agent ${agentId}, message ${id}`), id);
+      : records.message(doc, this.#where(sessionId, `agent ${agentId}, message ${id}`), id);
   }
 
   updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
@@ -178,7 +172,7 @@ export class PostgresSessionRepository implements SessionRepository {
       name,
       this.store,
     );
-    return rows.map((row) => parseMessage(row.doc, this.#where(sessionId, name(row.message_id)), row.message_id));
+    return rows.map((row) => records.message(row.doc, this.#where(sessionId, name(row.message_id)), row.message_id));
   }
 
   deleteMessages(sessionId: string, agentId: string, fromMessageId: number): Promise<void> {
@@ -197,7 +191,9 @@ export class PostgresSessionRepository implements SessionRepository {
       `SELECT doc FROM ${this.#t('skein_multi_agents')} WHERE session_id = $1 AND multi_agent_id = $2`,
       [sessionId, multiAgentId],
     );
-    return doc === undefined ? undefined : parseMultiAgent(doc, this.#where(sessionId, `orchestrator ${multiAgentId}`));
+    return doc === undefined
+      ? undefined
+      : records.multiAgent(doc, this.#where(sessionId, `orchestrator ${multiAgentId}`));
   }
 
   updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
@@ -229,7 +225,7 @@ export class PostgresSessionRepository implements SessionRepository {
     );
     const out: Record<string, JsonObject> = {};
     for (const row of rows)
-      out[row.node_id] = parseNodeEntry(
+      out[row.node_id] = records.nodeEntry(
         row.doc,
         this.#where(sessionId, `orchestrator ${multiAgentId}, node ${row.node_id}`),
       );
@@ -255,7 +251,7 @@ export class PostgresSessionRepository implements SessionRepository {
       name,
       this.store,
     );
-    return rows.map((row) => parseTransition(row.doc, this.#where(sessionId, name(row.seq)), row.seq));
+    return rows.map((row) => records.transition(row.doc, this.#where(sessionId, name(row.seq)), row.seq));
   }
 
   /** Applies `writes` in order in one transaction (all or none), with the checks of the single calls. */

@@ -7,8 +7,7 @@
  * full path that claims or reports the conflict) and `done` when the batch id is there already (a
  * retry of a write whose answer was lost).
  */
-import { SessionConflictError, SessionNotFoundError, type SessionWrite } from '@skein/core';
-import { toDoc } from './documents.js';
+import { recordText, SessionConflictError, SessionNotFoundError, type SessionWrite } from '@skein/core';
 import { pgCode } from './errors.js';
 import {
   agentWritesSql,
@@ -50,19 +49,23 @@ export function encodeWrites(writes: readonly SessionWrite[]): string {
       switch (w.op) {
         case 'createAgent':
         case 'updateAgent':
-          return { op: w.op, id: w.agent.agent_id, doc: toDoc(w.agent) };
+          return { op: w.op, id: w.agent.agent_id, doc: recordText(w.agent) };
         case 'createMessage':
         case 'updateMessage':
-          return { op: w.op, id: w.agentId, n: w.message.message_id, doc: toDoc(w.message) };
+          return { op: w.op, id: w.agentId, n: w.message.message_id, doc: recordText(w.message) };
         case 'deleteMessages':
           return { op: w.op, id: w.agentId, n: w.fromMessageId };
         case 'createMultiAgent':
         case 'updateMultiAgent':
-          return { op: w.op, id: w.multiAgent.id, doc: toDoc(w.multiAgent) };
+          return { op: w.op, id: w.multiAgent.id, doc: recordText(w.multiAgent) };
         case 'putNodeEntry':
-          return { op: w.op, id: w.multiAgentId, node: w.nodeId, doc: toDoc(w.entry) };
+          return { op: w.op, id: w.multiAgentId, node: w.nodeId, doc: recordText(w.entry) };
         case 'appendTransitions':
-          return { op: w.op, id: w.multiAgentId, items: w.transitions.map((t) => ({ seq: t.seq, doc: toDoc(t) })) };
+          return {
+            op: w.op,
+            id: w.multiAgentId,
+            items: w.transitions.map((t) => ({ seq: t.seq, doc: recordText(t) })),
+          };
       }
     }),
   );

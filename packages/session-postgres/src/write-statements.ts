@@ -1,5 +1,4 @@
-import type { SessionWrite } from '@skein/core';
-import { toDoc } from './documents.js';
+import { recordText, type SessionWrite } from '@skein/core';
 
 /**
  * One SQL statement of a single-call write, and what it means when it touches no row: the record
@@ -18,7 +17,7 @@ type Write<Op extends SessionWrite['op']> = Extract<SessionWrite, { op: Op }>;
 /** `createAgent`, `updateAgent`. */
 function agentStatement(t: Table, s: string, w: Write<'createAgent' | 'updateAgent'>): WriteStatement {
   const what = `Agent ${w.agent.agent_id} of session ${s}`;
-  const params = [s, w.agent.agent_id, toDoc(w.agent)];
+  const params = [s, w.agent.agent_id, recordText(w.agent)];
   return w.op === 'createAgent'
     ? {
         sql: `INSERT INTO ${t('skein_agents')} VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
@@ -44,7 +43,7 @@ function messageStatement(
       params: [s, w.agentId, w.fromMessageId],
     };
   const what = `Message ${w.message.message_id} of agent ${w.agentId} in session ${s}`;
-  const params = [s, w.agentId, w.message.message_id, toDoc(w.message)];
+  const params = [s, w.agentId, w.message.message_id, recordText(w.message)];
   return w.op === 'createMessage'
     ? {
         sql: `INSERT INTO ${t('skein_messages')} VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
@@ -67,10 +66,10 @@ function orchestratorStatement(
   if (w.op === 'putNodeEntry')
     return {
       sql: `INSERT INTO ${t('skein_nodes')} VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, multi_agent_id, node_id) DO UPDATE SET doc = excluded.doc`,
-      params: [s, w.multiAgentId, w.nodeId, toDoc(w.entry)],
+      params: [s, w.multiAgentId, w.nodeId, recordText(w.entry)],
     };
   const what = `Orchestrator ${w.multiAgent.id} of session ${s}`;
-  const params = [s, w.multiAgent.id, toDoc(w.multiAgent)];
+  const params = [s, w.multiAgent.id, recordText(w.multiAgent)];
   return w.op === 'createMultiAgent'
     ? {
         sql: `INSERT INTO ${t('skein_multi_agents')} VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
@@ -88,7 +87,7 @@ function orchestratorStatement(
 function transitionStatements(t: Table, s: string, w: Write<'appendTransitions'>): WriteStatement[] {
   return w.transitions.map((tr) => ({
     sql: `INSERT INTO ${t('skein_transitions')} SELECT $1::text, $2::text, $3::bigint, $4::text WHERE $3::bigint = (SELECT COALESCE(MAX(seq) + 1, 0) FROM ${t('skein_transitions')} WHERE session_id = $1 AND multi_agent_id = $2)`,
-    params: [s, w.multiAgentId, tr.seq, toDoc(tr)],
+    params: [s, w.multiAgentId, tr.seq, recordText(tr)],
     noRow: { refusal: 'order', what: `Transition ${tr.seq} of orchestrator ${w.multiAgentId} in session ${s}` },
   }));
 }

@@ -1,42 +1,7 @@
-import {
-  checkSessionId,
-  SessionConflictError,
-  SessionNotFoundError,
-  type Session,
-  type SessionWrite,
-} from '@skein/core';
+import { recordText, SessionConflictError, SessionNotFoundError, type Session, type SessionWrite } from '@skein/core';
 import type { PoolClient } from 'pg';
-import { checkIndex, toDoc } from './documents.js';
 import { pgCode } from './errors.js';
 import { writeStatements } from './write-statements.js';
-
-/** Checks a write's ids before anything is touched (an invalid id is a `SessionNotFoundError`). */
-export function checkWrite(write: SessionWrite): void {
-  switch (write.op) {
-    case 'createAgent':
-    case 'updateAgent':
-      return checkSessionId(write.agent.agent_id, 'agent id');
-    case 'createMessage':
-    case 'updateMessage':
-      checkSessionId(write.agentId, 'agent id');
-      return void checkIndex(write.message.message_id, 'message_id');
-    case 'deleteMessages':
-      checkSessionId(write.agentId, 'agent id');
-      return void checkIndex(write.fromMessageId, 'fromMessageId');
-    case 'createMultiAgent':
-    case 'updateMultiAgent':
-      return checkSessionId(write.multiAgent.id, 'multi-agent id');
-    case 'putNodeEntry':
-      checkSessionId(write.multiAgentId, 'multi-agent id');
-      return checkSessionId(write.nodeId, 'node id');
-    case 'appendTransitions':
-      checkSessionId(write.multiAgentId, 'multi-agent id');
-      for (const t of write.transitions) checkIndex(t.seq, 'transition seq');
-      return;
-    default:
-      throw new SessionNotFoundError(`Unknown session write ${JSON.stringify((write as { op?: unknown }).op)}.`);
-  }
-}
 
 /** What a write needs to exist (named when a foreign key refuses it). */
 function parentOf(write: SessionWrite, sessionId: string): string {
@@ -66,7 +31,7 @@ export class PgWrites {
 
   async createSession(c: PoolClient, session: Session): Promise<void> {
     const sql = `INSERT INTO ${this.#t('skein_sessions')} VALUES ($1, $2) ON CONFLICT DO NOTHING`;
-    if ((await c.query(sql, [session.session_id, toDoc(session)])).rowCount === 0)
+    if ((await c.query(sql, [session.session_id, recordText(session)])).rowCount === 0)
       throw this.#exists(`Session ${session.session_id}`);
   }
 

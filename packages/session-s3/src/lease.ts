@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { SessionConflictError } from '@skein/core';
+import { processAlive, SessionConflictError } from '@skein/core';
 import type { S3ObjectStore } from './object-store.js';
 
 /** What the lease object holds. */
@@ -62,20 +62,11 @@ const RELOAD =
 /** Lease owners held by live leases of this process (a lease of this pid not among them is left over). */
 const heldOwners = new Set<string>();
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** True when the holder is certainly gone: it gave the lease up or it expired, or it ran on this host and its process is dead. */
 function holderGone(lease: LeaseDoc, now: number): boolean {
   if (lease.released_at !== undefined || Date.parse(lease.expires_at) <= now) return true;
   if (lease.host !== os.hostname()) return false;
-  return lease.pid === process.pid ? !heldOwners.has(lease.owner) : !pidAlive(lease.pid);
+  return lease.pid === process.pid ? !heldOwners.has(lease.owner) : !processAlive(lease.pid);
 }
 
 function parseLease(text: string): LeaseDoc {

@@ -5,6 +5,7 @@
  * strictly). Writes hold the session's lease (`writable`) like every other write of the repository.
  */
 import {
+  checkIndex,
   mapLimit,
   serializeSessionData,
   SessionConflictError,
@@ -12,7 +13,7 @@ import {
   type NodeTransition,
   type SessionMultiAgent,
 } from '@skein/core';
-import { checkIndex, parseMultiAgent, parseNodeEntry, parseTransition } from './documents.js';
+import { records } from './documents.js';
 import { nodeIdOfKey, type S3Keys } from './keys.js';
 import type { S3ObjectStore } from './object-store.js';
 import type { SessionObjects } from './session-objects.js';
@@ -51,7 +52,7 @@ export class OrchestratorObjects {
   }
 
   async read(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
-    return this.#objects.read(this.#keys.multiAgent(sessionId, multiAgentId), parseMultiAgent);
+    return this.#objects.read(this.#keys.multiAgent(sessionId, multiAgentId), records.multiAgent);
   }
 
   async update(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
@@ -87,7 +88,7 @@ export class OrchestratorObjects {
     const entries = await mapLimit(
       keys,
       this.#concurrency,
-      async (key) => [nodeIdOfKey(key, dir) as string, await this.#objects.read(key, parseNodeEntry)] as const,
+      async (key) => [nodeIdOfKey(key, dir) as string, await this.#objects.read(key, records.nodeEntry)] as const,
     );
     const out: Record<string, JsonObject> = {};
     for (const [nodeId, entry] of entries) if (entry !== undefined) out[nodeId] = entry;
@@ -134,7 +135,7 @@ export class OrchestratorObjects {
     const out = await mapLimit(seqs, this.#concurrency, async (seq) => {
       const key = this.#keys.transition(sessionId, multiAgentId, seq);
       return (
-        (await this.#objects.read(key, (text, location) => parseTransition(text, location, seq))) ??
+        (await this.#objects.read(key, (text, location) => records.transition(text, location, seq))) ??
         this.#objects.missing(key, `transition ${seq}`)
       );
     });

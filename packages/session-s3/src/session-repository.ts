@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
+  checkIndex,
   mapLimit,
   type JsonObject,
   type ListMessagesOptions,
@@ -10,8 +11,8 @@ import {
   type SessionMultiAgent,
   type SessionRepository,
 } from '@skein/core';
+import { records } from './documents.js';
 
-import { parseAgent, parseMessage, parseSession, checkIndex } from './documents.js';
 import { S3Keys } from './keys.js';
 import { SessionLease } from './lease.js';
 import { S3ObjectStore } from './object-store.js';
@@ -114,7 +115,7 @@ export class S3SessionRepository implements SessionRepository {
   }
 
   async readSession(sessionId: string): Promise<Session | undefined> {
-    return this.#objects.read(this.#keys.session(sessionId), parseSession);
+    return this.#objects.read(this.#keys.session(sessionId), records.session);
   }
 
   async deleteSession(sessionId: string): Promise<void> {
@@ -133,7 +134,7 @@ export class S3SessionRepository implements SessionRepository {
   }
 
   async readAgent(sessionId: string, agentId: string): Promise<SessionAgent | undefined> {
-    return this.#objects.read(this.#keys.agent(sessionId, agentId), parseAgent);
+    return this.#objects.read(this.#keys.agent(sessionId, agentId), records.agent);
   }
 
   async updateAgent(sessionId: string, agent: SessionAgent): Promise<void> {
@@ -150,7 +151,7 @@ export class S3SessionRepository implements SessionRepository {
   async readMessage(sessionId: string, agentId: string, messageId: number): Promise<SessionMessage | undefined> {
     const id = checkIndex(messageId, 'message id');
     return this.#objects.read(this.#keys.message(sessionId, agentId, id), (text, location) =>
-      parseMessage(text, location, id),
+      records.message(text, location, id),
     );
   }
 
@@ -176,7 +177,7 @@ export class S3SessionRepository implements SessionRepository {
     });
     return mapLimit(wanted, this.#concurrency, async (id) => {
       const key = this.#keys.message(sessionId, agentId, id);
-      const row = await this.#objects.read(key, (text, location) => parseMessage(text, location, id));
+      const row = await this.#objects.read(key, (text, location) => records.message(text, location, id));
       return row ?? this.#objects.missing(key, `message ${id} of agent ${agentId}`);
     });
   }

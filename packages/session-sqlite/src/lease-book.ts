@@ -7,7 +7,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { SessionConflictError } from '@skein/core';
+import {
+  describeLeaseHolder,
+  leaseHolderGone,
+  leaseOwnerClosed,
+  leaseOwnerOpened,
+  SessionConflictError,
+} from '@skein/core';
 
 /** A lease row. */
 export interface LeaseRow {
@@ -23,30 +29,6 @@ interface View {
   generation: number;
   /** The other writer holding the session then (as the error message shows it). */
   heldBy: string | undefined;
-}
-
-/** Owner ids of the repositories open in this process (a lease of this pid with another owner is left over). */
-const liveOwners = new Set<string>();
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** True when the lease is free or its holder is certainly gone: expired, or a dead process of this host. */
-function holderGone(row: LeaseRow, now: number): boolean {
-  if (row.owner === null) return true;
-  if ((row.expires_at ?? 0) <= now) return true;
-  if (row.host !== os.hostname()) return false;
-  return row.pid === process.pid ? !liveOwners.has(row.owner) : !pidAlive(row.pid ?? 0);
-}
-
-function describeHolder(row: LeaseRow): string {
-  return `process ${row.pid} on ${row.host}, lease until ${new Date(row.expires_at ?? 0).toISOString()}`;
 }
 
 /** Reads and writes lease rows inside the caller's transaction. */
@@ -72,12 +54,12 @@ export class LeaseBook {
     this.#store = store;
     this.#ttlMs = ttlMs;
     this.#takeover = takeover;
-    liveOwners.add(this.owner);
+    leaseOwnerOpened(this.owner);
   }
 
   /** Forgets every lease (the repository closed). */
   close(): void {
-    liveOwners.delete(this.owner);
+    leaseOwnerClosed(this.owner);
     this.#held.clear();
   }
 
@@ -91,10 +73,10 @@ export class LeaseBook {
   beginView(sessionId: string, row: LeaseRow | undefined): void {
     const mine = this.#holds(sessionId);
     if (mine !== undefined && row?.owner === this.owner) return;
-    const other = row !== undefined && row.owner !== this.owner && !holderGone(row, Date.now());
+    const other = row !== undefined && row.owner !== this.owner && !leaseHolderGone(row, Date.now(), os.hostname());
     this.#views.set(sessionId, {
       generation: row?.generation ?? 0,
-      heldBy: other ? describeHolder(row) : undefined,
+      heldBy: other ? describeLeaseHolder(row) : undefined,
     });
   }
 
@@ -113,13 +95,13 @@ export class LeaseBook {
       this.#overlay.delete(sessionId);
       throw this.#conflict(
         sessionId,
-        `this writer no longer holds it: ${row?.owner ? `another writer (${describeHolder(row)}) took it over` : 'its lease was given up'} (it was idle past its lease). Nothing more was written; reopen the session to continue from what is stored.`,
+        `this writer no longer holds it: ${row?.owner ? `another writer (${describeLeaseHolder(row)}) took it over` : 'its lease was given up'} (it was idle past its lease). Nothing more was written; reopen the session to continue from what is stored.`,
       );
     }
-    if (row && !holderGone(row, now) && !this.#takeover)
+    if (row && !leaseHolderGone(row, now, os.hostname()) && !this.#takeover)
       throw this.#conflict(
         sessionId,
-        `another writer holds it (${describeHolder(row)}); only one writer may hold a session. Close the other writer (close() on its session manager gives it up), wait until its lease expires, or pass takeover: true if you know it is gone. Nothing was written.`,
+        `another writer holds it (${describeLeaseHolder(row)}); only one writer may hold a session. Close the other writer (close() on its session manager gives it up), wait until its lease expires, or pass takeover: true if you know it is gone. Nothing was written.`,
       );
     const view = this.#views.get(sessionId);
     if (view?.heldBy)

@@ -1,6 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import {
+  checkContiguous,
+  checkIndex,
   checkSessionId,
+  checkWrite,
+  recordText,
   SessionConflictError,
   type JsonObject,
   type ListMessagesOptions,
@@ -12,23 +16,13 @@ import {
   type SessionRepository,
   type SessionWrite,
 } from '@skein/core';
-import {
-  checkContiguous,
-  checkIndex,
-  parseAgent,
-  parseMessage,
-  parseMultiAgent,
-  parseNodeEntry,
-  parseSession,
-  parseTransition,
-  toDoc,
-} from './documents.js';
+import { records } from './documents.js';
 import { GroupCommit } from './group-commit.js';
 import { LeaseBook, type LeaseTable } from './lease-book.js';
 import { SqliteConnection } from './connection.js';
 import type { Statements } from './database.js';
 import { resolveSqliteOptions, type SqliteSessionRepositoryOptions } from './options.js';
-import { checkWrite, SqliteWrites } from './writes.js';
+import { SqliteWrites } from './writes.js';
 
 type Row = { doc: unknown } | undefined;
 
@@ -114,7 +108,7 @@ export class SqliteSessionRepository implements SessionRepository {
   async createSession(session: Session): Promise<Session> {
     checkSessionId(session.session_id, 'session id');
     await this.#write(session.session_id, () => {
-      if (this.#open().st.insertSession.run(session.session_id, toDoc(session)).changes === 0)
+      if (this.#open().st.insertSession.run(session.session_id, recordText(session)).changes === 0)
         throw new SessionConflictError(`Session ${session.session_id} already exists in ${this.store}.`, {
           location: this.store,
         });
@@ -126,7 +120,7 @@ export class SqliteSessionRepository implements SessionRepository {
     checkSessionId(sessionId, 'session id');
     return this.#read((st) => {
       const row = st.readSession.get(sessionId) as Row;
-      return row && parseSession(row.doc, this.#where(sessionId, 'its session record'));
+      return row && records.session(row.doc, this.#where(sessionId, 'its session record'));
     });
   }
 
@@ -147,7 +141,7 @@ export class SqliteSessionRepository implements SessionRepository {
     checkSessionId(agentId, 'agent id');
     return this.#read((st) => {
       const row = st.readAgent.get(sessionId, agentId) as Row;
-      return row && parseAgent(row.doc, this.#where(sessionId, `agent ${agentId}`));
+      return row && records.agent(row.doc, this.#where(sessionId, `agent ${agentId}`));
     });
   }
 
@@ -165,7 +159,7 @@ export class SqliteSessionRepository implements SessionRepository {
     const id = checkIndex(messageId, 'message id');
     return this.#read((st) => {
       const row = st.readMessage.get(sessionId, agentId, id) as Row;
-      return row && parseMessage(row.doc, this.#where(sessionId, `agent ${agentId}, message ${id}`), id);
+      return row && records.message(row.doc, this.#where(sessionId, `agent ${agentId}, message ${id}`), id);
     });
   }
 
@@ -187,7 +181,7 @@ export class SqliteSessionRepository implements SessionRepository {
         name,
         this.store,
       );
-      return rows.map((row) => parseMessage(row.doc, this.#where(sessionId, name(row.message_id)), row.message_id));
+      return rows.map((row) => records.message(row.doc, this.#where(sessionId, name(row.message_id)), row.message_id));
     });
   }
 
@@ -204,7 +198,7 @@ export class SqliteSessionRepository implements SessionRepository {
     checkSessionId(multiAgentId, 'multi-agent id');
     return this.#read((st) => {
       const row = st.readMultiAgent.get(sessionId, multiAgentId) as Row;
-      return row && parseMultiAgent(row.doc, this.#where(sessionId, `orchestrator ${multiAgentId}`));
+      return row && records.multiAgent(row.doc, this.#where(sessionId, `orchestrator ${multiAgentId}`));
     });
   }
 
@@ -228,7 +222,7 @@ export class SqliteSessionRepository implements SessionRepository {
     return this.#read((st) => {
       const out: Record<string, JsonObject> = {};
       for (const row of st.readNodes.all(sessionId, multiAgentId) as { node_id: string; doc: unknown }[])
-        out[row.node_id] = parseNodeEntry(
+        out[row.node_id] = records.nodeEntry(
           row.doc,
           this.#where(sessionId, `orchestrator ${multiAgentId}, node ${row.node_id}`),
         );
@@ -256,7 +250,7 @@ export class SqliteSessionRepository implements SessionRepository {
         name,
         this.store,
       );
-      return rows.map((row) => parseTransition(row.doc, this.#where(sessionId, name(row.seq)), row.seq));
+      return rows.map((row) => records.transition(row.doc, this.#where(sessionId, name(row.seq)), row.seq));
     });
   }
 

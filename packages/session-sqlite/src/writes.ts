@@ -1,5 +1,5 @@
 import {
-  checkSessionId,
+  recordText,
   SessionConflictError,
   SessionNotFoundError,
   type JsonObject,
@@ -9,36 +9,7 @@ import {
   type SessionMultiAgent,
   type SessionWrite,
 } from '@skein/core';
-import { checkIndex, toDoc } from './documents.js';
 import type { Statements } from './database.js';
-
-/** Checks a write's ids before anything is touched (an invalid id is a `SessionNotFoundError`). */
-export function checkWrite(write: SessionWrite): void {
-  switch (write.op) {
-    case 'createAgent':
-    case 'updateAgent':
-      return checkSessionId(write.agent.agent_id, 'agent id');
-    case 'createMessage':
-    case 'updateMessage':
-      checkSessionId(write.agentId, 'agent id');
-      return void checkIndex(write.message.message_id, 'message_id');
-    case 'deleteMessages':
-      checkSessionId(write.agentId, 'agent id');
-      return void checkIndex(write.fromMessageId, 'fromMessageId');
-    case 'createMultiAgent':
-    case 'updateMultiAgent':
-      return checkSessionId(write.multiAgent.id, 'multi-agent id');
-    case 'putNodeEntry':
-      checkSessionId(write.multiAgentId, 'multi-agent id');
-      return checkSessionId(write.nodeId, 'node id');
-    case 'appendTransitions':
-      checkSessionId(write.multiAgentId, 'multi-agent id');
-      for (const t of write.transitions) checkIndex(t.seq, 'transition seq');
-      return;
-    default:
-      throw new SessionNotFoundError(`Unknown session write ${JSON.stringify((write as { op?: unknown }).op)}.`);
-  }
-}
 
 /** Applies session writes with the single calls' checks, inside the caller's transaction (synchronous). */
 export class SqliteWrites {
@@ -105,12 +76,12 @@ export class SqliteWrites {
 
   #createAgent(sessionId: string, agent: SessionAgent): void {
     this.requireSession(sessionId);
-    if (this.#st().insertAgent.run(sessionId, agent.agent_id, toDoc(agent)).changes === 0)
+    if (this.#st().insertAgent.run(sessionId, agent.agent_id, recordText(agent)).changes === 0)
       throw this.#exists(`Agent ${agent.agent_id} of session ${sessionId}`);
   }
 
   #updateAgent(sessionId: string, agent: SessionAgent): void {
-    if (this.#st().updateAgent.run(toDoc(agent), sessionId, agent.agent_id).changes === 0)
+    if (this.#st().updateAgent.run(recordText(agent), sessionId, agent.agent_id).changes === 0)
       throw new SessionNotFoundError(
         `Agent ${agent.agent_id} does not exist in session ${sessionId} of ${this.#store}; create it first.`,
         { location: this.#store },
@@ -119,12 +90,12 @@ export class SqliteWrites {
 
   #createMessage(sessionId: string, agentId: string, message: SessionMessage): void {
     this.#requireAgent(sessionId, agentId);
-    if (this.#st().insertMessage.run(sessionId, agentId, message.message_id, toDoc(message)).changes === 0)
+    if (this.#st().insertMessage.run(sessionId, agentId, message.message_id, recordText(message)).changes === 0)
       throw this.#exists(`Message ${message.message_id} of agent ${agentId} in session ${sessionId}`);
   }
 
   #updateMessage(sessionId: string, agentId: string, message: SessionMessage): void {
-    if (this.#st().updateMessage.run(toDoc(message), sessionId, agentId, message.message_id).changes === 0)
+    if (this.#st().updateMessage.run(recordText(message), sessionId, agentId, message.message_id).changes === 0)
       throw new SessionNotFoundError(
         `Message ${message.message_id} of agent ${agentId} does not exist in session ${sessionId} of ${this.#store}.`,
         { location: this.#store },
@@ -133,12 +104,12 @@ export class SqliteWrites {
 
   #createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): void {
     this.requireSession(sessionId);
-    if (this.#st().insertMultiAgent.run(sessionId, multiAgent.id, toDoc(multiAgent)).changes === 0)
+    if (this.#st().insertMultiAgent.run(sessionId, multiAgent.id, recordText(multiAgent)).changes === 0)
       throw this.#exists(`Orchestrator ${multiAgent.id} of session ${sessionId}`);
   }
 
   #updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): void {
-    if (this.#st().updateMultiAgent.run(toDoc(multiAgent), sessionId, multiAgent.id).changes === 0)
+    if (this.#st().updateMultiAgent.run(recordText(multiAgent), sessionId, multiAgent.id).changes === 0)
       throw new SessionNotFoundError(
         `Orchestrator ${multiAgent.id} does not exist in session ${sessionId} of ${this.#store}; create it first.`,
         { location: this.#store },
@@ -153,7 +124,7 @@ export class SqliteWrites {
 
   #putNode(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): void {
     this.#requireMultiAgent(sessionId, multiAgentId);
-    this.#st().putNode.run(sessionId, multiAgentId, nodeId, toDoc(entry));
+    this.#st().putNode.run(sessionId, multiAgentId, nodeId, recordText(entry));
   }
 
   #appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): void {
@@ -166,7 +137,7 @@ export class SqliteWrites {
           `Transition ${t.seq} of orchestrator ${multiAgentId} in session ${sessionId} is out of order (expected ${next}); nothing was written.`,
           { location: this.#store },
         );
-      st.insertTransition.run(sessionId, multiAgentId, t.seq, toDoc(t));
+      st.insertTransition.run(sessionId, multiAgentId, t.seq, recordText(t));
       next++;
     }
   }
