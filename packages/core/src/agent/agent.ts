@@ -62,7 +62,8 @@ export class Agent extends EventSource<AgentStreamEvent> {
   #loopHost: LoopHost | undefined;
   #directToolCaller: DirectToolCaller | undefined;
   #opened: OpenInvocation | undefined;
-  #initialized: Promise<void> | undefined;
+  /** The AgentInitializedEvent's run; `true` once it finished (an invocation then need not wait for it). */
+  #initialized: Promise<void> | true | undefined;
 
   constructor(options: AgentOptions) {
     super();
@@ -175,8 +176,11 @@ export class Agent extends EventSource<AgentStreamEvent> {
 
   /** Fires `AgentInitializedEvent` once (a session manager restores the agent then). Invocations call it. */
   initialize(): Promise<void> {
+    if (this.#initialized === true) return Promise.resolve();
     this.#initialized ??= this.hooks.invoke(new AgentInitializedEvent(this)).then(
-      () => undefined,
+      () => {
+        this.#initialized = true;
+      },
       (error: unknown) => {
         this.#initialized = undefined;
         throw error;
@@ -243,8 +247,9 @@ export class Agent extends EventSource<AgentStreamEvent> {
     let outcome: LoopOutcome | undefined;
     let error: unknown;
     try {
-      await this.initialize();
-      await beginInvocation(this, this.#conversation, prompt, inv);
+      if (this.#initialized !== true) await this.initialize();
+      const begun = beginInvocation(this, this.#conversation, prompt, inv);
+      if (begun) await begun;
       outcome = await runEventLoop(this.#host, inv);
       return opened.result(outcome);
     } catch (e) {
@@ -252,9 +257,10 @@ export class Agent extends EventSource<AgentStreamEvent> {
       if (!isStreamClosed(e)) error = e;
       throw e;
     } finally {
-      await closeInvocation(this, this.#conversation, opened, { outcome, error }, () => {
+      const closed = closeInvocation(this, this.#conversation, opened, { outcome, error }, () => {
         this.#opened = undefined;
       });
+      if (closed) await closed;
     }
   }
 }

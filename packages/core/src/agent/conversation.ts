@@ -66,23 +66,21 @@ export class Conversation {
 
   /**
    * Opens a turn that resumes nothing: a pending turn is closed (its uses without a result get error
-   * results saying no answer came), then the prompt is appended. Returns the messages appended.
+   * results saying no answer came), then the prompt is appended. Returns the messages appended; a
+   * promise only when a MessageAddedEvent hook has to run.
    */
-  async open(prompt: Prompt | undefined): Promise<Message[]> {
-    const added: Message[] = [];
+  open(prompt: Prompt | undefined): Message[] | Promise<Message[]> {
     const turn = this.pending;
-    if (turn) {
-      this.pending = undefined;
-      await this.#add(added, turn.message);
-      await this.#add(added, closingResults(turn));
-    }
-    for (const message of promptToMessages(prompt)) await this.#add(added, message);
-    return added;
+    const prompted = promptToMessages(prompt);
+    this.pending = undefined;
+    const messages = turn ? [turn.message, closingResults(turn), ...prompted] : prompted;
+    if (this.#agent.hooks.has(MessageAddedEvent)) return this.#openHooked(messages);
+    for (const message of messages) this.#messages.push(message);
+    return messages;
   }
 
-  async #add(added: Message[], message: Message): Promise<void> {
-    added.push(message);
-    const hooked = this.append(message);
-    if (hooked) await hooked;
+  async #openHooked(messages: Message[]): Promise<Message[]> {
+    for (const message of messages) await this.append(message);
+    return messages;
   }
 }

@@ -149,12 +149,20 @@ function emitter(
 export class Cleanup {
   readonly #errors: unknown[] = [];
 
-  async step(work: () => unknown): Promise<void> {
+  /** Runs one step, keeping its error; a promise only when the step returned one (await it then). */
+  step(work: () => unknown): Promise<void> | undefined {
+    let result: unknown;
     try {
-      await work();
+      result = work();
     } catch (e) {
       this.#errors.push(e);
+      return undefined;
     }
+    if (!(result instanceof Promise)) return undefined;
+    return result.then(
+      () => undefined,
+      (e: unknown) => void this.#errors.push(e),
+    );
   }
 
   /** Throws the first cleanup error, or attaches them all to `error` (the invocation's own). */
