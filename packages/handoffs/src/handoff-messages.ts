@@ -12,12 +12,19 @@ export function handoffInputMessages(data: HandoffInputData): Message[] {
 /** `messages` with empty ones dropped and same-role neighbours merged (inputs are not changed). */
 export function mergeSameRole(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
-  for (const message of messages) {
-    if (message.content.length === 0) continue;
-    const last = out[out.length - 1];
-    if (last && last.role === message.role)
-      out[out.length - 1] = { role: last.role, content: [...last.content, ...message.content] };
-    else out.push(message);
-  }
+  for (const message of messages) appendMerged(out, message);
   return out;
+}
+
+/**
+ * One step of `mergeSameRole`: appends `message` to `out`, dropped when empty, merged into a new
+ * message when `out` ends with the same role (the messages themselves are not changed). Appending a
+ * conversation's new messages to its merged past gives what merging it whole gives.
+ */
+export function appendMerged(out: Message[], message: Message): void {
+  if (message.content.length === 0) return;
+  const last = out[out.length - 1];
+  if (last && last.role === message.role)
+    out[out.length - 1] = { role: last.role, content: [...last.content, ...message.content] };
+  else out.push(message);
 }

@@ -13,7 +13,7 @@ export {
 export type { ConversationHistoryWrappers } from './history-wrappers.js';
 export { resolveInputFilter } from './resolve-input-filter.js';
 export type { HandoffRunSettings } from './resolve-input-filter.js';
-export { handoffInputMessages, mergeSameRole } from './handoff-messages.js';
+export { appendMerged, handoffInputMessages, mergeSameRole } from './handoff-messages.js';
 export { promptWithHandoffInstructions, RECOMMENDED_PROMPT_PREFIX } from './handoff-prompt.js';
 // Re-exported from @skein/core for convenience: the contract types and the default naming.
 export { defaultHandoff, defaultHandoffDescription, handoffToolName, isHandoff } from '@skein/core';

@@ -20,10 +20,10 @@ import {
   type NodeResult,
 } from '@skein/core';
 import type { RunContext } from './apply-turn.js';
-import { startingMessages } from './handoff-note.js';
 import { atNode, beforeNodeAsk, resumePoint } from './pause.js';
 import { runWithRepair, type RepairedOutcome } from './repair-turn.js';
 import type { MemberClock } from './member-clock.js';
+import type { StartingHistory } from './starting-history.js';
 import type { NodeRun } from './run-node.js';
 import type { SwarmMembers } from './swarm-members.js';
 import type { ResolvedSwarmOptions } from './swarm-options.js';
@@ -53,6 +53,8 @@ export interface ActiveNodeHost {
   initialState(nodeId: string): JsonObject;
   /** True when nobody reads the members' own events (see `NodeRun.quiet`): no `nodeStream` events are made. */
   quiet: boolean;
+  /** Makes the history the active member starts from. */
+  starting: StartingHistory;
 }
 
 /**
@@ -129,7 +131,7 @@ async function runMember(
   const nodeId = state.current;
   const agent = host.members.agent(nodeId);
   const { conversation } = host.context;
-  const start = startingMessages(conversation.inputHistory, conversation.items);
+  const start = host.starting.for(conversation.inputHistory, conversation.items);
   const startLength = start.length; // `start` becomes the agent's live history and grows
   // Every message was checked when it entered the run (task, stored turns, filters) or came from a member.
   setCheckedHistory(agent, resume ? [...start, ...resume.pause.items] : start);

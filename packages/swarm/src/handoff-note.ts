@@ -1,5 +1,4 @@
 import type { JsonObject, Message } from '@skein/core';
-import { mergeSameRole } from '@skein/handoffs';
 
 /** Put first when a handed-over history would start with an assistant message (e.g. a nested summary). */
 export const TRANSFER_OPENER =
@@ -24,15 +23,4 @@ export function handoffNote(fields: NoteFields): Message {
     lines.push(`Shared context (by agent): ${JSON.stringify(fields.sharedContext)}`);
   lines.push('Continue helping the user from here.');
   return { role: 'user', content: [{ text: lines.join('\n') }] };
-}
-
-/**
- * The history a node starts from: input history and items, empty messages dropped, same-role
- * neighbours merged, and a short user opener first when it would start with an assistant message
- * (providers such as Bedrock and Anthropic require a user message first).
- */
-export function startingMessages(inputHistory: readonly Message[], items: readonly Message[]): Message[] {
-  const messages = mergeSameRole([...inputHistory, ...items]);
-  if (messages[0]?.role === 'assistant') messages.unshift({ role: 'user', content: [{ text: TRANSFER_OPENER }] });
-  return messages;
 }

@@ -1,7 +1,7 @@
 import { MultiAgentError, type InvocationState, type JsonObject, type Message } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
 import { applyTurn, type RunContext } from './apply-turn.js';
-import { startingMessages } from './handoff-note.js';
+import { startingMessages } from './starting-history.js';
 import type { SwarmMembers } from './swarm-members.js';
 import { swarmResult, type SwarmResult } from './swarm-result.js';
 import type { SwarmStore } from './swarm-store.js';

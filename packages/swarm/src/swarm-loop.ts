@@ -91,6 +91,7 @@ function activeHost(
     initialState: (id) => run.initialState(id),
     budget,
     quiet: inv.quiet,
+    starting: run.starting,
   };
 }
 

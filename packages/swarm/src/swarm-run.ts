@@ -23,6 +23,7 @@ import { freshState, type SwarmRunState } from './swarm-state.js';
 import type { StoredRun, SwarmStore } from './swarm-store.js';
 import type { SwarmTurn } from './swarm-turn.js';
 import type { SwarmEmit } from './swarm-event.js';
+import { StartingHistory } from './starting-history.js';
 import { taskMessages } from './task.js';
 
 /** What a run needs from its swarm (fixed for the swarm's life). */
@@ -49,6 +50,8 @@ export class SwarmRun {
   readonly parts: SwarmParts;
   state: SwarmRunState | undefined;
   context: RunContext = { conversation: { inputHistory: [], items: [] }, sharedContext: {} };
+  /** The histories members start from, made incrementally as the conversation grows. */
+  readonly starting = new StartingHistory();
   results: Record<string, NodeResult> = {};
   readonly #memberStates = new Map<string, JsonObject>();
   #toReplay: StoredRun | undefined;
