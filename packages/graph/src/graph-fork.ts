@@ -168,7 +168,7 @@ async function resettled(
     executionOrder: state.executionOrder,
     executionCount: state.executionCount,
   };
-  const followed = await followEdges(state, nodeId, result, outgoing, config, false, view);
+  const followed = await followEdges(state, nodeId, result, outgoing, config, false, () => view);
   state.transitions = [...state.transitions, ...numberTransitions(state.transitions.length, followed.transitions)];
   return state;
 }

@@ -239,7 +239,8 @@ export class GraphRun {
     markSettled(state, nodeId, result, ran);
     const outgoing = this.#outgoing.get(nodeId) ?? [];
     const stopped = this.#stop !== undefined;
-    const followed = await followEdges(state, nodeId, result, outgoing, config, stopped, this.graphState());
+    const following = followEdges(state, nodeId, result, outgoing, config, stopped, () => this.graphState());
+    const followed = following instanceof Promise ? await following : following;
     const { fired, transitions } = followed;
     if (followed.halt) this.halt('failed', followed.halt);
     // The node entry is a JSON copy of the result: made only when a session stores it.

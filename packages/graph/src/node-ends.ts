@@ -56,24 +56,30 @@ export interface Followed {
  * Follows a settled node's edges: the arrival is recorded before anything is awaited (nodes finishing
  * together cannot lose it), and the edges whose conditions hold add activations. A failed node is
  * routed around by conditional edges when `continueOnFailure`; else its failure is recorded and halts
- * the run. `stopped`: the run is halting, nothing is followed.
+ * the run. `stopped`: the run is halting, nothing is followed. A promise only when an edge has a
+ * condition to evaluate; `graphState` (what conditions see) is made only then.
  */
-export async function followEdges(
+export function followEdges(
   state: RunState,
   nodeId: string,
   result: NodeResult,
   outgoing: readonly GraphEdge[],
   config: GraphConfig,
   stopped: boolean,
-  graphState: GraphState,
-): Promise<Followed> {
+  graphState: () => GraphState,
+): Followed | Promise<Followed> {
   const ok = result.status === 'completed';
-  let fired: FiredEdge[] = [];
-  if (!stopped && (ok || config.continueOnFailure)) {
-    const arrival = arriveAt(nodeId, ok, outgoing, state.joins);
-    state.joins = arrival.joins;
-    fired = await checkConditions(arrival.candidates, graphState);
-  }
+  if (stopped || !(ok || config.continueOnFailure)) return fire(state, nodeId, result, config, []);
+  const arrival = arriveAt(nodeId, ok, outgoing, state.joins);
+  state.joins = arrival.joins;
+  const fired = checkConditions(arrival.candidates, graphState);
+  if (fired instanceof Promise) return fired.then((f) => fire(state, nodeId, result, config, f));
+  return fire(state, nodeId, result, config, fired);
+}
+
+/** Adds the activations of the edges that fired and says what follows from the node's end. */
+function fire(state: RunState, nodeId: string, result: NodeResult, config: GraphConfig, fired: FiredEdge[]): Followed {
+  const ok = result.status === 'completed';
   for (const f of fired) state.waiting = addActivation(state.waiting, { nodeId: f.edge.to, sources: f.sources });
   const transitions: NewTransition[] = fired.map((f) => ({
     from: nodeId,
@@ -81,7 +87,7 @@ export async function followEdges(
     kind: f.edge.join ? 'join' : 'edge',
     reason: describeEdge(f.edge),
   }));
-  state.handled = state.handled.filter((id) => id !== nodeId);
+  if (state.handled.includes(nodeId)) state.handled = state.handled.filter((id) => id !== nodeId);
   if (ok) return { fired, transitions, halt: undefined };
   if (fired.length > 0) state.handled.push(nodeId);
   else transitions.push({ from: nodeId, to: null, kind: 'fail', reason: result.error ?? 'failed' });

@@ -15,7 +15,7 @@ import {
   type NodeTransition,
   type Status,
 } from '@skein/core';
-import type { Activation } from './schedule.js';
+import type { Activation, JoinProgress } from './schedule.js';
 
 /** A node that has started and not finished: what its agent looked like when it started. */
 export interface InFlight {
@@ -67,7 +67,7 @@ export interface RunState {
   running: Record<string, InFlight>;
   /** Read from a stored run: what the agents of its waiting nodes looked like at its last commit (a resume goes back there). */
   startPoints?: Record<string, InFlight>;
-  joins: Map<number, readonly string[]>;
+  joins: JoinProgress;
   /** Failed nodes that an edge routed around. */
   handled: string[];
   /** Nodes waiting for a person, by node id. */

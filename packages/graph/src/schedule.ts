@@ -80,8 +80,9 @@ export function arriveAt(
   succeeded: boolean,
   outgoing: readonly GraphEdge[],
   joins: JoinProgress,
-): { candidates: FiredEdge[]; joins: Map<number, readonly string[]> } {
-  const progress = new Map(joins);
+): { candidates: FiredEdge[]; joins: JoinProgress } {
+  // Copied on the first join this node arrives at: most nodes feed none, and keep the map as it is.
+  let progress: Map<number, readonly string[]> | undefined;
   const candidates: FiredEdge[] = [];
   for (const edge of outgoing) {
     if (!edge.join) {
@@ -89,6 +90,7 @@ export function arriveAt(
       continue;
     }
     if (!succeeded) continue;
+    progress ??= new Map(joins);
     const arrived = arrive(progress.get(edge.index) ?? [], nodeId);
     if (!edge.from.every((f) => arrived.includes(f))) {
       progress.set(edge.index, arrived);
@@ -97,11 +99,22 @@ export function arriveAt(
     progress.delete(edge.index);
     candidates.push({ edge, sources: edge.from });
   }
-  return { candidates, joins: progress };
+  return { candidates, joins: progress ?? joins };
 }
 
-/** The candidates whose condition holds (or that have none), in order. */
-export async function checkConditions(candidates: readonly FiredEdge[], state: GraphState): Promise<FiredEdge[]> {
+/**
+ * The candidates whose condition holds (or that have none), in order; a promise only when a candidate
+ * has a condition (conditions may be async). `state` is made only then.
+ */
+export function checkConditions(
+  candidates: readonly FiredEdge[],
+  state: () => GraphState,
+): FiredEdge[] | Promise<FiredEdge[]> {
+  if (candidates.every((c) => !c.edge.condition)) return [...candidates];
+  return checkEach(candidates, state());
+}
+
+async function checkEach(candidates: readonly FiredEdge[], state: GraphState): Promise<FiredEdge[]> {
   const fired: FiredEdge[] = [];
   for (const candidate of candidates) {
     const condition = candidate.edge.condition;
@@ -158,8 +171,16 @@ export function addActivation(waiting: readonly Activation[], activation: Activa
   return waiting.map((a, i) => (i === at ? { nodeId: a.nodeId, sources } : a));
 }
 
-/** Human-readable reason of a followed edge, for the transition history. */
+const reasons = new WeakMap<GraphEdge, string>();
+
+/** Human-readable reason of a followed edge, for the transition history (made once per edge). */
 export function describeEdge(edge: GraphEdge): string {
+  let reason = reasons.get(edge);
+  if (reason === undefined) reasons.set(edge, (reason = edgeReason(edge)));
+  return reason;
+}
+
+function edgeReason(edge: GraphEdge): string {
   const from = edge.join ? `join of ${edge.from.join(', ')}` : (edge.from[0] ?? '');
   const name = edge.condition?.name;
   const why = !edge.condition
