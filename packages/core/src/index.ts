@@ -148,6 +148,7 @@ export {
   checkSessionId,
   decodeBytes,
   encodeBytes,
+  holdsBytes,
   parseSessionData,
   serializeSessionData,
 } from './session/session-codec.js';

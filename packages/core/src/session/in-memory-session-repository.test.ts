@@ -6,6 +6,7 @@ import {
   SessionNotFoundError,
   decodeBytes,
   encodeBytes,
+  holdsBytes,
   parseSessionData,
   serializeSessionData,
   type SessionMessage,
@@ -125,6 +126,17 @@ describe('session codec', () => {
     expect(decodeBytes(encodeBytes(value))).toEqual(value);
     expect(parseSessionData(serializeSessionData(value), 'x.json')).toEqual(value);
     expect(serializeSessionData({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}');
+  });
+
+  it('finds bytes at any depth, and stores a value without bytes as it is', () => {
+    const deep = { a: [{ b: { c: [1, { d: new Uint8Array([1, 2]) }] } }] };
+    expect(holdsBytes(deep)).toBe(true);
+    expect(holdsBytes({ a: [{ b: 'x' }], n: null })).toBe(false);
+    expect(parseSessionData(serializeSessionData(deep), 'x.json')).toEqual(deep);
+    expect(serializeSessionData(deep)).toContain('"__bytes_encoded__": true');
+    // A message that mentions the marker in its text is read back as it was written.
+    const text = { content: [{ text: 'a "__bytes_encoded__" key' }] };
+    expect(parseSessionData(serializeSessionData(text), 'x.json')).toEqual(text);
   });
 
   it('names the location of corrupt JSON', () => {

@@ -5,6 +5,23 @@ import { SessionCorruptError, SessionNotFoundError } from '../errors/session-err
  * `{ "__bytes_encoded__": true, "data": "<base64>" }`, so sessions open in both.
  */
 
+/** True when `value` holds a `Uint8Array` somewhere (an image, a document): only then must it be encoded. */
+export function holdsBytes(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (value instanceof Uint8Array) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsBytes(item)) return true;
+    return false;
+  }
+  for (const key in value) if (holdsBytes((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/** `value` as stored JSON text, bytes encoded (copied only when it holds bytes). */
+export function encodedJson(value: unknown, indent?: number): string {
+  return JSON.stringify(holdsBytes(value) ? encodeBytes(value) : value, null, indent);
+}
+
 /** Replaces every `Uint8Array` inside `value` by its encoded object (returns a new value). */
 export function encodeBytes(value: unknown): unknown {
   if (value instanceof Uint8Array)
@@ -38,13 +55,14 @@ export function decodeBytes(value: unknown): unknown {
 
 /** Serializes session data for storage (bytes encoded, 2-space indent like Strands). */
 export function serializeSessionData(value: unknown): string {
-  return JSON.stringify(encodeBytes(value), null, 2);
+  return encodedJson(value, 2);
 }
 
 /** Parses stored session data; corrupt JSON is a `SessionCorruptError` naming `location`. */
 export function parseSessionData<T>(text: string, location: string): T {
   try {
-    return decodeBytes(JSON.parse(text)) as T;
+    const value: unknown = JSON.parse(text);
+    return (text.includes('"__bytes_encoded__"') ? decodeBytes(value) : value) as T;
   } catch (error) {
     throw new SessionCorruptError(
       `Session data at ${location} is not valid JSON (${(error as Error).message}); fix or remove that file.`,

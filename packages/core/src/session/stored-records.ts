@@ -1,6 +1,6 @@
 import { SessionCorruptError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { JsonObject } from '../types/json.js';
-import { encodeBytes, parseSessionData } from './session-codec.js';
+import { encodedJson, parseSessionData } from './session-codec.js';
 import type { NodeTransition, Session, SessionAgent, SessionMessage, SessionMultiAgent } from './session-types.js';
 
 /**
@@ -27,7 +27,7 @@ export interface StoredRecordParsers {
 
 /** A record as stored text: bytes encoded as Strands Agents writes them, no indentation. */
 export function recordText(value: unknown): string {
-  return JSON.stringify(encodeBytes(value));
+  return encodedJson(value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -3,7 +3,7 @@
  * wrappers are unwrapped into `path`; `modelStreamEvent` (the provider's raw events, repeated by
  * `textDelta` and friends) is not sent; bytes become base64 (`{ __bytes_encoded__, data }`, as stores keep them).
  */
-import { encodeBytes, type Message, type NodeResult, type ToolResult, errorMessage } from '@skein/core';
+import { encodeBytes, holdsBytes, type Message, type NodeResult, type ToolResult, errorMessage } from '@skein/core';
 import type { ServerEvent, SpeakerPath } from './server-events.js';
 
 /** An event of an agent or orchestrator stream, loosely typed (nested events come from either). */
@@ -13,19 +13,7 @@ type Mapper = (event: CoreEvent, path: SpeakerPath, out: ServerEvent[]) => void;
 
 const errorText = (error: unknown): string => errorMessage(error);
 
-/** True when `value` holds bytes somewhere (images, documents): only then is it copied to encode them. */
-function hasBytes(value: unknown, depth = 0): boolean {
-  if (value instanceof Uint8Array) return true;
-  if (typeof value !== 'object' || value === null || depth > 64) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (hasBytes(item, depth + 1)) return true;
-    return false;
-  }
-  for (const key in value) if (hasBytes((value as Record<string, unknown>)[key], depth + 1)) return true;
-  return false;
-}
-
-const jsonSafe = <T>(value: T): T => (hasBytes(value) ? (encodeBytes(value) as T) : value);
+const jsonSafe = <T>(value: T): T => (holdsBytes(value) ? (encodeBytes(value) as T) : value);
 
 const MAPPERS: Record<string, Mapper> = {
   textDelta: (e, path, out) => out.push({ type: 'textDelta', path, data: String(e['data']) }),
