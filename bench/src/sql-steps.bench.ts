@@ -9,7 +9,8 @@
  * The floor is one write transaction of the step's bytes (the JSON of its writeBatch): SQLite
  * `BEGIN IMMEDIATE; INSERT; COMMIT` in another file of the same directory with the same pragmas;
  * PostgreSQL `BEGIN; INSERT; COMMIT` on one pooled connection; files: one durable single-file write
- * (temp, write, fsync, rename, fsync dir). Also: bytes each store keeps on disk per step.
+ * (temp, write, fsync, rename, fsync dir). Also: what SQLite itself takes for a step's rows written
+ * by plain statements (sql-plain-step.ts), and the bytes each store keeps on disk per step.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -25,6 +26,7 @@ import { startPostgresServer } from '@skein/session-postgres/testing';
 import { SqliteSessionRepository } from '@skein/session-sqlite';
 import { Swarm } from '@skein/swarm';
 import { table } from './measure.js';
+import { plainStepMs } from './sql-plain-step.js';
 
 const STEPS = 12;
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -74,8 +76,8 @@ function swarm(repository: SessionRepository | undefined, id: string): Run {
   });
 }
 
-/** The bytes each writeBatch call carries (the step's writes), recorded in `sizes`. */
-function measured(repository: SessionRepository, sizes: number[]): SessionRepository {
+/** The bytes each writeBatch call carries (the step's writes), recorded in `sizes`; the writes in `batches`. */
+function measured(repository: SessionRepository, sizes: number[], batches: SessionWrite[][]): SessionRepository {
   return new Proxy(repository, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
@@ -83,6 +85,7 @@ function measured(repository: SessionRepository, sizes: number[]): SessionReposi
       if (prop !== 'writeBatch') return (value as (...a: unknown[]) => unknown).bind(target);
       return (sessionId: string, writes: SessionWrite[]) => {
         sizes.push(JSON.stringify(writes).length);
+        batches.push(writes);
         return (value as (s: string, w: SessionWrite[]) => Promise<void>).call(target, sessionId, writes);
       };
     },
@@ -115,6 +118,7 @@ const connectionString = await server.createDatabase('bench');
 const rows: (string | number)[][] = [
   ['step', 'store', 'ms/step', 'no-session ms/step', 'bytes/step', 'floor ms', 'step / floor', 'persistence / floor'],
 ];
+const plainRows: (string | number)[][] = [['step', 'writes', 'same rows, plain SQL ms', 'floor ms', 'plain / floor']];
 const stored: (string | number)[][] = [['store', 'bytes on disk per step (graph)', 'what is counted']];
 
 // Floors: one transaction of `bytes` bytes.
@@ -178,11 +182,25 @@ for (const [shape, build] of [
   const none = await bestOf(() => build(undefined, `none-${shape.length}`));
   for (const [name, repository, floor] of stores) {
     const sizes: number[] = [];
-    const ms = await bestOf((r) => build(measured(repository, sizes), `${shape[0]}-${name}-${r}`));
+    const batches: SessionWrite[][] = [];
+    const ms = await bestOf((r) => build(measured(repository, sizes, batches), `${shape[0]}-${name}-${r}`));
     // Files have no writeBatch: a step's bytes are the SQLite store's (the same records).
     if (sizes.length > 0) stepBytes.set(shape, median(sizes));
     const bytes = stepBytes.get(shape) ?? 0;
     const floorMs = await floorOf(floor, bytes);
+    if (name === 'sqlite') {
+      // A step in the middle of a run: the batch whose size is the median.
+      const step = batches.find((b) => JSON.stringify(b).length === bytes) ?? (batches[STEPS >> 1] as SessionWrite[]);
+      const plain = await plainStepMs(dir, shape[0] as string, step);
+      const sqliteFloorMs = await floorOf(sqliteFloor, bytes);
+      plainRows.push([
+        shape,
+        step.length,
+        plain.toFixed(2),
+        sqliteFloorMs.toFixed(2),
+        (plain / sqliteFloorMs).toFixed(2),
+      ]);
+    }
     rows.push([
       shape,
       name,
@@ -244,6 +262,8 @@ async function du(p: string): Promise<number> {
 }
 
 table(rows);
+console.log('\nSQLite: the same rows written by plain statements (no skein code), against the floor:');
+table(plainRows);
 console.log('');
 table(stored);
 await Promise.all([sqlite.close(), postgres.close(), pool.end()]);
