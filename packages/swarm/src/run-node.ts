@@ -5,6 +5,7 @@ import {
   type AgentStreamEvent,
   type Handoff,
   type InvocationState,
+  type InvokeOptions,
   type Message,
   type Prompt,
 } from '@skein/core';
@@ -60,41 +61,67 @@ export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutco
   clock.start({ nodeId, limitMs, runLimited, nodeTimeoutMs, executionTimeoutMs });
   const started = performance.now();
   const newItems: Message[] = [];
-  let result: AgentResult | undefined;
-  let error: string | undefined;
+  const options: InvokeOptions = {
+    handoffs: run.handoffs,
+    signal: clock.signal,
+    invocationState: run.invocationState,
+    budget: run.budget,
+    idempotencyScope: run.idempotencyScope,
+  };
   try {
-    const stream = run.agent.stream(run.prompt, {
-      handoffs: run.handoffs,
-      signal: clock.signal,
-      invocationState: run.invocationState,
-      budget: run.budget,
-      idempotencyScope: run.idempotencyScope,
-    });
-    for (;;) {
-      let step: IteratorResult<AgentStreamEvent, AgentResult>;
-      try {
-        step = await stream.next();
-      } catch (e) {
-        error = `${run.nodeId} failed: ${e instanceof Error ? e.message : String(e)}`;
-        break;
-      }
-      if (step.done) {
-        result = step.value;
-        break;
-      }
-      if (step.value.type === 'messageAdded') newItems.push(step.value.message);
-      // Outside the try: a reader that stopped reading unwinds the swarm (no node failure).
-      const shown = run.quiet ? undefined : emit(step.value);
-      if (shown) await shown;
-    }
+    if (!run.quiet) return await streamed(run, options, emit, newItems, started);
+    // Nobody reads the member's events: `invoke` makes none; the turn's messages come from the callback.
+    const result = await run.agent
+      .invoke(run.prompt, { ...options, onMessageAdded: (m) => void newItems.push(m) })
+      .catch((e: unknown) => failed(run, e));
+    return typeof result === 'string'
+      ? outcome(run, started, newItems, result, undefined)
+      : outcome(run, started, newItems, undefined, result);
   } finally {
     clock.stop();
   }
+}
+
+/** Runs the member through `stream()`, handing each event to `emit`. */
+async function streamed(
+  run: NodeRun,
+  options: InvokeOptions,
+  emit: MemberEmit,
+  newItems: Message[],
+  started: number,
+): Promise<NodeOutcome> {
+  const stream = run.agent.stream(run.prompt, options);
+  for (;;) {
+    let step: IteratorResult<AgentStreamEvent, AgentResult>;
+    try {
+      step = await stream.next();
+    } catch (e) {
+      return outcome(run, started, newItems, failed(run, e), undefined);
+    }
+    if (step.done) return outcome(run, started, newItems, undefined, step.value);
+    if (step.value.type === 'messageAdded') newItems.push(step.value.message);
+    // Outside the try: a reader that stopped reading unwinds the swarm (no node failure).
+    const shown = emit(step.value);
+    if (shown) await shown;
+  }
+}
+
+const failed = (run: NodeRun, e: unknown): string =>
+  `${run.nodeId} failed: ${e instanceof Error ? e.message : String(e)}`;
+
+/** The outcome of a turn that ended with `result` or failed with `error` (a timeout wins, see `failure`). */
+function outcome(
+  run: NodeRun,
+  started: number,
+  newItems: Message[],
+  error: string | undefined,
+  result: AgentResult | undefined,
+): NodeOutcome {
   return {
     result,
     newItems,
     error: failure(run, error, result),
-    interrupted: clock.interrupted,
+    interrupted: run.clock.interrupted,
     elapsedMs: performance.now() - started,
   };
 }

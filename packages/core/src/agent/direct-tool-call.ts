@@ -110,6 +110,7 @@ function directInvocation(config: DirectCallConfig, options: DirectToolCallOptio
     budget: undefined,
     unobserved: true,
     emit: () => undefined,
+    onMessageAdded: undefined,
     idempotencyScope: `direct/${config.scope()}`,
   };
 }

@@ -29,7 +29,10 @@ export function beginInvocation(
   if (agent.hooks.has(BeforeInvocationEvent)) return hookedBegin(agent, conversation, prompt, inv);
   if (inv.resume) return undefined;
   const added = conversation.open(prompt);
-  if (inv.unobserved && !(added instanceof Promise)) return undefined;
+  if (inv.unobserved && !(added instanceof Promise)) {
+    if (inv.onMessageAdded) for (const message of added) inv.onMessageAdded(message);
+    return undefined;
+  }
   return showAdded(added, inv);
 }
 
@@ -47,6 +50,7 @@ async function hookedBegin(
 /** Hands the `messageAdded` events of the messages a turn opened with to the watchers. */
 async function showAdded(opened: Message[] | Promise<Message[]>, inv: OpenInvocation['inv']): Promise<void> {
   const added = await opened;
+  if (inv.onMessageAdded) for (const message of added) inv.onMessageAdded(message);
   if (inv.unobserved) return;
   for (const message of added) {
     const shown = inv.emit({ type: 'messageAdded', message });

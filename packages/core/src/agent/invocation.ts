@@ -38,6 +38,7 @@ class LiveInvocation implements Invocation {
   budget: LoopBudget | undefined = undefined;
   readonly unobserved: boolean;
   readonly emit: Invocation['emit'];
+  readonly onMessageAdded: Invocation['onMessageAdded'];
   readonly idempotencyScope: string;
   readonly abortion: InvocationSignal;
 
@@ -55,6 +56,7 @@ class LiveInvocation implements Invocation {
     // Listeners added during the run go to a Listeners object made then, which this run never emits to.
     this.unobserved = !reader && !handler && !listeners;
     this.emit = emitter(listeners, handler, reader, this.requestState);
+    this.onMessageAdded = options.onMessageAdded;
     this.idempotencyScope = options.idempotencyScope ?? owner.defaultScope;
   }
 

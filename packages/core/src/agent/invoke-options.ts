@@ -1,5 +1,6 @@
 import type { BudgetOption } from '../budget/open-scope.js';
 import type { Handoff } from '../handoffs/handoff.js';
+import type { Message } from '../types/messages.js';
 import type { InvocationState } from '../tools/agent-tool.js';
 import type { Agent } from './agent.js';
 
@@ -23,4 +24,10 @@ export interface InvokeOptions {
    * execution its own; an agent used as a tool gets the key of the call that runs it.
    */
   idempotencyScope?: string;
+  /**
+   * Called with each message this invocation appends to the agent's history, in order: the prompt's
+   * messages, the model's answers, the tool results (what `messageAdded` events carry), without
+   * making any event. For orchestrators that need a turn's messages from `invoke()`.
+   */
+  onMessageAdded?: ((message: Message) => void) | undefined;
 }

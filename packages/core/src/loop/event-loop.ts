@@ -113,6 +113,7 @@ async function suspend(host: LoopHost, inv: Invocation, message: Message, outcom
  */
 function addMessage(host: LoopHost, inv: Invocation, message: Message): Promise<void> | undefined {
   const hooked = host.appendMessage(message);
+  inv.onMessageAdded?.(message);
   if (inv.unobserved) return hooked;
   if (hooked) return hooked.then(() => inv.emit({ type: 'messageAdded', message }));
   return inv.emit({ type: 'messageAdded', message });

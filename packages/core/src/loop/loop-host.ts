@@ -68,6 +68,8 @@ export interface Invocation {
    * when the reader stopped). `undefined` when nothing has to be awaited.
    */
   readonly emit: (event: AgentStreamEvent) => Promise<void> | undefined;
+  /** The caller's `InvokeOptions.onMessageAdded`: told of each message appended, events or not. */
+  readonly onMessageAdded: ((message: Message) => void) | undefined;
   /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
   readonly idempotencyScope: string;
 }
