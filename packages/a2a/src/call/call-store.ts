@@ -2,7 +2,8 @@
  * Where a remote call stands, stored before each step that talks to the remote agent, so a caller
  * that crashes resumes the same remote task (GetTask / SubscribeToTask) instead of sending its
  * message again. With a session manager the records are node entries of an `a2a-calls` entry of the
- * session (one per call key: the tool use id); without one they live in memory.
+ * session (one per call key: the tool call's idempotency key, see `callNodeId`); without one they
+ * live in memory.
  */
 import type { JsonObject, JsonValue, MultiAgentSession, SessionManager } from '@skein/core';
 
@@ -50,6 +51,15 @@ export class MemoryCallStore implements CallStore {
   }
 }
 
+/**
+ * The node id a call key is stored under. Keys are idempotency keys (43 base64url characters), which
+ * may start with `-` or `_`, where a node id must start with a letter or a digit: those get a `k` in
+ * front (44 characters, so never another key's id); the others keep the id they were stored under.
+ */
+function callNodeId(key: string): string {
+  return /^[A-Za-z0-9]/.test(key) ? key : `k${key}`;
+}
+
 /** Records as node entries of `a2a-calls.<agent>` in a session. */
 export class SessionCallStore implements CallStore {
   readonly #sm: SessionManager;
@@ -76,14 +86,15 @@ export class SessionCallStore implements CallStore {
 
   async get(key: string): Promise<CallRecord | undefined> {
     const { nodes } = await this.#session();
-    const entry = nodes[key];
+    const entry = nodes[callNodeId(key)];
     return entry && entry['version'] === 1 ? (structuredClone(entry) as unknown as CallRecord) : undefined;
   }
 
   async put(key: string, record: CallRecord): Promise<void> {
     const { session, nodes } = await this.#session();
     const entry = structuredClone(record) as unknown as JsonObject;
-    await session.saveNode(key, entry);
-    nodes[key] = entry;
+    const id = callNodeId(key);
+    await session.saveNode(id, entry);
+    nodes[id] = entry;
   }
 }

@@ -117,6 +117,18 @@ describe('resuming a remote call', () => {
     expect(sdk.received).toEqual(['exactly once']);
   });
 
+  it('a call key that starts with - or _ (an idempotency key may) is stored and found again', async () => {
+    const sdk = await startSdkAgent('echo');
+    agents.push(sdk);
+    const sessions = session();
+    const first = new RemoteAgent({ name: 'echo', url: sdk.url, sessionManager: sessions() });
+    const keys = ['-lNCEOqPwVW-FisYsQb8aWJF5gzMKX43MpIf3kdP2vs', '_lNCEOqPwVW-FisYsQb8aWJF5gzMKX43MpIf3kdP2vs'];
+    for (const key of keys) expect((await first.send(`once ${key[0]}`, { key })).text).toBe(`echo: once ${key[0]}`);
+    const second = new RemoteAgent({ name: 'echo', url: sdk.url, sessionManager: sessions() });
+    for (const key of keys) expect((await second.send(`once ${key[0]}`, { key })).text).toBe(`echo: once ${key[0]}`);
+    expect(sdk.received).toEqual(['once -', 'once _']);
+  });
+
   it('a stream cut before the end is resubscribed', async () => {
     const sdk = await startSdkAgent('slow', { slowMs: 1_500 });
     agents.push(sdk);

@@ -139,6 +139,12 @@ describe('session codec', () => {
     expect(parseSessionData(serializeSessionData(text), 'x.json')).toEqual(text);
   });
 
+  it('refuses a value nested too deep to handle as corrupt, naming where', () => {
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    expect(() => parseSessionData(deep, 'agent.json')).toThrow(SessionCorruptError);
+    expect(() => parseSessionData(deep, 'agent.json')).toThrow(/agent\.json/);
+  });
+
   it('names the location of corrupt JSON', () => {
     const error = (() => {
       try {

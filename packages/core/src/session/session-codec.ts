@@ -38,6 +38,19 @@ export function encodeBytes(value: unknown): unknown {
   return value;
 }
 
+/** True when `value` (parsed JSON) holds an encoded-bytes object somewhere. */
+function holdsEncodedBytes(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsEncodedBytes(item)) return true;
+    return false;
+  }
+  const obj = value as Record<string, unknown>;
+  if (obj['__bytes_encoded__'] === true && typeof obj['data'] === 'string') return true;
+  for (const key in obj) if (holdsEncodedBytes(obj[key])) return true;
+  return false;
+}
+
 /** Turns encoded bytes back into `Uint8Array`s (returns a new value). */
 export function decodeBytes(value: unknown): unknown {
   if (value instanceof Uint8Array) return value;
@@ -62,7 +75,8 @@ export function serializeSessionData(value: unknown): string {
 export function parseSessionData<T>(text: string, location: string): T {
   try {
     const value: unknown = JSON.parse(text);
-    return (text.includes('"__bytes_encoded__"') ? decodeBytes(value) : value) as T;
+    // The walk also refuses a value nested too deep to handle (a RangeError, reported as corrupt).
+    return (holdsEncodedBytes(value) ? decodeBytes(value) : value) as T;
   } catch (error) {
     throw new SessionCorruptError(
       `Session data at ${location} is not valid JSON (${(error as Error).message}); fix or remove that file.`,
