@@ -5,16 +5,29 @@ import { SessionCorruptError, SessionNotFoundError } from '../errors/session-err
  * `{ "__bytes_encoded__": true, "data": "<base64>" }`, so sessions open in both.
  */
 
-/** True when `value` holds a `Uint8Array` somewhere (an image, a document): only then must it be encoded. */
-export function holdsBytes(value: unknown): boolean {
+/** True when `test` holds for `value` or for an object or array anywhere inside it. */
+function holdsObject(value: unknown, test: (value: object) => boolean): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  if (value instanceof Uint8Array) return true;
+  if (test(value)) return true;
   if (Array.isArray(value)) {
-    for (const item of value) if (holdsBytes(item)) return true;
+    for (const item of value) if (holdsObject(item, test)) return true;
     return false;
   }
-  for (const key in value) if (holdsBytes((value as Record<string, unknown>)[key])) return true;
+  for (const key in value) if (holdsObject((value as Record<string, unknown>)[key], test)) return true;
   return false;
+}
+
+const isBytes = (value: object): boolean => value instanceof Uint8Array;
+
+/** An encoded `Uint8Array` as stored: `{ "__bytes_encoded__": true, "data": "<base64>" }`. */
+function isEncodedBytes(value: object): value is { data: string } {
+  const v = value as Record<string, unknown>;
+  return v['__bytes_encoded__'] === true && typeof v['data'] === 'string';
+}
+
+/** True when `value` holds a `Uint8Array` somewhere (an image, a document): only then must it be encoded. */
+export function holdsBytes(value: unknown): boolean {
+  return holdsObject(value, isBytes);
 }
 
 /** `value` as stored JSON text, bytes encoded (copied only when it holds bytes). */
@@ -38,29 +51,14 @@ export function encodeBytes(value: unknown): unknown {
   return value;
 }
 
-/** True when `value` (parsed JSON) holds an encoded-bytes object somewhere. */
-function holdsEncodedBytes(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (holdsEncodedBytes(item)) return true;
-    return false;
-  }
-  const obj = value as Record<string, unknown>;
-  if (obj['__bytes_encoded__'] === true && typeof obj['data'] === 'string') return true;
-  for (const key in obj) if (holdsEncodedBytes(obj[key])) return true;
-  return false;
-}
-
 /** Turns encoded bytes back into `Uint8Array`s (returns a new value). */
 export function decodeBytes(value: unknown): unknown {
   if (value instanceof Uint8Array) return value;
   if (Array.isArray(value)) return value.map(decodeBytes);
   if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    if (obj['__bytes_encoded__'] === true && typeof obj['data'] === 'string')
-      return new Uint8Array(Buffer.from(obj['data'], 'base64'));
+    if (isEncodedBytes(value)) return new Uint8Array(Buffer.from(value.data, 'base64'));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(obj)) out[k] = decodeBytes(v);
+    for (const [k, v] of Object.entries(value)) out[k] = decodeBytes(v);
     return out;
   }
   return value;
@@ -76,7 +74,7 @@ export function parseSessionData<T>(text: string, location: string): T {
   try {
     const value: unknown = JSON.parse(text);
     // The walk also refuses a value nested too deep to handle (a RangeError, reported as corrupt).
-    return (holdsEncodedBytes(value) ? decodeBytes(value) : value) as T;
+    return (holdsObject(value, isEncodedBytes) ? decodeBytes(value) : value) as T;
   } catch (error) {
     throw new SessionCorruptError(
       `Session data at ${location} is not valid JSON (${(error as Error).message}); fix or remove that file.`,
