@@ -149,6 +149,7 @@ export {
   decodeBytes,
   encodeBytes,
   holdsBytes,
+  withBytesEncoded,
   parseSessionData,
   serializeSessionData,
 } from './session/session-codec.js';

@@ -9,6 +9,7 @@ import {
   holdsBytes,
   parseSessionData,
   serializeSessionData,
+  withBytesEncoded,
   type SessionMessage,
 } from '../index.js';
 
@@ -137,6 +138,15 @@ describe('session codec', () => {
     // A message that mentions the marker in its text is read back as it was written.
     const text = { content: [{ text: 'a "__bytes_encoded__" key' }] };
     expect(parseSessionData(serializeSessionData(text), 'x.json')).toEqual(text);
+  });
+
+  it('copies a value to encode its bytes only when it holds bytes', () => {
+    const plain = { a: [{ b: 'x' }] };
+    expect(withBytesEncoded(plain)).toBe(plain);
+    const bytes = new Uint8Array([1, 2]);
+    const value = { a: [{ b: bytes }] };
+    expect(withBytesEncoded(value)).toEqual({ a: [{ b: { __bytes_encoded__: true, data: 'AQI=' } }] });
+    expect(value.a[0]?.b).toBe(bytes);
   });
 
   it('refuses a value nested too deep to handle as corrupt, naming where', () => {

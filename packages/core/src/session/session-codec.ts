@@ -30,9 +30,14 @@ export function holdsBytes(value: unknown): boolean {
   return holdsObject(value, isBytes);
 }
 
+/** `value` with every `Uint8Array` encoded: a copy when it holds bytes, `value` itself when not. */
+export function withBytesEncoded(value: unknown): unknown {
+  return holdsBytes(value) ? encodeBytes(value) : value;
+}
+
 /** `value` as stored JSON text, bytes encoded (copied only when it holds bytes). */
 export function encodedJson(value: unknown, indent?: number): string {
-  return JSON.stringify(holdsBytes(value) ? encodeBytes(value) : value, null, indent);
+  return JSON.stringify(withBytesEncoded(value), null, indent);
 }
 
 /** Replaces every `Uint8Array` inside `value` by its encoded object (returns a new value). */

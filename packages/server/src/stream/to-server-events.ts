@@ -3,7 +3,7 @@
  * wrappers are unwrapped into `path`; `modelStreamEvent` (the provider's raw events, repeated by
  * `textDelta` and friends) is not sent; bytes become base64 (`{ __bytes_encoded__, data }`, as stores keep them).
  */
-import { encodeBytes, holdsBytes, type Message, type NodeResult, type ToolResult, errorMessage } from '@skein/core';
+import { withBytesEncoded, type Message, type NodeResult, type ToolResult, errorMessage } from '@skein/core';
 import type { ServerEvent, SpeakerPath } from './server-events.js';
 
 /** An event of an agent or orchestrator stream, loosely typed (nested events come from either). */
@@ -13,7 +13,7 @@ type Mapper = (event: CoreEvent, path: SpeakerPath, out: ServerEvent[]) => void;
 
 const errorText = (error: unknown): string => errorMessage(error);
 
-const jsonSafe = <T>(value: T): T => (holdsBytes(value) ? (encodeBytes(value) as T) : value);
+const jsonSafe = <T>(value: T): T => withBytesEncoded(value) as T;
 
 const MAPPERS: Record<string, Mapper> = {
   textDelta: (e, path, out) => out.push({ type: 'textDelta', path, data: String(e['data']) }),

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../../errors/configuration-errors.js';
 import { SessionConflictError } from '../../errors/session-errors.js';
 import type { JsonObject } from '../../types/json.js';
-import { encodeBytes } from '../session-codec.js';
+import { withBytesEncoded } from '../session-codec.js';
 import type { SessionRepository, SessionWrite } from '../session-repository.js';
 import { nowIso, type NodeTransition, type SessionMultiAgent } from '../session-types.js';
 import {
@@ -186,7 +186,7 @@ export class RunHistory {
   async archive(storeId: string, messages: readonly unknown[]): Promise<void> {
     if (!this.enabled || !this.#current) return;
     const step = this.#current.step;
-    const entry = encodeBytes({ storeId, step, messages }) as JsonObject;
+    const entry = withBytesEncoded({ storeId, step, messages }) as JsonObject;
     await this.#repo.putNodeEntry(this.#sessionId, historyIndexId(this.#id), archiveEntryId(step, storeId), entry);
   }
 
@@ -262,7 +262,8 @@ export class RunHistory {
 
 /** A step's entry in its run's record (bytes encoded the way sessions store them). */
 function stepEntry(planned: PlannedStep, content: StepContent): JsonObject {
-  return encodeBytes({
+  // Not a copy: the step's records are made fresh for its writes, which share them.
+  return withBytesEncoded({
     step: planned.step,
     run: planned.run,
     at: nowIso(),
