@@ -3,6 +3,7 @@ import {
   SessionCorruptError,
   type AgentCheckpoint,
   isUnfinished,
+  mapLimit,
   restoreInterruptState,
   type Interrupt,
   type JsonObject,
@@ -17,6 +18,9 @@ import {
 import type { GraphConfig } from './graph-types.js';
 import { requeueRunning, restoreRunState, type RunState } from './run-state.js';
 import { storedRunProblem } from './stored-run-check.js';
+
+/** Node agents restored (or stored) at once when a run starts. */
+const ATTACH_CONCURRENCY = 8;
 
 /**
  * A graph's handle on its session: what a graph step contains, written through core's run protocol
@@ -182,14 +186,15 @@ export class GraphSession {
    * the node's step. A node that was running goes back to the checkpoint committed when it started.
    */
   async #attachAgents(checkpoints: ReadonlyMap<string, AgentCheckpoint>): Promise<void> {
-    for (const node of this.#config.nodes.values()) {
-      if (node.target instanceof Agent)
-        await this.#session.attachAgent(node.target, node.id, {
-          restore: true,
-          checkpoint: checkpoints.get(node.id),
-          deferWrites: true,
-        });
-    }
+    const nodes = [...this.#config.nodes.values()].filter((node) => node.target instanceof Agent);
+    // Several at once: a store's round trips overlap, and SQLite commits the new agents together.
+    await mapLimit(nodes, ATTACH_CONCURRENCY, (node) =>
+      this.#session.attachAgent(node.target as Agent, node.id, {
+        restore: true,
+        checkpoint: checkpoints.get(node.id),
+        deferWrites: true,
+      }),
+    );
     this.#attached = true;
   }
 }

@@ -130,3 +130,27 @@ describe('sessions', () => {
     expect(result.executionCount).toBe(3);
   });
 });
+
+describe('run start', () => {
+  it('restores (or stores) the node agents several at once, not one after another', async () => {
+    let inFlight = 0;
+    let most = 0;
+    class SlowReads extends InMemorySessionRepository {
+      override async readAgent(...args: Parameters<InMemorySessionRepository['readAgent']>) {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return super.readAgent(...args);
+      }
+    }
+    const repository = new SlowReads();
+    const scripts = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`n${i}`, [`N${i}`]]));
+    const { graph } = chain(repository, scripts);
+    const result = await graph.invoke('task');
+    expect(result.status).toBe('completed');
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+    for (let i = 0; i < 12; i++) expect(await repository.readAgent('sess', `pipeline.n${i}`)).toBeDefined();
+  });
+});
