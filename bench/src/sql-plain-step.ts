@@ -67,3 +67,32 @@ export async function plainStepMs(
   db.close();
   return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
 }
+
+/**
+ * The lower bound of a one-row step journal: the step's writes as one JSON row (encoding timed too)
+ * in one `BEGIN IMMEDIATE ... COMMIT` with the same pragmas, the lease row read first. The median ms
+ * of `times` steps.
+ */
+export function journalStepMs(dir: string, name: string, writes: readonly SessionWrite[], times = 31): number {
+  const db = new Database(path.join(dir, `journal-${name}.db`));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(
+    "CREATE TABLE lease (session_id TEXT PRIMARY KEY, generation INTEGER NOT NULL); INSERT INTO lease VALUES ('p', 1);" +
+      'CREATE TABLE journal (session_id TEXT NOT NULL, seq INTEGER NOT NULL, batch TEXT NOT NULL, PRIMARY KEY (session_id, seq))',
+  );
+  const lease = db.prepare('SELECT generation FROM lease WHERE session_id = ?');
+  const insert = db.prepare('INSERT INTO journal (session_id, seq, batch) VALUES (?, ?, ?)');
+  const samples: number[] = [];
+  for (let i = 0; i <= times; i++) {
+    const t = performance.now();
+    const batch = JSON.stringify(writes);
+    db.exec('BEGIN IMMEDIATE');
+    lease.get('p');
+    insert.run('p', i, batch);
+    db.exec('COMMIT');
+    if (i > 0) samples.push(performance.now() - t);
+  }
+  db.close();
+  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
+}

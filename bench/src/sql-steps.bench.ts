@@ -10,14 +10,22 @@
  * `BEGIN IMMEDIATE; INSERT; COMMIT` in another file of the same directory with the same pragmas;
  * PostgreSQL `BEGIN; INSERT; COMMIT` on one pooled connection; files: one durable single-file write
  * (temp, write, fsync, rename, fsync dir). Also: what SQLite itself takes for a step's rows written
- * by plain statements (sql-plain-step.ts), and the bytes each store keeps on disk per step.
+ * by plain statements (sql-plain-step.ts), where a SQLite step's time goes (the records made but not
+ * stored; SQLite with synchronous=NORMAL; FULL), the lower bound of a one-row step journal, and the
+ * bytes each store keeps on disk per step.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Agent, RepositorySessionManager, type SessionRepository, type SessionWrite } from '@skein/core';
+import {
+  Agent,
+  InMemorySessionRepository,
+  RepositorySessionManager,
+  type SessionRepository,
+  type SessionWrite,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionRepository } from '@skein/session-file';
@@ -26,7 +34,7 @@ import { startPostgresServer } from '@skein/session-postgres/testing';
 import { SqliteSessionRepository } from '@skein/session-sqlite';
 import { Swarm } from '@skein/swarm';
 import { table } from './measure.js';
-import { plainStepMs } from './sql-plain-step.js';
+import { journalStepMs, plainStepMs } from './sql-plain-step.js';
 
 const STEPS = 12;
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -120,6 +128,28 @@ const rows: (string | number)[][] = [
 ];
 const plainRows: (string | number)[][] = [['step', 'writes', 'same rows, plain SQL ms', 'floor ms', 'plain / floor']];
 const stored: (string | number)[][] = [['store', 'bytes on disk per step (graph)', 'what is counted']];
+const parts: (string | number)[][] = [
+  [
+    'step',
+    'no session',
+    'records made, not stored',
+    '+ SQLite writes (NORMAL)',
+    '+ durable sync (FULL)',
+    'floor',
+    'one-row journal (plain SQL)',
+  ],
+];
+/** A repository that makes no write of a step (its writeBatch stores nothing): what core's records cost. */
+function recordsOnly(): SessionRepository {
+  const memory = new InMemorySessionRepository();
+  return new Proxy(memory, {
+    get(target, prop) {
+      if (prop === 'writeBatch') return async () => {};
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
 
 // Floors: one transaction of `bytes` bytes.
 const floorDb = new Database(path.join(dir, 'floor.db'));
@@ -166,6 +196,7 @@ const floorOf = async (floor: (bytes: number) => number | Promise<number>, bytes
 };
 
 const sqlite = new SqliteSessionRepository({ path: path.join(dir, 'steps.db') });
+const sqliteNormal = new SqliteSessionRepository({ path: path.join(dir, 'normal.db'), synchronous: 'NORMAL' });
 const postgres = new PostgresSessionRepository({ connectionString, poolSize: 4 });
 const files = new FileSessionRepository({ storageDir: path.join(dir, 'files') });
 const stores: [string, SessionRepository, (bytes: number) => number | Promise<number>][] = [
@@ -199,6 +230,19 @@ for (const [shape, build] of [
         plain.toFixed(2),
         sqliteFloorMs.toFixed(2),
         (plain / sqliteFloorMs).toFixed(2),
+      ]);
+      const records = await bestOf((r) => build(recordsOnly(), `${shape[0]}-records-${r}`));
+      const normal = await bestOf((r) => build(sqliteNormal, `${shape[0]}-normal-${r}`));
+      const journal = journalStepMs(dir, shape[0] as string, step);
+      const diff = (a: number, b: number): string => `${(a - b).toFixed(2)} (${((a - b) / sqliteFloorMs).toFixed(2)}x)`;
+      parts.push([
+        shape,
+        none.toFixed(2),
+        diff(records, none),
+        diff(normal, records),
+        diff(ms, normal),
+        sqliteFloorMs.toFixed(2),
+        `${journal.toFixed(2)} (${(journal / sqliteFloorMs).toFixed(2)}x)`,
       ]);
     }
     rows.push([
@@ -264,9 +308,11 @@ async function du(p: string): Promise<number> {
 table(rows);
 console.log('\nSQLite: the same rows written by plain statements (no skein code), against the floor:');
 table(plainRows);
+console.log('\nWhere a SQLite step goes, ms per step added by each part (x the floor):');
+table(parts);
 console.log('');
 table(stored);
-await Promise.all([sqlite.close(), postgres.close(), pool.end()]);
+await Promise.all([sqlite.close(), sqliteNormal.close(), postgres.close(), pool.end()]);
 floorDb.close();
 await server.stop();
 await fs.rm(dir, { recursive: true, force: true });
