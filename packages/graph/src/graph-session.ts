@@ -182,16 +182,19 @@ export class GraphSession {
   }
 
   /**
-   * Restores each node agent from the session (or stores it there when new); later writes wait for
-   * the node's step. A node that was running goes back to the checkpoint committed when it started.
+   * Restores each node agent from the session (or stores it there when new), up to 8 at once; later
+   * writes wait for the node's step. A node that was running goes back to the checkpoint committed
+   * when it started.
    */
   async #attachAgents(checkpoints: ReadonlyMap<string, AgentCheckpoint>): Promise<void> {
-    const nodes = [...this.#config.nodes.values()].filter((node) => node.target instanceof Agent);
+    const agents = [...this.#config.nodes.values()].flatMap(({ id, target }) =>
+      target instanceof Agent ? [{ id, agent: target }] : [],
+    );
     // Several at once: a store's round trips overlap, and SQLite commits the new agents together.
-    await mapLimit(nodes, ATTACH_CONCURRENCY, (node) =>
-      this.#session.attachAgent(node.target as Agent, node.id, {
+    await mapLimit(agents, ATTACH_CONCURRENCY, ({ id, agent }) =>
+      this.#session.attachAgent(agent, id, {
         restore: true,
-        checkpoint: checkpoints.get(node.id),
+        checkpoint: checkpoints.get(id),
         deferWrites: true,
       }),
     );
