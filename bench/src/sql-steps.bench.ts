@@ -5,7 +5,10 @@
  * (synchronous=FULL, a file in os.tmpdir()) and PostgresSessionRepository (a server from
  * @skein/session-postgres/testing, fsync on), next to FileSessionRepository's figure.
  * A step's time is the median interval between consecutive `nodeStart` events in the middle of a
- * run, best of BENCH_ROUNDS runs (default 3); `no session` is the same orchestrator without a store.
+ * run. The disk's sync time drifts between seconds, so the floor is timed in the same round as the
+ * step: each of BENCH_ROUNDS rounds (default 7) times the floor (median of 9 transactions), a run
+ * without a store (`no session`) and a run on the store, back to back; the table gives the median of
+ * the rounds' figures and of their ratios (with their range).
  * The floor is one write transaction of the step's bytes (the JSON of its writeBatch): SQLite
  * `BEGIN IMMEDIATE; INSERT; COMMIT` in another file of the same directory with the same pragmas;
  * PostgreSQL `BEGIN; INSERT; COMMIT` on one pooled connection; files: one durable single-file write
@@ -37,7 +40,7 @@ import { table } from './measure.js';
 import { journalStepMs, plainStepMs } from './sql-plain-step.js';
 
 const STEPS = 12;
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);
 type Run = { stream: (task: string) => AsyncIterable<{ type: string }> };
 const scripted = (turn: ConstructorParameters<typeof ScriptedModel>[0][number]) =>
   new ScriptedModel([turn], { loop: true, record: false });
@@ -114,17 +117,30 @@ async function stepMs(run: Run): Promise<number> {
   );
 }
 
-async function bestOf(make: (round: number) => Run): Promise<number> {
-  let best = Infinity;
-  for (let r = 0; r < ROUNDS; r++) best = Math.min(best, await stepMs(make(r)));
-  return best;
+async function medianOf(make: (round: number) => Run): Promise<number> {
+  const runs: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) runs.push(await stepMs(make(r)));
+  return median(runs);
 }
+
+/** The median of `xs` and its range, as text. */
+const spread = (xs: number[]): string =>
+  `${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-sql-steps-'));
 const server = await startPostgresServer();
 const connectionString = await server.createDatabase('bench');
 const rows: (string | number)[][] = [
-  ['step', 'store', 'ms/step', 'no-session ms/step', 'bytes/step', 'floor ms', 'step / floor', 'persistence / floor'],
+  [
+    'step',
+    'store',
+    'ms/step',
+    'no-session ms/step',
+    'bytes/step',
+    'floor ms',
+    'step / floor (range)',
+    'persistence / floor (range)',
+  ],
 ];
 const plainRows: (string | number)[][] = [['step', 'writes', 'same rows, plain SQL ms', 'floor ms', 'plain / floor']];
 const stored: (string | number)[][] = [['store', 'bytes on disk per step (graph)', 'what is counted']];
@@ -189,9 +205,13 @@ const fileFloor = async (bytes: number): Promise<number> => {
   await d.close();
   return performance.now() - t;
 };
-const floorOf = async (floor: (bytes: number) => number | Promise<number>, bytes: number): Promise<number> => {
+const floorOf = async (
+  floor: (bytes: number) => number | Promise<number>,
+  bytes: number,
+  times = 15,
+): Promise<number> => {
   const samples: number[] = [];
-  for (let i = 0; i < 15; i++) samples.push(await floor(bytes));
+  for (let i = 0; i < times; i++) samples.push(await floor(bytes));
   return median(samples);
 };
 
@@ -210,15 +230,34 @@ for (const [shape, build] of [
   ['swarm handoff', swarm],
 ] as const) {
   await stepMs(build(undefined, 'warm'));
-  const none = await bestOf(() => build(undefined, `none-${shape.length}`));
+  const nones: number[] = [];
   for (const [name, repository, floor] of stores) {
     const sizes: number[] = [];
     const batches: SessionWrite[][] = [];
-    const ms = await bestOf((r) => build(measured(repository, sizes, batches), `${shape[0]}-${name}-${r}`));
+    await stepMs(build(measured(repository, sizes, batches), `${shape[0]}-${name}-warm`));
     // Files have no writeBatch: a step's bytes are the SQLite store's (the same records).
     if (sizes.length > 0) stepBytes.set(shape, median(sizes));
     const bytes = stepBytes.get(shape) ?? 0;
-    const floorMs = await floorOf(floor, bytes);
+    const round = {
+      floor: [] as number[],
+      none: [] as number[],
+      ms: [] as number[],
+      step: [] as number[],
+      kept: [] as number[],
+    };
+    for (let r = 0; r < ROUNDS; r++) {
+      const floorMs = await floorOf(floor, bytes, 9);
+      const noneMs = await stepMs(build(undefined, `none-${shape[0]}-${name}-${r}`));
+      const ms = await stepMs(build(repository, `${shape[0]}-${name}-${r}`));
+      round.floor.push(floorMs);
+      round.none.push(noneMs);
+      round.ms.push(ms);
+      round.step.push(ms / floorMs);
+      round.kept.push((ms - noneMs) / floorMs);
+    }
+    nones.push(...round.none);
+    const ms = median(round.ms);
+    const none = median(nones);
     if (name === 'sqlite') {
       // A step in the middle of a run: the batch whose size is the median.
       const step = batches.find((b) => JSON.stringify(b).length === bytes) ?? (batches[STEPS >> 1] as SessionWrite[]);
@@ -231,8 +270,8 @@ for (const [shape, build] of [
         sqliteFloorMs.toFixed(2),
         (plain / sqliteFloorMs).toFixed(2),
       ]);
-      const records = await bestOf((r) => build(recordsOnly(), `${shape[0]}-records-${r}`));
-      const normal = await bestOf((r) => build(sqliteNormal, `${shape[0]}-normal-${r}`));
+      const records = await medianOf((r) => build(recordsOnly(), `${shape[0]}-records-${r}`));
+      const normal = await medianOf((r) => build(sqliteNormal, `${shape[0]}-normal-${r}`));
       const journal = journalStepMs(dir, shape[0] as string, step);
       const diff = (a: number, b: number): string => `${(a - b).toFixed(2)} (${((a - b) / sqliteFloorMs).toFixed(2)}x)`;
       parts.push([
@@ -251,9 +290,9 @@ for (const [shape, build] of [
       ms.toFixed(2),
       none.toFixed(2),
       bytes,
-      floorMs.toFixed(2),
-      (ms / floorMs).toFixed(2),
-      ((ms - none) / floorMs).toFixed(2),
+      median(round.floor).toFixed(2),
+      spread(round.step),
+      spread(round.kept),
     ]);
     console.log(`  done: ${shape} on ${name}`);
   }
