@@ -9,7 +9,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
-import { ClientFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   refundsMade,
@@ -38,11 +44,35 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function serve(args: string[], env: Record<string, string> = {}): Promise<{ service: DeskService; url: string }> {
+interface Served {
+  service: DeskService;
+  url: string;
+  /** The caller's key and the approver's, as the desk printed them. */
+  key: string;
+  approverKey: string;
+}
+
+async function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
   const service = await startDeskService('a2a', args, /\[a2a\] card: /, env);
   services.push(service);
-  const url = /\[a2a\] serving .* at (http:\/\/\S+)/.exec(service.output())?.[1] ?? '';
-  return { service, url };
+  const out = service.output();
+  const url = /\[a2a\] serving .* at (http:\/\/\S+)/.exec(out)?.[1] ?? '';
+  const key = /^\[a2a\] key: (\S+)$/m.exec(out)?.[1] ?? '';
+  const approverKey = /^\[a2a\] approver key: (\S+)/m.exec(out)?.[1] ?? '';
+  return { service, url, key, approverKey };
+}
+
+/** @a2a-js/sdk's client, sending `Authorization: Bearer <key>` on every call (none without a key). */
+function clientFor(url: string, key?: string): Promise<Client> {
+  const fetchImpl: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
+    return fetch(input, { ...init, headers });
+  };
+  const transports = [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })];
+  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports })).createFromUrl(
+    url,
+  );
 }
 
 const send = (text: string, message: Record<string, unknown> = {}) =>
@@ -52,13 +82,17 @@ const send = (text: string, message: Record<string, unknown> = {}) =>
 const answerOf = (task: Task) => task.artifacts[0]?.parts[0]?.content?.value;
 
 describe('npm run desk:a2a', () => {
-  it('serves the desk graph: a card naming the desk, a billing answer, a refund approval as input-required', async () => {
+  it('serves the desk graph: a card naming the desk, a billing answer, a refund approval only the approver key answers', async () => {
     const port = await freePort();
-    const { url } = await serve(['--port', String(port), '--dir', dir]);
+    const { url, key, approverKey } = await serve(['--port', String(port), '--dir', dir]);
     expect(url).toBe(`http://127.0.0.1:${port}`);
-    const client = await new ClientFactory().createFromUrl(url);
+    expect(key).toMatch(/^[\w-]{24}$/);
+    const anonymous = await clientFor(url);
+    await expect(anonymous.sendMessage(send('Please refund order 108, 60 EUR'))).rejects.toThrow(/Unauthorized/);
+    const client = await clientFor(url, key);
     const card = await client.getAgentCard();
     expect(card.name).toBe('support-desk');
+    expect(Object.keys(card.securitySchemes)).toEqual(['bearer']);
     expect(card.skills.map((s) => s.id)).toEqual(['triage', 'billing', 'refund', 'notes', 'summary']);
     const billing = (await client.sendMessage(send('Hi, I was charged twice for order 42'))) as Task;
     expect(answerOf(billing)).toBe(
@@ -69,7 +103,11 @@ describe('npm run desk:a2a', () => {
     expect(asked.status?.message?.parts[0]?.content?.value).toMatch(
       /^refund asks for approval to run issue_refund \{"orderId":"108","amountEur":60/,
     );
-    const done = (await client.sendMessage(send('yes', { taskId: asked.id }))) as Task;
+    // The caller asked for the refund: it may not approve it too.
+    await expect(client.sendMessage(send('yes', { taskId: asked.id }))).rejects.toThrow(/may not answer/);
+    expect(await refundsMade(dir)).toEqual([]);
+    const approver = await clientFor(url, approverKey);
+    const done = (await approver.sendMessage(send('yes', { taskId: asked.id }))) as Task;
     expect(answerOf(done)).toBe('I refunded 60 EUR for order 108; it reaches your card in 3 to 5 days. Case closed.');
     expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]);
   });
@@ -78,7 +116,7 @@ describe('npm run desk:a2a', () => {
     const port = await freePort();
     const env = { DESK_TOOL_DELAY_MS: '1500' };
     const first = await serve(['--port', String(port), '--dir', dir], env);
-    const client = await new ClientFactory().createFromUrl(first.url);
+    const client = await clientFor(first.url, first.key);
     let taskId = '';
     const before: StreamResponse[] = [];
     await expect(
@@ -111,10 +149,11 @@ describe('npm run desk -- --refund-remote <url>', () => {
     '%s: the refund agent is a separate A2A service; its approval crosses the boundary, also from another process',
     async (shape) => {
       const refundDir = join(dir, 'refund-service');
-      const { url } = await serve(['--port', '0', '--serve', 'refund', '--dir', refundDir]);
+      const { url, approverKey } = await serve(['--port', '0', '--serve', 'refund', '--dir', refundDir]);
       const deskDir = join(dir, 'desk');
       const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
       const common = ['--shape', shape, '--dir', deskDir, '--script', script, '--refund-remote', url];
+      common.push('--refund-key', approverKey);
       const waiting = await runDesk(common);
       expect(waiting.stdout).toContain(`[desk] refund agent: ${url} (A2A)`);
       expect(waiting.stdout).toMatch(/\[desk\] waiting for approval \(.*\); it is stored/);

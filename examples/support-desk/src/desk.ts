@@ -37,4 +37,6 @@ export interface DeskParts {
   budget?: RunBudget | undefined;
   /** The base URL of a refund agent served elsewhere over A2A (`npm run desk:a2a -- --serve refund`): it replaces the local one. */
   refundRemote?: string | undefined;
+  /** The key the refund service printed (`[a2a] approver key: ...`): the person at this desk answers its approvals. */
+  refundRemoteKey?: string | undefined;
 }

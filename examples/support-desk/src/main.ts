@@ -24,6 +24,7 @@ const HELP = `npm run desk -- [options]
   --resume                    first finish the message a crash (or an unanswered approval) interrupted
   --budget-tokens <n>         tokens the conversation may spend in this process (default 200000)
   --refund-remote <url>       use the refund agent served over A2A at <url> (npm run desk:a2a -- --serve refund)
+  --refund-key <key>          the key it printed ([a2a] approver key: ...; default $DESK_A2A_KEY)
   --yes | --no                approve | deny refunds that need approval without asking
                               (with --script and neither, the desk stops at an approval; --resume answers it)
 `;
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     resume: { type: 'boolean', default: false },
     'budget-tokens': { type: 'string', default: '200000' },
     'refund-remote': { type: 'string' },
+    'refund-key': { type: 'string' },
     yes: { type: 'boolean', default: false },
     no: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -71,6 +73,7 @@ console.log(`[model] ${models.description}`);
 const where = { sqlite: `${dir}/desk.db`, file: `${dir}/sessions`, s3: values.s3, postgres: 'PostgreSQL' }[store];
 console.log(`[desk] ${shape} shape, session ${values.session} in ${where}`);
 const budget = { totalTokens: Number(values['budget-tokens']) }; // one budget for the conversation: every turn, node and specialist draws from it
+const refundKey = values['refund-key'] ?? process.env['DESK_A2A_KEY'];
 const opened = await openDesk({
   shape,
   dir,
@@ -80,6 +83,7 @@ const opened = await openDesk({
   store,
   ...(values.s3 ? { s3: values.s3 } : {}),
   ...(values['refund-remote'] ? { refundRemote: values['refund-remote'] } : {}),
+  ...(refundKey ? { refundRemoteKey: refundKey } : {}),
   ...(postgresUrl ? { postgres: postgresUrl } : {}),
 });
 if (values['refund-remote']) console.log(`[desk] refund agent: ${values['refund-remote']} (A2A)`);

@@ -25,6 +25,8 @@ export interface OpenDeskOptions {
   budget?: Budget;
   /** A refund agent served over A2A at this URL replaces the local one. */
   refundRemote?: string;
+  /** Its key (`Authorization: Bearer <key>`). */
+  refundRemoteKey?: string;
 }
 
 export type DeskStoreKind = 'sqlite' | 'file' | 's3' | 'postgres';
@@ -116,6 +118,7 @@ export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
       sessionManager: manager as SessionManager,
       budget,
       refundRemote: options.refundRemote,
+      refundRemoteKey: options.refundRemoteKey,
     };
     const desk =
       options.shape === 'graph' ? graphDesk(parts) : options.shape === 'swarm' ? swarmDesk(parts) : agentDesk(parts);

@@ -3,7 +3,7 @@ export { createA2AApp } from './serve/a2a-app.js';
 export type { A2AApp } from './serve/a2a-app.js';
 export { serveA2A } from './serve/serve-a2a.js';
 export type { A2AServer, ServeA2AOptions } from './serve/serve-a2a.js';
-export { principalId } from './serve/options.js';
+export { principalId } from '@skein/core';
 export type { A2ACardOptions, A2AServerOptions, A2ATarget, Authorize, Principal } from './serve/options.js';
 export { buildCard, PATHS } from './serve/card.js';
 export { INTERRUPTS_KEY, RESPONSES_KEY } from './serve/answers.js';

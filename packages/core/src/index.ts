@@ -19,6 +19,12 @@ export { checkMessages, promptResponses } from './agent/prompt.js';
 export { setCheckedHistory } from './agent/checked-history.js';
 export { InterruptRaised } from './interrupt/interrupt.js';
 export type { NestedAgentState } from './interrupt/interrupt.js';
+
+// Doors (server, A2A, MCP, AG-UI): who asks, who may answer, bounded bodies
+export { principalId } from './doors/principal.js';
+export type { AnswerCheck, AuthorizeAnswer, Principal } from './doors/principal.js';
+export { jsonDeeperThan } from './doors/json-depth.js';
+export { readBodyBytes } from './doors/bounded-body.js';
 export { BudgetStopRaised } from './budget/budget-stop-raised.js';
 export { Listeners } from './events/listeners.js';
 export { EventSource } from './events/event-source.js';

@@ -15,7 +15,7 @@ export { runView } from './view/run-view.js';
 export type { GraphShape, NodeExecution, NodeResultView, RunView } from './view/run-types.js';
 export { pageData } from './render/page-data.js';
 export type { PageConversation, PageData, PageMessage, PageStep } from './render/page-data.js';
-export { renderHtmlPage } from './render/html-page.js';
+export { PAGE_CSP, renderHtmlPage } from './render/html-page.js';
 export { layoutGraph } from './render/graph-layout.js';
 export type { GraphLayout } from './render/graph-layout.js';
 export { serveStore } from './serve/live-server.js';

@@ -9,7 +9,17 @@ import {
   type TargetKind,
 } from './options.js';
 
-const KNOWN = ['agents', 'graphs', 'swarms', 'sessions', 'authorize', 'limits', 'runOptions', 'onError'];
+const KNOWN = [
+  'agents',
+  'graphs',
+  'swarms',
+  'sessions',
+  'authorize',
+  'authorizeAnswer',
+  'limits',
+  'runOptions',
+  'onError',
+];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 function factories(options: ServerOptions, kind: TargetKind): Map<string, AgentFactory | MultiAgentFactory> {
@@ -67,9 +77,9 @@ export function checkOptions(options: ServerOptions): {
       );
   if (typeof options.sessions !== 'function')
     throw new ConfigurationError(
-      "createServer: sessions must be (conversationId) => SessionManager, e.g. (id) => new FileSessionManager({ sessionId: id, storageDir: './sessions' }).",
+      "createServer: sessions must be (sessionId) => SessionManager, e.g. (id) => new FileSessionManager({ sessionId: id, storageDir: './sessions' }).",
     );
-  for (const key of ['authorize', 'runOptions', 'onError'] as const)
+  for (const key of ['authorize', 'authorizeAnswer', 'runOptions', 'onError'] as const)
     if (options[key] !== undefined && typeof options[key] !== 'function')
       throw new ConfigurationError(`createServer: ${key} must be a function.`);
   const all = {

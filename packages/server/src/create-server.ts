@@ -1,7 +1,9 @@
+import { principalId, type Principal } from '@skein/core';
 import { Hono } from 'hono';
 import { checkOptions } from './check-options.js';
 import { openApiDocument } from './http/openapi.js';
 import { internalProblem, ProblemError, problemResponse } from './http/problem.js';
+import { tooLarge } from './http/validate.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import type { ServerOptions } from './options.js';
 import {
@@ -16,6 +18,7 @@ import { getStream } from './routes/stream.js';
 import { postUi } from './routes/ui.js';
 import { RunRegistry } from './runs/run-registry.js';
 import type { ServerContext } from './server-context.js';
+import { conversationSessionId } from './store/session-ids.js';
 import { stopServer, type StopOptions } from './stop.js';
 
 /** What `createServer` adds to the Hono app: stopping it gracefully, and what runs. */
@@ -26,6 +29,11 @@ export interface ServerControl {
   readonly runningTurns: number;
   /** True when `authorize` was given (else `serve` binds 127.0.0.1 only). */
   readonly authorized: boolean;
+  /**
+   * The session id (in the store) of `principal`'s conversation `conversationId`: with `authorize`,
+   * conversation ids live in a namespace per principal (see the README).
+   */
+  sessionIdOf(principal: Principal, conversationId: string): string;
 }
 
 /** The Hono app `createServer` returns, with `skein` to stop it. */
@@ -52,10 +60,17 @@ export function createServer(options: ServerOptions): SkeinServer {
     registry: new RunRegistry(limits.replayRetentionMs),
     rateLimiter: new RateLimiter(limits.turnsPerMinute),
     factory: (kind, name) => factories[kind].get(name),
+    sessionIdOf: (owner, conversationId) =>
+      conversationSessionId(options.authorize !== undefined, owner, conversationId),
     stopping: false,
     report,
   };
   const app = new Hono();
+  // Every body is bounded before anything reads it, also on the routes that take none.
+  app.use('/v1/*', async (c, next) => {
+    if (Number(c.req.header('content-length')) > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
+    await next();
+  });
   const conv = '/v1/:kind/:name/conversations/:id';
   app.post(`${conv}/messages`, (c) => postMessage(ctx, c));
   app.post(`${conv}/answers`, (c) => postAnswers(ctx, c));
@@ -91,6 +106,7 @@ export function createServer(options: ServerOptions): SkeinServer {
       return ctx.registry.runningCount;
     },
     authorized: options.authorize !== undefined,
+    sessionIdOf: (principal, conversationId) => ctx.sessionIdOf(principalId(principal), conversationId),
   };
   return Object.assign(app, { skein: control });
 }

@@ -10,10 +10,13 @@ export type {
   Limits,
   MultiAgentFactory,
   Principal,
+  RouteInfo,
   RunOptions,
+  ServerAction,
   ServerOptions,
   TargetKind,
 } from './options.js';
+export type { AnswerCheck, AuthorizeAnswer } from '@skein/core';
 export type { TurnResult, TurnStatus } from './runs/turn-result.js';
 export type { LoggedEvent, ServerEvent, ServerEventType, SpeakerPath } from './stream/server-events.js';
 export type { Problem } from './http/problem.js';

@@ -1,12 +1,21 @@
-import type { Agent, BudgetOption, InvocationState, MultiAgentBase, SessionManager } from '@skein/core';
+import type {
+  Agent,
+  AuthorizeAnswer,
+  BudgetOption,
+  InvocationState,
+  MultiAgentBase,
+  Principal,
+  SessionManager,
+} from '@skein/core';
 
-/** Who sends a request: what `authorize` returns (a string, or an object with an `id`). */
-export type Principal = string | { readonly id: string; readonly [key: string]: unknown };
+export type { Principal } from '@skein/core';
 
 /** What a factory gets to build the instance that runs one turn. */
 export interface FactoryContext {
-  /** The conversation (also the session id). */
+  /** The conversation, as the client names it. */
   conversationId: string;
+  /** Its session in the store: the conversation id in the principal's namespace (see `sessionIdOf`). */
+  sessionId: string;
   /** The principal that sent the request (the one `authorize` returned; `'anonymous'` without `authorize`). */
   principal: Principal;
   /** A fresh session manager of this conversation: give it to the Agent, Graph or Swarm you build. */
@@ -21,6 +30,19 @@ export type MultiAgentFactory = (context: FactoryContext) => MultiAgentBase | Pr
 
 /** The three kinds of route: `/v1/{kind}/...`. */
 export type TargetKind = 'agents' | 'graphs' | 'swarms';
+
+/** What a request asks for, as the server routed it (decoded path, method): `authorize`'s second argument. */
+export type ServerAction = 'message' | 'answers' | 'ui' | 'stream' | 'pending' | 'read' | 'delete' | 'list' | 'cancel';
+
+/** The routed request `authorize` decides on: never re-parse the URL, it may be percent-encoded. */
+export interface RouteInfo {
+  action: ServerAction;
+  /** The `{kind}` segment as routed (an unknown kind is answered 404 after `authorize`). */
+  kind: string;
+  name: string;
+  /** The `{id}` segment as routed (checked after `authorize`); absent for `list`. */
+  conversationId?: string;
+}
 
 /** Per-turn invoke options the server passes to `invoke`/`stream` (a budget per conversation, values for tools). */
 export interface RunOptions {
@@ -38,6 +60,8 @@ export interface Limits {
   turnsPerMinute: number;
   /** Turns running at once in this process (503 with retry-after). Default 1,000. */
   maxConcurrentRuns: number;
+  /** Deepest nesting of objects and arrays in a JSON body (400 beyond it, before anything validates it). Default 64. */
+  maxJsonDepth: number;
   /** How long a request that asked to wait (`wait: true`) waits for the running turn, ms (then 409). Default 30,000. */
   waitMs: number;
   /** How long a finished turn's events stay available for re-joining, ms. Default 60,000. */
@@ -58,13 +82,23 @@ export interface ServerOptions {
   graphs?: Record<string, MultiAgentFactory>;
   /** Swarms by name (built with `@skein/swarm`). */
   swarms?: Record<string, MultiAgentFactory>;
-  /** The session manager of a conversation (any skein store: file, S3, SQL). Called for every request that needs one. */
-  sessions: (conversationId: string) => SessionManager;
   /**
-   * Who sends the request: a principal, or `undefined` (401). Throwing answers 403. Without it every
-   * request is `'anonymous'` and `serve()` binds 127.0.0.1 only.
+   * The session manager of a session (any skein store: file, S3, SQL): a conversation's (its id in the
+   * principal's namespace), or a principal's index of conversations. Called for every request that needs one.
    */
-  authorize?: (request: Request) => Principal | undefined | Promise<Principal | undefined>;
+  sessions: (sessionId: string) => SessionManager;
+  /**
+   * Who sends the request: a principal, or `undefined` (401). Throwing answers 403 (its message is
+   * shown). `route` is the request as the server routed it: decide on `route.action`, never on the
+   * raw URL. Without it every request is `'anonymous'` and `serve()` binds 127.0.0.1 only.
+   */
+  authorize?: (request: Request, route: RouteInfo) => Principal | undefined | Promise<Principal | undefined>;
+  /**
+   * Who may answer a pending interrupt (approve a refund...), on every door that answers one
+   * (`/answers`, the UI stream's approval parts): `false` refuses with 403 and stores nothing.
+   * Default: whoever may send messages in the conversation.
+   */
+  authorizeAnswer?: AuthorizeAnswer;
   /** Limits (each has a default). */
   limits?: Partial<Limits>;
   /** Options of each turn's `invoke` (e.g. a per-conversation `RunBudget`). Default none. */
@@ -77,6 +111,7 @@ export interface ServerOptions {
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxBodyBytes: 1024 * 1024,
   maxMessageChars: 32_000,
+  maxJsonDepth: 64,
   turnsPerMinute: 60,
   maxConcurrentRuns: 1_000,
   waitMs: 30_000,
@@ -85,8 +120,3 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   heartbeatMs: 15_000,
   stopGraceMs: 10_000,
 });
-
-/** The id of a principal. */
-function principalId(principal: Principal): string {
-  return typeof principal === 'string' ? principal : principal.id;
-}

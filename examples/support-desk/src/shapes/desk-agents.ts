@@ -35,6 +35,7 @@ function refundAgent(parts: DeskParts): Agent {
     name: 'refund',
     url: parts.refundRemote,
     description: 'Refunds: money back for an order.',
+    ...(parts.refundRemoteKey ? { headers: { authorization: `Bearer ${parts.refundRemoteKey}` } } : {}),
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
   }).asAgent();
 }

@@ -7,11 +7,13 @@ import { refundsMade } from '../desk-run.test-helpers.js';
 import { openDeskSessions } from '../open-desk.js';
 import { scriptedDeskModel } from '../scripted-desk.js';
 import { createDeskWeb } from './desk-web.js';
+import { customerCookieValue } from './identity.js';
 
 // The web desk's routes in-process (app.fetch), on scripted models and SQLite: the three shapes under
 // the name `desk`, who may do what (customers, the supervisor), and the pages' own routes.
 
 const KEY = 'supervisor-key-for-tests';
+const COOKIE_KEY = 'cookie-key-for-tests';
 let dir = '';
 let app: SkeinServer;
 
@@ -23,7 +25,7 @@ beforeAll(async () => {
     sessions: await openDeskSessions({ dir }),
     models: { description: 'scripted', modelFor: (role) => scriptedDeskModel(role) },
     budgetTokens: 10_000,
-    supervisorKey: KEY,
+    keys: { supervisor: KEY, cookie: COOKIE_KEY },
     assets: new Map([['desk.css', { body: new TextEncoder().encode('body{}'), type: 'text/css; charset=utf-8' }]]),
   });
 });
@@ -33,7 +35,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const asCustomer = (name: string) => ({ cookie: `desk-customer=${name}` });
+const asCustomer = (name: string) => ({ cookie: `desk-customer=${customerCookieValue(name, COOKIE_KEY)}` });
 const asSupervisor = (customer: string) => ({ cookie: `desk-supervisor=${KEY}`, 'x-desk-customer': customer });
 
 function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
@@ -84,7 +86,7 @@ describe('the web desk routes', () => {
       body: { messages: [{ id: 'turn-1', role: 'assistant', parts: [approvalPart] }] },
     });
     expect(byChat.status).toBe(403);
-    expect(((await byChat.json()) as { detail: string }).detail).toMatch(/supervisor page/);
+    expect(((await byChat.json()) as { detail: string }).detail).toMatch(/may not give/);
     expect(await refundsMade(dir)).toEqual([]);
 
     const waiting = (await (
@@ -112,15 +114,17 @@ describe('the web desk routes', () => {
     expect(chunks).toContain('"data":{"turn":2,"status":"completed"}');
   });
 
-  it("another customer's conversation is not found, in every route the pages use", async () => {
+  it("another customer's conversation id answers as a free id does, in every route the pages use", async () => {
     await message('graphs', 'carol-1', 'What are your opening hours?', 'carol');
-    for (const path of [
-      '/v1/graphs/desk/conversations/carol-1',
-      '/v1/graphs/desk/conversations/carol-1/stream?format=ui',
-      '/desk/api/conversations/carol-1/notices',
-      '/desk/api/conversations/carol-1/budget',
-    ])
-      expect([path, (await call(path, { headers: asCustomer('dave') })).status]).toEqual([path, 404]);
+    for (const id of ['carol-1', 'nobody-1']) {
+      for (const path of [
+        `/v1/graphs/desk/conversations/${id}`,
+        `/v1/graphs/desk/conversations/${id}/stream?format=ui`,
+      ])
+        expect([path, (await call(path, { headers: asCustomer('dave') })).status]).toEqual([path, 404]);
+      const budget = await call(`/desk/api/conversations/${id}/budget`, { headers: asCustomer('dave') });
+      expect(((await budget.json()) as { spent: { totalTokens: number } }).spent.totalTokens).toBe(0);
+    }
     const listed = (await (await call('/v1/graphs/desk/conversations', { headers: asCustomer('dave') })).json()) as {
       conversations: unknown[];
     };
@@ -141,14 +145,21 @@ describe('the web desk routes', () => {
     expect((await call(path, { headers: asSupervisor('carol') })).status).toBe(200);
     const forged = await call(path, { headers: { ...asCustomer('dave'), 'x-desk-customer': 'carol' } });
     expect(forged.status).toBe(403);
+    // A customer cookie nobody signed is no sign-in.
+    for (const value of ['carol', `carol.${'A'.repeat(43)}`, customerCookieValue('carol', 'another-key')])
+      expect((await call(path, { headers: { cookie: `desk-customer=${value}` } })).status).toBe(401);
     expect((await call('/desk/api/waiting', { headers: asCustomer('carol') })).status).toBe(401);
     expect((await call('/v1/graphs/desk/conversations/x1/messages', { body: { message: 'hi' } })).status).toBe(401);
     expect((await call('/supervisor?key=wrong')).status).toBe(401);
     const signedIn = await call(`/supervisor?key=${KEY}`);
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.get('set-cookie')).toMatch(/^desk-supervisor=.*HttpOnly/);
-    expect((await call(`/inspect/carol-1`, { headers: { cookie: `desk-supervisor=${KEY}` } })).status).toBe(200);
-    expect((await call(`/inspect/carol-1`, { headers: asCustomer('carol') })).status).toBe(401);
+    const inspect = `/inspect/${app.skein.sessionIdOf('customer:carol', 'carol-1')}`;
+    const page = await call(inspect, { headers: { cookie: `desk-supervisor=${KEY}` } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await call(inspect, { headers: asCustomer('carol') })).status).toBe(401);
   });
 
   it('pages: sign-in (a bad id is refused with the reason), the chat, and nothing from another origin', async () => {
@@ -165,7 +176,7 @@ describe('the web desk routes', () => {
     expect(await bad.text()).toContain('Use 1 to 64 letters, digits');
     const good = await form('erin');
     expect(good.status).toBe(303);
-    expect(good.headers.get('set-cookie')).toMatch(/^desk-customer=erin;/);
+    expect(good.headers.get('set-cookie')).toMatch(/^desk-customer=erin\.[\w-]{43};/);
     const page = await call('/', { headers: asCustomer('erin') });
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     const html = await page.text();

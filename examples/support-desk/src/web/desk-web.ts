@@ -18,7 +18,7 @@ import { buildDeskSwarm } from '../shapes/swarm-desk.js';
 import { addApiRoutes } from './api-routes.js';
 import type { Asset } from './assets.js';
 import { ConversationDirectory } from './conversation-directory.js';
-import { deskAuthorize } from './identity.js';
+import { customerPrincipal, deskAuthorize, deskAuthorizeAnswer, type DeskKeys } from './identity.js';
 import { addPageRoutes } from './page-routes.js';
 import { TurnNotices } from './turn-notices.js';
 
@@ -31,7 +31,8 @@ export interface DeskWebOptions {
   models: DeskModels;
   /** Tokens each conversation may spend in this process. */
   budgetTokens: number;
-  supervisorKey: string;
+  /** The supervisor's key (in the address the desk prints) and the key that signs customers' cookies. */
+  keys: DeskKeys;
   assets: Map<string, Asset>;
   limits?: Partial<Limits>;
 }
@@ -46,8 +47,10 @@ export interface DeskWebContext {
   forward(request: Request): Promise<Response>;
   directory: ConversationDirectory;
   notices: TurnNotices;
-  /** What the conversation spent in this process (a conversation that ran nothing here: nothing). */
-  budgetView(conversationId: string): ReturnType<RunBudget['toJSON']>;
+  /** What the conversation (its session id) spent in this process (a conversation that ran nothing here: nothing). */
+  budgetView(sessionId: string): ReturnType<RunBudget['toJSON']>;
+  /** The session id of a customer's conversation (conversation ids live in a namespace per customer). */
+  sessionOf(customer: string, conversationId: string): string;
 }
 
 export function createDeskWeb(options: DeskWebOptions): SkeinServer {
@@ -68,8 +71,9 @@ export function createDeskWeb(options: DeskWebOptions): SkeinServer {
     swarms: { desk: ({ sessionManager }) => buildDeskSwarm(parts(sessionManager)) },
     agents: { desk: ({ sessionManager }) => buildDeskAgent(parts(sessionManager)) },
     sessions: options.sessions.managerFor,
-    authorize: deskAuthorize(options.supervisorKey),
-    runOptions: ({ conversationId }) => ({ budget: budgetOf(conversationId) }),
+    authorize: deskAuthorize(options.keys),
+    authorizeAnswer: deskAuthorizeAnswer,
+    runOptions: ({ sessionId }) => ({ budget: budgetOf(sessionId) }),
     ...(options.limits ? { limits: options.limits } : {}),
   });
   const ctx: DeskWebContext = {
@@ -78,6 +82,7 @@ export function createDeskWeb(options: DeskWebOptions): SkeinServer {
     directory: new ConversationDirectory(options.dir),
     notices: new TurnNotices(),
     budgetView: (id) => (budgets.get(id) ?? new RunBudget({ totalTokens: options.budgetTokens })).toJSON(),
+    sessionOf: (customer, conversationId) => skein.skein.sessionIdOf(customerPrincipal(customer), conversationId),
   };
   const web = new Hono();
   const closeInspector = addPageRoutes(web, ctx);
@@ -92,6 +97,7 @@ export function createDeskWeb(options: DeskWebOptions): SkeinServer {
       return skein.skein.runningTurns;
     },
     authorized: true,
+    sessionIdOf: (principal, conversationId) => skein.skein.sessionIdOf(principal, conversationId),
   };
   return Object.assign(web, { skein: control });
 }

@@ -12,7 +12,7 @@ import type { DeskShape } from '../desk.js';
 import { openDeskSessions, type DeskStoreKind } from '../open-desk.js';
 import { buildAssets } from './assets.js';
 import { createDeskWeb } from './desk-web.js';
-import { supervisorKey } from './identity.js';
+import { deskKeys } from './identity.js';
 
 const HELP = `npm run desk:web -- [options]
   --shape graph|swarm|agent   the desk the customer page talks to (default graph; all three are served)
@@ -71,18 +71,18 @@ const sessions = await openDeskSessions({
   ...(values.s3 ? { s3: values.s3 } : {}),
   ...(postgres ? { postgres } : {}),
 });
-const key = await supervisorKey(dir);
+const keys = await deskKeys(dir);
 const app = createDeskWeb({
   shape,
   dir,
   sessions,
   models,
   budgetTokens,
-  supervisorKey: key,
+  keys,
   assets: await buildAssets(),
 });
 const running = await serve(app, { port, hostname: '127.0.0.1', log: null });
 console.log(`[model] ${models.description}`);
 console.log(`[desk] ${shape} shape; sessions in ${sessions.where}; shop data in ${dir}`);
 console.log(`[desk] customer page:   ${running.url}/`);
-console.log(`[desk] supervisor page: ${running.url}/supervisor?key=${key}`);
+console.log(`[desk] supervisor page: ${running.url}/supervisor?key=${keys.supervisor}`);

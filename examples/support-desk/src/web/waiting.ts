@@ -71,8 +71,9 @@ export async function readWaiting(
   const conversations: ConversationRow[] = [];
   read.forEach(({ path, view }, i) => {
     const entry = newest[i] as DirectoryEntry;
-    const inspect = `/inspect/${encodeURIComponent(entry.id)}`;
-    conversations.push({ ...entry, status: view?.status ?? 'unknown', inspect });
+    const inspect = `/inspect/${encodeURIComponent(entry.sessionId)}`;
+    const { sessionId: _session, ...row } = entry;
+    conversations.push({ ...row, status: view?.status ?? 'unknown', inspect });
     if (!view) return;
     const turns = view.turns
       .filter((t) => t.status !== 'running')

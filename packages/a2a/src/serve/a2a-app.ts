@@ -4,6 +4,7 @@
  * `server.route('/a2a/desk', a2a.app)`; the card then advertises the URLs it was fetched under.
  */
 import { Hono } from 'hono';
+import { boundedBodies, DEFAULT_BODY_LIMITS } from './bounded-body.js';
 import { PATHS } from './card.js';
 import { handleJsonRpc } from './jsonrpc-route.js';
 import type { A2AServerOptions } from './options.js';
@@ -43,6 +44,7 @@ async function cardResponse(serving: Serving, request: Request): Promise<Respons
 export function createA2AApp(options: A2AServerOptions): A2AApp {
   const serving = new Serving(options);
   const app = new Hono();
+  app.use('*', boundedBodies({ ...DEFAULT_BODY_LIMITS, ...options.limits }));
   app.get(PATHS.card, (c) => cardResponse(serving, c.req.raw));
   app.post(PATHS.jsonRpc, (c) =>
     serving.serve(c.req.raw, PATHS.jsonRpc, (r, card, ctx, cancel) =>

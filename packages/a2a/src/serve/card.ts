@@ -67,6 +67,27 @@ function identityOf(target: A2ATarget): { name: string; description: string } {
   };
 }
 
+/** The card's security: HTTP bearer authentication when `bearerAuth` is given, else none declared. */
+function security(options: A2ACardOptions): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
+  const bearer = options.bearerAuth;
+  if (!bearer) return { securitySchemes: {}, securityRequirements: [] };
+  return {
+    securitySchemes: {
+      bearer: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: {
+            description: bearer.description ?? 'Send Authorization: Bearer <token>.',
+            scheme: 'Bearer',
+            bearerFormat: bearer.format ?? '',
+          },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
+}
+
 /** The v1.0 agent card of `target` served at `baseUrl`. */
 export function buildCard(target: A2ATarget, baseUrl: string, options: A2ACardOptions, legacy: boolean): AgentCard {
   const base = (options.url ?? baseUrl).replace(/\/+$/, '');
@@ -81,8 +102,7 @@ export function buildCard(target: A2ATarget, baseUrl: string, options: A2ACardOp
     version: options.version ?? '1.0.0',
     ...(options.documentationUrl ? { documentationUrl: options.documentationUrl } : {}),
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
+    ...security(options),
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: options.skills

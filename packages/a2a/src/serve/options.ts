@@ -1,7 +1,6 @@
-import type { Agent, MultiAgentBase, SessionManager } from '@skein/core';
+import type { Agent, AuthorizeAnswer, MultiAgentBase, Principal, SessionManager } from '@skein/core';
 
-/** Who calls: an id, or an object with one. `@skein/server`'s principals have the same shape. */
-export type Principal = string | { id: string };
+export type { Principal } from '@skein/core';
 
 /**
  * Decides who a request comes from; `undefined` refuses it (HTTP 401). The same hook as
@@ -27,6 +26,11 @@ export interface A2ACardOptions {
   /** The organization behind the agent. */
   provider?: { organization: string; url: string };
   documentationUrl?: string;
+  /**
+   * Declares HTTP bearer authentication in the card (scheme `bearer`, required for every call): give it
+   * when `authorize` reads `Authorization: Bearer <token>`.
+   */
+  bearerAuth?: { description?: string; format?: string };
 }
 
 /** Options of {@link createA2AApp} and {@link serveA2A}. */
@@ -43,13 +47,16 @@ export interface A2AServerOptions {
   card?: A2ACardOptions;
   /** Who calls; default: everyone, as principal `anonymous`. */
   authorize?: Authorize;
+  /**
+   * Who may answer what a task asks (an approval): a caller's message on an `input-required` task is
+   * refused (nothing stored, nothing run) when this returns `false`. The same rule as
+   * `@skein/server`'s `authorizeAnswer`. Default: the caller that owns the task.
+   */
+  authorizeAnswer?: AuthorizeAnswer;
+  /** Largest request body in bytes (HTTP 413 before it is read) and deepest JSON nesting (a malformed request). */
+  limits?: { maxBodyBytes?: number; maxJsonDepth?: number };
   /** The session holding the index of tasks (owner, context, state). Default `a2a-tasks`. */
   indexSessionId?: string;
   /** Serve peers on A2A 0.3 too (the SDK's compatibility layer). Default true. */
   legacyCompat?: boolean;
-}
-
-/** The id of a principal. */
-export function principalId(principal: Principal): string {
-  return typeof principal === 'string' ? principal : principal.id;
 }

@@ -22,6 +22,7 @@ import type {
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import type { Principal } from '@skein/core';
 import { isTerminal, STATE_NAME } from '../wire/protocol.js';
 import type { ServerSdk } from '../wire/sdk.js';
 import type { IndexEntry, TaskDocs, TaskIndex } from './task-store.js';
@@ -31,6 +32,8 @@ import type { Started, TaskRunner } from './task-runner.js';
 export const TRACEPARENT_STATE = 'traceparent';
 /** The `ServerCallContext.state` key of an AbortSignal that fires when a streaming client goes away. */
 export const SIGNAL_STATE = 'signal';
+/** The `ServerCallContext.state` key of the caller's principal (what `authorize` returned). */
+export const PRINCIPAL_STATE = 'principal';
 
 export interface HandlerParts {
   card: () => AgentCard;
@@ -42,6 +45,13 @@ export interface HandlerParts {
 
 function ownerOf(context: ServerCallContext): string {
   return context.user?.userName || 'anonymous';
+}
+
+function principalOf(context: ServerCallContext): Principal {
+  const principal = context.state.get(PRINCIPAL_STATE);
+  return typeof principal === 'string' || (typeof principal === 'object' && principal !== null)
+    ? (principal as Principal)
+    : ownerOf(context);
 }
 
 function traceparentOf(context: ServerCallContext): string | undefined {
@@ -98,7 +108,7 @@ export class SkeinRequestHandler implements A2ARequestHandler {
     const tp = traceparentOf(context);
     if (message.taskId) {
       this.#entry(message.taskId, context);
-      return this.#p.runner.answer(message.taskId, owner, message, tp, subscribe);
+      return this.#p.runner.answer(message.taskId, { owner, principal: principalOf(context) }, message, tp, subscribe);
     }
     return this.#p.runner.start(owner, message, tp, subscribe);
   }

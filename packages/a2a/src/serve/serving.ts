@@ -9,8 +9,9 @@ import { InMemorySessionRepository, RepositorySessionManager, type SessionManage
 import { serverSdk, type ServerSdk } from '../wire/sdk.js';
 import { isTraceparent, loadTraceApi } from '../wire/trace-context.js';
 import { buildCard, PATHS } from './card.js';
-import { type A2AServerOptions, type A2ATarget, principalId } from './options.js';
-import { SIGNAL_STATE, SkeinRequestHandler, TRACEPARENT_STATE } from './request-handler.js';
+import { principalId } from '@skein/core';
+import type { A2AServerOptions, A2ATarget } from './options.js';
+import { PRINCIPAL_STATE, SIGNAL_STATE, SkeinRequestHandler, TRACEPARENT_STATE } from './request-handler.js';
 import { TaskDocs, TaskIndex } from './task-store.js';
 import { TaskRunner } from './task-runner.js';
 
@@ -79,7 +80,13 @@ export class Serving {
       const index = new TaskIndex(this.#sessions(this.#o.indexSessionId ?? 'a2a-tasks'));
       await index.load();
       const docs = new TaskDocs(this.#sessions);
-      const runner = new TaskRunner({ build: this.#o.agent, docs, index, sdk });
+      const runner = new TaskRunner({
+        build: this.#o.agent,
+        docs,
+        index,
+        sdk,
+        authorizeAnswer: this.#o.authorizeAnswer,
+      });
       const card = (): AgentCard => this.cardAt(this.#lastBase);
       const handler = new SkeinRequestHandler({ card, runner, index, docs, sdk });
       const resumed = await runner.resumeAll();
@@ -99,6 +106,7 @@ export class Serving {
     const state = new Map<string, unknown>([
       ['headers', Object.fromEntries(request.headers)],
       [SIGNAL_STATE, signal],
+      [PRINCIPAL_STATE, principal],
     ]);
     const tp = request.headers.get('traceparent');
     if (isTraceparent(tp)) state.set(TRACEPARENT_STATE, tp);

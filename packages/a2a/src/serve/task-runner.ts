@@ -4,7 +4,7 @@
  * that does not fit is refused before anything is stored.
  */
 import type { Message, StreamResponse, Task } from '@a2a-js/sdk';
-import type { SessionManager } from '@skein/core';
+import type { AuthorizeAnswer, Interrupt, Principal, SessionManager } from '@skein/core';
 import { partsToBlocks, textPart } from '../wire/parts.js';
 import { isTerminal, isWaiting, newMessage, ROLE, STATE, STATE_NAME, statusEvent } from '../wire/protocol.js';
 import type { ServerSdk } from '../wire/sdk.js';
@@ -26,6 +26,14 @@ export interface RunnerParts {
   docs: TaskDocs;
   index: TaskIndex;
   sdk: ServerSdk;
+  /** Who may answer what a task asks (default: its owner). */
+  authorizeAnswer?: AuthorizeAnswer | undefined;
+}
+
+/** Who sends a message: the principal's id (the tasks it owns) and the principal itself. */
+export interface Caller {
+  owner: string;
+  principal: Principal;
 }
 
 export class TaskRunner {
@@ -88,7 +96,7 @@ export class TaskRunner {
   /** Continues a task that waits for the caller with the answers in `message`. */
   async answer(
     taskId: string,
-    owner: string,
+    caller: Caller,
     message: Message,
     traceparent: string | undefined,
     subscribe: boolean,
@@ -100,7 +108,7 @@ export class TaskRunner {
       );
     this.#claimed.add(taskId); // two answers racing: the second is refused, not run twice
     try {
-      return await this.#answer(taskId, owner, message, traceparent, subscribe);
+      return await this.#answer(taskId, caller, message, traceparent, subscribe);
     } finally {
       this.#claimed.delete(taskId);
     }
@@ -108,7 +116,7 @@ export class TaskRunner {
 
   async #answer(
     taskId: string,
-    owner: string,
+    { owner, principal }: Caller,
     message: Message,
     traceparent: string | undefined,
     subscribe: boolean,
@@ -130,6 +138,7 @@ export class TaskRunner {
       throw new errors.RequestMalformedError(
         `contextId mismatch: the message says ${message.contextId} but task ${taskId} belongs to ${task.contextId}.`,
       );
+    await this.#checkAllowed(taskId, principal, doc.interrupts);
     const answers = answersOf(message.parts, doc.interrupts);
     if (!answers.ok) throw new errors.RequestMalformedError(answers.problem);
     task.history.push({ ...message, taskId, contextId: task.contextId });
@@ -140,6 +149,18 @@ export class TaskRunner {
     if (traceparent) doc.traceparent = traceparent;
     const sm = await this.#store(live, doc);
     return this.#launch(live, sm, doc, { prompt: answerPrompt(answers.responses) }, subscribe);
+  }
+
+  /** Refuses (before anything is stored) a caller `authorizeAnswer` does not let answer what the task asks. */
+  async #checkAllowed(taskId: string, principal: Principal, pending: readonly Interrupt[]): Promise<void> {
+    const rule = this.#p.authorizeAnswer;
+    if (!rule) return;
+    for (const interrupt of pending) {
+      if (await rule({ principal, interrupt, conversationId: taskId, door: 'a2a' })) continue;
+      throw new this.#p.sdk.errors.UnsupportedOperationError(
+        `Task ${taskId} asks ${interrupt.source} for ${interrupt.name} (${interrupt.id}), which this caller may not answer (authorizeAnswer); someone allowed to answer it must.`,
+      );
+    }
   }
 
   /** After a restart: resumes every task the index shows working. Returns how many. */

@@ -1,6 +1,12 @@
 /** Served agents and SDK clients the serving tests share. */
 import { SendMessageRequest } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, type Client } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
 import { Agent, tool, type SessionManager } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { z } from 'zod';
@@ -75,10 +81,24 @@ export function send(
   });
 }
 
-/** An @a2a-js/sdk 1.3 client preferring `transport`. */
-export async function clientFor(url: string, transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC'): Promise<Client> {
+/** An @a2a-js/sdk 1.3 client preferring `transport`; with `bearer`, every call sends `Authorization: Bearer <bearer>`. */
+export async function clientFor(
+  url: string,
+  transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC',
+  bearer?: string,
+): Promise<Client> {
+  const fetchImpl: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (bearer !== undefined) headers.set('authorization', `Bearer ${bearer}`);
+    return fetch(input, { ...init, headers });
+  };
   const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [transport] }),
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      preferredTransports: [transport],
+      ...(bearer === undefined
+        ? {}
+        : { transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })] }),
+    }),
   );
   return factory.createFromUrl(url);
 }

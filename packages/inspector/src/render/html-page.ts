@@ -39,6 +39,13 @@ function scriptJson(data: PageData): string {
 }
 
 /**
+ * The page's Content-Security-Policy: its own inline style and script, no other network than its
+ * server's events. A server that serves the page sends it as a header too, with `frame-ancestors`.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src data:";
+
+/**
  * The inspector's page: one self-contained HTML document (styles, script and data inline; no network
  * when opened). `live` makes it follow the server's `/events` stream.
  */
@@ -48,7 +55,7 @@ export function renderHtmlPage(data: PageData, options: { live?: boolean } = {})
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">
 <title>skein · ${data.session.id.replace(/[<&"]/g, '')}</title>
 <style>${STYLE}</style>
 </head>

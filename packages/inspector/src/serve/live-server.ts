@@ -2,7 +2,7 @@ import { errorMessage } from '@skein/core';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InspectorStore } from '../store/inspector-store.js';
-import { renderHtmlPage } from '../render/html-page.js';
+import { PAGE_CSP, renderHtmlPage } from '../render/html-page.js';
 import { pageData } from '../render/page-data.js';
 import { loadSession } from '../view/load-session.js';
 import { indexPage } from './index-page.js';
@@ -22,6 +22,13 @@ export interface LiveServer {
   close(): Promise<void>;
 }
 
+/** Sent with every answer: the page's own policy, never framed, no sniffing, no referrer. */
+const SECURITY_HEADERS = {
+  'content-security-policy': `${PAGE_CSP}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
 /**
  * Serves the store on 127.0.0.1: `/` lists the sessions, `/session/<id>/` is a session's page, and
  * `/session/<id>/events` streams new page data (server-sent events) whenever the session changes.
@@ -32,6 +39,12 @@ export async function serveStore(store: InspectorStore, options: ServeOptions = 
   const timers = new Set<NodeJS.Timeout>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      // Reads only: a body is never read, and the connection closes instead of draining it.
+      res.writeHead(405, { allow: 'GET, HEAD', connection: 'close', 'content-type': 'text/plain' }).end('Read only.\n');
+      return;
+    }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const match = /^\/session\/([^/]+)\/(events)?$/.exec(path);
     if (path === '/') {

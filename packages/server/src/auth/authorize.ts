@@ -1,10 +1,12 @@
 /**
- * Who sends a request: the `authorize` option's principal. `undefined` answers 401, a throw 403; a
- * principal that is neither a non-empty string nor an object with a non-empty string `id` is the
- * server's misconfiguration (500). Without `authorize`, everyone is `'anonymous'`.
+ * Who sends a request: the `authorize` option's principal, decided on the request as the server
+ * routed it (`RouteInfo`). `undefined` answers 401, a throw 403; a principal that is neither a
+ * non-empty string nor an object with a non-empty string `id` is the server's misconfiguration (500).
+ * Without `authorize`, everyone is `'anonymous'`.
  */
+import type { Principal } from '@skein/core';
 import { ProblemError } from '../http/problem.js';
-import type { Principal, ServerOptions } from '../options.js';
+import type { RouteInfo, ServerOptions } from '../options.js';
 
 /** The principal everyone is without `authorize`. */
 const ANONYMOUS = 'anonymous';
@@ -21,12 +23,16 @@ function idOf(principal: unknown): string | undefined {
   return undefined;
 }
 
-/** Runs `authorize` on `request`. */
-export async function authorizeRequest(options: ServerOptions, request: Request): Promise<Authorized> {
+/** Runs `authorize` on `request`, routed as `route`. */
+export async function authorizeRequest(
+  options: ServerOptions,
+  request: Request,
+  route: RouteInfo,
+): Promise<Authorized> {
   if (!options.authorize) return { principal: ANONYMOUS, owner: ANONYMOUS };
   let principal: Principal | undefined;
   try {
-    principal = await options.authorize(request);
+    principal = await options.authorize(request, route);
   } catch (error) {
     const why = error instanceof Error && error.message ? ` (${error.message.slice(0, 200)})` : '';
     throw new ProblemError(403, 'forbidden', 'Forbidden', `The request is not allowed${why}.`, {
@@ -39,9 +45,7 @@ export async function authorizeRequest(options: ServerOptions, request: Request)
       'unauthorized',
       'Unauthorized',
       'The request has no valid credentials; send them (e.g. an authorization header) and try again.',
-      {
-        field: 'header.authorization',
-      },
+      { field: 'header.authorization' },
     );
   }
   const owner = idOf(principal);

@@ -1,11 +1,11 @@
 /**
- * What every `/v1/{kind}/{name}/...` route checks first, in this order: who asks (401/403), that the
- * kind and name exist (404 naming `path.kind` / `path.name`), and that the conversation id is safe
- * (400 naming `path.id`). Nothing is read or written before these pass.
+ * What every `/v1/{kind}/{name}/...` route checks first, in this order: who asks, on the request as
+ * routed (401/403), that the kind and name exist (404 naming `path.kind` / `path.name`), and that the
+ * conversation id is safe (400 naming `path.id`). Nothing is read or written before these pass.
  */
 import type { Context } from 'hono';
 import { authorizeRequest, type Authorized } from '../auth/authorize.js';
-import type { TargetKind } from '../options.js';
+import type { ServerAction, TargetKind } from '../options.js';
 import type { ServerContext } from '../server-context.js';
 import { parseTraceParent, type TraceParent } from '../telemetry/trace-parent.js';
 import { notFound } from './problem.js';
@@ -16,32 +16,46 @@ const KINDS: readonly string[] = ['agents', 'graphs', 'swarms'];
 
 /** A checked target route. */
 export interface TargetRoute extends Authorized {
+  action: ServerAction;
   kind: TargetKind;
   name: string;
 }
 
 /** A checked conversation route. */
 export interface ConversationRoute extends TargetRoute {
+  /** The conversation as the client names it (what responses and problems say). */
   conversationId: string;
+  /** Its session in the store, in the principal's namespace (what the store and the run registry are keyed by). */
+  sessionId: string;
 }
 
-/** Checks principal, kind and name. */
-export async function targetRoute(ctx: ServerContext, c: Context): Promise<TargetRoute> {
-  const authorized = await authorizeRequest(ctx.options, c.req.raw);
+async function checkTarget(ctx: ServerContext, c: Context, action: ServerAction, id?: string): Promise<TargetRoute> {
   const kind = c.req.param('kind') ?? '';
+  const name = c.req.param('name') ?? '';
+  const route = { action, kind, name, ...(id === undefined ? {} : { conversationId: id }) };
+  const authorized = await authorizeRequest(ctx.options, c.req.raw, route);
   if (!KINDS.includes(kind))
     throw notFound(`Kind ${JSON.stringify(kind.slice(0, 40))} (use agents, graphs or swarms)`, 'path.kind');
-  const name = c.req.param('name') ?? '';
   if (!ctx.factory(kind as TargetKind, name))
     throw notFound(`${kind}/${JSON.stringify(name.slice(0, 80))}`, 'path.name');
-  return { ...authorized, kind: kind as TargetKind, name };
+  return { ...authorized, action, kind: kind as TargetKind, name };
 }
 
-/** Checks principal, kind, name and conversation id. */
-export async function conversationRoute(ctx: ServerContext, c: Context): Promise<ConversationRoute> {
-  const target = await targetRoute(ctx, c);
-  const conversationId = parseWith(conversationIdSchema, c.req.param('id'), 'path.id');
-  return { ...target, conversationId };
+/** Checks principal, kind and name (the routes without a conversation id). */
+export function targetRoute(ctx: ServerContext, c: Context, action: ServerAction): Promise<TargetRoute> {
+  return checkTarget(ctx, c, action);
+}
+
+/** Checks principal, kind, name and conversation id, and places the conversation in the principal's namespace. */
+export async function conversationRoute(
+  ctx: ServerContext,
+  c: Context,
+  action: ServerAction,
+): Promise<ConversationRoute> {
+  const raw = c.req.param('id') ?? '';
+  const target = await checkTarget(ctx, c, action, raw);
+  const conversationId = parseWith(conversationIdSchema, raw, 'path.id');
+  return { ...target, conversationId, sessionId: ctx.sessionIdOf(target.owner, conversationId) };
 }
 
 /** The request's `traceparent`, when valid. */

@@ -3,6 +3,7 @@
  * the document and the checks cannot drift apart.
  */
 import { z } from 'zod';
+import { RESERVED_PREFIX } from '../store/session-ids.js';
 
 /** The named schemas of the OpenAPI document (`#/components/schemas/<id>`). */
 export const schemaRegistry = z.registry<{ id: string }>();
@@ -17,7 +18,15 @@ export const conversationIdSchema = z
     'may only hold A-Z a-z 0-9 _ . @ = + - and must start with a letter or digit (no /, \\, NUL or spaces)',
   )
   .refine((id) => !id.includes('..'), 'must not contain ".."')
-  .meta({ description: 'The conversation id (one conversation is one session of the store).', example: 'order-42' });
+  .refine(
+    (id) => !RESERVED_PREFIX.test(id),
+    'starts with "skein-", which is kept for the server\'s own sessions; use another id',
+  )
+  .meta({
+    description:
+      "The conversation id, the principal's own (one conversation is one session of the store; ids starting with skein- are reserved).",
+    example: 'order-42',
+  });
 
 /** Bytes of an image or document, base64 in JSON. */
 const bytesSource = z.strictObject({ bytes: z.base64('must be base64-encoded bytes') });

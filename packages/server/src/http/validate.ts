@@ -2,11 +2,21 @@
  * Request validation: the JSON body read with a size limit, parsed by a zod schema, each failure a
  * problem document naming the field (`body.message`, `path.id`, `query.limit`) and what to do.
  */
+import { jsonDeeperThan, readBodyBytes } from '@skein/core';
 import type { z } from 'zod';
+import type { Limits } from '../options.js';
 import { badRequest, ProblemError } from './problem.js';
 
-/** Reads the body of `request` as JSON, refusing more than `maxBytes` (413) and anything but JSON (415, 400). */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+/**
+ * Reads the body of `request` as JSON, refusing more than `limits.maxBodyBytes` (413, before reading
+ * it), anything but JSON in UTF-8 (415, 400), and objects or arrays nested deeper than
+ * `limits.maxJsonDepth` (400, before parsing).
+ */
+export async function readJsonBody(
+  request: Request,
+  limits: Pick<Limits, 'maxBodyBytes' | 'maxJsonDepth'>,
+): Promise<unknown> {
+  const maxBytes = limits.maxBodyBytes;
   const type = request.headers.get('content-type') ?? '';
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type) || (charset !== undefined && charset !== 'utf-8')) {
@@ -26,6 +36,11 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     ? decode(new Uint8Array(await request.arrayBuffer()))
     : await readLimited(request, maxBytes);
   if (text.trim() === '') throw badRequest('body', 'is empty; send a JSON object.');
+  if (jsonDeeperThan(text, limits.maxJsonDepth))
+    throw badRequest(
+      'body',
+      `nests objects or arrays more than ${limits.maxJsonDepth} levels deep; send a flatter body (limits.maxJsonDepth).`,
+    );
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -34,7 +49,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 }
 
-function tooLarge(maxBytes: number): ProblemError {
+/** 413 for a body over `maxBytes`. */
+export function tooLarge(maxBytes: number): ProblemError {
   return new ProblemError(
     413,
     'body-too-large',
@@ -45,22 +61,9 @@ function tooLarge(maxBytes: number): ProblemError {
 }
 
 async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  const body = request.body;
-  if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return decode(Buffer.concat(chunks));
+  const bytes = await readBodyBytes(request, maxBytes);
+  if (bytes === undefined) throw tooLarge(maxBytes);
+  return decode(bytes);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -10,6 +10,7 @@ import { conversationRoute, targetRoute } from '../http/route-context.js';
 import { listQuerySchema } from '../http/schemas.js';
 import { parseWith } from '../http/validate.js';
 import { toProblem } from '../runs/errors-to-problems.js';
+import { publicInterrupts } from '../runs/interrupt-ids.js';
 import { pendingOf } from '../runs/target.js';
 import type { ServerContext } from '../server-context.js';
 import { writeRecord } from '../store/conversation-record.js';
@@ -17,7 +18,7 @@ import { readIndex, writeIndexEntry } from '../store/principal-index.js';
 import { conversationView, openRead, targetFor } from '../store/read-conversation.js';
 
 export async function getConversation(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await conversationRoute(ctx, c);
+  const route = await conversationRoute(ctx, c, 'read');
   const read = await openRead(ctx, route);
   try {
     return c.json(await conversationView(ctx, route, read));
@@ -27,11 +28,12 @@ export async function getConversation(ctx: ServerContext, c: Context): Promise<R
 }
 
 export async function getPending(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await conversationRoute(ctx, c);
+  const route = await conversationRoute(ctx, c, 'pending');
   const read = await openRead(ctx, route);
   try {
-    const waiting = !ctx.registry.busy(route.conversationId) && read.record.current?.status === 'interrupted';
-    const interrupts = waiting ? await pendingOf(await targetFor(ctx, route, read)) : [];
+    const current = read.record.current;
+    const waiting = !ctx.registry.busy(route.sessionId) && current?.status === 'interrupted';
+    const interrupts = waiting ? publicInterrupts(await pendingOf(await targetFor(ctx, route, read)), current) : [];
     return c.json({ conversationId: route.conversationId, interrupts });
   } finally {
     await read.close();
@@ -39,16 +41,17 @@ export async function getPending(ctx: ServerContext, c: Context): Promise<Respon
 }
 
 export async function deleteConversation(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await conversationRoute(ctx, c);
-  const id = route.conversationId;
+  const route = await conversationRoute(ctx, c, 'delete');
+  const id = route.sessionId;
+  const shown = route.conversationId;
   const holder = ctx.registry.holder(id);
-  if (holder !== undefined && holder !== route.owner) throw notFound(`Conversation ${id}`, 'path.id');
+  if (holder !== undefined && holder !== route.owner) throw notFound(`Conversation ${shown}`, 'path.id');
   if (holder !== undefined) {
     throw new ProblemError(
       409,
       'turn-running',
       'A turn is running in this conversation',
-      `Cancel the running turn of ${id} first (POST .../cancel), then delete it.`,
+      `Cancel the running turn of ${shown} first (POST .../cancel), then delete it.`,
       { field: 'path.id' },
     );
   }
@@ -58,7 +61,7 @@ export async function deleteConversation(ctx: ServerContext, c: Context): Promis
       409,
       'turn-running',
       'A turn is running in this conversation',
-      `A turn of ${id} started; cancel it first.`,
+      `A turn of ${shown} started; cancel it first.`,
       { field: 'path.id' },
     );
   const read = await openRead(ctx, route).catch((error: unknown) => {
@@ -71,7 +74,7 @@ export async function deleteConversation(ctx: ServerContext, c: Context): Promis
     await writeRecord(read.repo, id, read.record, true);
     await read.repo.deleteSession(id);
     await writeIndexEntry(ctx.options.sessions, route.owner, {
-      id,
+      id: shown,
       kind: read.record.kind,
       name: read.record.name,
       createdAt: read.record.createdAt,
@@ -81,7 +84,7 @@ export async function deleteConversation(ctx: ServerContext, c: Context): Promis
     ctx.registry.forget(id);
     return c.body(null, 204);
   } catch (error) {
-    throw SessionConflictError.is(error) ? toProblem(error, id) : error;
+    throw SessionConflictError.is(error) ? toProblem(error, shown) : error;
   } finally {
     await read.close();
     reservation.release();
@@ -94,7 +97,7 @@ function decodeCursor(cursor: string | undefined): string | undefined {
 }
 
 export async function listConversations(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await targetRoute(ctx, c);
+  const route = await targetRoute(ctx, c, 'list');
   const query = parseWith(listQuerySchema, { limit: c.req.query('limit'), cursor: c.req.query('cursor') }, 'query');
   const limit = query.limit ?? 50;
   const after = decodeCursor(query.cursor);
@@ -112,8 +115,8 @@ export async function listConversations(ctx: ServerContext, c: Context): Promise
 }
 
 export async function postCancel(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await conversationRoute(ctx, c);
-  const running = ctx.registry.running(route.conversationId);
+  const route = await conversationRoute(ctx, c, 'cancel');
+  const running = ctx.registry.running(route.sessionId);
   if (!running) {
     const read = await openRead(ctx, route);
     await read.close();

@@ -13,8 +13,8 @@ import type { ServerContext } from '../server-context.js';
 import { respondWithTurn } from './respond.js';
 
 export async function postMessage(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await conversationRoute(ctx, c);
-  const body = parseWith(messageBodySchema, await readJsonBody(c.req.raw, ctx.limits.maxBodyBytes), 'body');
+  const route = await conversationRoute(ctx, c, 'message');
+  const body = parseWith(messageBodySchema, await readJsonBody(c.req.raw, ctx.limits), 'body');
   const chars = messageChars(body.message);
   if (chars > ctx.limits.maxMessageChars) {
     throw new ProblemError(
@@ -37,8 +37,8 @@ export async function postMessage(ctx: ServerContext, c: Context): Promise<Respo
 }
 
 export async function postAnswers(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await conversationRoute(ctx, c);
-  const body = parseWith(answersBodySchema, await readJsonBody(c.req.raw, ctx.limits.maxBodyBytes), 'body');
+  const route = await conversationRoute(ctx, c, 'answers');
+  const body = parseWith(answersBodySchema, await readJsonBody(c.req.raw, ctx.limits), 'body');
   const turn = await beginTurn(ctx, route, answersPrompt(body.answers), {
     wait: body.wait === true,
     counted: true,

@@ -59,10 +59,10 @@ function access(run: { owner: string; kind: string; name: string }, route: Conve
 }
 
 export async function getStream(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await conversationRoute(ctx, c);
+  const route = await conversationRoute(ctx, c, 'stream');
   const format = readFormat(c);
   const last = parseEventId(c.req.header('last-event-id') ?? c.req.query('lastEventId'));
-  const id = route.conversationId;
+  const id = route.sessionId;
   const running = ctx.registry.running(id);
   if (running) {
     access(running, route);
@@ -75,13 +75,13 @@ export async function getStream(ctx: ServerContext, c: Context): Promise<Respons
     return c.body(null, 204);
   }
   const holder = ctx.registry.holder(id);
-  if (holder !== undefined && holder !== route.owner) throw notFound(`Conversation ${id}`, 'path.id');
+  if (holder !== undefined && holder !== route.owner) throw notFound(`Conversation ${route.conversationId}`, 'path.id');
   if (holder !== undefined) {
     throw new ProblemError(
       409,
       'turn-starting',
       'A turn is starting',
-      `A turn of conversation ${id} is starting; re-join in a moment.`,
+      `A turn of conversation ${route.conversationId} is starting; re-join in a moment.`,
       {
         field: 'path.id',
         retryAfter: 1,

@@ -15,8 +15,8 @@ import { promptOfUiRequest } from '../ui/ui-request.js';
 import { turnHeaders } from './respond.js';
 
 export async function postUi(ctx: ServerContext, c: Context): Promise<Response> {
-  const route = await conversationRoute(ctx, c);
-  const body = parseWith(uiBodySchema, await readJsonBody(c.req.raw, ctx.limits.maxBodyBytes), 'body');
+  const route = await conversationRoute(ctx, c, 'ui');
+  const body = parseWith(uiBodySchema, await readJsonBody(c.req.raw, ctx.limits), 'body');
   const prompt = promptOfUiRequest(body);
   if (
     prompt.kind === 'message' &&

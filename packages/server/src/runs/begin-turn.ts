@@ -32,8 +32,9 @@ function stoppingProblem(): ProblemError {
   );
 }
 
-function busyProblem(ctx: ServerContext, conversationId: string): ProblemError {
-  const running = ctx.registry.running(conversationId);
+function busyProblem(ctx: ServerContext, route: ConversationRoute): ProblemError {
+  const { conversationId } = route;
+  const running = ctx.registry.running(route.sessionId);
   return new ProblemError(
     409,
     'turn-running',
@@ -51,14 +52,13 @@ function busyProblem(ctx: ServerContext, conversationId: string): ProblemError {
 async function reserve(ctx: ServerContext, route: ConversationRoute, wait: boolean): Promise<Reservation> {
   const deadline = Date.now() + ctx.limits.waitMs;
   for (;;) {
-    const reservation = ctx.registry.reserve(route.conversationId, route.owner);
+    const reservation = ctx.registry.reserve(route.sessionId, route.owner);
     if (reservation) return reservation;
     const left = deadline - Date.now();
     // Who runs it is only told to its owner: another principal learns nothing of the conversation.
-    if (ctx.registry.holder(route.conversationId) !== route.owner)
+    if (ctx.registry.holder(route.sessionId) !== route.owner)
       throw notFound(`Conversation ${route.conversationId}`, 'path.id');
-    if (!wait || left <= 0 || !(await ctx.registry.waitFree(route.conversationId, left)))
-      throw busyProblem(ctx, route.conversationId);
+    if (!wait || left <= 0 || !(await ctx.registry.waitFree(route.sessionId, left))) throw busyProblem(ctx, route);
     if (ctx.stopping) throw stoppingProblem();
   }
 }
@@ -104,6 +104,8 @@ export async function beginTurn(
       kind: route.kind,
       name: route.name,
       conversationId: route.conversationId,
+      sessionId: route.sessionId,
+      door: route.action,
       principal: route.principal,
       owner: route.owner,
       prompt,

@@ -5,9 +5,9 @@
  * lock or lease; a second process gets `SessionConflictError` -> 409) and the turn's commit point. A
  * new conversation is first entered in its principal's index, so it is never stored unlisted.
  */
-import { nowIso, type JsonValue, type SessionManager, type SessionRepository } from '@skein/core';
+import { nowIso, type SessionManager, type SessionRepository } from '@skein/core';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { FactoryContext, Principal, TargetKind } from '../options.js';
+import type { FactoryContext, Principal, ServerAction, TargetKind } from '../options.js';
 import type { ServerContext } from '../server-context.js';
 import {
   readRecord,
@@ -19,11 +19,13 @@ import {
 import { writeIndexEntry } from '../store/principal-index.js';
 import { closeQuietly, ensureSession, repositoryOf } from '../store/repository-of.js';
 import type { TraceParent } from '../telemetry/trace-parent.js';
+import { acceptAnswers } from './accept-answers.js';
 import { toProblem } from './errors-to-problems.js';
+import { newTurnTag } from './interrupt-ids.js';
 import { promptLabel, promptOfTurn } from './prompt.js';
 import { planResume, type ResumePlan } from './resume-plan.js';
 import type { Reservation, RunningTurn } from './run-registry.js';
-import { buildTarget, pendingOf, standing, type Target } from './target.js';
+import { buildTarget, standing, type Target } from './target.js';
 import { startTurn } from './turn.js';
 import type { TurnStatus } from './turn-result.js';
 
@@ -31,7 +33,12 @@ import type { TurnStatus } from './turn-result.js';
 export interface TurnRequest {
   kind: TargetKind;
   name: string;
+  /** The conversation as the client names it. */
   conversationId: string;
+  /** Its session in the store (the conversation id in the principal's namespace). */
+  sessionId: string;
+  /** The route the request came by (`answers` and `ui` may answer interrupts). */
+  door: ServerAction;
   principal: Principal;
   owner: string;
   prompt: TurnPrompt | undefined;
@@ -54,7 +61,7 @@ function unfinished(status: TurnStatus, kind: TargetKind): boolean {
 /** The owner and target checks every conversation route makes. */
 export function checkAccess(
   record: ConversationRecord | undefined,
-  request: Omit<TurnRequest, 'prompt' | 'traceParent' | 'principal'>,
+  request: Pick<TurnRequest, 'conversationId' | 'owner' | 'kind' | 'name'>,
 ): void {
   if (!record) return;
   if (record.owner !== request.owner) throw notFound(`Conversation ${request.conversationId}`, 'path.id');
@@ -75,15 +82,16 @@ export async function openTurn(
   request: TurnRequest,
   reservation: Reservation,
 ): Promise<RunningTurn | undefined> {
-  const manager = ctx.options.sessions(request.conversationId);
+  const manager = ctx.options.sessions(request.sessionId);
   let started = false;
   try {
     const repo = repositoryOf(manager);
-    await repo.beginView?.(request.conversationId);
-    const record = await readRecord(repo, request.conversationId);
+    await repo.beginView?.(request.sessionId);
+    const record = await readRecord(repo, request.sessionId);
     checkAccess(record, request);
     const context: FactoryContext = {
       conversationId: request.conversationId,
+      sessionId: request.sessionId,
       principal: request.principal,
       sessionManager: manager,
     };
@@ -96,6 +104,7 @@ export async function openTurn(
     const turn = startTurn({
       ctx,
       conversationId: request.conversationId,
+      sessionId: request.sessionId,
       manager,
       repo,
       record: claimed.record,
@@ -130,25 +139,27 @@ async function claimNew(
   opened: Opened,
 ): Promise<Claimed> {
   const { record, repo, context } = opened;
-  const id = request.conversationId;
+  const id = request.sessionId;
   const last = record?.current;
   await refuseWhileUnfinished(request, prompt, opened);
   const factory = ctx.factory(request.kind, request.name);
   if (!factory) throw notFound(`${request.kind}/${request.name}`, 'path.name');
   const target = await buildTarget(request.kind, request.name, factory, context);
-  if (prompt.kind === 'answers') await checkAnswers(target, prompt.answers, id);
+  const asked =
+    prompt.kind === 'answers' ? await acceptAnswers(ctx, target, prompt.answers, { request, waiting: last }) : prompt;
   const before = await standing(target, repo, id, record === undefined);
   const current: CurrentTurn = {
     seq: (last?.seq ?? 0) + 1,
     status: 'running',
     attempt: 0,
     startedAt: nowIso(),
-    prompt,
+    prompt: asked,
     before,
+    tag: newTurnTag(),
   };
   const next = record ? { ...record, current } : await createConversation(ctx, request, opened, target, current);
   if (record) await writeRecord(repo, id, next, true);
-  return { record: next, target, plan: { action: 'run', prompt: promptOfTurn(prompt) } };
+  return { record: next, target, plan: { action: 'run', prompt: promptOfTurn(asked) } };
 }
 
 /**
@@ -161,7 +172,7 @@ async function refuseWhileUnfinished(request: TurnRequest, prompt: TurnPrompt, o
   const id = request.conversationId;
   const last = record?.current;
   if (last && unfinished(last.status, request.kind)) {
-    if (last.status === 'running') await writeRecord(repo, id, record as ConversationRecord, true);
+    if (last.status === 'running') await writeRecord(repo, request.sessionId, record as ConversationRecord, true);
     throw unfinishedProblem(id, last, request);
   }
   if (prompt.kind === 'answers' && last?.status !== 'interrupted') {
@@ -183,11 +194,11 @@ async function createConversation(
   target: Target,
   current: CurrentTurn,
 ): Promise<ConversationRecord & { current: CurrentTurn }> {
-  const id = request.conversationId;
+  const id = request.sessionId;
   const createdAt = current.startedAt;
   const title = promptLabel(current.prompt).slice(0, 80);
   await writeIndexEntry(ctx.options.sessions, request.owner, {
-    id,
+    id: request.conversationId,
     kind: request.kind,
     name: request.name,
     createdAt,
@@ -215,35 +226,12 @@ async function claimResume(ctx: ServerContext, request: TurnRequest, opened: Ope
   const factory = ctx.factory(request.kind, request.name);
   if (!factory) throw notFound(`${request.kind}/${request.name}`, 'path.name');
   const target = await buildTarget(request.kind, request.name, factory, context);
-  const plan = await planResume(target, last, repo, request.conversationId);
+  const plan = await planResume(target, last, repo, request.sessionId);
   const { endedAt: _ended, ...rest } = last;
   const current: CurrentTurn = { ...rest, status: 'running', attempt: last.attempt + 1 };
   const next = { ...record, current };
-  await writeRecord(repo, request.conversationId, next, true);
+  await writeRecord(repo, request.sessionId, next, true);
   return { record: next, target, plan };
-}
-
-async function checkAnswers(target: Target, answers: Record<string, JsonValue>, id: string): Promise<void> {
-  const pending = await pendingOf(target);
-  const ids = pending.map((i) => i.id);
-  const given = Object.keys(answers);
-  const unknown = given.filter((g) => !ids.includes(g));
-  const missing = ids.filter((i) => !given.includes(i));
-  if (unknown.length === 0 && missing.length === 0) return;
-  const parts = [
-    unknown.length > 0 ? `no interrupt ${unknown.map((u) => JSON.stringify(u.slice(0, 80))).join(', ')} waits` : '',
-    missing.length > 0 ? `${missing.join(', ')} still need an answer` : '',
-  ].filter((p) => p !== '');
-  throw new ProblemError(
-    422,
-    'answers-mismatch',
-    'The answers do not fit what waits',
-    `Conversation ${id}: ${parts.join('; ')}. Answer every pending interrupt at once.`,
-    {
-      field: 'body.answers',
-      pending: ids,
-    },
-  );
 }
 
 function unfinishedProblem(id: string, last: CurrentTurn, request: TurnRequest): ProblemError {

@@ -21,6 +21,7 @@ import { runUnderParent, type TraceParent } from '../telemetry/trace-parent.js';
 import { writeRecord, type ConversationRecord, type CurrentTurn } from '../store/conversation-record.js';
 import { closeQuietly } from '../store/repository-of.js';
 import { EventLog } from './event-log.js';
+import { publicInterrupts } from './interrupt-ids.js';
 import { promptLabel } from './prompt.js';
 import type { ResumePlan } from './resume-plan.js';
 import type { Reservation, RunningTurn } from './run-registry.js';
@@ -30,7 +31,10 @@ import { failedTurn, turnResultOf, type AbortCause, type TurnResult } from './tu
 /** Everything a claimed turn needs to run. */
 export interface TurnSetup {
   ctx: ServerContext;
+  /** The conversation as the client names it. */
   conversationId: string;
+  /** Its session in the store. */
+  sessionId: string;
   manager: SessionManager;
   repo: SessionRepository;
   /** The record as stored, with `current` the turn now running. */
@@ -99,6 +103,7 @@ async function execute(
     } else {
       result = await runUnderParent(setup.traceParent, () => streamInto(setup, plan.prompt, log, signal, cause));
     }
+    result = { ...result, interrupts: publicInterrupts(result.interrupts, current) };
   } catch (error) {
     result = failedTurn(conversationId, current.seq, failureText(error));
     if (!SkeinError.is(error) || SessionError.is(error)) ctx.report(error, `turn ${current.seq} of ${conversationId}`);
@@ -125,7 +130,12 @@ async function streamInto(
     if (step.done) return turnResultOf(setup.conversationId, setup.record.current.seq, step.value, cause());
     out.length = 0;
     toServerEvents(step.value as unknown as CoreEvent, ROOT, out);
-    for (const event of out) log.append(event);
+    for (const event of out)
+      log.append(
+        event.type === 'interrupt'
+          ? { ...event, interrupts: publicInterrupts(event.interrupts, setup.record.current) }
+          : event,
+      );
   }
 }
 
@@ -135,7 +145,7 @@ async function commit(setup: TurnSetup, result: TurnResult): Promise<void> {
   const endedAt = nowIso();
   const current: CurrentTurn = { ...record.current, status: result.status, endedAt };
   try {
-    await writeRecord(repo, conversationId, { ...record, current }, true, {
+    await writeRecord(repo, setup.sessionId, { ...record, current }, true, {
       turn: current.seq,
       status: result.status,
       prompt: promptLabel(current.prompt),

@@ -35,6 +35,8 @@ export interface CurrentTurn {
   prompt: TurnPrompt;
   /** Where the agent or orchestrator stood before the turn (tells a cut turn that never started from one that did). */
   before: JsonValue;
+  /** The turn's tag, carried by the ids of the interrupts it raises (absent in turns stored before tags). */
+  tag?: string;
 }
 
 /** The state document. */

@@ -6,6 +6,7 @@ import { encodeBytes, type JsonValue, type SessionManager, type SessionRepositor
 import { notFound } from '../http/problem.js';
 import type { ConversationRoute } from '../http/route-context.js';
 import { checkAccess } from '../runs/open-turn.js';
+import { publicInterrupts } from '../runs/interrupt-ids.js';
 import { buildTarget, pendingOf, type Target } from '../runs/target.js';
 import type { ServerContext } from '../server-context.js';
 import { readRecord, readTurnEntries, type ConversationRecord } from './conversation-record.js';
@@ -21,10 +22,10 @@ export interface ConversationRead {
 
 /** Opens `route`'s conversation for reading: 404 when it is missing or another principal's. */
 export async function openRead(ctx: ServerContext, route: ConversationRoute): Promise<ConversationRead> {
-  const manager = ctx.options.sessions(route.conversationId);
+  const manager = ctx.options.sessions(route.sessionId);
   try {
     const repo = repositoryOf(manager);
-    const record = await readRecord(repo, route.conversationId);
+    const record = await readRecord(repo, route.sessionId);
     if (!record) throw notFound(`Conversation ${route.conversationId}`, 'path.id');
     checkAccess(record, route);
     return { repo, manager, record, close: () => closeQuietly(manager) };
@@ -40,6 +41,7 @@ export async function targetFor(ctx: ServerContext, route: ConversationRoute, re
   if (!factory) throw notFound(`${route.kind}/${route.name}`, 'path.name');
   return buildTarget(route.kind, route.name, factory, {
     conversationId: route.conversationId,
+    sessionId: route.sessionId,
     principal: route.principal,
     sessionManager: read.manager,
   });
@@ -52,7 +54,7 @@ export async function conversationView(
   read: ConversationRead,
 ): Promise<Record<string, JsonValue>> {
   const { record, repo } = read;
-  const id = route.conversationId;
+  const id = route.sessionId;
   const running = ctx.registry.running(id);
   const entries = await readTurnEntries(repo, id);
   const turns: JsonValue[] = entries.map((e) => e as unknown as JsonValue);
@@ -62,7 +64,7 @@ export async function conversationView(
   }
   const target = await targetFor(ctx, route, read);
   const view: Record<string, JsonValue> = {
-    id,
+    id: route.conversationId,
     kind: record.kind,
     name: record.name,
     createdAt: record.createdAt,
@@ -77,6 +79,6 @@ export async function conversationView(
     view['transitions'] = (await repo.readTransitions(id, target.multi.id)) as unknown as JsonValue;
   }
   if (!running && current?.status === 'interrupted')
-    view['interrupts'] = (await pendingOf(target)) as unknown as JsonValue;
+    view['interrupts'] = publicInterrupts(await pendingOf(target), current) as unknown as JsonValue;
   return view;
 }

@@ -17,6 +17,8 @@ export interface DeskWebProcess {
   /** The supervisor page with its key, as the desk printed it. */
   readonly supervisorUrl: string;
   readonly port: number;
+  /** The process id (to read its memory, or to kill it). */
+  readonly pid: number;
   /** What it printed so far (stdout and stderr). */
   output(): string;
   /** Sends `signal` and waits for the process to end. */
@@ -50,6 +52,7 @@ export function startDeskWeb(args: string[], env: Record<string, string> = {}): 
         url: customer,
         supervisorUrl: supervisor,
         port: Number(new URL(customer).port),
+        pid: child.pid ?? 0,
         output: () => out,
         stop: async (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
