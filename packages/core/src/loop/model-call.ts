@@ -185,10 +185,7 @@ async function afterFailure(
     return (await waitToRetry(inv, attempt, delay, error, streamed)) ? RETRY : undefined;
   }
   const decisive = decisiveError(error);
-  if (
-    ContextWindowOverflowError.is(decisive) &&
-    (await host.conversationManager.reduceContext(host.agent, decisive))
-  )
+  if (ContextWindowOverflowError.is(decisive) && (await host.conversationManager.reduceContext(host.agent, decisive)))
     return REDUCED;
   throw error;
 }

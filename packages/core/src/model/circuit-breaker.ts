@@ -27,7 +27,11 @@ export type BreakerSettings = Required<CircuitBreakerOptions>;
 
 /** Defaults filled in. */
 export function breakerSettings(options: CircuitBreakerOptions = {}): BreakerSettings {
-  return { failures: options.failures ?? 3, windowMs: options.windowMs ?? 30_000, cooldownMs: options.cooldownMs ?? 30_000 };
+  return {
+    failures: options.failures ?? 3,
+    windowMs: options.windowMs ?? 30_000,
+    cooldownMs: options.cooldownMs ?? 30_000,
+  };
 }
 
 /** The failure that keeps `model` skipped at `now`, or `undefined` when its breaker is closed (or half-open: cooled down). */

@@ -26,10 +26,13 @@ export function isModel(value: unknown): value is Model {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value !== 'object') return `${typeof value} ${String(value)}`;
   const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === 'string' && name !== 'Object' ? `a ${name} without modelId and stream()` : 'an object without modelId and stream()';
+  return typeof name === 'string' && name !== 'Object'
+    ? `a ${name} without modelId and stream()`
+    : 'an object without modelId and stream()';
 }
 
 /** Throws a `ConfigurationError` naming `where` when `value` is not a skein Model. */

@@ -32,7 +32,8 @@ function chainFailure(attempts: FallbackAttemptRecord[], reason: string): unknow
   if (only && only.outcome === 'failed') return only.error;
   const [primary] = attempts as [FallbackAttemptRecord];
   const lines = attempts.map(
-    (a, i) => `${i + 1}. ${a.modelId} ${a.outcome === 'skipped' ? 'skipped (circuit open)' : `failed after ${Math.round(a.durationMs)} ms`} at ${a.at}: ${errorMessage(a.error)}`,
+    (a, i) =>
+      `${i + 1}. ${a.modelId} ${a.outcome === 'skipped' ? 'skipped (circuit open)' : `failed after ${Math.round(a.durationMs)} ms`} at ${a.at}: ${errorMessage(a.error)}`,
   );
   const last = attempts.at(-1)?.error;
   const status = ModelError.is(last) ? last.status : undefined;
@@ -73,7 +74,13 @@ class FallbackModel implements DelegatingModel {
       const model = models[i] as Model;
       const skipped = skipAny ? open[i] : undefined;
       if (skipped) {
-        attempts.push({ modelId: model.modelId, error: skipped.error, outcome: 'skipped', at: new Date(now).toISOString(), durationMs: 0 });
+        attempts.push({
+          modelId: model.modelId,
+          error: skipped.error,
+          outcome: 'skipped',
+          at: new Date(now).toISOString(),
+          durationMs: 0,
+        });
         observer?.attempt({ model, outcome: 'skipped', error: skipped.error, startedAt: now, durationMs: 0 });
         continue;
       }
@@ -90,12 +97,26 @@ class FallbackModel implements DelegatingModel {
         if (kind === 'pass') throw error;
         const durationMs = performance.now() - t0;
         if (breaker) recordFailure(model, Date.now(), error, breaker);
-        attempts.push({ modelId: model.modelId, error, outcome: 'failed', at: new Date(startedAt).toISOString(), durationMs });
+        attempts.push({
+          modelId: model.modelId,
+          error,
+          outcome: 'failed',
+          at: new Date(startedAt).toISOString(),
+          durationMs,
+        });
         observer?.attempt({ model, outcome: 'failed', error, startedAt, durationMs });
         const moveOn = this.#shouldFallback ? this.#shouldFallback(error) : kind === 'next';
         // Output already went to the caller: never restart silently on another model.
-        if (output) throw chainFailure(attempts, `${model.modelId} failed after it had streamed output, so the chain does not restart it on another model (the caller's retry strategy may retry the call)`);
-        if (!moveOn) throw chainFailure(attempts, `The fallback chain stopped at ${model.modelId}: its error would fail on any model`);
+        if (output)
+          throw chainFailure(
+            attempts,
+            `${model.modelId} failed after it had streamed output, so the chain does not restart it on another model (the caller's retry strategy may retry the call)`,
+          );
+        if (!moveOn)
+          throw chainFailure(
+            attempts,
+            `The fallback chain stopped at ${model.modelId}: its error would fail on any model`,
+          );
         continue;
       }
       if (breaker) recordSuccess(model);
@@ -119,9 +140,7 @@ class FallbackModel implements DelegatingModel {
  */
 export function fallback(models: readonly Model[], options: FallbackOptions = {}): Model {
   if (!Array.isArray(models))
-    throw new ConfigurationError(
-      'fallback() takes an array of models: fallback([primary, ...others], options).',
-    );
+    throw new ConfigurationError('fallback() takes an array of models: fallback([primary, ...others], options).');
   if (models.length === 0)
     throw new ConfigurationError(
       'fallback() got an empty chain: pass at least the primary model, fallback([primary, ...others]).',

@@ -26,7 +26,8 @@ function estimateTokens(request: ModelRequest): number {
       else if ('toolUse' in block) chars += JSON.stringify(block.toolUse.input).length;
       else if ('toolResult' in block) chars += JSON.stringify(block.toolResult.content).length;
     }
-  for (const spec of request.toolSpecs ?? []) chars += spec.description.length + JSON.stringify(spec.inputSchema).length;
+  for (const spec of request.toolSpecs ?? [])
+    chars += spec.description.length + JSON.stringify(spec.inputSchema).length;
   return Math.ceil(chars / 4);
 }
 
@@ -74,7 +75,11 @@ class RouteModel<K extends string> implements DelegatingModel {
     if (typeof picked === 'object' && picked !== null && this.models.includes(picked as Model)) return picked as Model;
     const who = request.agentName === undefined ? '' : ` for agent ${JSON.stringify(request.agentName)}`;
     throw new ConfigurationError(
-      `route(): select returned ${picked === undefined ? 'nothing' : JSON.stringify(typeof picked === 'object' ? 'a model not in the route' : picked)}${who}; it must return one of ${Object.keys(this.#byKey).map((k) => JSON.stringify(k)).join(', ')} (or one of their models).`,
+      `route(): select returned ${picked === undefined ? 'nothing' : JSON.stringify(typeof picked === 'object' ? 'a model not in the route' : picked)}${who}; it must return one of ${Object.keys(
+        this.#byKey,
+      )
+        .map((k) => JSON.stringify(k))
+        .join(', ')} (or one of their models).`,
     );
   }
 
@@ -111,11 +116,16 @@ class RouteModel<K extends string> implements DelegatingModel {
  */
 export function route<K extends string>(select: RouteSelect<K>, models: Readonly<Record<K, Model>>): Model {
   if (typeof select !== 'function')
-    throw new ConfigurationError('route(select, models): select must be a function of the request context that returns a key of models.');
+    throw new ConfigurationError(
+      'route(select, models): select must be a function of the request context that returns a key of models.',
+    );
   if (typeof models !== 'object' || models === null || Array.isArray(models))
-    throw new ConfigurationError('route(select, models): models must be an object of named models, e.g. { fast: haiku, strong: sonnet }.');
+    throw new ConfigurationError(
+      'route(select, models): models must be an object of named models, e.g. { fast: haiku, strong: sonnet }.',
+    );
   const keys = Object.keys(models);
-  if (keys.length === 0) throw new ConfigurationError('route(select, models): models is empty; name at least one model.');
+  if (keys.length === 0)
+    throw new ConfigurationError('route(select, models): models is empty; name at least one model.');
   for (const key of keys) checkModel((models as Record<string, unknown>)[key], `route(): models.${key}`);
   return new RouteModel(select, models);
 }
