@@ -79,7 +79,7 @@ describe('route()', () => {
   });
 
   it('rejects bad construction', () => {
-    expect(() => route(() => 'a', {})).toThrow(/models is empty/);
+    expect(() => route(() => 'a', {} as Record<'a', Model>)).toThrow(/models is empty/);
     expect(() => route(() => 'a', { a: 'claude' as unknown as Model })).toThrow(/models\.a is not a skein Model/);
     expect(() => route('a' as unknown as () => 'a', { a: new ScriptedModel([]) })).toThrow(/select must be a function/);
   });
