@@ -52,4 +52,6 @@ export interface NodeResultView {
   executionTimeMs: number | undefined;
   executionCount: number | undefined;
   error?: string;
+  /** Which models answered the node's agent (model id -> answers), when the result says. */
+  models?: Record<string, number>;
 }
