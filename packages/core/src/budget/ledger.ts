@@ -73,7 +73,8 @@ export function modelSpend(usage: Usage, price: ModelPrice | undefined): BudgetS
 /** Adds `delta` into `into` (`sign` -1 subtracts); the cache counters appear once non-zero. */
 export function addSpend(into: BudgetSpend, delta: BudgetSpend, sign: 1 | -1 = 1): void {
   for (const k of BUDGET_LIMITS) into[k] += sign * delta[k];
-  if (delta.cacheReadInputTokens) into.cacheReadInputTokens = (into.cacheReadInputTokens ?? 0) + sign * delta.cacheReadInputTokens;
+  if (delta.cacheReadInputTokens)
+    into.cacheReadInputTokens = (into.cacheReadInputTokens ?? 0) + sign * delta.cacheReadInputTokens;
   if (delta.cacheWriteInputTokens)
     into.cacheWriteInputTokens = (into.cacheWriteInputTokens ?? 0) + sign * delta.cacheWriteInputTokens;
 }

@@ -13,7 +13,7 @@ export function isDelegating(value: Model): value is DelegatingModel {
 }
 
 /** True when `value` looks like a skein Model: an object with a string `modelId` and a `stream` method. */
-export function isModel(value: unknown): value is Model {
+function isModel(value: unknown): value is Model {
   return (
     typeof value === 'object' &&
     value !== null &&
