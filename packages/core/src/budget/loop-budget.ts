@@ -34,6 +34,7 @@ export class LoopBudget {
   ): Promise<ModelCallOutcome> {
     const held = await this.scope.reserveModelCall(host.model, inv.signal);
     if (!held || !('amount' in held)) return held;
+    this.#failedSinceGate = 0;
     const u = inv.metrics.usage;
     const before = {
       inputTokens: u.inputTokens,

@@ -105,6 +105,17 @@ describe('fallback()', () => {
     expect(out.attempts).toEqual([]);
   });
 
+  it('an agent cancelled while the primary streams stops there: cancelled, no other model tried', async () => {
+    const primary = new ScriptedModel([{ text: 'slow answer', delayMs: 5_000 }], { modelId: 'p' });
+    const backup = new ScriptedModel(['never'], { modelId: 'b' });
+    const agent = new Agent({ model: fallback([primary, backup], noBreaker) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user left')), 20);
+    const result = await agent.invoke('hi', { signal: controller.signal });
+    expect(result.stopReason).toBe('cancelled');
+    expect(backup.callCount).toBe(0);
+  });
+
   it('never restarts a stream that already produced output on another model', async () => {
     const cut = new ModelTransientError('cut');
     const backup = new ScriptedModel(['never'], { modelId: 'b' });
@@ -177,6 +188,14 @@ describe('fallback()', () => {
     const back = await drain(chain);
     expect(back.text).toBe('primary is back');
     expect(outcomes(back.attempts)).toEqual(['p:answered']);
+  });
+
+  it('a request that is wrong (4xx) does not count against the model in its breaker', async () => {
+    const invalid = { error: new ModelError('bad request', { status: 400 }) };
+    const primary = new ScriptedModel([invalid, 'primary answers'], { modelId: 'p' });
+    const chain = fallback([primary, new ScriptedModel([], { modelId: 'b' })], { circuitBreaker: { failures: 1 } });
+    expect((await drain(chain)).error).toBe(invalid.error);
+    expect(outcomes((await drain(chain)).attempts)).toEqual(['p:answered']);
   });
 
   it('the breaker is per process: another chain holding the same model skips it too', async () => {

@@ -96,7 +96,8 @@ class FallbackModel implements DelegatingModel {
         const kind = classifyFailure(error, signal);
         if (kind === 'pass') throw error;
         const durationMs = performance.now() - t0;
-        if (breaker) recordFailure(model, Date.now(), error, breaker);
+        // Only a fault of the model counts against it: a request that is wrong fails on any model.
+        if (breaker && kind === 'next') recordFailure(model, Date.now(), error, breaker);
         attempts.push({
           modelId: model.modelId,
           error,
