@@ -16,7 +16,17 @@ beforeAll(async () => {
   const chain = fallback(
     [
       new ScriptedModel([overloaded], { modelId: 'claude-primary' }),
-      new ScriptedModel(['handled'], { modelId: 'bedrock-backup' }),
+      new ScriptedModel(
+        [
+          {
+            text: 'handled',
+            usage: { inputTokens: 5, outputTokens: 2, cacheReadInputTokens: 900, cacheWriteInputTokens: 40 },
+          },
+        ],
+        {
+          modelId: 'bedrock-backup',
+        },
+      ),
     ],
     { circuitBreaker: false },
   );
@@ -37,11 +47,11 @@ afterAll(async () => {
 });
 
 describe('which model answered', () => {
-  it('skein show names the model that answered each node, the fallback included', async () => {
+  it('skein show names the model that answered each node (the fallback included) and its cache reads and writes', async () => {
     const io = captureIo();
     expect(await runCli(['show', dir, 'fallback-run'], io)).toBe(0);
     const lines = io.out().split('\n');
     expect(lines.find((l) => l.includes(' triage '))).toMatch(/by claude-primary/);
-    expect(lines.find((l) => l.includes(' billing '))).toMatch(/by bedrock-backup/);
+    expect(lines.find((l) => l.includes(' billing '))).toMatch(/\(cache: 900 read, 40 written\)  by bedrock-backup/);
   });
 });

@@ -130,7 +130,7 @@ export const PAGE_CLIENT = String.raw`
     Object.keys(run.results).forEach(function (id) {
       var r = run.results[id];
       var tr = el('tr');
-      [id, r.status, String(r.executionCount === undefined ? '' : r.executionCount), ms(r.executionTimeMs), r.tokens === undefined ? '' : String(r.tokens), Object.keys(r.models || {}).join(', '), r.error || r.text].forEach(function (v, i) {
+      [id, r.status, String(r.executionCount === undefined ? '' : r.executionCount), ms(r.executionTimeMs), r.tokens === undefined ? '' : String(r.tokens) + (r.cache ? ' (cache ' + r.cache.read + ' read, ' + r.cache.write + ' written)' : ''), Object.keys(r.models || {}).join(', '), r.error || r.text].forEach(function (v, i) {
         tr.appendChild(el('td', i === 1 ? 'status ' + v : '', v));
       });
       table.appendChild(tr);

@@ -33,7 +33,9 @@ function renderRun(run: RunView, paint: Paint): string {
     if (!exec) continue;
     const colour = statusColour(paint, exec.status);
     const tokens = exec.tokens === undefined ? '' : `  ${exec.tokens} tokens`;
-    const models = modelsText(run.results[exec.nodeId]?.models);
+    const result = run.results[exec.nodeId];
+    const cache = result?.cache ? ` (cache: ${result.cache.read} read, ${result.cache.write} written)` : '';
+    const models = `${cache}${modelsText(result?.models)}`;
     const why =
       t.kind === 'strands'
         ? t.reason
