@@ -23,6 +23,8 @@ const HELP = `npm run desk -- [options]
   --script <file>             customer messages, one per line (no prompt)
   --resume                    first finish the message a crash (or an unanswered approval) interrupted
   --budget-tokens <n>         tokens the conversation may spend in this process (default 200000)
+  --model <a,b,...>           providers tried in order (anthropic, openai, bedrock), e.g. anthropic,bedrock:
+                              a 529, 429 or 5xx moves on to the next (default: the first one configured)
   --refund-remote <url>       use the refund agent served over A2A at <url> (npm run desk:a2a -- --serve refund)
   --refund-key <key>          the key it printed ([a2a] approver key: ...; default $DESK_A2A_KEY)
   --yes | --no                approve | deny refunds that need approval without asking
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     script: { type: 'string' },
     resume: { type: 'boolean', default: false },
     'budget-tokens': { type: 'string', default: '200000' },
+    model: { type: 'string' },
     'refund-remote': { type: 'string' },
     'refund-key': { type: 'string' },
     yes: { type: 'boolean', default: false },
@@ -68,7 +71,10 @@ const postgresUrl = values.postgres ?? process.env['DATABASE_URL'];
 const cwd = process.env['INIT_CWD'] ?? process.cwd();
 const dir = resolve(cwd, values.dir);
 await mkdir(dir, { recursive: true });
-const models = await pickDeskModels();
+const models = await pickDeskModels(process.env, values.model).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${HELP}`);
+  process.exit(2);
+});
 console.log(`[model] ${models.description}`);
 const where = { sqlite: `${dir}/desk.db`, file: `${dir}/sessions`, s3: values.s3, postgres: 'PostgreSQL' }[store];
 console.log(`[desk] ${shape} shape, session ${values.session} in ${where}`);

@@ -55,6 +55,8 @@ export type { JsonObject, JsonSchema, JsonValue } from './types/json.js';
 export type {
   ContentBlockDelta,
   Model,
+  ModelAttempt,
+  ModelObserver,
   ModelRequest,
   ModelStreamEvent,
   StopReason,
@@ -62,6 +64,13 @@ export type {
   ToolSpec,
   Usage,
 } from './model/model.js';
+export { fallback } from './model/fallback.js';
+export type { FallbackOptions } from './model/fallback.js';
+export { route } from './model/route.js';
+export type { RouteContext, RouteSelect } from './model/route.js';
+export type { CircuitBreakerOptions } from './model/circuit-breaker.js';
+export { classifyFailure } from './model/classify-failure.js';
+export type { FailureKind } from './model/classify-failure.js';
 
 // Tools
 export { isZodSchema, tool, toJsonSchema } from './tools/tool.js';
@@ -234,10 +243,16 @@ export { ConfigurationError } from './errors/configuration-errors.js';
 export {
   ContextWindowOverflowError,
   ModelError,
+  ModelFallbackError,
   ModelThrottledError,
   ModelTransientError,
 } from './errors/model-errors.js';
-export type { ModelErrorOptions, ModelThrottledErrorOptions } from './errors/model-errors.js';
+export type {
+  FallbackAttemptRecord,
+  ModelErrorOptions,
+  ModelFallbackErrorOptions,
+  ModelThrottledErrorOptions,
+} from './errors/model-errors.js';
 export { StructuredOutputError, ToolNotFoundError } from './errors/tool-errors.js';
 export type { StructuredOutputErrorOptions, ValidationIssue } from './errors/tool-errors.js';
 export {

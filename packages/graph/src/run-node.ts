@@ -103,23 +103,34 @@ function describeOutcome(
   const { executionCount } = run;
   const text = textOf(outcome);
   const usage = usageOf(outcome);
+  const models = outcome instanceof AgentResult ? outcome.metrics.models : {};
   const result = outcome;
   const interrupts = timedOut ? [] : interruptsOf(outcome, nodeId);
   if (interrupts.length > 0) {
     const executionTimeMs = performance.now() - started;
-    return { nodeId, executionCount, status: 'interrupted', text, result, interrupts, usage, executionTimeMs };
+    return { nodeId, executionCount, status: 'interrupted', text, result, interrupts, usage, models, executionTimeMs };
   }
   const budgetExceeded = timedOut ? undefined : budgetStopOf(outcome);
   if (budgetExceeded) {
     const executionTimeMs = performance.now() - started;
-    return { nodeId, executionCount, status: 'budgetExceeded', text, result, budgetExceeded, usage, executionTimeMs };
+    return {
+      nodeId,
+      executionCount,
+      status: 'budgetExceeded',
+      text,
+      result,
+      budgetExceeded,
+      usage,
+      models,
+      executionTimeMs,
+    };
   }
   const failure = timedOut ? timeoutText(nodeId, run.timeoutMs) : failureOf(outcome, signal);
   const executionTimeMs = performance.now() - started;
   // Literals rather than spreads (each with the keys in the order results always had): runs for every node.
   if (failure === undefined)
-    return { nodeId, executionCount, status: 'completed', text, result, usage, executionTimeMs };
-  return { nodeId, executionCount, status: 'failed', text, result, error: failure, usage, executionTimeMs };
+    return { nodeId, executionCount, status: 'completed', text, result, usage, models, executionTimeMs };
+  return { nodeId, executionCount, status: 'failed', text, result, error: failure, usage, models, executionTimeMs };
 }
 
 /**

@@ -29,6 +29,8 @@ export class AnthropicModel implements Model {
   readonly maxTokens: number;
   /** The Anthropic client requests go through: the one passed in, or the one skein built. */
   readonly client: AnthropicClient;
+  /** `'auto'`: prompt-cache breakpoints are placed on every request (see the README). */
+  readonly cache: 'auto' | 'off';
   readonly #options: ResolvedAnthropicOptions;
 
   constructor(options: AnthropicModelOptions = {}) {
@@ -36,6 +38,7 @@ export class AnthropicModel implements Model {
     this.modelId = this.#options.modelId;
     this.maxTokens = this.#options.maxTokens;
     this.client = this.#options.client;
+    this.cache = this.#options.cache;
   }
 
   /** Streams Claude's answer to a request as core stream events; `request.signal` aborts it. */

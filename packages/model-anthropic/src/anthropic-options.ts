@@ -29,6 +29,8 @@ export interface AnthropicModelOptions {
   client?: AnthropicClient;
   /** Options for the client skein builds (`apiKey`, `baseURL`, `timeout`, ...); its retries default to off. */
   clientOptions?: ClientOptions;
+  /** `'auto'` places prompt-cache breakpoints after the system prompt, after the tools and on the last message. Default `'off'`. */
+  cache?: 'auto' | 'off';
 }
 
 /** Options after validation and defaults. */
@@ -37,9 +39,10 @@ export interface ResolvedAnthropicOptions {
   maxTokens: number;
   params: AnthropicParams;
   client: AnthropicClient;
+  cache: 'auto' | 'off';
 }
 
-const KNOWN_OPTIONS = new Set(['modelId', 'maxTokens', 'params', 'client', 'clientOptions']);
+const KNOWN_OPTIONS = new Set(['modelId', 'maxTokens', 'params', 'client', 'clientOptions', 'cache']);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -64,7 +67,10 @@ export function resolveAnthropicOptions(options: unknown): ResolvedAnthropicOpti
     params = {},
     client,
     clientOptions,
+    cache = 'off',
   } = options;
+  if (cache !== 'auto' && cache !== 'off')
+    throw new ConfigurationError(`AnthropicModel: cache must be 'auto' or 'off' (got ${JSON.stringify(cache)}).`);
   if (typeof modelId !== 'string' || modelId.trim() === '') {
     throw new ConfigurationError(
       `AnthropicModel: modelId must be a non-empty string such as "${DEFAULT_ANTHROPIC_MODEL_ID}".`,
@@ -103,6 +109,7 @@ export function resolveAnthropicOptions(options: unknown): ResolvedAnthropicOpti
     modelId,
     maxTokens,
     params: params as AnthropicParams,
+    cache,
     client: client ?? new Anthropic({ maxRetries: 0, ...(clientOptions as ClientOptions | undefined) }),
   };
 }

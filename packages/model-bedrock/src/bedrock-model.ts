@@ -45,12 +45,15 @@ export class BedrockModel implements Model {
   readonly client: BedrockRuntimeClient;
   /** Whether calls use ConverseStream (true) or Converse (false). */
   readonly streaming: boolean;
+  /** `'auto'`: cache points are placed on every request (see the README). */
+  readonly cache: 'auto' | 'off';
   readonly #request: RequestOptions;
 
   constructor(options: BedrockModelOptions = {}) {
     validateOptions(options);
     this.modelId = options.modelId ?? DEFAULT_BEDROCK_MODEL_ID;
     this.streaming = options.streaming ?? true;
+    this.cache = options.cache ?? 'off';
     this.client =
       options.client ??
       new BedrockRuntimeClient({ maxAttempts: 1, ...options.clientConfig, region: resolveRegion(options) });
@@ -59,6 +62,7 @@ export class BedrockModel implements Model {
     if (options.guardrail) request.guardrail = { ...options.guardrail };
     if (options.cachePrompt) request.cachePrompt = options.cachePrompt;
     if (options.cacheTools) request.cacheTools = options.cacheTools;
+    if (this.cache === 'auto') request.cache = 'auto';
     this.#request = request;
   }
 

@@ -53,6 +53,8 @@ export interface BedrockModelOptions {
   cacheTools?: 'default';
   /** Use ConverseStream (default true); false uses Converse and replays its answer as the same events. */
   streaming?: boolean;
+  /** `'auto'` places cache points after the system prompt, after the tools and at the end of the last message. Default `'off'`. */
+  cache?: 'auto' | 'off';
 }
 
 const KNOWN = new Set([
@@ -65,6 +67,7 @@ const KNOWN = new Set([
   'cachePrompt',
   'cacheTools',
   'streaming',
+  'cache',
 ]);
 const PARAMS = new Set(['maxTokens', 'temperature', 'topP', 'stopSequences', 'additionalModelRequestFields']);
 
@@ -146,6 +149,8 @@ export function validateOptions(options: BedrockModelOptions): void {
   if (options.cacheTools !== undefined && options.cacheTools !== 'default')
     fail("cacheTools must be 'default' (or left out).");
   if (options.streaming !== undefined && typeof options.streaming !== 'boolean') fail('streaming must be a boolean.');
+  if (options.cache !== undefined && options.cache !== 'auto' && options.cache !== 'off')
+    fail(`cache must be 'auto' or 'off' (got ${JSON.stringify(options.cache)}).`);
 }
 
 /** The region for a client BedrockModel builds: options, then clientConfig, then `AWS_REGION`, then the default. */

@@ -10,6 +10,7 @@ import {
 } from '@skein/core';
 import { endAgentRun, startAgentRun, type AgentRun } from './agent-run.js';
 import type { AgentScope } from './agent-scope.js';
+import { recordAttempt } from './attempt-spans.js';
 import { endChat, readChatEvent, startChat } from './chat-spans.js';
 import { ATTR, EVENT } from './conventions.js';
 import { errorType } from './errors.js';
@@ -113,6 +114,11 @@ class AgentSpans {
     });
   };
 
+  readonly #onAttempt = (e: StreamEvent<'modelAttempt'>): void => {
+    const run = this.#run;
+    if (run?.chat) recordAttempt(this.#s, run.chat, run.ctx, e);
+  };
+
   readonly #onInterrupt = (e: StreamEvent<'interrupt'>): void => {
     this.#run?.span.addEvent(EVENT.interrupt, {
       [ATTR.interruptIds]: e.interrupts.map((i) => i.id),
@@ -128,12 +134,15 @@ class AgentSpans {
       agent.hooks.addCallback(BeforeToolCallEvent, this.#beforeTool),
       agent.hooks.addCallback(AfterToolCallEvent, this.#afterTool),
     ];
-    agent.on('modelStreamEvent', this.#onStream).on('modelRetry', this.#onRetry);
+    agent.on('modelStreamEvent', this.#onStream).on('modelRetry', this.#onRetry).on('modelAttempt', this.#onAttempt);
   }
 
   #detach(): void {
     for (const remove of this.#perCycle.splice(0)) remove();
-    this.#s.agent.off('modelStreamEvent', this.#onStream).off('modelRetry', this.#onRetry);
+    this.#s.agent
+      .off('modelStreamEvent', this.#onStream)
+      .off('modelRetry', this.#onRetry)
+      .off('modelAttempt', this.#onAttempt);
   }
 }
 

@@ -13,6 +13,8 @@ export interface ChatCall {
   readonly started: number;
   firstChunk: number | undefined;
   readonly tokens: TokenCounts;
+  /** The provider and model of the model that answered, when a delegating model (`fallback`, `route`) said. */
+  answeredBy: Attributes | undefined;
 }
 
 /** Starts the `chat {model}` span of a model call under the invocation's span (`ctx`). */
@@ -30,7 +32,7 @@ export function startChat(s: AgentScope, ctx: Context, conversationId: string | 
     if (agent.systemPrompt !== undefined)
       span.setAttribute(ATTR.systemInstructions, instructionsJson(agent.systemPrompt));
   }
-  return { span, started: performance.now(), firstChunk: undefined, tokens: noTokens() };
+  return { span, started: performance.now(), firstChunk: undefined, tokens: noTokens(), answeredBy: undefined };
 }
 
 /** Reads one event of the model's stream: the usage it reports, the time of the first chunk. */
@@ -44,7 +46,7 @@ export function readChatEvent(call: ChatCall, event: ModelStreamEvent): void {
 export function endChat(s: AgentScope, call: ChatCall, e: AfterModelCallEvent): void {
   const { t } = s;
   const { span } = call;
-  const attributes: Attributes = { ...s.metricBase, [ATTR.operationName]: OPERATION.chat };
+  const attributes: Attributes = { ...s.metricBase, ...call.answeredBy, [ATTR.operationName]: OPERATION.chat };
   if (call.firstChunk !== undefined) {
     const ttfc = (call.firstChunk - call.started) / 1000;
     span.setAttribute(ATTR.timeToFirstChunk, ttfc);

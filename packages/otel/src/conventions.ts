@@ -22,6 +22,7 @@ export const ATTR = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
   finishReasons: 'gen_ai.response.finish_reasons',
   timeToFirstChunk: 'gen_ai.response.time_to_first_chunk',
   inputTokens: 'gen_ai.usage.input_tokens',
@@ -73,6 +74,7 @@ export const ATTR = {
 /** Span event names. */
 export const EVENT = {
   retry: 'skein.model.retry',
+  skipped: 'skein.model.skipped',
   transition: 'skein.transition',
   handoff: 'skein.handoff',
   interrupt: 'skein.interrupt',

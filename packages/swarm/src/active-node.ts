@@ -215,7 +215,16 @@ function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome
   const executionCount = state.nodeHistory.filter((id) => id === nodeId).length;
   // The usual outcome as one literal (the keys and order of the general one below): conditional spreads cost on every node.
   if (status === 'completed' && outcome.result)
-    return { nodeId, status, text, result: outcome.result, usage, executionTimeMs: outcome.elapsedMs, executionCount };
+    return {
+      nodeId,
+      status,
+      text,
+      result: outcome.result,
+      usage,
+      models: outcome.result.metrics.models,
+      executionTimeMs: outcome.elapsedMs,
+      executionCount,
+    };
   return {
     nodeId,
     status,
@@ -225,6 +234,7 @@ function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome
     ...(outcome.paused ? { interrupts: outcome.paused } : {}),
     ...(budgetStop ? { budgetExceeded: budgetStop } : {}),
     usage,
+    ...(outcome.result ? { models: outcome.result.metrics.models } : {}),
     executionTimeMs: outcome.elapsedMs,
     executionCount,
   };

@@ -1,5 +1,5 @@
 import type { Interrupt } from '../interrupt/interrupt.js';
-import type { ModelStreamEvent } from '../model/model.js';
+import type { Model, ModelAttempt, ModelStreamEvent } from '../model/model.js';
 import type { Message, ToolResult, ToolUse } from '../types/messages.js';
 import type { BudgetWarning } from '../budget/budget-types.js';
 
@@ -15,6 +15,8 @@ export type RequestState = Record<string, unknown>;
  * - `modelRetry`: a throttled or transiently failed model call is retried after `delayMs`
  * - `interrupt`: the invocation pauses until these interrupts are answered
  * - `budgetWarning`: a run-tree budget limit crossed its warning threshold
+ * - `modelAttempt`: a delegating model (`fallback`, `route`) tried one of its models: which, and how it went
+ * - `warning`: something works worse than it could (e.g. `cache_prefix_rewritten`: the prompt cache is written anew)
  */
 export type AgentStreamEvent =
   | { type: 'modelStreamEvent'; event: ModelStreamEvent }
@@ -27,7 +29,19 @@ export type AgentStreamEvent =
   | { type: 'modelRetry'; attempt: number; delayMs: number; error: unknown; discardedPartialAnswer: boolean }
   | { type: 'interrupt'; interrupts: Interrupt[] }
   /** A budget limit crossed its warning threshold (once per limit per budget). */
-  | { type: 'budgetWarning'; warning: BudgetWarning };
+  | { type: 'budgetWarning'; warning: BudgetWarning }
+  /** A model behind `fallback` or `route` answered, failed (`error`) or was skipped by its circuit breaker. */
+  | {
+      type: 'modelAttempt';
+      modelId: string;
+      model: Model;
+      outcome: ModelAttempt['outcome'];
+      error?: unknown;
+      startedAt: number;
+      durationMs: number;
+    }
+  /** Something works worse than it could; `code` says what (`cache_prefix_rewritten`). */
+  | { type: 'warning'; code: string; message: string };
 
 /** What a `callbackHandler` receives: a stream event with the invocation's request state. */
 export type CallbackEvent = AgentStreamEvent & { requestState: RequestState };

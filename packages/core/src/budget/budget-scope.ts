@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-errors.js';
+import { isDelegating } from '../model/delegating-model.js';
 import type { Model, Usage } from '../model/model.js';
 import {
   emptySpend,
@@ -10,6 +11,23 @@ import {
 } from './budget-types.js';
 import { DEFAULT_RESERVE_TOKENS, MODEL_CALL_LIMITS, modelReservation, modelSpend, NODE_LIMITS } from './ledger.js';
 import type { Reservation, RunBudget } from './run-budget.js';
+import type { ModelPrice, PriceTable } from './budget-types.js';
+
+/**
+ * The price a call to `model` reserves at: its own, else for a model that delegates (`fallback`,
+ * `route`) the dearest of its members' (what the call may cost); the answer is priced as the model
+ * that gave it.
+ */
+function priceOf(prices: PriceTable | undefined, model: Model): ModelPrice | undefined {
+  const own = prices?.[model.modelId];
+  if (own || !prices || !isDelegating(model)) return own;
+  let dearest: ModelPrice | undefined;
+  for (const m of model.models) {
+    const p = priceOf(prices, m);
+    if (p && (!dearest || p.outputPerMTok > dearest.outputPerMTok)) dearest = p;
+  }
+  return dearest;
+}
 
 /** What taking one unit (a tool call, a node execution) gave: the limit that refused it, or the warnings it crossed. */
 export interface Taken {
@@ -67,7 +85,7 @@ export class BudgetScope {
   async reserveModelCall(model: Model, signal: AbortSignal): Promise<Reservation | BudgetExceeded | undefined> {
     const budget = this.budget;
     const { limits } = budget;
-    const price = limits.prices?.[model.modelId];
+    const price = priceOf(limits.prices, model);
     if (limits.costUsd !== undefined && !price) {
       throw new ConfigurationError(
         `budget.costUsd is set but budget.prices has no price for model ${JSON.stringify(model.modelId)}; add { ${JSON.stringify(model.modelId)}: { inputPerMTok, outputPerMTok } } to budget.prices.`,
@@ -85,18 +103,29 @@ export class BudgetScope {
     }
   }
 
-  /** After a model call: ends its reservation and records what it really spent (nothing when it failed). */
-  settleModelCall(reservation: Reservation, usage: Usage | undefined): BudgetWarning[] {
-    return this.budget.settle(reservation, this, usage ? modelSpend(usage, reservation.price) : undefined);
+  /**
+   * After a model call: ends its reservation and records what it really spent (nothing when it
+   * failed), priced as `answeredBy` (the model behind a `fallback` or `route` that answered) when the
+   * price table has it.
+   */
+  settleModelCall(reservation: Reservation, usage: Usage | undefined, answeredBy?: string): BudgetWarning[] {
+    const price = (answeredBy !== undefined && this.budget.limits.prices?.[answeredBy]) || reservation.price;
+    return this.budget.settle(reservation, this, usage ? modelSpend(usage, price) : undefined);
   }
 
   /**
    * Before a failed model call is retried after `delayMs`: the failed attempt is counted as a model
-   * call; refused when `modelCalls` is then reached or the wait would reach `wallMs`.
+   * call (unless `count` is false: it was counted as it failed); refused when `modelCalls` is then
+   * reached or the wait would reach `wallMs`.
    */
-  retryModelCall(delayMs: number): Taken {
-    const warnings = this.budget.record(this, { ...emptySpend(), modelCalls: 1 });
+  retryModelCall(delayMs: number, count = true): Taken {
+    const warnings = count ? this.countModelCall() : [];
     return { exceeded: this.budget.reachedByRetry(delayMs), warnings };
+  }
+
+  /** Counts one failed model request as a model call; returns the warnings it crossed. */
+  countModelCall(): BudgetWarning[] {
+    return this.budget.record(this, { ...emptySpend(), modelCalls: 1 });
   }
 
   /** Before a tool runs: refused when the `toolCalls` limit is reached, else counted. */

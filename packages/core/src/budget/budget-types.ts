@@ -82,6 +82,10 @@ export interface BudgetSpend {
   nodeExecutions: number;
   /** Wall-clock time of the run, in ms (the root only; 0 in subtrees). */
   wallMs: number;
+  /** Prompt-cache reads among the tokens (counted in `totalTokens`, priced at `cacheReadPerMTok`); present once any were read. */
+  cacheReadInputTokens?: number;
+  /** Prompt-cache writes among the tokens (counted in `totalTokens`, priced at `cacheWritePerMTok`); present once any were written. */
+  cacheWriteInputTokens?: number;
 }
 
 /** The limit that stopped a run: which one, its value, and what was spent of it. */

@@ -55,7 +55,7 @@ export function modelReservation(maxTokens: number, price: ModelPrice | undefine
 
 /** What a finished model call spent. */
 export function modelSpend(usage: Usage, price: ModelPrice | undefined): BudgetSpend {
-  return {
+  const spend: BudgetSpend = {
     totalTokens: usage.totalTokens,
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
@@ -65,11 +65,18 @@ export function modelSpend(usage: Usage, price: ModelPrice | undefined): BudgetS
     nodeExecutions: 0,
     wallMs: 0,
   };
+  if (usage.cacheReadInputTokens) spend.cacheReadInputTokens = usage.cacheReadInputTokens;
+  if (usage.cacheWriteInputTokens) spend.cacheWriteInputTokens = usage.cacheWriteInputTokens;
+  return spend;
 }
 
-/** Adds `delta` into `into` (`sign` -1 subtracts). */
+/** Adds `delta` into `into` (`sign` -1 subtracts); the cache counters appear once non-zero. */
 export function addSpend(into: BudgetSpend, delta: BudgetSpend, sign: 1 | -1 = 1): void {
   for (const k of BUDGET_LIMITS) into[k] += sign * delta[k];
+  if (delta.cacheReadInputTokens)
+    into.cacheReadInputTokens = (into.cacheReadInputTokens ?? 0) + sign * delta.cacheReadInputTokens;
+  if (delta.cacheWriteInputTokens)
+    into.cacheWriteInputTokens = (into.cacheWriteInputTokens ?? 0) + sign * delta.cacheWriteInputTokens;
 }
 
 /**

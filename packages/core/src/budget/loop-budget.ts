@@ -14,6 +14,8 @@ export class LoopBudget {
   /** The limit that refused a tool of the current turn (the loop stops after the turn, keeping the refused uses). */
   refused: BudgetExceeded | undefined;
   #warnings: BudgetWarning[] = [];
+  /** Failed attempts behind a delegating model counted since the last retry gate. */
+  #failedSinceGate = 0;
 
   constructor(scope: BudgetScope) {
     this.scope = scope;
@@ -32,6 +34,7 @@ export class LoopBudget {
   ): Promise<ModelCallOutcome> {
     const held = await this.scope.reserveModelCall(host.model, inv.signal);
     if (!held || !('amount' in held)) return held;
+    this.#failedSinceGate = 0;
     const u = inv.metrics.usage;
     const before = {
       inputTokens: u.inputTokens,
@@ -41,12 +44,16 @@ export class LoopBudget {
       write: u.cacheWriteInputTokens,
     };
     const retryGate: RetryGate = (delayMs) => {
-      const taken = this.scope.retryModelCall(delayMs);
+      // Attempts of a fallback chain were counted as they failed; a bare model's failed attempt is counted here.
+      const taken = this.scope.retryModelCall(delayMs, this.#failedSinceGate === 0);
+      this.#failedSinceGate = 0;
       this.#warnings.push(...taken.warnings);
       return taken.exceeded;
     };
+    let outcome: ModelCallOutcome;
     try {
-      return await call(retryGate);
+      outcome = await call(retryGate);
+      return outcome;
     } finally {
       const spent = {
         inputTokens: u.inputTokens - before.inputTokens,
@@ -56,8 +63,16 @@ export class LoopBudget {
         cacheWriteInputTokens: u.cacheWriteInputTokens - before.write,
       };
       const called = spent.totalTokens > 0 || spent.inputTokens > 0 || spent.outputTokens > 0;
-      this.#warnings.push(...this.scope.settleModelCall(held, called ? spent : undefined));
+      const answeredBy = outcome && 'answeredBy' in outcome ? outcome.answeredBy : undefined;
+      this.#warnings.push(...this.scope.settleModelCall(held, called ? spent : undefined, answeredBy));
     }
+  }
+
+  /** Counts a failed attempt behind a delegating model (`fallback`) as a model call, as it fails. */
+  failedAttempt(): void {
+    this.#failedSinceGate++;
+    const warnings = this.scope.countModelCall();
+    if (warnings.length > 0) this.#warnings.push(...warnings);
   }
 
   /** Takes one tool call from the budget; returns the limit that refuses it (the use is kept, unrun, for a resume). */

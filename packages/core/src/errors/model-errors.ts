@@ -53,3 +53,48 @@ export class ContextWindowOverflowError extends ModelError {
     super(message, options, 'context_window_overflow');
   }
 }
+
+/** One failed attempt of a fallback chain: which model, why, and when. */
+export interface FallbackAttemptRecord {
+  /** The model's id. */
+  modelId: string;
+  /** What it threw (or, when skipped, the failure that opened its circuit breaker). */
+  error: unknown;
+  /** `failed`, or `skipped` while its circuit breaker was open. */
+  outcome: 'failed' | 'skipped';
+  /** When the attempt started, as an ISO timestamp. */
+  at: string;
+  /** How long it took, in ms. */
+  durationMs: number;
+}
+
+/** Options of {@link ModelFallbackError}. */
+export interface ModelFallbackErrorOptions extends ModelErrorOptions {
+  /** Every attempt, in order; the first is the primary's. */
+  attempts: readonly FallbackAttemptRecord[];
+}
+
+/**
+ * Every model of a `fallback` chain failed (or one failed in a way another model cannot fix). `cause`
+ * is the primary's error; `attempts` lists each model tried with its error and time; `last` is the
+ * error that ended the chain, which decides what the agent loop does next (retry, reduce the context,
+ * or fail).
+ */
+export class ModelFallbackError extends ModelError {
+  readonly attempts: readonly FallbackAttemptRecord[];
+
+  constructor(message: string, options: ModelFallbackErrorOptions) {
+    super(message, options, 'model_fallback');
+    this.attempts = options.attempts;
+  }
+
+  /** The error that ended the chain (the last attempt's). */
+  get last(): unknown {
+    return this.attempts.at(-1)?.error;
+  }
+}
+
+/** The error that decides what follows a failed model call: a fallback chain's last error, else the error itself. */
+export function decisiveError(error: unknown): unknown {
+  return ModelFallbackError.is(error) ? error.last : error;
+}

@@ -1,11 +1,13 @@
 import type { BudgetExceeded } from '../budget/budget-types.js';
-import { ContextWindowOverflowError } from '../errors/model-errors.js';
+import { ContextWindowOverflowError, decisiveError } from '../errors/model-errors.js';
 import type { HandoffContext, Handoff } from '../handoffs/handoff.js';
 import { AfterModelCallEvent, BeforeModelCallEvent } from '../hooks/events.js';
 import type { ModelRequest, ModelStreamEvent, ToolSpec } from '../model/model.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import { isStreamClosed } from '../events/lockstep-stream.js';
+import { AttemptLog } from './attempt-log.js';
+import { checkCachePrefix } from './cache-prefix.js';
 import { sleep } from './retry-strategy.js';
 import { StreamAccumulator, type ModelTurn } from './stream-accumulator.js';
 
@@ -73,19 +75,28 @@ export async function callModel(
     attempt++;
     if (inv.aborted) return undefined;
     if (hooks.has(BeforeModelCallEvent)) await hooks.invoke(new BeforeModelCallEvent(agent, inv.invocationState));
+    if (host.model.cache === 'auto') await checkCachePrefix(host, inv);
     inv.metrics.modelCallCount++;
     const answer = new StreamAccumulator();
+    const log = new AttemptLog(inv.budget);
     let turn: ModelTurn | undefined;
     let error: unknown;
     try {
-      const events = host.model.stream(modelRequest(host, inv, offered));
+      const events = host.model.stream(modelRequest(host, inv, offered, log));
       if (inv.unobserved) for await (const event of events) answer.add(event);
-      else await streamWatched(inv, events, answer);
+      else await streamWatched(inv, events, answer, log);
       turn = answer.finish(inv.metrics);
     } catch (e) {
       if (isStreamClosed(e)) throw e; // the reader stopped: unwind, as a generator's return() would
       error = e;
     }
+    if (log.pending.length > 0) await log.flush(inv);
+    const extra = log.extraRequests;
+    if (extra > 0) {
+      inv.metrics.modelCallCount += extra;
+      attempt += extra; // the retry strategy counts every request, to whichever model of a chain
+    }
+    if (turn) answered(inv, turn, (log.answeredBy ?? host.model).modelId);
     if (hooks.has(AfterModelCallEvent) && (await askedToRetry(host, inv, turn, error))) continue;
     if (turn) return turn;
     const next = await afterFailure(host, inv, error, attempt, answer.streamed, retryGate);
@@ -104,12 +115,15 @@ export async function callModel(
  * (an own enumerable accessor that behaves as the plain property: `{ ...request }` passes it on, and
  * assigning it replaces it).
  */
-function modelRequest(host: LoopHost, inv: Invocation, offered: OfferedTools): ModelRequest {
+function modelRequest(host: LoopHost, inv: Invocation, offered: OfferedTools, observer: AttemptLog): ModelRequest {
   const messages = host.messages();
+  const agentName = host.agent.name;
   const request: ModelRequest = inv.signalMade
-    ? { messages, signal: inv.signal }
+    ? { messages, signal: inv.signal, agentName, observer }
     : {
         messages,
+        agentName,
+        observer,
         get signal(): AbortSignal {
           return inv.signal;
         },
@@ -128,14 +142,23 @@ async function streamWatched(
   inv: Invocation,
   events: AsyncIterable<ModelStreamEvent>,
   answer: StreamAccumulator,
+  log: AttemptLog,
 ): Promise<void> {
   for await (const event of events) {
+    if (log.pending.length > 0) await log.flush(inv);
     const raw = inv.emit({ type: 'modelStreamEvent', event });
     if (raw) await raw;
     const delta = answer.add(event);
     const shown = delta && inv.emit(delta);
     if (shown) await shown;
   }
+}
+
+/** Records which model answered a turn (behind `fallback` or `route`, the one that did). */
+function answered(inv: Invocation, turn: ModelTurn, modelId: string): void {
+  turn.answeredBy = modelId;
+  const models = inv.metrics.models;
+  models[modelId] = (models[modelId] ?? 0) + 1;
 }
 
 /** What follows an attempt that failed: try again (after the retry wait), again with a reduced context, or stop. */
@@ -161,7 +184,8 @@ async function afterFailure(
     if (over) return over;
     return (await waitToRetry(inv, attempt, delay, error, streamed)) ? RETRY : undefined;
   }
-  if (ContextWindowOverflowError.is(error) && (await host.conversationManager.reduceContext(host.agent, error)))
+  const decisive = decisiveError(error);
+  if (ContextWindowOverflowError.is(decisive) && (await host.conversationManager.reduceContext(host.agent, decisive)))
     return REDUCED;
   throw error;
 }

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-errors.js';
-import { ModelThrottledError, ModelTransientError } from '../errors/model-errors.js';
+import { ModelThrottledError, ModelTransientError, decisiveError } from '../errors/model-errors.js';
 
 /** The longest server-requested wait honoured (the SDKs' bound); a longer retry-after fails the call. */
 const MAX_RETRY_AFTER_MS = 60_000;
@@ -31,7 +31,9 @@ export interface RetryStrategy {
  * (`ModelTransientError`: 5xx, reset or refused connections, cut streams) with exponential backoff
  * and jitter, up to `maxAttempts` attempts in all. A retry-after given by the server is honoured as
  * asked, up to 60 s even when longer than `maxDelayMs`; a longer one gives up (the error carries it).
- * Everything else (validation, auth, context overflow) is not retried.
+ * Everything else (validation, auth, context overflow) is not retried. A fallback chain's error is
+ * judged by its last attempt's, and `attempt` counts every request to any model of the chain, so
+ * `maxAttempts` bounds the requests of a call however many models the chain has.
  */
 export class ExponentialBackoffRetry implements RetryStrategy {
   readonly maxAttempts: number;
@@ -62,8 +64,9 @@ export class ExponentialBackoffRetry implements RetryStrategy {
     }
   }
 
-  nextDelay(error: unknown, attempt: number): number | undefined {
+  nextDelay(failure: unknown, attempt: number): number | undefined {
     if (attempt >= this.maxAttempts) return undefined;
+    const error = decisiveError(failure);
     let initial: number;
     if (ModelThrottledError.is(error)) {
       const asked = error.retryAfterMs;

@@ -12,6 +12,8 @@ export interface ModelTurn {
   stopReason: StopReason;
   /** Tool uses whose input was not valid JSON, by id, with the parse error. */
   invalidInputs: Map<string, string> | undefined;
+  /** The id of the model that answered, when a delegating model (`fallback`, `route`) said which. */
+  answeredBy?: string;
 }
 
 type BlockState =

@@ -46,6 +46,8 @@ export class AgentMetrics {
   durationMs = 0;
   /** Interrupts raised (questions asked of a person). */
   interruptCount = 0;
+  /** Answers per model id: which model answered (behind `fallback` or `route`, the one that did). */
+  readonly models: Record<string, number> = {};
 
   /** Records one tool call. */
   recordTool(name: string, ok: boolean, timeMs: number): void {

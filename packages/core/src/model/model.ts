@@ -32,6 +32,30 @@ export interface ModelRequest {
   toolSpecs?: readonly ToolSpec[];
   toolChoice?: ToolChoice;
   signal?: AbortSignal;
+  /** The name of the agent that asks (what `route` can pick a model by). */
+  agentName?: string;
+  /** Told what a model that delegates (`fallback`, `route`) tried; set by the agent loop. */
+  observer?: ModelObserver;
+}
+
+/** One model a delegating model (`fallback`, `route`) tried for one request, and how it went. */
+export interface ModelAttempt {
+  /** The model tried. */
+  model: Model;
+  /** `answered`: its answer is the one streamed; `failed`: it threw `error`; `skipped`: its circuit breaker was open. */
+  outcome: 'answered' | 'failed' | 'skipped';
+  /** Why it failed (or, for `skipped`, the failure that opened its breaker). */
+  error?: unknown;
+  /** When the attempt started (ms since the epoch). */
+  startedAt: number;
+  /** How long it took, in ms (0 for a skipped model). */
+  durationMs: number;
+}
+
+/** Receives what a delegating model did for one request; the agent loop turns it into events, budget and metrics. */
+export interface ModelObserver {
+  /** One model was tried (or skipped). */
+  attempt(attempt: ModelAttempt): void;
 }
 
 /** Token counts of one model call. */
@@ -70,4 +94,6 @@ export interface Model {
   readonly modelId: string;
   /** Streams the model's answer to a request. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /** `'auto'` when the model places prompt-cache breakpoints itself (the loop then warns when the cached prefix is rewritten). */
+  readonly cache?: 'auto' | 'off';
 }

@@ -30,6 +30,8 @@ export interface NodeResult {
   /** Why the node failed. */
   error?: string;
   usage: AccumulatedUsage;
+  /** Which models answered the node's agent, with how many answers each (behind `fallback` or `route`, the one that did). */
+  models?: Record<string, number>;
   executionTimeMs: number;
   /** How many times the node ran in this run. */
   executionCount: number;

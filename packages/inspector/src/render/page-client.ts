@@ -125,12 +125,12 @@ export const PAGE_CLIENT = String.raw`
   function nodeTable(run) {
     var table = el('table', 'nodes');
     var head = el('tr');
-    ['node', 'status', 'runs', 'time', 'tokens', 'output'].forEach(function (h) { head.appendChild(el('th', '', h)); });
+    ['node', 'status', 'runs', 'time', 'tokens', 'model', 'output'].forEach(function (h) { head.appendChild(el('th', '', h)); });
     table.appendChild(head);
     Object.keys(run.results).forEach(function (id) {
       var r = run.results[id];
       var tr = el('tr');
-      [id, r.status, String(r.executionCount === undefined ? '' : r.executionCount), ms(r.executionTimeMs), r.tokens === undefined ? '' : String(r.tokens), r.error || r.text].forEach(function (v, i) {
+      [id, r.status, String(r.executionCount === undefined ? '' : r.executionCount), ms(r.executionTimeMs), r.tokens === undefined ? '' : String(r.tokens) + (r.cache ? ' (cache ' + r.cache.read + ' read, ' + r.cache.write + ' written)' : ''), Object.keys(r.models || {}).join(', '), r.error || r.text].forEach(function (v, i) {
         tr.appendChild(el('td', i === 1 ? 'status ' + v : '', v));
       });
       table.appendChild(tr);

@@ -6,6 +6,13 @@ import { handoffReceived } from './handoff-received.js';
 const ms = (n: number | undefined): string =>
   n === undefined ? '…' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`;
 
+/** `  by <model>` (with answer counts when several models answered), or nothing when the result does not say. */
+function modelsText(models: Record<string, number> | undefined): string {
+  const ids = Object.keys(models ?? {});
+  if (ids.length === 0) return '';
+  return `  by ${ids.length === 1 ? ids[0] : ids.map((id) => `${id} x${models?.[id]}`).join(', ')}`;
+}
+
 /** An orchestrator's run as lines: each node execution, handoffs, resumes and open interrupts. */
 function renderRun(run: RunView, paint: Paint): string {
   const out: string[] = [];
@@ -26,6 +33,9 @@ function renderRun(run: RunView, paint: Paint): string {
     if (!exec) continue;
     const colour = statusColour(paint, exec.status);
     const tokens = exec.tokens === undefined ? '' : `  ${exec.tokens} tokens`;
+    const result = run.results[exec.nodeId];
+    const cache = result?.cache ? ` (cache: ${result.cache.read} read, ${result.cache.write} written)` : '';
+    const models = `${cache}${modelsText(result?.models)}`;
     const why =
       t.kind === 'strands'
         ? t.reason
@@ -33,7 +43,7 @@ function renderRun(run: RunView, paint: Paint): string {
           ? `handoff from ${t.from ?? '-'}: "${t.reason}" ${handoffReceived(t)}`.trimEnd()
           : `${t.kind}${t.from ? ` from ${t.from}` : ''}: ${t.reason}`;
     out.push(
-      `  ${at} ${paint.dim(`+${ms(exec.startMs)}`)}  ${paint.cyan(exec.nodeId)}  ${colour(exec.status)}  ${ms(exec.durationMs)}${tokens}  ${paint.dim(why)}`,
+      `  ${at} ${paint.dim(`+${ms(exec.startMs)}`)}  ${paint.cyan(exec.nodeId)}  ${colour(exec.status)}  ${ms(exec.durationMs)}${tokens}${models}  ${paint.dim(why)}`,
     );
   }
   for (const w of run.waiting) out.push(`  ${paint.yellow('waiting for an answer')}: ${w.reason}`);

@@ -18,6 +18,12 @@ export function nodeResults(run: OrchestratorView): Record<string, NodeResultVie
       executionCount: num(r['executionCount']) ?? num(r['execution_count']),
     };
     if (typeof r['error'] === 'string') view.error = r['error'];
+    const read = num(usage?.['cacheReadInputTokens']) ?? 0;
+    const write = num(usage?.['cacheWriteInputTokens']) ?? 0;
+    if (read > 0 || write > 0) view.cache = { read, write };
+    const models = obj(r['models']);
+    if (models && Object.keys(models).length > 0)
+      view.models = Object.fromEntries(Object.entries(models).map(([id, n]) => [id, num(n) ?? 0]));
     out[id] = view;
   };
   for (const [id, entry] of Object.entries(run.nodes)) {

@@ -52,4 +52,8 @@ export interface NodeResultView {
   executionTimeMs: number | undefined;
   executionCount: number | undefined;
   error?: string;
+  /** Prompt-cache reads and writes among `tokens`, when there were any. */
+  cache?: { read: number; write: number };
+  /** Which models answered the node's agent (model id -> answers), when the result says. */
+  models?: Record<string, number>;
 }

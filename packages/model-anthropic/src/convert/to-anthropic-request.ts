@@ -7,6 +7,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Message, ModelRequest, ToolChoice, ToolSpec } from '@skein/core';
 import type { ResolvedAnthropicOptions } from '../anthropic-options.js';
+import { placeCacheBreakpoints } from './auto-cache.js';
 import { contentParams } from './to-anthropic-content.js';
 
 type CacheableBlock = Exclude<ContentBlockParam, { type: 'thinking' } | { type: 'redacted_thinking' }>;
@@ -82,5 +83,6 @@ export function toAnthropicRequest(
     body.tools = toAnthropicTools(request.toolSpecs);
     if (request.toolChoice) body.tool_choice = toAnthropicToolChoice(request.toolChoice);
   }
+  if (options.cache === 'auto') placeCacheBreakpoints(body);
   return body;
 }

@@ -8,9 +8,10 @@ import type {
 } from '@aws-sdk/client-bedrock-runtime';
 import { ModelError, type ContentBlock, type Message, type ModelRequest, type ToolResultContent } from '@skein/core';
 import type { BedrockModelOptions } from '../bedrock-options.js';
+import { placeCachePoints } from './auto-cache.js';
 
 /** The parts of the options that shape every request. */
-export type RequestOptions = Pick<BedrockModelOptions, 'params' | 'guardrail' | 'cachePrompt' | 'cacheTools'>;
+export type RequestOptions = Pick<BedrockModelOptions, 'params' | 'guardrail' | 'cachePrompt' | 'cacheTools' | 'cache'>;
 
 function toolResultContent(item: ToolResultContent): ToolResultContentBlock {
   if ('text' in item) return { text: item.text };
@@ -132,5 +133,6 @@ export function toConverseInput(
     if (params.additionalModelRequestFields) input.additionalModelRequestFields = params.additionalModelRequestFields;
   }
   if (options.guardrail) input.guardrailConfig = { ...options.guardrail };
+  if (options.cache === 'auto') placeCachePoints(input);
   return input;
 }

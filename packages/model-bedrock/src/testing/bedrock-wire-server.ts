@@ -19,6 +19,9 @@ export type WireReply =
   | { json: unknown; headers?: Record<string, string> }
   | { status: number; errorType: string; message: string; headers?: Record<string, string> };
 
+/** A reply made from the request it answers (may take its time). */
+export type WireReplyFunction = (request: WireRequest) => WireReply | Promise<WireReply>;
+
 /** A request the server received. */
 export interface WireRequest {
   method: string;
@@ -52,9 +55,9 @@ export class BedrockWireServer {
   /** Requests received, in order. */
   readonly requests: WireRequest[] = [];
   /** Replies still to give, in order; when empty the server gives `fallback`, else answers 500. */
-  readonly replies: (WireReply | ((request: WireRequest) => WireReply))[] = [];
-  /** The reply when the queue is empty (benchmarks answer every request alike). */
-  fallback: WireReply | undefined;
+  readonly replies: (WireReply | WireReplyFunction)[] = [];
+  /** The reply when the queue is empty (benchmarks answer every request alike; a function answers each request as it sees fit). */
+  fallback: WireReply | WireReplyFunction | undefined;
   /** Whether requests are kept in `requests` (turn off for long runs). */
   record = true;
   readonly #server: http2.Http2Server;
@@ -84,7 +87,7 @@ export class BedrockWireServer {
   }
 
   /** Queues replies for the next requests. */
-  reply(...replies: (WireReply | ((request: WireRequest) => WireReply))[]): this {
+  reply(...replies: (WireReply | WireReplyFunction)[]): this {
     this.replies.push(...replies);
     return this;
   }
@@ -107,7 +110,7 @@ export class BedrockWireServer {
     };
     if (this.record) this.requests.push(request);
     const next = this.replies.shift() ?? this.fallback;
-    const reply = typeof next === 'function' ? next(request) : next;
+    const reply = typeof next === 'function' ? await next(request) : next;
     const requestId = `req-${++this.#requestCount}`;
     if (!reply)
       return this.#error(res, requestId, {

@@ -1,2 +1,2 @@
 export { BedrockWireServer, encodeFrames, textFrames, toolUseFrames } from './bedrock-wire-server.js';
-export type { WireFrame, WireReply, WireRequest } from './bedrock-wire-server.js';
+export type { WireFrame, WireReply, WireReplyFunction, WireRequest } from './bedrock-wire-server.js';
