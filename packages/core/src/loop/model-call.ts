@@ -6,6 +6,7 @@ import type { ModelRequest, ModelStreamEvent, ToolSpec } from '../model/model.js
 import type { AgentTool } from '../tools/agent-tool.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import { isStreamClosed } from '../events/lockstep-stream.js';
+import { isDelegating } from '../model/delegating-model.js';
 import { AttemptLog } from './attempt-log.js';
 import { checkCachePrefix } from './cache-prefix.js';
 import { sleep } from './retry-strategy.js';
@@ -78,7 +79,8 @@ export async function callModel(
     if (host.model.cache === 'auto') await checkCachePrefix(host, inv);
     inv.metrics.modelCallCount++;
     const answer = new StreamAccumulator();
-    const log = new AttemptLog(inv.budget);
+    // Only a model that delegates (`fallback`, `route`) reports attempts: no log for the others.
+    const log = isDelegating(host.model) ? new AttemptLog(inv.budget) : undefined;
     let turn: ModelTurn | undefined;
     let error: unknown;
     try {
@@ -90,13 +92,15 @@ export async function callModel(
       if (isStreamClosed(e)) throw e; // the reader stopped: unwind, as a generator's return() would
       error = e;
     }
-    if (log.pending.length > 0) await log.flush(inv);
-    const extra = log.extraRequests;
-    if (extra > 0) {
-      inv.metrics.modelCallCount += extra;
-      attempt += extra; // the retry strategy counts every request, to whichever model of a chain
+    if (log) {
+      if (log.pending.length > 0) await log.flush(inv);
+      const extra = log.extraRequests;
+      if (extra > 0) {
+        inv.metrics.modelCallCount += extra;
+        attempt += extra; // the retry strategy counts every request, to whichever model of a chain
+      }
     }
-    if (turn) answered(inv, turn, (log.answeredBy ?? host.model).modelId);
+    if (turn) answered(inv, turn, (log?.answeredBy ?? host.model).modelId);
     if (hooks.has(AfterModelCallEvent) && (await askedToRetry(host, inv, turn, error))) continue;
     if (turn) return turn;
     const next = await afterFailure(host, inv, error, attempt, answer.streamed, retryGate);
@@ -115,15 +119,17 @@ export async function callModel(
  * (an own enumerable accessor that behaves as the plain property: `{ ...request }` passes it on, and
  * assigning it replaces it).
  */
-function modelRequest(host: LoopHost, inv: Invocation, offered: OfferedTools, observer: AttemptLog): ModelRequest {
+function modelRequest(
+  host: LoopHost,
+  inv: Invocation,
+  offered: OfferedTools,
+  observer: AttemptLog | undefined,
+): ModelRequest {
   const messages = host.messages();
-  const agentName = host.agent.name;
   const request: ModelRequest = inv.signalMade
-    ? { messages, signal: inv.signal, agentName, observer }
+    ? { messages, signal: inv.signal }
     : {
         messages,
-        agentName,
-        observer,
         get signal(): AbortSignal {
           return inv.signal;
         },
@@ -134,6 +140,10 @@ function modelRequest(host: LoopHost, inv: Invocation, offered: OfferedTools, ob
   if (host.systemPrompt !== undefined) request.systemPrompt = host.systemPrompt;
   if (offered.specs.length > 0) request.toolSpecs = offered.specs;
   if (inv.extra?.toolChoice) request.toolChoice = inv.extra.toolChoice;
+  if (observer) {
+    request.agentName = host.agent.name;
+    request.observer = observer;
+  }
   return request;
 }
 
@@ -142,10 +152,10 @@ async function streamWatched(
   inv: Invocation,
   events: AsyncIterable<ModelStreamEvent>,
   answer: StreamAccumulator,
-  log: AttemptLog,
+  log: AttemptLog | undefined,
 ): Promise<void> {
   for await (const event of events) {
-    if (log.pending.length > 0) await log.flush(inv);
+    if (log && log.pending.length > 0) await log.flush(inv);
     const raw = inv.emit({ type: 'modelStreamEvent', event });
     if (raw) await raw;
     const delta = answer.add(event);
