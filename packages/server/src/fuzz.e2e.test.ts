@@ -124,10 +124,13 @@ function fuzzed(random: () => number, owned: string): Fuzzed {
     ? pick(random, ['PUT', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE'])
     : pick(random, ['GET', 'POST', 'POST', 'POST', 'DELETE']);
   // Mostly the routes a method has, so that the checks behind routing are reached too.
-  const suffix =
+  const chosen =
     random() < 0.8 && method === 'POST'
       ? pick(random, ['messages', 'answers', 'ui', 'cancel'])
       : pick(random, SUFFIXES);
+  // Ids are per principal: a message to another's id starts one's own conversation (a valid request),
+  // so the tenant defect answers or cancels what waits in the victim's conversation instead.
+  const suffix = defects.has('tenant') && (chosen === 'messages' || chosen === 'ui') ? 'answers' : chosen;
   const path = `/v1/${kind}/${name}/conversations/${id}${suffix === '' ? '' : `/${suffix}`}`;
   const headers: Record<string, string> = {};
   if (!defects.has('auth')) headers['x-user'] = defects.has('tenant') || random() < 0.5 ? 'mallory' : 'eve';
