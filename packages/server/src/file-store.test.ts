@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,5 +28,9 @@ describe('on the file store', () => {
     expect(list.conversations.map((c) => c.id).sort()).toEqual([...ids].sort());
     const again = await post(app, '/v1/agents/echo/conversations/burst-3/messages', { message: 'again' });
     expect(await again.json()).toMatchObject({ turn: 2, text: 'You said: again' });
+    // Every request gave up what it wrote on the principal's behalf: no lock is left on any session (indexes included).
+    const sessions = readdirSync(dir).filter((name) => name.startsWith('session_'));
+    expect(sessions.some((name) => name.startsWith('session_skein-index-'))).toBe(true);
+    expect(sessions.filter((name) => existsSync(join(dir, name, '.skein.lock')))).toEqual([]);
   });
 });
