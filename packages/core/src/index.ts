@@ -144,6 +144,7 @@ export {
   processAlive,
 } from './session/lease-holder.js';
 export type { LeaseHolder } from './session/lease-holder.js';
+export { LeaseHeartbeat } from './session/lease-heartbeat.js';
 export {
   checkSessionId,
   decodeBytes,
