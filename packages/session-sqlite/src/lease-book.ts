@@ -139,7 +139,7 @@ export class LeaseBook {
   /**
    * Inside a write transaction: the heartbeat. Renews every lease this writer holds (a full lease from
    * now), so a live writer keeps its sessions however long it goes without writing, and one that
-   * died loses them one `ttlMs` after its last beat. A lease found taken over is forgotten (the next
+   * died loses them one `ttlMs` after its last beat. A lease found taken over is left alone (the next
    * write of this writer reports it).
    */
   renewHeld(table: LeaseTable): void {
