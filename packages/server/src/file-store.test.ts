@@ -33,4 +33,26 @@ describe('on the file store', () => {
     expect(sessions.some((name) => name.startsWith('session_skein-index-'))).toBe(true);
     expect(sessions.filter((name) => existsSync(join(dir, name, '.skein.lock')))).toEqual([]);
   });
+
+  it('two processes on one store: "wait": true waits for the turn the other runs (looking again with a bound), then runs', async () => {
+    // Two servers, each with its own writers on the store: what two processes are.
+    const make = () =>
+      createServer({
+        agents: { echo: ({ sessionManager }) => new Agent({ model: echoModel(600), sessionManager }) },
+        sessions: (id) => new FileSessionManager({ sessionId: id, storageDir: dir }),
+        onError: () => undefined,
+      });
+    const [a, b] = [make(), make()];
+    const path = '/v1/agents/echo/conversations/two-procs/messages';
+    await post(a, path, { message: 'first' });
+    const running = post(a, path, { message: 'slow one' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const busy = await post(b, path, { message: 'me too' });
+    expect(busy.status).toBe(409);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    const waited = await post(b, path, { message: 'after you', wait: true });
+    expect(waited.status).toBe(200);
+    expect(await waited.json()).toMatchObject({ turn: 3, text: 'You said: after you' });
+    expect(await (await running).json()).toMatchObject({ turn: 2 });
+  });
 });
