@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent } from '@skein/core';
+import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
 import { createServer } from './index.js';
 import { echoModel, post } from './server-fixtures.test-helpers.js';
@@ -54,5 +55,31 @@ describe('on the file store', () => {
     expect(waited.status).toBe(200);
     expect(await waited.json()).toMatchObject({ turn: 3, text: 'You said: after you' });
     expect(await (await running).json()).toMatchObject({ turn: 2 });
+  });
+
+  it("a graph's run whose last transition a kill cut after the commit point: the conversation shows it (issue 46)", async () => {
+    const app = createServer({
+      graphs: {
+        pair: ({ sessionManager }) =>
+          new GraphBuilder()
+            .setId('pair')
+            .addNode(new Agent({ name: 'triage', model: echoModel() }))
+            .addNode(new Agent({ name: 'answer', model: echoModel() }))
+            .addEdge('triage', 'answer')
+            .setSessionManager(sessionManager)
+            .build(),
+      },
+      sessions: (id) => new FileSessionManager({ sessionId: id, storageDir: dir }),
+      onError: () => undefined,
+    });
+    expect((await post(app, '/v1/graphs/pair/conversations/cut-1/messages', { message: 'hi' })).status).toBe(200);
+    // What a writer killed right after its final state document leaves: the step's transitions not appended.
+    const transitions = join(dir, 'session_cut-1', 'multi_agents', 'multi_agent_pair', 'transitions');
+    const names = readdirSync(transitions);
+    rmSync(join(transitions, `transition_${names.length - 1}.json`));
+    const view = (await (await app.request('/v1/graphs/pair/conversations/cut-1')).json()) as {
+      transitions: { seq: number; kind: string }[];
+    };
+    expect(view.transitions.map((t) => `${t.seq}:${t.kind}`)).toEqual(['0:start', '1:edge', '2:complete']);
   });
 });
