@@ -159,6 +159,7 @@ export {
   processAlive,
 } from './session/lease-holder.js';
 export type { LeaseHolder } from './session/lease-holder.js';
+export { LeaseHeartbeat } from './session/lease-heartbeat.js';
 export {
   checkSessionId,
   decodeBytes,
@@ -173,7 +174,7 @@ export { RepositorySessionManager } from './session/repository-session-manager.j
 export type { RepositorySessionManagerOptions } from './session/repository-session-manager.js';
 export { MultiAgentSession } from './session/multi-agent-session.js';
 export type { AttachOptions, MultiAgentSnapshot, NewTransition, StepWrite } from './session/multi-agent-session.js';
-export { numberTransitions } from './session/run-tail.js';
+export { committedTransitions, numberTransitions, readCommittedTransitions } from './session/run-tail.js';
 export type {
   AgentAtStep,
   ForkOrigin,

@@ -1,4 +1,4 @@
-import { errorMessage, isSideRecord, runDocumentId, type SessionMessage } from '@skein/core';
+import { committedTransitions, errorMessage, isSideRecord, runDocumentId, type SessionMessage } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
 import { loadSteps } from './steps-view.js';
@@ -94,8 +94,10 @@ async function loadOrchestrator(
   const doc = await attempt(problems, `orchestrator ${id}`, () => readOrchestratorDoc(store, sessionId, id));
   const nodes =
     (await attempt(problems, `node entries of ${id}`, () => store.repository.readNodeEntries(sessionId, id))) ?? {};
-  const transitions =
+  const stored =
     (await attempt(problems, `transitions of ${id}`, () => store.repository.readTransitions(sessionId, id))) ?? [];
+  // A run committed by a writer killed before it appended the step's transitions: its document carries them.
+  const transitions = doc ? committedTransitions(doc.state, stored, doc.updatedAt ?? '') : stored;
   const view: OrchestratorView = {
     id,
     type: doc?.type ?? 'unknown',

@@ -2,7 +2,13 @@
  * Reading a conversation for `GET` routes: through the store's repository only, so a read never
  * writes (nor creates a session), and never waits for a running turn.
  */
-import { encodeBytes, type JsonValue, type SessionManager, type SessionRepository } from '@skein/core';
+import {
+  encodeBytes,
+  readCommittedTransitions,
+  type JsonValue,
+  type SessionManager,
+  type SessionRepository,
+} from '@skein/core';
 import { notFound } from '../http/problem.js';
 import type { ConversationRoute } from '../http/route-context.js';
 import { checkAccess } from '../runs/open-turn.js';
@@ -76,7 +82,7 @@ export async function conversationView(
     const stored = await repo.listMessages(id, target.agent.id).catch(() => []);
     view['messages'] = stored.map((m) => encodeBytes(m.redact_message ?? m.message) as JsonValue);
   } else {
-    view['transitions'] = (await repo.readTransitions(id, target.multi.id)) as unknown as JsonValue;
+    view['transitions'] = (await readCommittedTransitions(repo, id, target.multi.id)) as unknown as JsonValue;
   }
   if (!running && current?.status === 'interrupted')
     view['interrupts'] = publicInterrupts(await pendingOf(target), current) as unknown as JsonValue;

@@ -1,7 +1,9 @@
 /**
  * A server in its own process, for the tests that kill and restart it: a refund agent and a two-node
- * graph on the file store in `SKEIN_STORE`; every tool call and model call is appended to
- * `SKEIN_LEDGER` (a line each), so a test counts what ran across processes. Prints `{"url": ...}`.
+ * graph on the file store in `SKEIN_STORE`, or on the PostgreSQL database `SKEIN_POSTGRES` names (a
+ * manager per request on the connection string: they share the process's pool); every tool call and
+ * model call is appended to `SKEIN_LEDGER` (a line each), so a test counts what ran across processes.
+ * Prints `{"url": ...}`.
  */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -9,9 +11,11 @@ import { Agent, tool, type ModelRequest } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
+import { PostgresSessionManager } from '@skein/session-postgres';
 import { createServer, serve } from '../index.js';
 
 const store = process.env['SKEIN_STORE'] as string;
+const postgres = process.env['SKEIN_POSTGRES'];
 const ledger = process.env['SKEIN_LEDGER'] as string;
 const answerDelayMs = Number(process.env['SKEIN_ANSWER_DELAY_MS'] ?? 1500);
 const note = (line: string): void => appendFileSync(ledger, `${line}\n`);
@@ -65,7 +69,9 @@ const app = createServer({
         .setSessionManager(sessionManager)
         .build(),
   },
-  sessions: (id) => new FileSessionManager({ sessionId: id, storageDir: store }),
+  sessions: postgres
+    ? (id) => new PostgresSessionManager({ sessionId: id, connectionString: postgres })
+    : (id) => new FileSessionManager({ sessionId: id, storageDir: store }),
   limits: { stopGraceMs: Number(process.env['SKEIN_GRACE_MS'] ?? 100) },
 });
 

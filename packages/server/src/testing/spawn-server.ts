@@ -1,4 +1,4 @@
-/** Starts `server-process.ts` in a child process and waits for its URL. */
+/** Starts `server-process.ts` in a child process and waits for its URL (the child is the server's node process itself). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -11,8 +11,16 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', script], {
+/** With `hostname`: the process runs in a UTS namespace of its own under that host name (`unshare --uts`, as root): a server "on another host". */
+export async function spawnServer(
+  env: Record<string, string>,
+  options: { hostname?: string } = {},
+): Promise<ServerProcess> {
+  const node = [process.execPath, '--conditions=@skein/source', '--import', 'tsx', script];
+  const [command, ...args] = options.hostname
+    ? ['unshare', '--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', options.hostname, ...node]
+    : node;
+  const child = spawn(command as string, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
