@@ -125,7 +125,7 @@ export type { SummarizingOptions } from './conversation/summarizing-conversation
 export { closeDanglingToolUses, isValidStart } from './conversation/tool-pairs.js';
 
 // Handoffs (the contract; handoff() and filters are in @skein/handoffs)
-export { defaultHandoff, defaultHandoffDescription, handoffToolName, isHandoff } from './handoffs/handoff.js';
+export { defaultHandoff, defaultHandoffDescription, handoffToolName, isHandoff } from './agent/handoff.js';
 export type {
   Handoff,
   HandoffContext,
@@ -133,7 +133,7 @@ export type {
   HandoffInputFilter,
   HandoffRequest,
   InputValidator,
-} from './handoffs/handoff.js';
+} from './agent/handoff.js';
 export type { IssueLike } from './tools/format-issues.js';
 
 // Sessions

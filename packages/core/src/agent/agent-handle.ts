@@ -7,7 +7,7 @@
  */
 import type { BudgetOption } from '../budget/open-scope.js';
 import type { ConversationSessionState } from '../conversation/conversation-state.js';
-import type { Handoff } from '../handoffs/handoff.js';
+import type { Handoff } from './handoff.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
 import type { Model } from '../model/model.js';

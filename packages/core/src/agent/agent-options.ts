@@ -1,6 +1,6 @@
 import type { ConversationManager } from '../conversation/conversation-manager.js';
 import { ConfigurationError } from '../errors/configuration-errors.js';
-import type { Handoff } from '../handoffs/handoff.js';
+import type { Handoff } from './handoff.js';
 import type { HookProvider } from '../hooks/hook-registry.js';
 import type { RetryStrategy, RetryStrategyOptions } from '../loop/retry-strategy.js';
 import type { Model } from '../model/model.js';

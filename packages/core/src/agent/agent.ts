@@ -4,7 +4,7 @@ import { SlidingWindowConversationManager } from '../conversation/sliding-window
 import type { ConversationManager } from '../conversation/conversation-manager.js';
 import { CancelledError } from '../errors/cancellation-errors.js';
 import { ConcurrencyError } from '../errors/orchestration-errors.js';
-import { toHandoff, type Handoff } from '../handoffs/handoff.js';
+import { toHandoff, type Handoff } from './handoff.js';
 import { AgentInitializedEvent } from '../hooks/events.js';
 import { HookRegistry } from '../hooks/hook-registry.js';
 import { runEventLoop, type LoopOutcome } from '../loop/event-loop.js';

@@ -1,7 +1,7 @@
 import { openBudgetScope, type OpenScope } from '../budget/open-scope.js';
 import { LoopBudget } from '../budget/loop-budget.js';
 import type { Listeners } from '../events/listeners.js';
-import type { Handoff } from '../handoffs/handoff.js';
+import type { Handoff } from './handoff.js';
 import type { Invocation, InvocationTools } from '../loop/loop-host.js';
 import type { ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { InvocationState } from '../types/invocation-state.js';

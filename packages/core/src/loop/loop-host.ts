@@ -1,7 +1,7 @@
 import type { AgentHandle } from '../agent/agent-handle.js';
 import type { AgentStreamEvent, RequestState } from '../agent/agent-events.js';
 import type { ConversationManager } from '../conversation/conversation-manager.js';
-import type { Handoff } from '../handoffs/handoff.js';
+import type { Handoff } from '../agent/handoff.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
 import type { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { Model, ToolChoice } from '../model/model.js';

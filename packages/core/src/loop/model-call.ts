@@ -1,6 +1,6 @@
 import type { BudgetExceeded } from '../budget/budget-types.js';
 import { ContextWindowOverflowError, decisiveError } from '../errors/model-errors.js';
-import type { HandoffContext, Handoff } from '../handoffs/handoff.js';
+import type { HandoffContext, Handoff } from '../agent/handoff.js';
 import { AfterModelCallEvent, BeforeModelCallEvent } from '../hooks/events.js';
 import type { ModelRequest, ModelStreamEvent, ToolSpec } from '../model/model.js';
 import type { AgentTool } from '../tools/agent-tool.js';

@@ -1,8 +1,16 @@
+/**
+ * Handoffs as core's values: what an agent offers (`Handoff`, shown to the model as a
+ * `transfer_to_<agent>` tool), what its result asks for (`HandoffRequest`), and how an agent listed
+ * in `handoffs` becomes a default handoff. The loop ends a turn on one; it performs no transfer.
+ * Building handoffs with options (`handoff()`), input filters, nested history and the recommended
+ * prompt are `@skein/handoffs`; performing the transfer is the orchestrator's (`@skein/swarm`, or a
+ * loop of your own).
+ */
 import type { IssueLike } from '../tools/format-issues.js';
 import type { JsonSchema } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { InvocationState } from '../types/invocation-state.js';
-import type { AgentHandle } from '../agent/agent-handle.js';
+import type { AgentHandle } from './agent-handle.js';
 
 /** What handoff callbacks (`isEnabled`, `onHandoff`) receive. */
 export interface HandoffContext {
