@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { compareSummaries, evaluate, parseCaseLines } from '@skein/evals';
 import { FileSessionRepository } from '@skein/session-file';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDesk } from '../src/desk-run.test-helpers.js';
+import { runDesk } from '../src/test-support/desk-run.js';
 import { scriptedDeskModel } from '../src/scripted-desk.js';
 import { DESK_CASES, deskEvaluation } from './desk-eval.js';
 

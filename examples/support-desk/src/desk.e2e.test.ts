@@ -15,7 +15,7 @@ import {
   storedTransitions,
   writeScript,
   type TestStore,
-} from './desk-run.test-helpers.js';
+} from './test-support/desk-run.js';
 
 let dir = '';
 beforeEach(async () => {

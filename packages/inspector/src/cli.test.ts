@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import { writeFixtureSessions } from './testing/fixtures.js';
+import { captureIo } from './test-support/capture-io.js';
+import { writeFixtureSessions } from './test-support/fixtures.js';
 
 let dir = '';
 
@@ -220,7 +220,7 @@ describe('usage', () => {
   });
 
   it("prints a real Graph's and Swarm's Mermaid from a module", async () => {
-    const mod = fileURLToPath(new URL('./testing/drawable-shapes.ts', import.meta.url));
+    const mod = fileURLToPath(new URL('./test-support/drawable-shapes.ts', import.meta.url));
     const graph = await cli('graph', mod, 'graph');
     expect(graph.code).toBe(0);
     expect(graph.out).toContain('flowchart TD');
@@ -244,7 +244,7 @@ describe('usage', () => {
 
 describe('a store written by Strands Agents (Python)', () => {
   it('lists and shows its graph as far as it is understood', async () => {
-    const { writeStrandsGraphSession } = await import('./testing/strands-fixture.js');
+    const { writeStrandsGraphSession } = await import('./test-support/strands-fixture.js');
     const strands = await mkdtemp(join(tmpdir(), 'skein-inspector-strands-'));
     await writeStrandsGraphSession(strands);
     expect((await cli('sessions', strands)).out).toContain('graph research completed');

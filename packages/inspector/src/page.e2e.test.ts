@@ -5,12 +5,12 @@ import { pathToFileURL } from 'node:url';
 import { FileSessionManager } from '@skein/session-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSession, openFileStore, pageData, renderHtmlPage, serveStore } from './index.js';
-import { Chromium, load, watchPage } from './testing/chromium.js';
-import { supportGraph, writeFixtureSessions } from './testing/fixtures.js';
+import { Chromium, load, watchPage } from './test-support/chromium.js';
+import { supportGraph, writeFixtureSessions } from './test-support/fixtures.js';
 import { evaluate } from '@skein/evals';
 import { runCli } from './cli/run-cli.js';
-import { captureIo } from './testing/capture-io.js';
-import shop, { shopAgent } from './testing/eval-fixture.js';
+import { captureIo } from './test-support/capture-io.js';
+import shop, { shopAgent } from './test-support/eval-fixture.js';
 
 // The exported page and the live server, checked in real headless Chromium (Debian's package,
 // installed when missing): no network, no console errors, the graph, bars and messages drawn.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, readSse, testServer } from './server-fixtures.test-helpers.js';
+import { post, readSse, testServer } from './test-support/server-fixtures.js';
 
 describe('pending and answers', () => {
   it('a tool that needs approval pauses the turn; GET pending lists it; answers resume it, the tool runs once', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, testServer } from './server-fixtures.test-helpers.js';
+import { post, testServer } from './test-support/server-fixtures.js';
 
 describe('conversations', () => {
   it("GET one: turns, the agent's messages, status", async () => {

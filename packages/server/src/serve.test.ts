@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '@skein/core';
 import { serve } from './index.js';
-import { testServer } from './server-fixtures.test-helpers.js';
+import { testServer } from './test-support/server-fixtures.js';
 
 describe('serve', () => {
   it('without authorize: binds 127.0.0.1 and says so; refuses a public address', async () => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refundsMade } from '../desk-run.test-helpers.js';
-import { axeViolations, launchChromium, watchPage, type PageWatch } from './testing/browser.js';
-import { startDeskWeb, type DeskWebProcess } from './testing/desk-web-process.js';
+import { refundsMade } from '../test-support/desk-run.js';
+import { axeViolations, launchChromium, watchPage, type PageWatch } from './test-support/browser.js';
+import { startDeskWeb, type DeskWebProcess } from './test-support/desk-web-process.js';
 import {
   answer,
   logLines,
@@ -15,7 +15,7 @@ import {
   until,
   waitForLine,
   waitForStatus,
-} from './testing/desk-pages.js';
+} from './test-support/desk-pages.js';
 
 // `npm run desk:web` in a child process (graph shape, scripted models, SQLite in a temp dir; tools
 // slowed by 150 ms as a remote backend would be, so turns are still running when the pages look),

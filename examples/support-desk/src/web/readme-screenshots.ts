@@ -9,9 +9,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from './testing/browser.js';
-import { answer, openSupervisor, send, signIn, waitForLine, waitForStatus } from './testing/desk-pages.js';
-import { startDeskWeb } from './testing/desk-web-process.js';
+import { launchChromium } from './test-support/browser.js';
+import { answer, openSupervisor, send, signIn, waitForLine, waitForStatus } from './test-support/desk-pages.js';
+import { startDeskWeb } from './test-support/desk-web-process.js';
 
 const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'skein-desk-web-shots-'));

@@ -12,7 +12,7 @@ import {
 } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
-import { createServer, type ServerOptions, type SkeinServer } from './index.js';
+import { createServer, type ServerOptions, type SkeinServer } from '../index.js';
 
 /** Sessions in one shared in-memory repository (each call a fresh manager, as the server wants). */
 export function memorySessions(): { repository: InMemorySessionRepository; sessions: (id: string) => SessionManager } {

@@ -1,13 +1,21 @@
+/**
+ * Handoffs as core's values: what an agent offers (`Handoff`, shown to the model as a
+ * `transfer_to_<agent>` tool), what its result asks for (`HandoffRequest`), and how an agent listed
+ * in `handoffs` becomes a default handoff. The loop ends a turn on one; it performs no transfer.
+ * Building handoffs with options (`handoff()`), input filters, nested history and the recommended
+ * prompt are `@skein/handoffs`; performing the transfer is the orchestrator's (`@skein/swarm`, or a
+ * loop of your own).
+ */
 import type { IssueLike } from '../tools/format-issues.js';
 import type { JsonSchema } from '../types/json.js';
 import type { Message } from '../types/messages.js';
-import type { InvocationState } from '../tools/agent-tool.js';
-import type { Agent } from '../agent/agent.js';
+import type { InvocationState } from '../types/invocation-state.js';
+import type { AgentHandle } from './agent-handle.js';
 
 /** What handoff callbacks (`isEnabled`, `onHandoff`) receive. */
 export interface HandoffContext {
   /** The agent that is handing off. */
-  agent: Agent;
+  agent: AgentHandle;
   /** The invocation state of the running invocation. */
   invocationState: InvocationState;
 }
@@ -45,7 +53,7 @@ export interface InputValidator {
 export interface Handoff {
   readonly kind: 'handoff';
   /** The agent that takes over. */
-  readonly agent: Agent;
+  readonly agent: AgentHandle;
   readonly toolName: string;
   readonly toolDescription: string;
   /** Validates the model's arguments before the transfer; `undefined` accepts any object. */
@@ -64,7 +72,7 @@ export interface Handoff {
 export interface HandoffRequest {
   readonly handoff: Handoff;
   /** Shorthand for `handoff.agent`. */
-  readonly target: Agent;
+  readonly target: AgentHandle;
   /** The validated arguments the model passed. */
   readonly input: unknown;
   readonly toolUseId: string;
@@ -76,7 +84,7 @@ export function handoffToolName(agentName: string): string {
 }
 
 /** The default tool description: names the agent and appends its `handoffDescription`. */
-export function defaultHandoffDescription(agent: Agent): string {
+export function defaultHandoffDescription(agent: AgentHandle): string {
   const extra = agent.handoffDescription ? ` ${agent.handoffDescription}` : '';
   return `Handoff to the ${agent.name} agent to handle the request.${extra}`;
 }
@@ -87,7 +95,7 @@ export function isHandoff(value: unknown): value is Handoff {
 }
 
 /** The handoff of an `Agent` listed directly in `handoffs`: default name, description, no input. */
-export function defaultHandoff(agent: Agent): Handoff {
+export function defaultHandoff(agent: AgentHandle): Handoff {
   return {
     kind: 'handoff',
     agent,
@@ -103,6 +111,6 @@ export function defaultHandoff(agent: Agent): Handoff {
 }
 
 /** A handoff as given: plain agents become default handoffs. */
-export function toHandoff(target: Agent | Handoff): Handoff {
+export function toHandoff(target: AgentHandle | Handoff): Handoff {
   return isHandoff(target) ? target : defaultHandoff(target);
 }

@@ -13,8 +13,8 @@ import {
   REFUND_PROMPT,
   SUMMARY_PROMPT,
   TRIAGE_PROMPT,
-} from './desk-prompts.js';
-import { scriptedDeskModel, type DeskRole } from './scripted-desk.js';
+} from '../desk-prompts.js';
+import { scriptedDeskModel, type DeskRole } from '../scripted-desk.js';
 
 const ROLES: [string, DeskRole][] = [
   [TRIAGE_PROMPT, 'triage'],

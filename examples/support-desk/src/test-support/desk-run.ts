@@ -39,12 +39,12 @@ async function withRepository<T>(
   }
 }
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const entries = {
-  main: fileURLToPath(new URL('./main.ts', import.meta.url)),
-  restate: fileURLToPath(new URL('./restate-desk.ts', import.meta.url)),
-  a2a: fileURLToPath(new URL('./a2a-desk.ts', import.meta.url)),
-  eval: fileURLToPath(new URL('../evals/run-desk-eval.ts', import.meta.url)),
+  main: fileURLToPath(new URL('../main.ts', import.meta.url)),
+  restate: fileURLToPath(new URL('../restate-desk.ts', import.meta.url)),
+  a2a: fileURLToPath(new URL('../a2a-desk.ts', import.meta.url)),
+  eval: fileURLToPath(new URL('../../evals/run-desk-eval.ts', import.meta.url)),
 };
 const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 

@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadSession, openFileStore, pageData, renderHtmlPage } from '../index.js';
 import { Chromium, load, watchPage } from './chromium.js';
 
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const out = fileURLToPath(new URL('../../docs/support-desk.png', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'skein-desk-shot-'));
 try {

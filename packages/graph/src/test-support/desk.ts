@@ -9,7 +9,7 @@ import {
 } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { z } from 'zod';
-import { GraphBuilder, type Graph, type GraphState } from './index.js';
+import { GraphBuilder, type Graph, type GraphState } from '../index.js';
 
 /** The desk's roles. */
 export type Role = 'triage' | 'billing' | 'refund' | 'summary';
