@@ -1,17 +1,16 @@
 /**
- * Streams a turn's event log to one client as SSE with Hono's `streamSSE`: what it missed, then the
- * live events, with keep-alive comments, and detached when the client goes away (the turn goes on).
- * Two formats: the server's own events (`id`, `event`, `data`), or the AI SDK UI message stream
- * (mapped per client from the same events, `data` only).
+ * Streams a turn's event log to one client as SSE: what it missed, then the live events, batched per
+ * turn of the event loop into one write (the events a model call streams in one go cost one chunk and
+ * one syscall, not one each; they leave within the same loop turn), with keep-alive comments,
+ * and detached when the client goes away (the turn goes on). Two formats: the server's own events, or
+ * the AI SDK UI message stream (mapped per client from the same events).
  */
-import { EventChannel } from '@skein/core';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { EventLog } from '../runs/event-log.js';
 import { mapUiEvent, newUiState } from '../ui/ui-mapper.js';
-import { UI_STREAM_HEADERS, type UiChunk } from '../ui/ui-chunks.js';
-import type { ServerEvent } from './server-events.js';
-import { SSE_HEADERS, SSE_KEEPALIVE } from './sse.js';
+import { UI_STREAM_DONE, UI_STREAM_HEADERS, type UiChunk } from '../ui/ui-chunks.js';
+import type { LoggedEvent, ServerEvent } from './server-events.js';
+import { SSE_HEADERS, SSE_KEEPALIVE, sseFrame } from './sse.js';
 
 /** How one client's stream is written. */
 export interface StreamOptions {
@@ -24,6 +23,8 @@ export interface StreamOptions {
   /** Extra response headers. */
   headers?: Record<string, string>;
 }
+
+const encoder = new TextEncoder();
 
 /** One keep-alive timer for every open stream (a thousand streams, one timer), per interval. */
 const beats = new Map<number, { timer: NodeJS.Timeout; streams: Set<() => void> }>();
@@ -50,61 +51,70 @@ function onHeartbeat(ms: number, beat: () => void): () => void {
   };
 }
 
-/** A message for `writeSSE`, or a comment. */
-type Message = { data: string; event?: string; id?: string } | { comment: string };
-
-/** Turns a log's events into SSE messages for one client. */
-function messages(format: 'server' | 'ui'): { of(event: ServerEvent, id?: string): Message[]; end: Message[] } {
-  if (format === 'server')
-    return {
-      of: (event, id) => [{ data: JSON.stringify(event), event: event.type, ...(id === undefined ? {} : { id }) }],
-      end: [],
-    };
+/** Turns log entries into frames for one client. */
+function framer(format: 'server' | 'ui'): { frames(entry: LoggedEvent): string; end(): string } {
+  if (format === 'server') return { frames: (entry) => entry.frame, end: () => '' };
   const state = newUiState();
   const chunks: UiChunk[] = [];
   return {
-    of: (event) => {
+    frames: (entry) => {
       chunks.length = 0;
-      mapUiEvent(state, event, chunks);
-      return chunks.map((chunk) => ({ data: JSON.stringify(chunk) }));
+      mapUiEvent(state, entry.event, chunks);
+      let text = '';
+      for (const chunk of chunks) text += `data: ${JSON.stringify(chunk)}\n\n`;
+      return text;
     },
-    end: [{ data: '[DONE]' }],
+    end: () => UI_STREAM_DONE,
   };
 }
 
-/** The SSE response for `log` from `options.from` on. */
-export function sseResponse(c: Context, log: EventLog, options: StreamOptions): Response {
-  const make = messages(options.format);
-  const queue = new EventChannel<Message>();
-  for (const event of options.prelude ?? []) for (const m of make.of(event)) queue.push(m);
-  const detach = log.subscribe(options.from, {
-    event: (entry) => {
-      for (const m of make.of(entry.event, entry.id)) queue.push(m);
+/** The SSE response for `log` from `options.from` on, for the client of `_c`. */
+export function sseResponse(_c: Context, log: EventLog, options: StreamOptions): Response {
+  const make = framer(options.format);
+  let detach: (() => void) | undefined;
+  let stopBeat: (() => void) | undefined;
+  let pending = '';
+  for (const event of options.prelude ?? []) pending += sseFrame(JSON.stringify(event), event.type);
+  let scheduled = false;
+  let closed = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const flush = (): void => {
+        scheduled = false;
+        if (closed || pending === '') return;
+        controller.enqueue(encoder.encode(pending));
+        pending = '';
+      };
+      const finish = (): void => {
+        if (closed) return;
+        pending += make.end();
+        flush();
+        closed = true;
+        stopBeat?.();
+        controller.close();
+      };
+      detach = log.subscribe(options.from, {
+        event: (entry) => {
+          pending += make.frames(entry);
+          if (!scheduled) {
+            scheduled = true;
+            setImmediate(flush);
+          }
+        },
+        end: () => setImmediate(finish),
+      });
+      flush();
+      if (!closed)
+        stopBeat = onHeartbeat(options.heartbeatMs, () => {
+          if (!closed) controller.enqueue(encoder.encode(SSE_KEEPALIVE));
+        });
     },
-    end: () => {
-      for (const m of make.end) queue.push(m);
-      queue.close();
+    cancel() {
+      closed = true;
+      stopBeat?.();
+      detach?.();
     },
-  });
-  const stopBeat = onHeartbeat(options.heartbeatMs, () => queue.push({ comment: SSE_KEEPALIVE }));
-  const response = streamSSE(c, async (stream) => {
-    stream.onAbort(() => {
-      stopBeat();
-      detach();
-      queue.close();
-    });
-    try {
-      for await (const m of queue) {
-        if (stream.aborted) break;
-        if ('comment' in m) await stream.write(m.comment);
-        else await stream.writeSSE(m);
-      }
-    } finally {
-      stopBeat();
-      detach();
-    }
   });
   const headers = { ...(options.format === 'ui' ? UI_STREAM_HEADERS : SSE_HEADERS), ...options.headers };
-  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-  return response;
+  return new Response(body, { status: 200, headers });
 }
