@@ -56,7 +56,9 @@ interface Spec {
 }
 
 const spread = (xs: number[], digits = 2): string =>
-  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+  xs.length === 0
+    ? '-'
+    : `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
 
 function specs(store: string, dir: string): Spec[] {
   const env = { BENCH_STORE: store, BENCH_SQLITE_DIR: dir };
@@ -72,6 +74,7 @@ async function loadRounds(all: Spec[]): Promise<Map<string, RoundResult[]>> {
   const results = new Map<string, RoundResult[]>(all.map((s) => [s.name, []]));
   const targets: Target[] = [];
   try {
+    if (ROUNDS === 0) return results;
     for (const s of all) targets.push(await startTarget(s.name, s.mode, s.env));
     for (const t of targets) await loadRound(t, 50, TURNS, `warm-${t.name}`);
     for (let round = 0; round < ROUNDS; round++) {
@@ -133,13 +136,13 @@ function report(store: string, all: Spec[], load: Map<string, RoundResult[]>, he
         0,
       ),
       name === 'floor' ? '' : ratio(name, (r) => r.turnsPerSec),
-      median(rs.map((r) => pct(r.first, 0.5))).toFixed(0),
+      rs.length ? median(rs.map((r) => pct(r.first, 0.5))).toFixed(0) : '-',
       spread(
         rs.map((r) => pct(r.first, 0.99)),
         0,
       ),
       name === 'floor' ? '' : ratio(name, (r) => pct(r.first, 0.99)),
-      median(rs.map(perEvent)).toFixed(1),
+      rs.length ? median(rs.map(perEvent)).toFixed(1) : '-',
       spread(rs.map(overheadPerEvent), 1),
       name === 'floor' ? '' : ratio(name, overheadPerEvent),
       kb.length ? spread(kb, 1) : '-',
