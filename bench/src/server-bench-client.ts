@@ -8,7 +8,7 @@ import { Agent as HttpAgent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 /** The model's delay per call, as the target's default: two calls a turn. */
-export const MODEL_DELAY_MS = 20;
+const MODEL_DELAY_MS = 20;
 const targetFile = fileURLToPath(new URL('./server-bench-target.ts', import.meta.url));
 
 /** A running target process. */
@@ -32,11 +32,14 @@ export interface TargetStats {
 export async function startTarget(name: string, mode: string, env: Record<string, string> = {}): Promise<Target> {
   const prof = process.env['BENCH_CPU_PROF'];
   const flags = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
-  const child = spawn(
-    process.execPath,
-    [...flags, '--conditions=@skein/source', '--expose-gc', '--import', 'tsx', targetFile, mode],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
-  );
+  // The packages as this process loads them: their built `dist` (what users run), or with
+  // `--conditions=@skein/source` their TypeScript through tsx (whose keepNames gives every named
+  // closure a property, so code with many closures pays more there than it does built).
+  const conditions = process.execArgv.filter((a) => a.startsWith('--conditions'));
+  const child = spawn(process.execPath, [...flags, ...conditions, '--expose-gc', '--import', 'tsx', targetFile, mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`target ${name} exited with ${code}`)));
@@ -64,7 +67,7 @@ export async function statsOf(t: Target): Promise<TargetStats> {
 }
 
 /** The CPU µs the target spends on `n` conversations of `turns` turns without HTTP (the agent's own work). */
-export async function bareCpuUs(t: Target, n: number, turns: number, label: string): Promise<number> {
+async function bareCpuUs(t: Target, n: number, turns: number, label: string): Promise<number> {
   const url = `${t.url}/__bare?n=${n}&turns=${turns}&label=${label}`;
   return ((await (await fetch(url, { method: 'POST' })).json()) as { cpuUs: number }).cpuUs;
 }
