@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { post, testServer } from './test-support/server-fixtures.js';
+import { Agent } from '@skein/core';
+import { createServer } from './index.js';
+import { echoModel, memorySessions, post, testServer } from './test-support/server-fixtures.js';
 
 describe('conversations', () => {
   it("GET one: turns, the agent's messages, status", async () => {
@@ -67,5 +69,30 @@ describe('conversations', () => {
     expect(refused.status).toBe(409);
     await running;
     expect((await app.request('/v1/agents/slow/conversations/d2', { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('many new conversations of one principal at once are entered in its index together, not one by one', async () => {
+    const { sessions } = memorySessions();
+    let indexWriters = 0;
+    const app = createServer({
+      agents: { echo: ({ sessionManager }) => new Agent({ model: echoModel(), sessionManager }) },
+      sessions: (id) => {
+        if (id.startsWith('skein-index-')) indexWriters++;
+        return sessions(id);
+      },
+    });
+    const ids = Array.from({ length: 30 }, (_, i) => `many-${i}`);
+    const results = await Promise.all(
+      ids.map((id) => post(app, `/v1/agents/echo/conversations/${id}/messages`, { message: id })),
+    );
+    expect(results.map((r) => r.status)).toEqual(ids.map(() => 200));
+    // The first entry alone, the others that arrived meanwhile in one or two more writes.
+    expect(indexWriters).toBeLessThanOrEqual(3);
+    const reads = indexWriters;
+    const list = (await (await app.request('/v1/agents/echo/conversations?limit=100')).json()) as {
+      conversations: { id: string }[];
+    };
+    expect(list.conversations.map((c) => c.id).sort()).toEqual([...ids].sort());
+    expect(indexWriters).toBe(reads + 1);
   });
 });

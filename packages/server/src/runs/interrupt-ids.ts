@@ -10,9 +10,19 @@ import type { Interrupt } from '@skein/core';
 
 const SEPARATOR = '~';
 
-/** A new turn's tag. */
+const TAG_BYTES = 9;
+const POOL_BYTES = TAG_BYTES * 256;
+let pool: Buffer | undefined;
+let used = POOL_BYTES;
+
+/** A new turn's tag: 9 random bytes, base64url (drawn from a pool: one call of the random source per 256 turns). */
 export function newTurnTag(): string {
-  return randomBytes(9).toString('base64url');
+  if (!pool || used + TAG_BYTES > POOL_BYTES) {
+    pool = randomBytes(POOL_BYTES);
+    used = 0;
+  }
+  used += TAG_BYTES;
+  return pool.toString('base64url', used - TAG_BYTES, used);
 }
 
 /** The id a client sees for core's `id` in a turn tagged `tag`. */

@@ -62,6 +62,8 @@ export function streamTarget(
   return target.multi.stream(prompt ?? '', invokeOptions);
 }
 
+let noMessage: string | undefined;
+
 const hash = (value: unknown): string =>
   createHash('sha256')
     .update(JSON.stringify(value) ?? '')
@@ -79,7 +81,7 @@ export async function standing(
   fresh = false,
 ): Promise<JsonValue> {
   if (target.kind === 'agent') {
-    if (fresh) return { count: 0, last: hash(null), pending: '' };
+    if (fresh) return { count: 0, last: (noMessage ??= hash(null)), pending: '' };
     const agent = target.agent;
     await agent.initialize();
     const messages = agent.messages;
