@@ -68,7 +68,7 @@ export function runDesk(
     env?: Record<string, string>;
     entry?: keyof typeof entries;
     allowFailure?: boolean;
-    /** Piped to stdin (default: none, as `< /dev/null`). */
+    /** Piped to stdin (default: nothing, as `< /dev/null`). */
     input?: string;
   } = {},
 ): Promise<DeskRun> {
@@ -79,10 +79,10 @@ export function runDesk(
       {
         cwd: root,
         env: { ...process.env, ANTHROPIC_API_KEY: '', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '', ...options.env },
-        stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
-    child.stdin?.end(options.input);
+    child.stdin.end(options.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
