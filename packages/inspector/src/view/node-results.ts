@@ -1,6 +1,6 @@
-import type { JsonObject, Message } from '@skein/core';
-import { num, obj, str } from './json-read.js';
-import { messageText } from './message-text.js';
+import type { JsonObject } from '@skein/core';
+import { obj } from './json-read.js';
+import { resultView } from './result-view.js';
 import type { NodeResultView } from './run-types.js';
 import type { OrchestratorView } from './session-view.js';
 
@@ -8,17 +8,7 @@ import type { OrchestratorView } from './session-view.js';
 export function nodeResults(run: OrchestratorView): Record<string, NodeResultView> {
   const out: Record<string, NodeResultView> = {};
   const add = (id: string, r: JsonObject): void => {
-    const usage = obj(r['usage']) ?? obj(r['accumulated_usage']);
-    const message = obj(obj(r['result'])?.['message']);
-    const view: NodeResultView = {
-      status: str(r['status']).toLowerCase() || 'unknown',
-      text: str(r['text']) || (Array.isArray(message?.['content']) ? messageText(message as unknown as Message) : ''),
-      tokens: num(usage?.['totalTokens']),
-      executionTimeMs: num(r['executionTimeMs']) ?? num(r['execution_time']),
-      executionCount: num(r['executionCount']) ?? num(r['execution_count']),
-    };
-    if (typeof r['error'] === 'string') view.error = r['error'];
-    out[id] = view;
+    out[id] = resultView(r);
   };
   for (const [id, entry] of Object.entries(run.nodes)) {
     if (id.startsWith('run.')) continue;

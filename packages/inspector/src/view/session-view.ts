@@ -41,6 +41,8 @@ export interface OrchestratorView {
   transitions: NodeTransition[];
   /** The current run's kept steps, oldest first (empty without history; absent when not loaded). */
   steps?: StepView[];
+  /** What the current run's budget had counted when the run began (runs with a budget and kept steps). */
+  startTokens?: number;
   /** The run document kept beside the orchestrator's record (`<id>@run`: a graph's shape, a swarm's members), when stored. */
   runDocument?: JsonObject;
   updatedAt?: string;
