@@ -179,7 +179,7 @@ describe('a run that waited for a person', () => {
         waits: document.querySelectorAll('.timeline .wait').length, note: document.querySelector('.wait-note')?.textContent ?? '' }))()`,
     );
     expect(drawn.status).toMatch(/^completed · 3 node executions · 45 tokens/);
-    expect(drawn.note).toMatch(/^⫽ waited 1\.\d\d s for an answer \(asks for approval\), drawn short$/);
+    expect(drawn.note).toMatch(/^Hatched: waited 1\.\d\d s for an answer \(asks for approval\), drawn short\.$/);
     expect(drawn.waits).toBe(2); // one mark per lane (triage, refund)
     // 1.5 s of waiting beside ~100 ms of work: without the gap the bars together would be a few % of the lane.
     const work = drawn.bars.reduce((n, b) => n + b.width, 0);

@@ -1,4 +1,4 @@
-import type { Message } from '@skein/core';
+import type { ContentBlock, Message } from '@skein/core';
 import { blockText } from '../view/message-text.js';
 import type { NodeResultView, RunView } from '../view/run-types.js';
 import { runView } from '../view/run-view.js';
@@ -62,12 +62,20 @@ export interface PageData {
   generatedAt: string;
 }
 
+/** A block's line and full text; a text the line shows whole is one block (not a heading repeated in a box below it). */
+function pageBlock(block: ContentBlock): { short: string; full: string } {
+  const short = blockText(block);
+  const full = blockText(block, true);
+  const whole = 'text' in block && !short.endsWith('…') && short.trim() === full.replace(/\s+/g, ' ').trim();
+  return whole ? { short: full.trim(), full: full.trim() } : { short, full };
+}
+
 const pageMessage = (m: MessageView): PageMessage => {
   const out: PageMessage = {
     id: m.id,
     role: m.message?.role ?? '?',
     redacted: m.redacted,
-    blocks: (m.message?.content ?? []).map((b) => ({ short: blockText(b), full: blockText(b, true) })),
+    blocks: (m.message?.content ?? []).map(pageBlock),
   };
   if (m.problem !== undefined) out.problem = m.problem;
   return out;

@@ -142,7 +142,7 @@ export const PAGE_DRAW = String.raw`
         mark.title = said;
         lane.appendChild(mark);
       });
-      wrap.appendChild(el('p', 'wait-note', '⫽ ' + said + ', drawn short'));
+      wrap.appendChild(el('p', 'wait-note', 'Hatched: ' + said + ', drawn short.'));
     });
     return wrap;
   }

@@ -2,7 +2,7 @@ import { errorMessage, isSideRecord, runDocumentId, type SessionMessage } from '
 import type { InspectorStore } from '../store/inspector-store.js';
 import { isInternalRecord } from './internal.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
-import { runStartTokens } from './run-tokens.js';
+import { readRunTokens, runTokens } from './run-tokens.js';
 import { loadSteps } from './steps-view.js';
 import type { AgentView, MessageView, OrchestratorView, Problem, SessionView } from './session-view.js';
 
@@ -115,10 +115,13 @@ async function loadOrchestrator(
     const steps = await attempt(problems, `steps of ${id}`, () => loadSteps(store, sessionId, id, 'current'));
     if (steps) view.steps = steps;
   }
-  const startTokens = view.steps
-    ? view.steps[0]?.budgetTokens
-    : await runStartTokens(store, sessionId, id, view.state).catch(() => undefined);
-  if (startTokens !== undefined) view.startTokens = startTokens;
+  const tokens = view.steps
+    ? runTokens(
+        view.steps.map((s) => s.budgetTokens),
+        view.state,
+      )
+    : await readRunTokens(store, sessionId, id, view.state).catch(() => undefined);
+  if (tokens) view.tokens = tokens;
   return view;
 }
 

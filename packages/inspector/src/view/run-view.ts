@@ -23,7 +23,7 @@ export function runView(run: OrchestratorView): RunView {
   const last = new Map<string, NodeExecution>();
   for (const exec of executions) last.set(exec.nodeId, exec);
   for (const [nodeId, exec] of last) exec.tokens = results[nodeId]?.tokens;
-  const tokens = runTokens(run.state, run.startTokens);
+  const tokens = run.tokens ?? runTokens([], run.state);
   const end = transitions.length > 0 ? time(transitions[transitions.length - 1] as NodeTransition) - t0 : 0;
   const spanMs = Math.max(end, ...executions.map((e) => e.startMs + (e.durationMs ?? 0)));
   return {

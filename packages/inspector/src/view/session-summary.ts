@@ -2,7 +2,7 @@ import { errorMessage, isSideRecord } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { isInternalRecord, isInternalSession } from './internal.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
-import { runStartTokens, runTokens } from './run-tokens.js';
+import { readRunTokens } from './run-tokens.js';
 
 /** One line of `skein sessions`. */
 export interface SessionSummary {
@@ -58,8 +58,7 @@ export async function summarizeSession(
         status: doc?.status ?? 'unreadable',
       });
       if (!doc) continue;
-      const start = await runStartTokens(store, id, multiAgents[i] ?? '', doc.state).catch(() => undefined);
-      const counted = runTokens(doc.state, start);
+      const counted = await readRunTokens(store, id, multiAgents[i] ?? '', doc.state).catch(() => undefined);
       if (counted) tokens = (tokens ?? 0) + counted.tokens;
     }
     summary.type = session?.session_type ?? 'unknown';

@@ -8,7 +8,7 @@ import {
 import type { InspectorStore } from '../store/inspector-store.js';
 import { resultView } from './result-view.js';
 import type { NodeResultView } from './run-types.js';
-import { budgetTokens, runTokens } from './run-tokens.js';
+import { budgetTokens, runTokens, tokensAlong } from './run-tokens.js';
 
 /** One committed step of an orchestrator run, as the inspector shows it (Graph and Swarm alike). */
 export interface StepView {
@@ -87,10 +87,10 @@ export async function loadSteps(
     const done: Record<string, string> = {};
     const agents: Record<string, number> = {};
     const path = await history.path(run.lastStep);
-    const start = path[0] ? budgetTokens(path[0].state) : undefined;
-    for (const step of path) {
+    const along = tokensAlong(path.map((s) => budgetTokens(s.state)));
+    for (const [i, step] of path.entries()) {
       const results = fold(step, done, agents);
-      const tokens = runTokens(step.state, start)?.tokens;
+      const tokens = along[i] ?? resultTokensOf(step.state);
       out.push({
         step: step.step,
         run: step.run,
@@ -115,6 +115,9 @@ export async function loadSteps(
   }
   return out;
 }
+
+/** What a step's state document's node results hold (a run without a budget). */
+const resultTokensOf = (state: JsonObject): number | undefined => runTokens([], state)?.tokens;
 
 /** `{ budgetTokens }` when the step's state has a budget. */
 function budgetOf(state: JsonObject): { budgetTokens?: number } {
