@@ -18,6 +18,13 @@ describe('conversations', () => {
       { role: 'user', content: [{ text: 'two' }] },
       { role: 'assistant', content: [{ text: 'You said: two' }] },
     ]);
+    // A long message is kept whole in its turn (a page opened again shows what was written).
+    const long = `My order 42 ${'was charged twice, '.repeat(20)}please help.`;
+    await post(app, '/v1/agents/echo/conversations/v1/messages', { message: long });
+    const again = (await (await app.request('/v1/agents/echo/conversations/v1')).json()) as {
+      turns: { prompt: string }[];
+    };
+    expect(again.turns[2]?.prompt).toBe(long);
   });
 
   it('GET one for a graph: its transitions; for a paused agent: what waits', async () => {

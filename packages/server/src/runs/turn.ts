@@ -21,7 +21,7 @@ import { runUnderParent, type TraceParent } from '../telemetry/trace-parent.js';
 import { writeRecord, type ConversationRecord, type CurrentTurn } from '../store/conversation-record.js';
 import { closeQuietly } from '../store/repository-of.js';
 import { EventLog } from './event-log.js';
-import { promptLabel } from './prompt.js';
+import { promptText } from './prompt.js';
 import type { ResumePlan } from './resume-plan.js';
 import type { Reservation, RunningTurn } from './run-registry.js';
 import { streamTarget, type Target } from './target.js';
@@ -138,7 +138,9 @@ async function commit(setup: TurnSetup, result: TurnResult): Promise<void> {
     await writeRecord(repo, conversationId, { ...record, current }, true, {
       turn: current.seq,
       status: result.status,
-      prompt: promptLabel(current.prompt),
+      prompt: promptText(current.prompt),
+      // What a person answered (an approval and its note): the conversation shows the decision.
+      ...(current.prompt.kind === 'answers' ? { answers: current.prompt.answers } : {}),
       text: result.text,
       ...(result.interrupts.length > 0 ? { interrupts: result.interrupts as unknown as JsonValue[] } : {}),
       ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),

@@ -54,7 +54,10 @@ export interface ConversationRecord {
 export interface TurnEntry {
   turn: number;
   status: TurnStatus;
+  /** The message's whole text, or a note for answers. */
   prompt: string;
+  /** The answers a turn that answered interrupts was given, by interrupt id. */
+  answers?: Record<string, JsonValue>;
   text?: string;
   interrupts?: JsonValue[];
   failureReason?: string;
