@@ -6,6 +6,7 @@ import { encodeBytes, type JsonValue, type SessionManager, type SessionRepositor
 import { notFound } from '../http/problem.js';
 import type { ConversationRoute } from '../http/route-context.js';
 import { checkAccess } from '../runs/open-turn.js';
+import { promptText } from '../runs/prompt.js';
 import { buildTarget, pendingOf, type Target } from '../runs/target.js';
 import type { ServerContext } from '../server-context.js';
 import { readRecord, readTurnEntries, type ConversationRecord } from './conversation-record.js';
@@ -58,7 +59,13 @@ export async function conversationView(
   const turns: JsonValue[] = entries.map((e) => e as unknown as JsonValue);
   const current = record.current;
   if (current && (current.status === 'running' || running)) {
-    turns.push({ turn: current.seq, status: 'running', prompt: '', startedAt: current.startedAt });
+    turns.push({
+      turn: current.seq,
+      status: 'running',
+      prompt: promptText(current.prompt),
+      ...(current.prompt.kind === 'answers' ? { answers: current.prompt.answers } : {}),
+      startedAt: current.startedAt,
+    });
   }
   const target = await targetFor(ctx, route, read);
   const view: Record<string, JsonValue> = {
