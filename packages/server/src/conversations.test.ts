@@ -72,7 +72,9 @@ describe('conversations', () => {
     await new Promise((r) => setTimeout(r, 20));
     // A running turn is listed with what it was asked (a page opened mid-turn shows the message).
     const busy = (await (await app.request('/v1/agents/slow/conversations/d2')).json()) as { turns: unknown[] };
-    expect(busy.turns).toMatchObject([{ turn: 1, status: 'running', prompt: 'a long one to keep it busy for a while' }]);
+    expect(busy.turns).toMatchObject([
+      { turn: 1, status: 'running', prompt: 'a long one to keep it busy for a while' },
+    ]);
     const refused = await app.request('/v1/agents/slow/conversations/d2', { method: 'DELETE' });
     expect(refused.status).toBe(409);
     await running;

@@ -10,6 +10,7 @@ import type { DeskWebContext } from './desk-web.js';
 import { customerOf, isSupervisor, ON_BEHALF_HEADER } from './identity.js';
 import { answersApprovals } from './ui-request-check.js';
 import { readWaiting } from './waiting.js';
+import { DeskStore } from '../desk-store.js';
 
 /** The largest UI request the desk reads to check it (the server's own limit is 1 MiB by default). */
 const MAX_UI_BODY = 1024 * 1024;
@@ -67,6 +68,7 @@ export function addApiRoutes(web: Hono, ctx: DeskWebContext): void {
       return problem(c, 401, 'Unauthorized', 'Open the supervisor address the desk printed.');
     const origin = new URL(c.req.url).origin;
     const cookie = c.req.header('cookie') ?? '';
-    return c.json(await readWaiting(ctx.forward, origin, await ctx.directory.list(), cookie));
+    const shop = new DeskStore(ctx.options.dir);
+    return c.json(await readWaiting(ctx.forward, origin, await ctx.directory.list(), cookie, shop));
   });
 }
