@@ -11,6 +11,15 @@ export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 
+/**
+ * The command the user ran skein by, for the commands it suggests: `npm run skein --` through an npm
+ * script named `skein` (as in the skein repository), `npx skein` through npx, else `skein`.
+ */
+export function skeinCommand(env: NodeJS.ProcessEnv): string {
+  const event = env['npm_lifecycle_event'];
+  return event === 'skein' ? 'npm run skein --' : event === 'npx' ? 'npx skein' : 'skein';
+}
+
 /** A usage error: printed with the usage line, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
