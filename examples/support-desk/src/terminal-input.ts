@@ -24,8 +24,8 @@ export class TerminalInput {
     this.#rl = createInterface({ input, output, terminal: this.#tty });
     this.#rl.on('line', (line) => this.#deliver(line));
     this.#rl.on('close', () => {
-      // Ctrl-D at the prompt: what follows starts on a line of its own.
-      if (this.#tty && this.#waiting) output.write('\n');
+      // The input ended at the prompt (Ctrl-D, the end of a pipe): what follows starts on a line of its own.
+      if (this.#waiting) output.write('\n');
       this.#ended = true;
       this.#deliver(undefined);
     });
@@ -44,20 +44,21 @@ export class TerminalInput {
 
   /** Shows `prompt` and resolves with the next line (trimmed), or `undefined` when the input ended. */
   async ask(prompt: string): Promise<string | undefined> {
-    const next = this.#lines.shift();
-    const line =
-      next ??
-      (this.#ended
-        ? undefined
-        : await new Promise<string | undefined>((resolve) => {
-            this.#waiting = resolve;
-            if (this.#tty) {
-              this.#rl.setPrompt(prompt);
-              this.#rl.prompt();
-            }
-          }));
-    // Piped lines are not echoed by a terminal: the desk writes them after their prompt.
-    if (!this.#tty && line !== undefined) this.#output.write(`${prompt}${line}\n`);
+    const queued = this.#lines.shift();
+    // Piped lines are not echoed by a terminal: the desk writes each after its prompt.
+    if (queued !== undefined) {
+      if (!this.#tty) this.#output.write(`${prompt}${queued}\n`);
+      return queued.trim();
+    }
+    if (this.#ended) return undefined;
+    const line = await new Promise<string | undefined>((resolve) => {
+      this.#waiting = resolve;
+      if (this.#tty) {
+        this.#rl.setPrompt(prompt);
+        this.#rl.prompt();
+      } else this.#output.write(prompt);
+    });
+    if (!this.#tty && line !== undefined) this.#output.write(`${line}\n`);
     return line?.trim();
   }
 
