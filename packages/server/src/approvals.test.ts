@@ -67,5 +67,10 @@ describe('pending and answers', () => {
     expect(result.status).toBe('completed');
     expect(result.text).toContain('denied');
     expect(ledger.refunds).toEqual([]);
+    // The conversation keeps what the person answered, with their note, for any client to show.
+    const view = (await (await app.fetch(new Request('http://x/v1/agents/refund/conversations/a3'))).json()) as {
+      turns: { prompt: string; answers?: unknown }[];
+    };
+    expect(view.turns.map((t) => t.answers)).toEqual([undefined, { [id]: { approved: false, message: 'too much' } }]);
   });
 });

@@ -20,6 +20,13 @@ describe('conversations', () => {
       { role: 'user', content: [{ text: 'two' }] },
       { role: 'assistant', content: [{ text: 'You said: two' }] },
     ]);
+    // A long message is kept whole in its turn (a page opened again shows what was written).
+    const long = `My order 42 ${'was charged twice, '.repeat(20)}please help.`;
+    await post(app, '/v1/agents/echo/conversations/v1/messages', { message: long });
+    const again = (await (await app.request('/v1/agents/echo/conversations/v1')).json()) as {
+      turns: { prompt: string }[];
+    };
+    expect(again.turns[2]?.prompt).toBe(long);
   });
 
   it('GET one for a graph: its transitions; for a paused agent: what waits', async () => {
@@ -65,6 +72,11 @@ describe('conversations', () => {
       message: 'a long one to keep it busy for a while',
     });
     await new Promise((r) => setTimeout(r, 20));
+    // A running turn is listed with what it was asked (a page opened mid-turn shows the message).
+    const busy = (await (await app.request('/v1/agents/slow/conversations/d2')).json()) as { turns: unknown[] };
+    expect(busy.turns).toMatchObject([
+      { turn: 1, status: 'running', prompt: 'a long one to keep it busy for a while' },
+    ]);
     const refused = await app.request('/v1/agents/slow/conversations/d2', { method: 'DELETE' });
     expect(refused.status).toBe(409);
     await running;

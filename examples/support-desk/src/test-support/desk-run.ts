@@ -68,6 +68,8 @@ export function runDesk(
     env?: Record<string, string>;
     entry?: keyof typeof entries;
     allowFailure?: boolean;
+    /** Piped to stdin (default: nothing, as `< /dev/null`). */
+    input?: string;
   } = {},
 ): Promise<DeskRun> {
   return new Promise((resolve, reject) => {
@@ -77,9 +79,10 @@ export function runDesk(
       {
         cwd: root,
         env: { ...process.env, ANTHROPIC_API_KEY: '', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '', ...options.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
+    child.stdin.end(options.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

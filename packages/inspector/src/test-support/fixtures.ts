@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Agent, BeforeNodeCallEvent, tool } from '@skein/core';
+import { Agent, BeforeNodeCallEvent, RunBudget, tool } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder, type GraphState } from '@skein/graph';
-import { FileSessionManager } from '@skein/session-file';
+import { FileSessionManager, FileSessionRepository } from '@skein/session-file';
 import { Swarm } from '@skein/swarm';
 import type { SessionManager } from '@skein/core';
 import { z } from 'zod';
@@ -97,13 +97,15 @@ function killedWhileBillingRuns(dir: string): Promise<void> {
 
 /**
  * Writes, under `dir`: a completed graph run, one stopped inside a node and resumed, one SIGKILLed in
- * another process and resumed, one waiting for an approval,
- * one approved and resumed in a new graph, a swarm with nested history, a lone agent.
+ * another process and resumed, one waiting for an approval, one approved and resumed in a new graph
+ * (and the same with a budget), a swarm with nested history, a lone agent, and a server's own records.
  */
 export async function writeFixtureSessions(dir: string): Promise<void> {
   const fsm = (sessionId: string): FileSessionManager => new FileSessionManager({ sessionId, storageDir: dir });
 
-  await supportGraph(fsm('graph-done')).invoke('I was charged twice for order 42');
+  const done = fsm('graph-done');
+  await supportGraph(done).invoke('I was charged twice for order 42');
+  await done.close();
 
   // Stopped inside billing (as a crash would leave it), then resumed by a fresh graph on the session.
   const stop = new AbortController();
@@ -132,6 +134,50 @@ export async function writeFixtureSessions(dir: string): Promise<void> {
     interruptResponse: { interruptId: i.id, response: { approved: true } },
   }));
   await approvalGraph(fsm('graph-approved'), true).invoke(answers);
+
+  // The same with a budget, as the support desk runs it: the run's tokens count the refund's call before the pause.
+  const budget = new RunBudget({ totalTokens: 10_000 });
+  const budgeted = fsm('graph-budget');
+  const asked = await approvalGraph(budgeted).invoke('Refund order 7, 80 EUR', { budget });
+  await budgeted.close();
+  // A person takes a while to answer: far longer than the work around it (the page draws the wait as a gap).
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const yes = (asked.interrupts ?? []).map((i) => ({
+    interruptResponse: { interruptId: i.id, response: { approved: true } },
+  }));
+  await approvalGraph(fsm('graph-budget'), true).invoke(yes, { budget });
+
+  // What @skein/server keeps beside the runs, written as it writes them: an index session per
+  // principal, and its own record inside a conversation's session.
+  const repo = new FileSessionRepository({ storageDir: dir });
+  const now = new Date().toISOString();
+  await repo.createSession({
+    session_id: 'skein-index-0f1e2d3c4b5a69788796',
+    session_type: 'MULTI_AGENT',
+    created_at: now,
+    updated_at: now,
+  });
+  await repo.createMultiAgent('skein-index-0f1e2d3c4b5a69788796', {
+    id: 'skein-index',
+    type: 'skein-index',
+    state: {},
+    created_at: now,
+    updated_at: now,
+  });
+  await repo.createMultiAgent('graph-done', {
+    id: 'skein-server',
+    type: 'skein-server',
+    state: {
+      v: 1,
+      kind: 'graphs',
+      name: 'support',
+      owner: 'customer:aiko',
+      createdAt: now,
+      title: 'I was charged twice',
+    },
+    created_at: now,
+    updated_at: now,
+  });
 
   const triage = agent('triage', [
     {

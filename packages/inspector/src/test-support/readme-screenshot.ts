@@ -1,7 +1,8 @@
 /**
  * Makes the README's screenshot from the support example as a user runs it: the desk
- * (`examples/support-desk`, graph shape, scripted models) handles a refund that needs approval and
- * gets a yes; its session's page is exported and shot in headless Chromium.
+ * (`examples/support-desk`, graph shape, scripted models, file sessions) handles a refund that needs
+ * approval and gets a yes from a later process; its session's page is exported and shot in headless
+ * Chromium.
  * Run: npm run screenshot --workspace @skein/inspector   (writes docs/support-desk.png)
  */
 import { execFileSync } from 'node:child_process';
@@ -18,11 +19,17 @@ const dir = await mkdtemp(join(tmpdir(), 'skein-desk-shot-'));
 try {
   await writeFile(join(dir, 'script.txt'), 'Please refund order 108, 60 EUR\n');
   const desk = join(root, 'examples/support-desk/src/main.ts');
-  execFileSync(
-    process.execPath,
-    ['--conditions=@skein/source', '--import', 'tsx', desk, '--dir', dir, '--script', join(dir, 'script.txt'), '--yes'],
-    { cwd: root, stdio: 'ignore' },
-  );
+  const run = (...args: string[]): void => {
+    execFileSync(
+      process.execPath,
+      ['--conditions=@skein/source', '--import', 'tsx', desk, '--dir', dir, '--store', 'file', ...args],
+      { cwd: root, stdio: 'ignore', env: { ...process.env, DESK_MODEL: 'scripted' } },
+    );
+  };
+  // The refund waits for a person, who answers from another process a few seconds later.
+  run('--script', join(dir, 'script.txt'));
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  run('--script', join(dir, 'script.txt'), '--resume', '--yes');
   const file = join(dir, 'desk.html');
   await writeFile(
     file,

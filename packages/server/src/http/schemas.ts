@@ -131,6 +131,10 @@ const turnSummarySchema = z.object({
   turn: z.number().int(),
   status: turnStatusSchema,
   prompt: z.string().meta({ description: 'The message (its text), or a note for answers.' }),
+  answers: z
+    .record(z.string(), z.json())
+    .optional()
+    .meta({ description: 'A turn that answered interrupts: the answers, by interrupt id (an approval and its note).' }),
   text: z.string().optional(),
   interrupts: z.array(interruptSchema).optional(),
   failureReason: z.string().optional(),

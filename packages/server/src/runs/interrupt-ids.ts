@@ -6,7 +6,7 @@
  * does not fit, and is refused with the pending list. Turns stored before tags existed keep core's ids.
  */
 import { randomBytes } from 'node:crypto';
-import type { Interrupt } from '@skein/core';
+import type { Interrupt, JsonValue } from '@skein/core';
 
 const SEPARATOR = '~';
 
@@ -35,6 +35,16 @@ export function publicInterrupts(interrupts: readonly Interrupt[], turn: { tag?:
   const tag = turn?.tag;
   if (tag === undefined) return [...interrupts];
   return interrupts.map((i) => ({ ...i, id: publicId(i.id, tag) }));
+}
+
+/** The answers of an answers prompt keyed as clients saw the interrupts (core's ids with the answered turn's tag). */
+export function publicAnswers(prompt: {
+  answers: Record<string, JsonValue>;
+  answered?: string;
+}): Record<string, JsonValue> {
+  const tag = prompt.answered;
+  if (tag === undefined) return prompt.answers;
+  return Object.fromEntries(Object.entries(prompt.answers).map(([id, answer]) => [publicId(id, tag), answer]));
 }
 
 /** Core's id for a public id of the turn tagged `tag`; `undefined` when it is not one of that turn's. */

@@ -8,14 +8,18 @@ export interface LogLine {
   text: string;
 }
 
+/** The widths every page is checked at: a phone and a laptop. */
+export const WIDTHS = [390, 1280] as const;
+
 /** Opens a fresh browser context (its own cookies) on the desk and signs `customer` in, by keyboard; `onSignInPage` looks at the sign-in page first. */
 export async function signIn(
   browser: Browser,
   url: string,
   customer: string,
   onSignInPage?: (page: Page) => Promise<void>,
+  width = 1100,
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${url}/`);
   await onSignInPage?.(page);
@@ -51,10 +55,34 @@ export async function until(page: Page, expression: string, timeout = 30_000): P
   }
 }
 
+/** The details of each case (`who: line` per line), as the page holds them (also while the toggle is closed). */
+export function detailLines(page: Page): Promise<string[][]> {
+  return page.evaluate<string[][]>(
+    `[...document.querySelectorAll('#log .case')].map((c) => [...c.querySelectorAll('.branch')].flatMap((b) => [...b.querySelectorAll('li')].map((li) => b.querySelector('.who').textContent + ': ' + li.textContent)))`,
+  );
+}
+
+/** The page's width at each of `WIDTHS` (its document's scroll width: more than the viewport scrolls sideways). */
+export async function widths(page: Page): Promise<Record<number, number>> {
+  const out: Record<number, number> = {};
+  const before = page.viewportSize() ?? { width: 1100, height: 900 };
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    out[width] = await page.evaluate<number>('document.documentElement.scrollWidth');
+  }
+  await page.setViewportSize(before);
+  return out;
+}
+
 /** Waits until the conversation shows a line containing `text`. */
 export function waitForLine(page: Page, text: string, timeout = 30_000): Promise<void> {
   const has = `[...document.querySelectorAll('#log .part')].some((p) => p.textContent.includes(${JSON.stringify(text)}))`;
   return until(page, has, timeout);
+}
+
+/** Waits until the page shows the stored conversation, nothing on its way (no turn, no reconnect, no read). */
+export function settled(page: Page, timeout = 30_000): Promise<void> {
+  return until(page, `document.body.dataset.settled === 'true'`, timeout);
 }
 
 /** Waits until the status line (`role=status`) contains `text` (`''`: until it is empty). */
@@ -64,8 +92,8 @@ export function waitForStatus(page: Page, text: string, timeout = 30_000): Promi
 }
 
 /** Opens the supervisor page (its key in the address) in a fresh context. */
-export async function openSupervisor(browser: Browser, supervisorUrl: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+export async function openSupervisor(browser: Browser, supervisorUrl: string, width = 1100): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   await page.goto(supervisorUrl);
   // The list is read once before it shows (`data-count` is set then).
