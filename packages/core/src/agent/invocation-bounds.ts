@@ -12,6 +12,9 @@ import type { Conversation } from './conversation.js';
 import { Cleanup, type OpenInvocation } from './invocation.js';
 import type { Prompt } from './prompt.js';
 import type { Message } from '../types/messages.js';
+import { GuardrailTripped } from '../errors/guardrail-errors.js';
+import { checksInput, guardedBegin } from './guarded-begin.js';
+import { recordTrip } from './record-trip.js';
 
 /**
  * Before the loop: checks answers against the pending turn (before anything changes) or resumes a
@@ -26,6 +29,8 @@ export function beginInvocation(
   inv: OpenInvocation['inv'],
 ): Promise<void> | undefined {
   inv.resume = conversation.resumeFor(prompt);
+  if (inv.guards && checksInput(inv))
+    return guardedBegin(agent, conversation, prompt, inv, (added) => showAdded(added, inv));
   if (agent.hooks.has(BeforeInvocationEvent)) return hookedBegin(agent, conversation, prompt, inv);
   if (inv.resume) return undefined;
   const added = conversation.open(prompt);
@@ -97,6 +102,8 @@ async function closeEarly(
     'Tool call interrupted: the invocation ended before the tool finished.',
   );
   if (closing) await cleanup.step(() => conversation.append(closing));
+  const { error } = ended;
+  if (GuardrailTripped.is(error)) await cleanup.step(() => recordTrip(conversation, opened, error));
   opened.detach();
   const managed = cleanup.step(() => agent.conversationManager.applyManagement(agent));
   await afterManaged(agent, opened, ended, release, cleanup, managed);

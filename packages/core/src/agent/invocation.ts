@@ -1,5 +1,6 @@
 import { openBudgetScope, type OpenScope } from '../budget/open-scope.js';
 import { LoopBudget } from '../budget/loop-budget.js';
+import type { GuardRun } from '../guardrails/guard-run.js';
 import type { Listeners } from '../events/listeners.js';
 import type { Handoff } from '../handoffs/handoff.js';
 import type { Invocation, InvocationTools } from '../loop/loop-host.js';
@@ -36,6 +37,7 @@ class LiveInvocation implements Invocation {
   readonly handoffs: readonly Handoff[];
   resume: ResumeAnswers | undefined = undefined;
   budget: LoopBudget | undefined = undefined;
+  guards: GuardRun | undefined = undefined;
   readonly unobserved: boolean;
   readonly emit: Invocation['emit'];
   readonly onMessageAdded: Invocation['onMessageAdded'];

@@ -3,6 +3,8 @@ import type { Handoff } from '../handoffs/handoff.js';
 import type { Message } from '../types/messages.js';
 import type { InvocationState } from '../tools/agent-tool.js';
 import type { Agent } from './agent.js';
+import type { InvocationGuardrails } from '../guardrails/guard-run.js';
+import type { Principal } from '../doors/principal.js';
 
 /** Options of one invocation. */
 export interface InvokeOptions {
@@ -30,4 +32,11 @@ export interface InvokeOptions {
    * making any event. For orchestrators that need a turn's messages from `invoke()`.
    */
   onMessageAdded?: ((message: Message) => void) | undefined;
+  /**
+   * Guardrails checked in this invocation before the agent's own, and where it runs (`path`, for
+   * `GuardrailTripped` and the guardrails' context). Orchestrators pass theirs to every node this way.
+   */
+  guardrails?: InvocationGuardrails | undefined;
+  /** Who asked (a server's principal): guardrails read it as `context.principal`. */
+  principal?: Principal | undefined;
 }

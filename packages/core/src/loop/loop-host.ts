@@ -11,6 +11,7 @@ import type { Message } from '../types/messages.js';
 import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { RetryStrategy } from './retry-strategy.js';
 import type { LoopBudget } from '../budget/loop-budget.js';
+import type { GuardRun } from '../guardrails/guard-run.js';
 
 /** What the event loop needs of an agent (kept internal; the Agent builds it once). */
 export interface LoopHost {
@@ -72,6 +73,8 @@ export interface Invocation {
   readonly onMessageAdded: ((message: Message) => void) | undefined;
   /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
   readonly idempotencyScope: string;
+  /** The guardrails of this invocation (`undefined`: none applies, and the loop does no guardrail work). */
+  readonly guards: GuardRun | undefined;
 }
 
 /** The history an agent hands the loop (its conversation). */

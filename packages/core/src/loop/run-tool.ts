@@ -17,6 +17,7 @@ import { raceAbort } from './abort-race.js';
 import { askPerson, checkApproval } from './ask.js';
 import { attachToolScope } from '../budget/open-scope.js';
 import type { Invocation, LoopHost } from './loop-host.js';
+import { guardToolResult } from '../guardrails/tool-guard.js';
 
 /**
  * A tool use that did not finish and has no result yet: it waits for answers (`interrupts`), or the
@@ -83,6 +84,7 @@ export async function runTool(
       result = errorToolResult(toolUse.toolUseId, `Error: ${errorMessage(e)}`);
     }
   }
+  if (inv.guards && selected && refusal === undefined) result = await guardToolResult(inv, toolUse, selected, result);
   inv.metrics.recordTool(toolUse.name, result.status === 'success', performance.now() - started);
   if (!hooks.has(AfterToolCallEvent)) return result;
   const fields = { toolUse, selectedTool: selected, invocationState: inv.invocationState, result, error };

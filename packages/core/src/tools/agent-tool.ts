@@ -2,6 +2,7 @@ import type { ToolSpec } from '../model/model.js';
 import type { JsonValue } from '../types/json.js';
 import type { ToolResult, ToolUse } from '../types/messages.js';
 import type { Agent } from '../agent/agent.js';
+import type { Guardrail, ToolSubject } from '../guardrails/guardrail.js';
 
 /** Caller-owned values passed through an invocation to tools and hooks (never sent to the model). */
 export type InvocationState = Record<string, unknown>;
@@ -44,6 +45,8 @@ export interface AgentTool {
   readonly needsApproval?: NeedsApproval;
   /** The agent behind a tool made with `agent.asTool()` (instrumentation follows it to nested agents). */
   readonly agent?: Agent;
+  /** Guardrails of this tool's calls, checked before it runs and on its result, after the agent's `toolGuardrails`. */
+  readonly guardrails?: readonly Guardrail<ToolSubject>[];
   invoke(input: JsonValue, context: ToolContext): Promise<ToolResult>;
 }
 
