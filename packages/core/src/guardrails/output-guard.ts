@@ -38,8 +38,10 @@ export async function streamGuarded(
 }
 
 /** The window of a model call's stream, when someone watches it (else only the whole answer is checked). */
-export function outputWindow(inv: Invocation): OutputWindow | undefined {
-  return inv.guards && !inv.unobserved ? new OutputWindow(inv.guards, inv.emit) : undefined;
+export function outputWindow(host: LoopHost, inv: Invocation): OutputWindow | undefined {
+  const guards = inv.guards;
+  if (!guards || inv.unobserved) return undefined;
+  return new OutputWindow(guards, inv.emit, () => openHeldPrompt(host, inv, guards));
 }
 
 /**

@@ -28,10 +28,13 @@ export class OutputWindow {
   stop: WindowStop | undefined;
   readonly #guards: GuardRun;
   readonly #emit: Emit;
+  readonly #opened: () => Promise<void>;
 
-  constructor(guards: GuardRun, emit: Emit) {
+  /** `opened`: what to do first once parallel input checks passed (their held prompt enters the history). */
+  constructor(guards: GuardRun, emit: Emit, opened: () => Promise<void>) {
     this.#guards = guards;
     this.#emit = emit;
+    this.#opened = opened;
   }
 
   /** The answer's whole text so far, as the checks left it. */
@@ -46,11 +49,12 @@ export class OutputWindow {
 
   /** Takes one event of the model call; a promise when a reader or a check must be waited for. */
   take(event: AgentStreamEvent): Promise<void> | undefined {
+    const gate = this.#guards.gate;
     if (event.type === 'textDelta') this.#pending += event.data;
     else if (event.type === 'modelStreamEvent' && 'contentBlockDelta' in event.event) return undefined;
-    else if (this.#held || !this.#open()) (this.#held ??= []).push(event);
+    else if (this.#held || gate) (this.#held ??= []).push(event);
     else return this.#emit(event);
-    if (!this.#open()) return undefined;
+    if (gate) return gate.passed ? this.#opened().then(() => this.release().then(() => this.#advance())) : undefined;
     if (this.#held) return this.release().then(() => this.#advance());
     return this.#advance();
   }
@@ -83,11 +87,6 @@ export class OutputWindow {
     if (this.#sent === '') return;
     this.#sent = '';
     await this.#emit({ type: 'textRetracted', guardrail, action });
-  }
-
-  #open(): boolean {
-    const gate = this.#guards.gate;
-    return gate === undefined || gate.passed;
   }
 
   /** Shows every full window of the pending text (without output guardrails: all of it). */

@@ -85,7 +85,7 @@ export async function callModel(
     const log = isDelegating(host.model) ? new AttemptLog(inv.budget) : undefined;
     let turn: ModelTurn | undefined;
     let error: unknown;
-    const window = inv.guards && outputWindow(inv);
+    const window = inv.guards && outputWindow(host, inv);
     try {
       const events = host.model.stream(modelRequest(host, inv, offered, log));
       if (window) await streamGuarded(inv, events, answer, log, window);
