@@ -35,6 +35,9 @@ export type {
 } from './guardrails/guardrail.js';
 export type { InvocationGuardrails } from './guardrails/guard-run.js';
 export { guardTask } from './guardrails/guard-task.js';
+export { checkGuardrailOptions } from './guardrails/check-guardrails.js';
+export { guardrailsForNode, nodePath } from './guardrails/node-guardrails.js';
+export type { OrchestratorGuardrails } from './guardrails/node-guardrails.js';
 export type { TaskGuardContext } from './guardrails/guard-task.js';
 export { GuardrailTripped } from './errors/guardrail-errors.js';
 export type { GuardrailTrip, GuardrailTrippedOptions } from './errors/guardrail-errors.js';
