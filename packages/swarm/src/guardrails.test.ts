@@ -3,7 +3,6 @@ import {
   GuardrailTripped,
   InMemorySessionRepository,
   RepositorySessionManager,
-  messageText,
   tool,
   type Guardrail,
   type InputSubject,
@@ -103,7 +102,7 @@ describe('swarm guardrails', () => {
         toolGuardrails: [ownOrders],
       });
     const done = await make('42').invoke('refund 42', { principal: 'customer:c1' });
-    expect([done.status, messageText(done.results['refund']?.result?.message)]).toEqual(['completed', 'Refunded.']);
+    expect([done.status, done.results['refund']?.text]).toEqual(['completed', 'Refunded.']);
     const error = await tripOf(make('108').invoke('refund 108', { principal: 'customer:c1' }));
     expect([error.where, error.path, error.tool]).toEqual(['tool', 'refund', 'issue_refund']);
     expect(paid).toEqual(['42']);

@@ -58,7 +58,7 @@ export class GuardrailTripped extends SkeinError implements GuardrailTrip {
 }
 
 /** `Guardrail pii blocked the output in desk/refund: a card number`. */
-export function tripMessage(trip: GuardrailTrip): string {
+function tripMessage(trip: GuardrailTrip): string {
   const what = trip.where === 'tool' ? `a call of tool ${trip.tool ?? '?'}` : `the ${trip.where}`;
   const at = trip.path === '' ? '' : ` in ${trip.path}`;
   return `Guardrail ${trip.guardrail} blocked ${what}${at}: ${trip.reason}`;

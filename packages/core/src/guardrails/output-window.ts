@@ -140,7 +140,7 @@ export function rewriteOutput(
  * Where the first window of `text` ends: after its last sentence or line end once it holds `size`
  * characters; past four times that without one, at its last space (or all of it). -1: not yet.
  */
-export function windowEnd(text: string, size: number): number {
+function windowEnd(text: string, size: number): number {
   if (text.length < size) return -1;
   for (let i = text.length - 1; i > 0; i--) {
     const c = text.charCodeAt(i);

@@ -20,7 +20,7 @@ export type Rewrite<S> = (subject: S, decision: GuardrailDecision & { action: 'r
 export type ContextFor<S> = (guardrail: Guardrail<never>, subject: S) => GuardrailContext;
 
 /** Default `timeoutMs` of a guardrail. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Runs `guardrails` on `subject`; a promise only when a check answered with one. */
 export function runChecks<S extends GuardrailSubject>(
