@@ -6,10 +6,13 @@
  */
 import {
   CancelledError,
+  GuardrailTripped,
   SessionError,
   SkeinError,
   nowIso,
+  type JsonObject,
   type JsonValue,
+  type Principal,
   type SessionManager,
   type SessionRepository,
 } from '@skein/core';
@@ -26,7 +29,7 @@ import { promptLabel } from './prompt.js';
 import type { ResumePlan } from './resume-plan.js';
 import type { Reservation, RunningTurn } from './run-registry.js';
 import { streamTarget, type Target } from './target.js';
-import { failedTurn, turnResultOf, type AbortCause, type TurnResult } from './turn-result.js';
+import { blockedTurn, failedTurn, turnResultOf, type AbortCause, type TurnResult } from './turn-result.js';
 
 /** Everything a claimed turn needs to run. */
 export interface TurnSetup {
@@ -44,6 +47,8 @@ export interface TurnSetup {
   reservation: Reservation;
   runOptions: RunOptions;
   traceParent: TraceParent | undefined;
+  /** Who sent the request (guardrails read it as `context.principal`). */
+  principal: Principal;
 }
 
 const ROOT: readonly string[] = Object.freeze([]);
@@ -105,7 +110,8 @@ async function execute(
     }
     result = { ...result, interrupts: publicInterrupts(result.interrupts, current) };
   } catch (error) {
-    result = failedTurn(conversationId, current.seq, failureText(error));
+    if (GuardrailTripped.is(error)) result = blockedTurn(conversationId, current.seq, error);
+    else result = failedTurn(conversationId, current.seq, failureText(error));
     if (!SkeinError.is(error) || SessionError.is(error)) ctx.report(error, `turn ${current.seq} of ${conversationId}`);
   }
   await commit(setup, result);
@@ -123,7 +129,7 @@ async function streamInto(
   signal: AbortSignal,
   cause: () => AbortCause,
 ): Promise<TurnResult> {
-  const gen = streamTarget(setup.target, prompt, signal, setup.runOptions);
+  const gen = streamTarget(setup.target, prompt, signal, setup.runOptions, setup.principal);
   const out: ServerEvent[] = [];
   for (;;) {
     const step = await gen.next();
@@ -152,6 +158,7 @@ async function commit(setup: TurnSetup, result: TurnResult): Promise<void> {
       text: result.text,
       ...(result.interrupts.length > 0 ? { interrupts: result.interrupts as unknown as JsonValue[] } : {}),
       ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
+      ...(result.guardrail ? { guardrail: { ...result.guardrail } as JsonObject } : {}),
       startedAt: current.startedAt,
       endedAt,
     });
