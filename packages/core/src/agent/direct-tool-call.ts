@@ -113,6 +113,7 @@ function directInvocation(config: DirectCallConfig, options: DirectToolCallOptio
     onMessageAdded: undefined,
     idempotencyScope: `direct/${config.scope()}`,
     guards: undefined, // a direct call is the application's own: no guardrail checks it
+    principal: undefined,
   };
 }
 

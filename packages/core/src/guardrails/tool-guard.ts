@@ -11,6 +11,7 @@ import type { OfferedTools } from '../loop/model-call.js';
 import type { ModelTurn } from '../loop/stream-accumulator.js';
 import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
 import type { GuardRun } from './guard-run.js';
+import type { GuardrailTripped } from '../errors/guardrail-errors.js';
 import type { Guardrail, GuardrailDecision, ToolSubject } from './guardrail.js';
 import { runChecks, type Verdict } from './run-checks.js';
 import { emitTrip } from './tripwire.js';
@@ -73,6 +74,18 @@ export async function guardToolResult(
       `Guardrail ${verdict.guardrail} withheld the result of ${use.name}: ${verdict.feedback}`,
     );
   return trip(inv, guards, verdict, use.name);
+}
+
+/** A trip in an agent a tool ran (`asTool`): the caller's turn ends too, the path naming both (`desk/refund`). */
+export async function nestedTrip(
+  inv: Invocation,
+  agentName: string,
+  tripped: GuardrailTripped,
+): Promise<GuardrailTripped> {
+  const outer = tripped.within(inv.guards?.path ?? agentName);
+  if (inv.guards) inv.guards.tripped ??= outer;
+  await emitTrip(inv.emit, inv.unobserved, outer);
+  return outer;
 }
 
 async function trip(

@@ -163,4 +163,32 @@ describe('tool guardrails', () => {
     expect(agent.messages.flatMap(toolResultsOf)).toHaveLength(1);
     expect(agent.messages.at(-1)?.role).toBe('assistant');
   });
+
+  it('a trip inside an agent used as a tool ends the caller’s turn too, with both in its path and the principal passed down', async () => {
+    const paid: JsonObject[] = [];
+    const principals: unknown[] = [];
+    const mine: Guardrail<ToolSubject> = {
+      name: 'own-orders',
+      check: (s, c) => (principals.push(c.principal), ownOrders.check(s, c)),
+    };
+    const refund = new Agent({
+      name: 'refund',
+      model: new ScriptedModel([{ toolUses: [{ name: 'refund', input: { orderId: '108', amountEur: 1 } }] }]),
+      tools: [refundTool(paid, [mine])],
+    });
+    const desk = new Agent({
+      name: 'desk',
+      model: new ScriptedModel([{ toolUses: [{ name: 'ask_refund', input: { input: 'refund 108' } }] }, 'never']),
+      tools: [refund.asTool({ name: 'ask_refund', description: 'asks the refund agent' })],
+    });
+    const error = await desk.invoke('refund 108', { principal: 'customer:aiko' }).catch((e: unknown) => e);
+    expect(GuardrailTripped.is(error) && [error.path, error.where, error.tool]).toEqual([
+      'desk/refund',
+      'tool',
+      'refund',
+    ]);
+    expect(principals).toEqual(['customer:aiko']);
+    expect(paid).toEqual([]);
+    expect(desk.messages.at(-1)?.role).toBe('assistant');
+  });
 });

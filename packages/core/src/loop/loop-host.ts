@@ -12,6 +12,7 @@ import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { RetryStrategy } from './retry-strategy.js';
 import type { LoopBudget } from '../budget/loop-budget.js';
 import type { GuardRun } from '../guardrails/guard-run.js';
+import type { Principal } from '../doors/principal.js';
 
 /** What the event loop needs of an agent (kept internal; the Agent builds it once). */
 export interface LoopHost {
@@ -75,6 +76,8 @@ export interface Invocation {
   readonly idempotencyScope: string;
   /** The guardrails of this invocation (`undefined`: none applies, and the loop does no guardrail work). */
   readonly guards: GuardRun | undefined;
+  /** Who asked (`InvokeOptions.principal`): tools read it, agents they run inherit it. */
+  readonly principal: Principal | undefined;
 }
 
 /** The history an agent hands the loop (its conversation). */

@@ -3,6 +3,7 @@ import type { JsonValue } from '../types/json.js';
 import type { ToolResult, ToolUse } from '../types/messages.js';
 import type { Agent } from '../agent/agent.js';
 import type { Guardrail, ToolSubject } from '../guardrails/guardrail.js';
+import type { Principal } from '../doors/principal.js';
 
 /** Caller-owned values passed through an invocation to tools and hooks (never sent to the model). */
 export type InvocationState = Record<string, unknown>;
@@ -29,6 +30,8 @@ export interface ToolContext {
    * different for a new call. Pass it to a payment API or any service that deduplicates requests.
    */
   readonly idempotencyKey: string;
+  /** Who asked (`invoke(prompt, { principal })`; a server passes its request's): an agent the tool runs inherits it. */
+  readonly principal?: Principal | undefined;
 }
 
 /** Whether a tool use needs a person's yes before it runs (`needsApproval`). */
