@@ -41,13 +41,13 @@ interface DeskData {
 
 const SEED: DeskData = {
   customers: [
-    { id: 'c1', name: 'Aiko Tanaka', email: 'aiko@example.com' },
-    { id: 'c2', name: 'Ben Okafor', email: 'ben@example.com' },
+    { id: 'aiko', name: 'Aiko Tanaka', email: 'aiko@example.com' },
+    { id: 'ben', name: 'Ben Okafor', email: 'ben@example.com' },
   ],
   orders: [
-    { id: '42', customerId: 'c1', item: 'Noise-cancelling headphones', amountEur: 80, status: 'paid' },
-    { id: '7', customerId: 'c1', item: 'USB-C cable', amountEur: 12, status: 'paid' },
-    { id: '108', customerId: 'c2', item: 'Standing desk', amountEur: 420, status: 'paid' },
+    { id: '42', customerId: 'aiko', item: 'Noise-cancelling headphones', amountEur: 80, status: 'paid' },
+    { id: '7', customerId: 'aiko', item: 'USB-C cable', amountEur: 12, status: 'paid' },
+    { id: '108', customerId: 'ben', item: 'Standing desk', amountEur: 420, status: 'paid' },
   ],
   invoices: [
     { id: 'INV-42', orderId: '42', amountEur: 80, charges: 2 },

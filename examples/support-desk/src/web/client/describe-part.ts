@@ -64,6 +64,34 @@ function transitionLine(data: { from: string | null; to: string | null; kind: st
   return undefined;
 }
 
+/** A blocked turn in words: `Blocked by own-orders (refund): order 108 is not an order of customer aiko`. */
+function blockedText(trip: { guardrail: string; where: string; reason: string; path: string }): string {
+  const at = trip.path ? ` (${trip.path})` : '';
+  const what = trip.where === 'input' ? 'your message' : trip.where === 'tool' ? 'an action' : 'the answer';
+  return `The desk blocked ${what}: ${trip.reason} [${trip.guardrail}${at}]`;
+}
+
+/**
+ * The parts of a message the page shows: a text a guardrail retracted (`data-skein-retract`, in a
+ * graph or swarm) is dropped, so what it took back is not left on the page.
+ */
+export function shownParts(parts: readonly DeskPart[]): DeskPart[] {
+  const shown: (DeskPart | undefined)[] = [];
+  const lastText = new Map<string, number>();
+  let speaker = '';
+  for (const part of parts) {
+    if (part.type === 'data-skein-speaker') speaker = part.data.path.join('/');
+    if (part.type === 'data-skein-retract') {
+      const at = lastText.get(part.data.path.join('/'));
+      if (at !== undefined) shown[at] = undefined;
+      continue;
+    }
+    if (part.type === 'text') lastText.set(speaker, shown.length);
+    shown.push(part);
+  }
+  return shown.filter((p): p is DeskPart => p !== undefined);
+}
+
 /** The line of one part, or `undefined` for parts the page does not show. */
 export function describePart(part: DeskPart, answered: ReadonlySet<string>): PartLine | undefined {
   switch (part.type) {
@@ -95,8 +123,11 @@ export function describePart(part: DeskPart, answered: ReadonlySet<string>): Par
         ? { kind: 'tool', text: `A person answered: ${call}`, status: 'done' }
         : { kind: 'waiting', text: `Waiting for a person to approve: ${call}`, status: 'waiting' };
     }
+    case 'data-skein-guardrail':
+      return { kind: 'blocked', text: blockedText(part.data), status: 'failed' };
     case 'data-skein-result':
-      return part.data.status === 'completed' || part.data.status === 'interrupted'
+      // A blocked turn's line is its guardrail's.
+      return part.data.status === 'completed' || part.data.status === 'interrupted' || part.data.status === 'blocked'
         ? undefined
         : {
             kind: 'result',

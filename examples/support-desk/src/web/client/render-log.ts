@@ -3,7 +3,7 @@
  * only what changed is touched (a streaming text grows in place), so the live region announces new
  * text rather than the whole conversation again.
  */
-import { answeredAfter, describePart, type PartLine } from './describe-part.js';
+import { answeredAfter, describePart, shownParts, type PartLine } from './describe-part.js';
 import type { DeskMessage } from './desk-message.js';
 
 function article(message: DeskMessage): HTMLElement {
@@ -53,7 +53,7 @@ export function renderLog(log: HTMLElement, messages: readonly DeskMessage[]): v
     const expected: Element | null = previous ? previous.nextElementSibling : log.firstElementChild;
     if (expected !== element) log.insertBefore(element, expected);
     const answered = answeredAfter(messages, index);
-    const lines = message.parts.flatMap((p) => describePart(p, answered) ?? []);
+    const lines = shownParts(message.parts).flatMap((p) => describePart(p, answered) ?? []);
     renderLines(element.querySelector('.parts') as Element, lines);
     previous = element;
   });
