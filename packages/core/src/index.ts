@@ -34,7 +34,7 @@ export type {
   ToolSubject,
 } from './guardrails/guardrail.js';
 export type { InvocationGuardrails } from './guardrails/guard-run.js';
-export { guardTask } from './guardrails/guard-task.js';
+export { guardTask, taskText } from './guardrails/guard-task.js';
 export { checkGuardrailOptions } from './guardrails/check-guardrails.js';
 export { guardrailsForNode, nodePath } from './guardrails/node-guardrails.js';
 export type { OrchestratorGuardrails } from './guardrails/node-guardrails.js';

@@ -11,6 +11,7 @@ import {
   MultiAgentInitializedEvent,
   GuardrailTripped,
   promptResponses,
+  taskText,
   type Interrupt,
   type MultiAgentBase,
   type MultiAgentInvokeOptions,
@@ -229,6 +230,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);
       const result = await run.execute(start, options.signal);
+      if (checked !== task) result.rewrittenTask = taskText(checked);
       this.#keep(result, state, session, budget);
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       const tripped = trippedBy(result);

@@ -1,5 +1,6 @@
 import {
   GuardrailTripped,
+  taskText,
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
   ConcurrencyError,
@@ -271,6 +272,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     await run.commit(state, emit);
     await this.#store.settle();
     const result = run.result(state);
+    if (checked !== task) result.rewrittenTask = taskText(checked);
     if (budget) Object.assign(result, budget.report());
     const asked = waitingFor(state);
     if (asked.length > 0) result.interrupts = asked;

@@ -13,6 +13,11 @@ import type { Guardrail, InputSubject } from './guardrail.js';
 import { inputSubject, rewriteInput } from './input-guard.js';
 import { runChecks } from './run-checks.js';
 
+/** The text of a task (a string, or its messages' text blocks joined as an input guardrail sees them). */
+export function taskText(task: Prompt): string {
+  return typeof task === 'string' ? task : inputSubject(promptToMessages(task)).text;
+}
+
 /** Where an orchestrator's task is checked. */
 export interface TaskGuardContext {
   /** The orchestrator's path in the run tree (its id, or `outer/inner` when nested). */

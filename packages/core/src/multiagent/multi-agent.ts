@@ -65,6 +65,8 @@ export interface MultiAgentResult {
   usage?: UsageTree;
   /** The budget limit that stopped the run (`status: 'budgetExceeded'`). */
   budgetExceeded?: BudgetExceeded;
+  /** The task's text as the run kept it, when the orchestrator's input guardrails rewrote it (a redaction). */
+  rewrittenTask?: string;
 }
 
 /** What an orchestrator runs on: text, content blocks, or messages. */

@@ -21,7 +21,14 @@ import type { ServerContext } from '../server-context.js';
 import type { ServerEvent } from '../stream/server-events.js';
 import { toServerEvents, type CoreEvent } from '../stream/to-server-events.js';
 import { runUnderParent, type TraceParent } from '../telemetry/trace-parent.js';
-import { writeRecord, type ConversationRecord, type CurrentTurn } from '../store/conversation-record.js';
+import {
+  writeRecord,
+  type ConversationRecord,
+  type CurrentTurn,
+  type TurnPrompt,
+} from '../store/conversation-record.js';
+import { writeIndexEntry } from '../store/principal-index.js';
+import { StoredPrompt } from './stored-prompt.js';
 import { closeQuietly } from '../store/repository-of.js';
 import { EventLog } from './event-log.js';
 import { publicInterrupts } from './interrupt-ids.js';
@@ -101,12 +108,15 @@ async function execute(
     name: record.name,
   });
   let result: TurnResult;
+  const stored = new StoredPrompt();
   try {
     if (plan.action === 'report') {
       result = { ...plan.result, conversationId, turn: current.seq };
       if (result.interrupts.length > 0) log.append({ type: 'interrupt', path: ROOT, interrupts: result.interrupts });
     } else {
-      result = await runUnderParent(setup.traceParent, () => streamInto(setup, plan.prompt, log, signal, cause));
+      result = await runUnderParent(setup.traceParent, () =>
+        streamInto(setup, plan.prompt, log, signal, cause, stored),
+      );
     }
     result = { ...result, interrupts: publicInterrupts(result.interrupts, current) };
   } catch (error) {
@@ -114,7 +124,7 @@ async function execute(
     else result = failedTurn(conversationId, current.seq, failureText(error));
     if (!SkeinError.is(error) || SessionError.is(error)) ctx.report(error, `turn ${current.seq} of ${conversationId}`);
   }
-  await commit(setup, result);
+  await commit(setup, result, stored.kept(current.prompt, result));
   await closeQuietly(setup.manager);
   setup.reservation.release({ owner: record.owner, kind: record.kind, name: record.name, log });
   log.append({ type: 'turnEnd', result });
@@ -128,13 +138,18 @@ async function streamInto(
   log: EventLog,
   signal: AbortSignal,
   cause: () => AbortCause,
+  stored: StoredPrompt,
 ): Promise<TurnResult> {
   const gen = streamTarget(setup.target, prompt, signal, setup.runOptions, setup.principal);
   const out: ServerEvent[] = [];
   for (;;) {
     const step = await gen.next();
-    if (step.done) return turnResultOf(setup.conversationId, setup.record.current.seq, step.value, cause());
+    if (step.done) {
+      stored.seeResult(step.value);
+      return turnResultOf(setup.conversationId, setup.record.current.seq, step.value, cause());
+    }
     out.length = 0;
+    stored.see(step.value as unknown as CoreEvent);
     toServerEvents(step.value as unknown as CoreEvent, ROOT, out);
     for (const event of out)
       log.append(
@@ -146,12 +161,16 @@ async function streamInto(
 }
 
 /** Stores the turn's end: its entry, then the record (the commit point). A failure is reported, not thrown: the record still says `running`, and the next re-join finds the finished run and reports it. */
-async function commit(setup: TurnSetup, result: TurnResult): Promise<void> {
+async function commit(setup: TurnSetup, result: TurnResult, prompt: TurnPrompt): Promise<void> {
   const { record, repo, conversationId } = setup;
   const endedAt = nowIso();
-  const current: CurrentTurn = { ...record.current, status: result.status, endedAt };
+  const current: CurrentTurn = { ...record.current, prompt, status: result.status, endedAt };
+  // A first prompt a guardrail redacted or blocked also names the conversation as it was stored.
+  const retitled = prompt !== record.current.prompt && current.seq === 1;
+  const title = retitled ? promptLabel(prompt).slice(0, 80) : record.title;
   try {
-    await writeRecord(repo, setup.sessionId, { ...record, current }, true, {
+    if (retitled) await retitle(setup, title);
+    await writeRecord(repo, setup.sessionId, { ...record, title, current }, true, {
       turn: current.seq,
       status: result.status,
       prompt: promptLabel(current.prompt),
@@ -165,6 +184,13 @@ async function commit(setup: TurnSetup, result: TurnResult): Promise<void> {
   } catch (error) {
     setup.ctx.report(error, `storing the end of turn ${current.seq} of ${conversationId}`);
   }
+}
+
+/** Renames the conversation in its owner's index (its first prompt was redacted or blocked). */
+function retitle(setup: TurnSetup, title: string): Promise<void> {
+  const { record } = setup;
+  const entry = { id: setup.conversationId, kind: record.kind, name: record.name, createdAt: record.createdAt, title };
+  return writeIndexEntry(setup.ctx.options.sessions, record.owner, entry);
 }
 
 /** What a client is told about a run that threw: a skein error's message (a store's own details left out), else nothing of it. */
