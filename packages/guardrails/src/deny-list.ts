@@ -17,6 +17,12 @@ export interface DenyListOptions extends TextGuardrailOptions {
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A whole word or phrase, case-insensitively: `\b` for ASCII words (fast), letter and digit lookarounds for others. */
+function wordPattern(word: string): RegExp {
+  if (/^[\x20-\x7e]*$/.test(word) && /^\w/.test(word) && /\w$/.test(word)) return new RegExp(`\\b${escape(word)}\\b`, 'gi');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escape(word)}(?![\\p{L}\\p{N}])`, 'giu');
+}
+
 /**
  * A deny-list of words, phrases and patterns on prompts, answers (each window before it is shown)
  * and tool calls: blocked or redacted.
@@ -25,7 +31,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function denyList(options: DenyListOptions): Guardrail {
   const sources = [
-    ...(options.words ?? []).map((w) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(w)}(?![\\p{L}\\p{N}])`, 'giu')),
+    ...(options.words ?? []).map(wordPattern),
     ...(options.patterns ?? []).map((p) => (p.global ? p : new RegExp(p.source, `${p.flags}g`))),
   ];
   if (sources.length === 0) throw new TypeError('denyList() needs words or patterns to look for.');

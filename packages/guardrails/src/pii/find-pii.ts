@@ -43,22 +43,37 @@ export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[
     if (found.some((f) => start < f.end && f.start < end)) return;
     found.push({ kind, start, end, text: text.slice(start, end) });
   };
-  if (kinds.includes('email')) for (const m of text.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
+  // Cheap tests first: most text (a window of an answer) holds no '@' and few digits, and then no
+  // pattern or library runs at all.
+  const digits = countDigits(text);
+  if (kinds.includes('email') && text.includes('@'))
+    for (const m of text.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
   const valid = (kind: PiiKind, pattern: RegExp, ok: (candidate: string) => boolean): void => {
     for (const m of text.matchAll(pattern)) {
       const length = longestValid(m[0], ok);
       if (length > 0) add(kind, m.index, m.index + length);
     }
   };
-  if (kinds.includes('card')) valid('card', CARD, (c) => cardValidator.number(c.replace(/[ -]/g, '')).isValid);
-  if (kinds.includes('iban')) valid('iban', IBAN, (c) => isValidIBAN(electronicFormatIBAN(c) ?? ''));
-  if (kinds.includes('phone')) {
+  if (kinds.includes('card') && digits >= 13)
+    valid('card', CARD, (c) => cardValidator.number(c.replace(/[ -]/g, '')).isValid);
+  if (kinds.includes('iban') && digits >= 4) valid('iban', IBAN, (c) => isValidIBAN(electronicFormatIBAN(c) ?? ''));
+  if (kinds.includes('phone') && digits >= 7) {
     const phones = options.defaultCountry
       ? findPhoneNumbersInText(text, { defaultCountry: options.defaultCountry })
       : findPhoneNumbersInText(text);
     for (const p of phones) add('phone', p.startsAt, p.endsAt);
   }
   return found.sort((a, b) => a.start - b.start);
+}
+
+/** How many ASCII digits `text` holds. */
+function countDigits(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
 }
 
 /**
