@@ -8,7 +8,7 @@
 import { Agent, type Guardrail, type GuardrailSubject, type InputSubject } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { denyList, llmJudge, pii } from '@skein/guardrails';
-import { bestMs, table, usPerOp } from './measure.js';
+import { bestMs, table } from './measure.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 15);
 const TURNS = Number(process.env['BENCH_TURNS'] ?? 100);
@@ -74,30 +74,53 @@ async function cpuUsPerOp(fn: () => Promise<void>, n: number): Promise<number> {
   return (used.user + used.system) / n;
 }
 
-const wall = new Map<(typeof variants)[number], number>();
-const cpu = new Map<(typeof variants)[number], number>();
+// Each round measures every variant right after its floor (same kind of turn), in CPU time of this
+// process: on a shared machine the other processes' load moves wall time far more than what is measured.
+const ratios = new Map<(typeof variants)[number], number[]>();
+const cpuUs = new Map<(typeof variants)[number], number[]>();
 for (let r = 0; r < ROUNDS; r++)
   for (const v of variants) {
+    const floor = variants.find(
+      (f) => f.streamed === v.streamed && f.name.startsWith('no guardrail'),
+    ) as (typeof variants)[number];
+    if (v === floor) continue;
     const counting = async (): Promise<void> => {
       v.turns++;
       await v.fn();
     };
-    wall.set(v, Math.min(wall.get(v) ?? Infinity, await usPerOp(counting, TURNS, 1)));
-    cpu.set(v, Math.min(cpu.get(v) ?? Infinity, await cpuUsPerOp(counting, TURNS)));
+    const f = await cpuUsPerOp(floor.fn, TURNS);
+    const g = await cpuUsPerOp(counting, TURNS);
+    const f2 = await cpuUsPerOp(floor.fn, TURNS);
+    const base = (f + f2) / 2;
+    (ratios.get(v) ?? ratios.set(v, []).get(v))?.push(g / base);
+    (cpuUs.get(v) ?? cpuUs.set(v, []).get(v))?.push(g);
+    (cpuUs.get(floor) ?? cpuUs.set(floor, []).get(floor))?.push(f, f2);
   }
+const median = (xs: number[] = []): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
+};
+const quartiles = (xs: number[] = []): string => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.floor(q * (sorted.length - 1))] ?? Number.NaN;
+  return `${at(0.25).toFixed(3)}-${at(0.75).toFixed(3)}`;
+};
 
 console.log(
-  `one turn (~${ANSWER.length} characters of answer in ${Math.ceil(ANSWER.length / 8)} deltas): best of ${ROUNDS} rounds of ${TURNS}, alternating`,
+  `one turn (~${ANSWER.length} characters of answer in ${Math.ceil(ANSWER.length / 8)} deltas), CPU time: ${ROUNDS} rounds of ${TURNS} turns, each variant between two runs of its floor`,
 );
 const rows: (string | number)[][] = [
-  ['turn', 'guardrail', 'wall µs', 'x floor', 'CPU µs', 'x floor', 'checks/turn: prompt, windows, answers'],
+  [
+    'turn',
+    'guardrail',
+    'CPU µs/turn (median)',
+    'x floor (median)',
+    'x floor (quartiles)',
+    'checks/turn: prompt, windows, answers',
+  ],
 ];
 for (const v of variants) {
-  const floor = variants.find(
-    (f) => f.streamed === v.streamed && f.name.startsWith('no guardrail'),
-  ) as (typeof variants)[number];
-  const w = wall.get(v) ?? Number.NaN;
-  const c = cpu.get(v) ?? Number.NaN;
+  const isFloor = v.name.startsWith('no guardrail');
   // The counts are shared by the streamed and the unobserved variant of a guardrail: only the streamed ones check windows.
   const checks =
     v.counts && v.streamed
@@ -106,10 +129,9 @@ for (const v of variants) {
   rows.push([
     v.streamed ? 'stream()' : 'invoke()',
     v.name,
-    w,
-    w / (wall.get(floor) ?? 1),
-    c,
-    c / (cpu.get(floor) ?? 1),
+    median(cpuUs.get(v)),
+    isFloor ? 1 : median(ratios.get(v)),
+    isFloor ? '-' : quartiles(ratios.get(v)),
     checks,
   ]);
 }

@@ -27,7 +27,7 @@ export function deskInjectionJudge(model: Model): Guardrail {
 }
 
 /** The customer a request comes from (`customer:<id>`), or `undefined` (the staff's terminal desk, a supervisor). */
-export function signedInCustomer(context: GuardrailContext): string | undefined {
+function signedInCustomer(context: GuardrailContext): string | undefined {
   const id = context.principal === undefined ? undefined : principalId(context.principal);
   return id?.startsWith('customer:') ? id.slice('customer:'.length) : undefined;
 }
@@ -49,7 +49,7 @@ export function ownOrdersOnly(store: DeskStore): Guardrail<ToolSubject> {
 }
 
 /** What the terminal desk prints for a turn a guardrail blocked. */
-export function blockedReply(error: GuardrailTripped): DeskReply {
+function blockedReply(error: GuardrailTripped): DeskReply {
   const what = error.where === 'tool' ? `a call of ${error.tool ?? 'a tool'}` : `the ${error.where}`;
   return {
     text: `(blocked: ${error.guardrail} stopped ${what}: ${error.reason})`,

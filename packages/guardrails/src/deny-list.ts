@@ -19,7 +19,8 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A whole word or phrase, case-insensitively: `\b` for ASCII words (fast), letter and digit lookarounds for others. */
 function wordPattern(word: string): RegExp {
-  if (/^[\x20-\x7e]*$/.test(word) && /^\w/.test(word) && /\w$/.test(word)) return new RegExp(`\\b${escape(word)}\\b`, 'gi');
+  if (/^[\x20-\x7e]*$/.test(word) && /^\w/.test(word) && /\w$/.test(word))
+    return new RegExp(`\\b${escape(word)}\\b`, 'gi');
   return new RegExp(`(?<![\\p{L}\\p{N}])${escape(word)}(?![\\p{L}\\p{N}])`, 'giu');
 }
 

@@ -30,9 +30,18 @@ export function beginInvocation(
 ): Promise<void> | undefined {
   inv.resume = conversation.resumeFor(prompt);
   if (inv.guards && checksInput(inv))
-    return guardedBegin(agent, conversation, prompt, inv, (added) => showAdded(added, inv));
+    return guardedBegin(agent, conversation, prompt, inv, (p) => openPrompt(conversation, p, inv));
   if (agent.hooks.has(BeforeInvocationEvent)) return hookedBegin(agent, conversation, prompt, inv);
   if (inv.resume) return undefined;
+  return openPrompt(conversation, prompt, inv);
+}
+
+/** Appends the prompt and hands on its `messageAdded` events: a promise only when a hook or a reader must run first. */
+function openPrompt(
+  conversation: Conversation,
+  prompt: Prompt | undefined,
+  inv: OpenInvocation['inv'],
+): Promise<void> | undefined {
   const added = conversation.open(prompt);
   if (inv.unobserved && !(added instanceof Promise)) {
     if (inv.onMessageAdded) for (const message of added) inv.onMessageAdded(message);

@@ -86,11 +86,12 @@ export class GuardRun {
     host: GuardHost,
     principal: Principal | undefined,
   ) {
-    const input = [...(added?.inputGuardrails ?? NONE), ...(own?.inputGuardrails ?? NONE)];
-    this.input = input.filter((g) => g.parallel !== true);
-    this.parallelInput = input.length === this.input.length ? NONE : input.filter((g) => g.parallel === true);
-    this.output = [...(added?.outputGuardrails ?? NONE), ...(own?.outputGuardrails ?? NONE)];
-    this.tool = [...(added?.toolGuardrails ?? NONE), ...(own?.toolGuardrails ?? NONE)];
+    const input = join(added?.inputGuardrails, own?.inputGuardrails);
+    const parallel = input.some((g) => g.parallel === true);
+    this.input = parallel ? input.filter((g) => g.parallel !== true) : input;
+    this.parallelInput = parallel ? input.filter((g) => g.parallel === true) : NONE;
+    this.output = join(added?.outputGuardrails, own?.outputGuardrails);
+    this.tool = join(added?.toolGuardrails, own?.toolGuardrails);
     this.toolsHaveGuardrails = own?.toolsHaveGuardrails === true;
     this.path = added?.path ?? host.agent.name;
     this.principal = principal;
@@ -152,6 +153,12 @@ export function agentGuardrails(
     options: set.guardrailOptions,
     toolsHaveGuardrails,
   };
+}
+
+/** `a` then `b`, copied only when both have some. */
+function join<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): readonly T[] {
+  if (!a || a.length === 0) return b ?? NONE;
+  return !b || b.length === 0 ? a : [...a, ...b];
 }
 
 function hasAny(set: GuardrailSet | undefined): boolean {

@@ -16,18 +16,49 @@ export type InputOutcome = { messages: Message[]; held: boolean } | { tripped: G
 
 /**
  * Checks `messages` (a prompt's). With parallel checks and `canHold` (nothing else to append first),
- * the prompt is held in `guards.unsent` and the checks run on (`guards.gate`): `held: true`.
+ * the prompt is held in `guards.unsent` and the checks run on (`guards.gate`): `held: true`. A promise
+ * only when a check answered with one (or parallel checks run).
  */
-export async function checkInput(guards: GuardRun, messages: Message[], canHold: boolean): Promise<InputOutcome> {
-  let subject = inputSubject(messages);
-  if (guards.input.length > 0) {
-    const verdict = await runChecks(guards.input, subject, guards.contextFor('input'), rewriteInput);
-    const tripped = tripOf(guards, verdict);
-    if (tripped) return { tripped };
-    if (verdict.action === 'pass') subject = verdict.subject;
-  }
+export function checkInput(
+  guards: GuardRun,
+  messages: Message[],
+  canHold: boolean,
+): InputOutcome | Promise<InputOutcome> {
+  const subject = inputSubject(messages);
+  if (guards.input.length === 0) return afterBlocking(guards, subject, canHold);
+  const verdict = runChecks(guards.input, subject, guards.contextFor('input'), rewriteInput);
+  if (verdict instanceof Promise) return verdict.then((v) => afterVerdict(guards, subject, v, canHold));
+  return afterVerdict(guards, subject, verdict, canHold);
+}
+
+function afterVerdict(
+  guards: GuardRun,
+  subject: InputSubject,
+  verdict: Verdict<InputSubject>,
+  canHold: boolean,
+): InputOutcome | Promise<InputOutcome> {
+  const tripped = tripOf(guards, verdict);
+  if (tripped) return { tripped };
+  return afterBlocking(guards, verdict.action === 'pass' ? verdict.subject : subject, canHold);
+}
+
+/** After the blocking checks passed: done, or the parallel ones started (held beside the model, or awaited). */
+function afterBlocking(
+  guards: GuardRun,
+  subject: InputSubject,
+  canHold: boolean,
+): InputOutcome | Promise<InputOutcome> {
   const checked = subject.messages as Message[];
   if (guards.parallelInput.length === 0) return { messages: checked, held: false };
+  return startParallel(guards, subject, checked, canHold);
+}
+
+async function startParallel(
+  guards: GuardRun,
+  subject: InputSubject,
+  checked: Message[],
+  canHold: boolean,
+): Promise<InputOutcome> {
   const running = runParallel(guards, subject);
   if (!canHold) {
     const tripped = await running;

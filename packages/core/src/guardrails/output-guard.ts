@@ -14,7 +14,7 @@ import type { Message } from '../types/messages.js';
 import type { GuardRun } from './guard-run.js';
 import type { OutputSubject } from './guardrail.js';
 import { OutputWindow, rewriteOutput, type WindowStop } from './output-window.js';
-import { runChecks } from './run-checks.js';
+import { runChecks, type Verdict } from './run-checks.js';
 import { emitTrip } from './tripwire.js';
 import { withText } from './text-blocks.js';
 
@@ -46,15 +46,33 @@ export function outputWindow(host: LoopHost, inv: Invocation): OutputWindow | un
 
 /**
  * Guards one answer: `'pass'` (the answer, maybe rewritten in place, goes on), or `'retry'` (ask the
- * model again; the feedback waits in `guards.feedback`). A block throws `GuardrailTripped`.
+ * model again; the feedback waits in `guards.feedback`). A block throws `GuardrailTripped`. A promise
+ * only when something must be waited for (held input checks, a window to finish, an async check).
  */
-export async function guardAnswer(
+export function guardAnswer(
   host: LoopHost,
   inv: Invocation,
   turn: ModelTurn | undefined,
   window: OutputWindow | undefined,
-): Promise<'pass' | 'retry'> {
+): 'pass' | 'retry' | Promise<'pass' | 'retry'> {
   const guards = inv.guards as GuardRun;
+  if (guards.gate || window) return guardWatched(host, inv, guards, turn, window);
+  if (!turn) return 'pass';
+  const text = answerText(turn.message);
+  if (guards.output.length === 0 || text === '') return 'pass';
+  const verdict = runChecks(guards.output, { text, final: true }, guards.contextFor('output'), rewriteOutput);
+  if (verdict instanceof Promise) return verdict.then((v) => settle(host, inv, guards, turn, v, undefined));
+  return settle(host, inv, guards, turn, verdict, undefined);
+}
+
+/** Guards an answer someone watched (its window shows the rest), or one whose prompt waited for parallel checks. */
+async function guardWatched(
+  host: LoopHost,
+  inv: Invocation,
+  guards: GuardRun,
+  turn: ModelTurn | undefined,
+  window: OutputWindow | undefined,
+): Promise<'pass' | 'retry'> {
   if (guards.gate) await openHeldPrompt(host, inv, guards);
   if (window?.stop) return settleStop(host, inv, guards, window.stop, window);
   if (!turn) return 'pass';
@@ -66,10 +84,24 @@ export async function guardAnswer(
   const subject: OutputSubject = { text, final: true };
   const verdict = await runChecks(guards.output, subject, guards.contextFor('output'), rewriteOutput);
   if (verdict.action !== 'pass') return settleStop(host, inv, guards, verdict, window);
+  settle(host, inv, guards, turn, verdict, window);
+  await window?.finish(verdict.subject.text, verdict.by);
+  return 'pass';
+}
+
+/** What a whole answer's verdict does: a pass (maybe rewritten in place), or a block or retry to settle. */
+function settle(
+  host: LoopHost,
+  inv: Invocation,
+  guards: GuardRun,
+  turn: ModelTurn,
+  verdict: Verdict<OutputSubject>,
+  window: OutputWindow | undefined,
+): 'pass' | Promise<'retry'> {
+  if (verdict.action !== 'pass') return settleStop(host, inv, guards, verdict, window);
   guards.feedback = undefined;
   if (verdict.rewritten || window?.rewritten)
     turn.message.content = withText(turn.message.content, verdict.subject.text);
-  await window?.finish(verdict.subject.text, verdict.by);
   return 'pass';
 }
 

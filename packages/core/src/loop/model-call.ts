@@ -105,7 +105,8 @@ export async function callModel(
       }
     }
     if (inv.guards && (turn || window?.stop || inv.guards.gate)) {
-      if ((await guardAnswer(host, inv, turn, window)) === 'retry') {
+      const guarded = guardAnswer(host, inv, turn, window);
+      if ((guarded instanceof Promise ? await guarded : guarded) === 'retry') {
         const over = retryGate?.(0);
         if (over) return over;
         continue;

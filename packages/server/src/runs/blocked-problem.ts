@@ -7,7 +7,7 @@ import { problemResponse, ProblemError } from '../http/problem.js';
 import type { TurnResult } from './turn-result.js';
 
 /** The problem document of a blocked turn. */
-export function blockedProblem(result: TurnResult): ProblemError {
+function blockedProblem(result: TurnResult): ProblemError {
   const trip = result.guardrail;
   const detail = `${result.failureReason ?? 'A guardrail blocked the turn.'} Nothing it blocked was stored or sent; send another message.`;
   return new ProblemError(422, 'guardrail-tripped', 'A guardrail blocked the turn', detail, {
