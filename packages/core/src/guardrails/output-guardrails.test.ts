@@ -177,4 +177,14 @@ describe('output guardrails', () => {
     expect(GuardrailTripped.is(error) && error.reason).toBe('it still asked for another answer after 1 retries: no');
     expect(model.callCount).toBe(2);
   });
+
+  it('count each retry as a model call of the run-tree budget, which stops them', async () => {
+    const model = new ScriptedModel(['draft 1', 'draft 2', 'draft 3', 'draft 4'], { loop: true });
+    const never: Guardrail<OutputSubject> = { name: 'picky', check: () => ({ action: 'retry', feedback: 'again' }) };
+    const agent = new Agent({ model, outputGuardrails: [never], guardrailOptions: { maxRetries: 10 } });
+    const result = await agent.invoke('x', { budget: { modelCalls: 2 } });
+    expect(result.stopReason).toBe('budget_exceeded');
+    expect(model.callCount).toBe(2);
+    expect(agent.messages.map(messageText)).toEqual(['x']);
+  });
 });
