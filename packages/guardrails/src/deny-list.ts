@@ -17,11 +17,12 @@ export interface DenyListOptions extends TextGuardrailOptions {
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A whole word or phrase, case-insensitively: `\b` for ASCII words (fast), letter and digit lookarounds for others. */
-function wordPattern(word: string): RegExp {
-  if (/^[\x20-\x7e]*$/.test(word) && /^\w/.test(word) && /\w$/.test(word))
-    return new RegExp(`\\b${escape(word)}\\b`, 'gi');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escape(word)}(?![\\p{L}\\p{N}])`, 'giu');
+/** Whole words and phrases, case-insensitively, in one pattern: `\b` around ASCII words (fast), letter and digit lookarounds when one is not. */
+function wordsPattern(words: readonly string[]): RegExp {
+  const alternatives = words.map(escape).join('|');
+  const ascii = words.every((w) => /^[\x20-\x7e]*$/.test(w) && /^\w/.test(w) && /\w$/.test(w));
+  if (ascii) return new RegExp(`\\b(?:${alternatives})\\b`, 'gi');
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'giu');
 }
 
 /**
@@ -31,8 +32,10 @@ function wordPattern(word: string): RegExp {
  * denyList({ words: ['wire transfer', 'gift card'], patterns: [/\bsk-[A-Za-z0-9]{20,}\b/] })
  */
 export function denyList(options: DenyListOptions): Guardrail {
+  const words = options.words ?? [];
   const sources = [
-    ...(options.words ?? []).map(wordPattern),
+    // Words in one pattern (one scan of the text), unless one needs the Unicode lookarounds.
+    ...(words.length > 0 ? [wordsPattern(words)] : []),
     ...(options.patterns ?? []).map((p) => (p.global ? p : new RegExp(p.source, `${p.flags}g`))),
   ];
   if (sources.length === 0) throw new TypeError('denyList() needs words or patterns to look for.');

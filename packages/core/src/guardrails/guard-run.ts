@@ -78,7 +78,7 @@ export class GuardRun {
   /** The trip that ends the turn, once one fired. */
   tripped: GuardrailTripped | undefined;
   readonly #host: GuardHost;
-  readonly #scopes: Partial<Record<GuardrailWhere, CheckScope>> = {};
+  readonly #makers: Partial<Record<GuardrailWhere, ContextFor<GuardrailSubject>>> = {};
 
   constructor(
     own: AgentGuardrails | undefined,
@@ -101,10 +101,12 @@ export class GuardRun {
     this.#host = host;
   }
 
-  /** The context maker of checks at `where`. */
+  /** The context maker of checks at `where` (one per place and invocation). */
   contextFor<S extends GuardrailSubject>(where: GuardrailWhere): ContextFor<S> {
+    const made = this.#makers[where];
+    if (made) return made as ContextFor<S>;
     const host = this.#host;
-    const scope = (this.#scopes[where] ??= {
+    const scope: CheckScope = {
       where,
       agent: host.agent,
       path: this.path,
@@ -112,8 +114,11 @@ export class GuardRun {
       invocationState: host.invocationState,
       signal: () => host.signal(),
       position: () => host.position(),
-    });
-    return (guardrail, subject) => new CheckContext(scope, guardrail.name, subject);
+    };
+    const maker: ContextFor<GuardrailSubject> = (guardrail, subject) =>
+      new CheckContext(scope, guardrail.name, subject);
+    this.#makers[where] = maker;
+    return maker as ContextFor<S>;
   }
 
   /** Records the trip that ends the turn (the first one wins) and returns it. */

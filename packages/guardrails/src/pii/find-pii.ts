@@ -66,14 +66,11 @@ export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[
   return found.sort((a, b) => a.start - b.start);
 }
 
-/** How many ASCII digits `text` holds. */
+const DIGITS = /\d/g;
+
+/** How many ASCII digits `text` holds (a native regex scan: faster than a loop over the characters). */
 function countDigits(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) n++;
-  }
-  return n;
+  return text.match(DIGITS)?.length ?? 0;
 }
 
 /**
