@@ -14,12 +14,17 @@ import {
   type Model,
   type ToolSubject,
 } from '@skein/core';
-import { injectionJudge, pii } from '@skein/guardrails';
+import { findPii, injectionJudge, pii, redactPii } from '@skein/guardrails';
 import type { DeskReply } from './desk.js';
 import type { DeskStore } from './desk-store.js';
 
 /** Redacts personal data (`[email]`, `[phone]`, `[card]`, `[iban]`) wherever it is given. */
 export const deskPii: Guardrail = pii();
+
+/** A customer message as the desk stores it (its personal data redacted as `deskPii` does). */
+export function storedForm(message: string): string {
+  return redactPii(message, findPii(message), (f) => `[${f.kind}]`);
+}
 
 /** The injection judge of the triage's input, on `model`. */
 export function deskInjectionJudge(model: Model): Guardrail {

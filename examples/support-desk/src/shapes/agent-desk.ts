@@ -8,7 +8,7 @@ import { CONCIERGE_PROMPT } from '../desk-prompts.js';
 import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
 import { deskAgents } from './desk-agents.js';
 import { reportAgentEvent } from './progress.js';
-import { deskInjectionJudge, deskPii, unlessBlocked } from '../desk-guardrails.js';
+import { deskInjectionJudge, deskPii, storedForm, unlessBlocked } from '../desk-guardrails.js';
 
 export function buildDeskAgent(parts: DeskParts): Agent {
   const agents = deskAgents(parts);
@@ -54,8 +54,10 @@ export function agentDesk(parts: DeskParts): Desk {
     async resume(message, progress) {
       await agent.initialize();
       const last = agent.messages.at(-1);
+      // As stored: the desk's guardrails redacted its personal data.
+      const kept = storedForm(message);
       const stored = agent.messages.some(
-        (m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === message),
+        (m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === kept),
       );
       if (!stored) return run(message, progress);
       // Stored but unanswered: continue from the history instead of storing the message twice.
