@@ -100,6 +100,10 @@ const examples: Example[] = [
     prints: /^evaluation eval: 1 cases, 1 runs: all passed\n[^]*trajectory +mean 1\.00/,
   },
   {
+    readme: 'packages/guardrails/README.md',
+    prints: /^Your card \[card\] is on file\.\ninjection blocked the input: prompt injection$/,
+  },
+  {
     readme: 'packages/handoffs/README.md',
     prints: /transfer to Refund agent \{ orderId: '42' \}/,
   },

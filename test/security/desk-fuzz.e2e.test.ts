@@ -64,7 +64,8 @@ afterAll(async () => {
 describe('the web desk under a seeded hostile client', () => {
   it(`${COUNT} requests (seed ${SEED}): no 5xx, every one let go of within 5 s, refusals store nothing, tenants stay apart`, async () => {
     const alice = await signIn(desk.port, 'alice');
-    const bob = await signIn(desk.port, 'tenant-bob');
+    // Bob is Ben, whose order 108 is (a refund is only made for an order of the signed-in customer).
+    const bob = await signIn(desk.port, 'ben');
     const mallory = await signIn(desk.port, 'mallory');
     await call(desk.port, 'POST', '/v1/graphs/desk/conversations/a1/messages', alice, {
       message: `My note ${SECRET}: what are your opening hours?`,
@@ -86,7 +87,7 @@ describe('the web desk under a seeded hostile client', () => {
       cookies: [
         '',
         'desk-customer=alice',
-        `desk-customer=tenant-bob.${'A'.repeat(43)}`,
+        `desk-customer=ben.${'A'.repeat(43)}`,
         'desk-supervisor=guess',
         supervisorCookie(desk.supervisorUrl),
       ],

@@ -41,18 +41,21 @@ interface DeskData {
 
 const SEED: DeskData = {
   customers: [
-    { id: 'c1', name: 'Aiko Tanaka', email: 'aiko@example.com' },
-    { id: 'c2', name: 'Ben Okafor', email: 'ben@example.com' },
+    { id: 'aiko', name: 'Aiko Tanaka', email: 'aiko@example.com' },
+    { id: 'ben', name: 'Ben Okafor', email: 'ben@example.com' },
+    { id: 'erin', name: 'Erin Silva', email: 'erin@example.com' },
   ],
   orders: [
-    { id: '42', customerId: 'c1', item: 'Noise-cancelling headphones', amountEur: 80, status: 'paid' },
-    { id: '7', customerId: 'c1', item: 'USB-C cable', amountEur: 12, status: 'paid' },
-    { id: '108', customerId: 'c2', item: 'Standing desk', amountEur: 420, status: 'paid' },
+    { id: '42', customerId: 'aiko', item: 'Noise-cancelling headphones', amountEur: 80, status: 'paid' },
+    { id: '7', customerId: 'aiko', item: 'USB-C cable', amountEur: 12, status: 'paid' },
+    { id: '108', customerId: 'ben', item: 'Standing desk', amountEur: 420, status: 'paid' },
+    { id: '17', customerId: 'erin', item: 'Laptop stand', amountEur: 12, status: 'paid' },
   ],
   invoices: [
     { id: 'INV-42', orderId: '42', amountEur: 80, charges: 2 },
     { id: 'INV-7', orderId: '7', amountEur: 12, charges: 1 },
     { id: 'INV-108', orderId: '108', amountEur: 420, charges: 1 },
+    { id: 'INV-17', orderId: '17', amountEur: 12, charges: 1 },
   ],
   refunds: [],
 };

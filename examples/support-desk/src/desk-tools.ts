@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { tool, type AgentTool } from '@skein/core';
 import type { DeskStore } from './desk-store.js';
+import { ownOrdersOnly } from './desk-guardrails.js';
 
 export interface DeskTools {
   lookupOrder: AgentTool;
@@ -49,6 +50,8 @@ export function deskTools(store: DeskStore): DeskTools {
       reason: z.string().describe("Why, in the customer's words"),
     }),
     needsApproval: ({ amountEur }) => amountEur > approvalOver(),
+    // Only an order of the signed-in customer (checked before the approval is asked and before it pays).
+    guardrails: [ownOrdersOnly(store)],
     // The payment goes out under the call's idempotency key: a call cut by a crash after it paid, and
     // run again on resume, gets the refund already made instead of paying twice.
     callback: async ({ orderId, amountEur, reason }, context) => {

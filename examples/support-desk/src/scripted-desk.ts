@@ -7,7 +7,7 @@ import type { JsonValue, Message, ModelRequest, ToolResultContent } from '@skein
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { denialNote } from './web/client/desk-words.js';
 
-export type DeskRole = 'triage' | 'billing' | 'refund' | 'notes' | 'summary' | 'concierge';
+export type DeskRole = 'triage' | 'billing' | 'refund' | 'notes' | 'summary' | 'concierge' | 'judge';
 
 const textOf = (m: Message): string => m.content.map((b) => ('text' in b ? b.text : '')).join('');
 
@@ -192,6 +192,14 @@ function notes(request: ModelRequest): ScriptedTurn {
   return `Case note: ${topicOf(line)} request about order ${orderIdIn(request.messages) ?? 'unknown'}.`;
 }
 
+/** The injection judge: BLOCK for words that try to override the desk's instructions. */
+function judge(request: ModelRequest): ScriptedTurn {
+  const content = request.messages.map(textOf).join('\n');
+  return /ignore (all|any|previous|your)\b|system prompt|disregard (the|your)|you are now\b/i.test(content)
+    ? "BLOCK: an attempt to override the desk's instructions"
+    : 'PASS';
+}
+
 const POLICIES: Record<DeskRole, (request: ModelRequest, route: DeskRouting) => ScriptedTurn> = {
   triage,
   billing,
@@ -199,6 +207,7 @@ const POLICIES: Record<DeskRole, (request: ModelRequest, route: DeskRouting) => 
   notes,
   summary,
   concierge: triage,
+  judge,
 };
 
 /** Options of a scripted desk model. */

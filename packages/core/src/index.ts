@@ -20,6 +20,29 @@ export { setCheckedHistory } from './agent/checked-history.js';
 export { InterruptRaised } from './interrupt/interrupt.js';
 export type { NestedAgentState } from './interrupt/interrupt.js';
 
+// Guardrails: checks beside the model (ready-made ones are in @skein/guardrails)
+export type {
+  Guardrail,
+  GuardrailAgent,
+  GuardrailContext,
+  GuardrailDecision,
+  GuardrailOptions,
+  GuardrailSet,
+  GuardrailSubject,
+  GuardrailWhere,
+  InputSubject,
+  InvocationGuardrails,
+  OutputSubject,
+  ToolSubject,
+} from './guardrails/guardrail.js';
+export { guardTask, taskText } from './guardrails/guard-task.js';
+export { checkGuardrailOptions } from './guardrails/check-guardrails.js';
+export { guardrailsForNode, nodePath } from './guardrails/node-guardrails.js';
+export type { OrchestratorGuardrails } from './guardrails/node-guardrails.js';
+export type { TaskGuardContext } from './guardrails/guard-task.js';
+export { GuardrailTripped } from './errors/guardrail-errors.js';
+export type { GuardrailTrip, GuardrailTrippedOptions } from './errors/guardrail-errors.js';
+
 // Doors (server, A2A, MCP, AG-UI): who asks, who may answer, bounded bodies
 export { principalId } from './doors/principal.js';
 export type { AnswerCheck, AuthorizeAnswer, Principal } from './doors/principal.js';

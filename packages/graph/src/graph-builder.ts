@@ -2,9 +2,11 @@ import {
   ConfigurationError,
   assertNoOwnSessionManager,
   checkHistoryOptions,
+  checkGuardrailOptions,
   checkSessionId,
   isAgent,
   isRunnable,
+  type OrchestratorGuardrails,
   type SessionManager,
   type HistoryOptions,
 } from '@skein/core';
@@ -35,6 +37,7 @@ export class GraphBuilder {
   #continueOnFailure = false;
   #sessionManager: SessionManager | undefined;
   #history: HistoryOptions | undefined;
+  #guardrails: OrchestratorGuardrails | undefined;
 
   /** Adds an agent or orchestrator as a node; its id defaults to the agent's name or the orchestrator's id. */
   addNode(target: GraphNodeTarget, id?: string): this {
@@ -156,6 +159,19 @@ export class GraphBuilder {
     return this;
   }
 
+  /**
+   * Guardrails of the graph: `inputGuardrails` check its task once, before any node runs;
+   * `outputGuardrails` and `toolGuardrails` go to every node (each node's answers, streamed and whole,
+   * and its tool calls), after the node agent's own. A block ends the run with `GuardrailTripped`.
+   */
+  setGuardrails(guardrails: OrchestratorGuardrails): this {
+    if (typeof guardrails !== 'object' || guardrails === null)
+      throw new ConfigurationError('setGuardrails() takes { inputGuardrails, outputGuardrails, toolGuardrails }.');
+    checkGuardrailOptions(guardrails, 'setGuardrails()');
+    this.#guardrails = guardrails;
+    return this;
+  }
+
   /** Checks the graph and returns it ready to run. */
   build(): Graph {
     const entryPoints = checkGraph({
@@ -181,6 +197,7 @@ export class GraphBuilder {
       continueOnFailure: this.#continueOnFailure,
       sessionManager: this.#sessionManager,
       history: this.#history,
+      guardrails: this.#guardrails,
     });
   }
 

@@ -4,8 +4,11 @@ import {
   type BudgetExceeded,
   type HookRegistry,
   type Interrupt,
+  type InvocationGuardrails,
   type InvocationState,
   type JsonObject,
+  type Principal,
+  guardrailsForNode,
   type Message,
   type MultiAgentBase,
   type MultiAgentStreamEvent,
@@ -42,6 +45,9 @@ export interface RunHost {
   initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject; conversation: JsonObject }>;
   /** The run's budget (`undefined`: none). */
   budget?: OrchestratorBudget | undefined;
+  /** The guardrails an enclosing run handed this one (and its path), and who asked. */
+  guardrails?: InvocationGuardrails | undefined;
+  principal?: Principal | undefined;
 }
 
 /**
@@ -170,6 +176,8 @@ export class GraphRun {
       executionCount: count,
       onEvent: this.#emit,
       budget,
+      guardrails: guardrailsForNode(config.guardrails, this.#host.guardrails, nodeId),
+      principal: this.#host.principal,
     });
     return this.#ended(activation, agent, result);
   }

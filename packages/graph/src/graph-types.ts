@@ -4,6 +4,7 @@ import type {
   MultiAgentTask,
   NodeResult,
   Runnable,
+  OrchestratorGuardrails,
   SessionManager,
 } from '@skein/core';
 
@@ -60,6 +61,8 @@ export interface GraphConfig {
   readonly sessionManager: SessionManager | undefined;
   /** What the session keeps of past steps (default: every step of every run). */
   readonly history: HistoryOptions | undefined;
+  /** The graph's input guardrails (its task) and those every node runs with (output, tool). */
+  readonly guardrails?: OrchestratorGuardrails | undefined;
 }
 
 /** The outcome of a graph run. */

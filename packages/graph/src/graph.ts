@@ -9,7 +9,9 @@ import {
   isAgent,
   EventSource,
   MultiAgentInitializedEvent,
+  GuardrailTripped,
   promptResponses,
+  taskText,
   type Interrupt,
   type MultiAgentBase,
   type MultiAgentInvokeOptions,
@@ -27,6 +29,7 @@ import { toMermaid } from './mermaid.js';
 import { pendingInterrupts } from './pause.js';
 import { openingTransitions } from './run-start.js';
 import { newRunState, requeueRunning, type RunState } from './run-state.js';
+import { checkTask, trippedBy } from './guarded-task.js';
 
 /**
  * A deterministic, parallel, resumable graph of agents and nested orchestrators. Build one with
@@ -199,7 +202,8 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
     try {
       const invocationState = options.invocationState ?? {};
       const { session, resumed, start } = await this.#openRun(task);
-      const state = resumed ?? newRunState(task, this.entryPoints);
+      const checked = resumed ? task : await checkTask(this.#config, task, options, session?.sessionId);
+      const state = resumed ?? newRunState(checked, this.entryPoints);
       if (!this.#initialized) {
         this.#initialized = true;
         await this.hooks.invoke(new MultiAgentInitializedEvent(this));
@@ -220,12 +224,17 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
         session,
         initial: this.#initial,
         budget,
+        guardrails: options.guardrails,
+        principal: options.principal,
       };
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);
       const result = await run.execute(start, options.signal);
+      if (checked !== task) result.rewrittenTask = taskText(checked);
       this.#keep(result, state, session, budget);
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
+      const tripped = trippedBy(result);
+      if (tripped) throw new GuardrailTripped({ ...tripped, result });
       return result;
     } finally {
       budget?.close();

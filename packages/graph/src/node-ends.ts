@@ -2,7 +2,14 @@
  * What a node's end does to the run state, as functions of the state: a cancelled node, a pause, a
  * settled execution, and the edges it makes fire. The run writes and schedules around them.
  */
-import { addUsage, emptyUsage, type Interrupt, type NewTransition, type NodeResult } from '@skein/core';
+import {
+  addUsage,
+  emptyUsage,
+  type Interrupt,
+  type JsonObject,
+  type NewTransition,
+  type NodeResult,
+} from '@skein/core';
 import type { GraphConfig, GraphEdge, GraphState } from './graph-types.js';
 import type { PauseStage, RunState } from './run-state.js';
 import { addActivation, arriveAt, checkConditions, describeEdge, type Activation, type FiredEdge } from './schedule.js';
@@ -69,7 +76,8 @@ export function followEdges(
   graphState: () => GraphState,
 ): Followed | Promise<Followed> {
   const ok = result.status === 'completed';
-  if (stopped || !(ok || config.continueOnFailure)) return fire(state, nodeId, result, config, []);
+  // A tripped guardrail ends the run: no edge is followed, whatever `continueOnFailure` says.
+  if (stopped || result.guardrail || !(ok || config.continueOnFailure)) return fire(state, nodeId, result, config, []);
   const arrival = arriveAt(nodeId, ok, outgoing, state.joins);
   state.joins = arrival.joins;
   const fired = checkConditions(arrival.candidates, graphState);
@@ -89,8 +97,18 @@ function fire(state: RunState, nodeId: string, result: NodeResult, config: Graph
   }));
   if (state.handled.includes(nodeId)) state.handled = state.handled.filter((id) => id !== nodeId);
   if (ok) return { fired, transitions, halt: undefined };
-  if (fired.length > 0) state.handled.push(nodeId);
+  const trip = result.guardrail;
+  if (trip)
+    transitions.push({
+      from: nodeId,
+      to: null,
+      kind: 'guardrail',
+      reason: result.error ?? '',
+      details: { ...trip } as JsonObject,
+    });
+  else if (fired.length > 0) state.handled.push(nodeId);
   else transitions.push({ from: nodeId, to: null, kind: 'fail', reason: result.error ?? 'failed' });
-  const halt = config.continueOnFailure ? undefined : `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`;
+  const halt =
+    config.continueOnFailure && !trip ? undefined : `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`;
   return { fired, transitions, halt };
 }

@@ -1,4 +1,5 @@
 import {
+  GuardrailTripped,
   TimeoutError,
   addUsage,
   budgetStopOf,
@@ -10,7 +11,9 @@ import {
   withSourcePrefix,
   type AccumulatedUsage,
   type Interrupt,
+  type InvocationGuardrails,
   type InvocationState,
+  type Principal,
   type MultiAgentResult,
   type MultiAgentStreamEvent,
   type NodeResult,
@@ -35,6 +38,10 @@ export interface NodeRun {
   onEvent: ((event: MultiAgentStreamEvent) => void) | undefined;
   /** The node's place in the run's budget (`undefined`: no budget). */
   budget?: BudgetScope | undefined;
+  /** The guardrails the node runs with (the graph's and an enclosing run's), and its path. */
+  guardrails?: InvocationGuardrails | undefined;
+  /** Who asked, for the node's guardrails. */
+  principal?: Principal | undefined;
 }
 
 /**
@@ -53,6 +60,7 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
     const outcome = await drive(run, signal);
     return describeOutcome(run, outcome, signal, limit?.timedOut === true, started);
   } catch (error) {
+    if (GuardrailTripped.is(error)) return trippedResult(run, error, started);
     const timedOut = limit?.timedOut === true;
     const message = timedOut ? timeoutText(node.id, timeoutMs) : error instanceof Error ? error.message : String(error);
     const usage = emptyUsage();
@@ -62,6 +70,25 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
   } finally {
     limit?.clear();
   }
+}
+
+/** A node a guardrail blocked: failed, with the trip (the run then ends with `GuardrailTripped`). */
+function trippedResult(run: NodeRun, tripped: GuardrailTripped, started: number): NodeResult {
+  const outcome = tripped.result;
+  const usage =
+    typeof outcome === 'object' && outcome !== null && ('stopReason' in outcome || 'accumulatedUsage' in outcome)
+      ? usageOf(outcome as AgentResult | MultiAgentResult)
+      : emptyUsage();
+  return {
+    nodeId: run.node.id,
+    executionCount: run.executionCount,
+    status: 'failed',
+    text: '',
+    error: tripped.message,
+    guardrail: tripped.trip,
+    usage,
+    executionTimeMs: performance.now() - started,
+  };
 }
 
 /** A node's own abort controller, fired by its timeout or by the run's signal. */
@@ -139,7 +166,13 @@ function describeOutcome(
  * `nodeStream`), else through `invoke()`, which makes no events at all (the result is the same).
  */
 async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | MultiAgentResult> {
-  const options = { signal, invocationState: run.invocationState, ...(run.budget ? { budget: run.budget } : {}) };
+  const options = {
+    signal,
+    invocationState: run.invocationState,
+    ...(run.budget ? { budget: run.budget } : {}),
+    ...(run.guardrails ? { guardrails: run.guardrails } : {}),
+    ...(run.principal !== undefined ? { principal: run.principal } : {}),
+  };
   const { target, id } = run.node;
   const onEvent = run.onEvent;
   const multi = isMultiAgent(target);

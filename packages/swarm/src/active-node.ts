@@ -12,12 +12,14 @@ import {
   setCheckedHistory,
   type HookRegistry,
   type Interrupt,
+  type InvocationGuardrails,
   type InvocationState,
   type JsonObject,
   type Message,
   type MultiAgentBase,
   type AgentStreamEvent,
   type NodeResult,
+  type Principal,
 } from '@skein/core';
 import type { RunContext } from './apply-turn.js';
 import { atNode, beforeNodeAsk, resumePoint } from './pause.js';
@@ -55,6 +57,10 @@ export interface ActiveNodeHost {
   quiet: boolean;
   /** Makes the history the active member starts from. */
   starting: StartingHistory;
+  /** The guardrails the active member runs with (the swarm's and an enclosing run's), and its path. */
+  guardrails?: InvocationGuardrails | undefined;
+  /** Who asked, for the member's guardrails. */
+  principal?: Principal | undefined;
 }
 
 /**
@@ -152,6 +158,8 @@ async function runMember(
     budget: host.budget,
     idempotencyScope: `${host.store.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
     quiet: host.quiet,
+    guardrails: host.guardrails,
+    principal: host.principal,
   };
   const onEvent = (event: AgentStreamEvent) => emit({ type: 'nodeStream', nodeId, event });
   const ran = await runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : [], onEvent);
@@ -170,6 +178,7 @@ async function runMember(
     repaired: ran.repaired,
     earlierUsage: ran.earlierUsage,
     paused,
+    tripped: ran.tripped,
   };
 }
 
@@ -233,6 +242,7 @@ function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome
     ...(outcome.error !== undefined ? { error: outcome.error } : {}),
     ...(outcome.paused ? { interrupts: outcome.paused } : {}),
     ...(budgetStop ? { budgetExceeded: budgetStop } : {}),
+    ...(outcome.tripped ? { guardrail: outcome.tripped.trip } : {}),
     usage,
     ...(outcome.result ? { models: outcome.result.metrics.models } : {}),
     executionTimeMs: outcome.elapsedMs,

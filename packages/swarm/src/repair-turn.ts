@@ -42,6 +42,7 @@ export async function runWithRepair(
     elapsedMs: first.elapsedMs,
     repaired: undefined,
     earlierUsage: undefined,
+    tripped: first.tripped,
   };
   const result = first.result;
   if (

@@ -1,12 +1,15 @@
 import {
+  GuardrailTripped,
   type BudgetScope,
   type Agent,
   type AgentResult,
   type AgentStreamEvent,
   type Handoff,
+  type InvocationGuardrails,
   type InvocationState,
   type InvokeOptions,
   type Message,
+  type Principal,
   type Prompt,
 } from '@skein/core';
 import type { MemberClock } from './member-clock.js';
@@ -21,6 +24,8 @@ export interface NodeOutcome {
   /** Set when the caller's signal stopped the node. */
   interrupted: boolean;
   elapsedMs: number;
+  /** The guardrail that blocked the turn (then `error` says so too). */
+  tripped?: GuardrailTripped | undefined;
 }
 
 /** What one node execution needs. */
@@ -43,6 +48,10 @@ export interface NodeRun {
   idempotencyScope: string;
   /** True when nobody reads the agent's stream events (`invoke` without listeners): they are not handed on. */
   quiet?: boolean;
+  /** The guardrails the member runs with (the swarm's and an enclosing run's), and its path. */
+  guardrails?: InvocationGuardrails | undefined;
+  /** Who asked, for the member's guardrails. */
+  principal?: Principal | undefined;
 }
 
 /** Hands a member's event on (as `nodeStream`): a promise when the stream's reader must take it first. */
@@ -67,13 +76,16 @@ export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutco
     invocationState: run.invocationState,
     budget: run.budget,
     idempotencyScope: run.idempotencyScope,
+    ...(run.guardrails ? { guardrails: run.guardrails } : {}),
+    ...(run.principal !== undefined ? { principal: run.principal } : {}),
   };
   try {
     if (!run.quiet) return await streamed(run, options, emit, newItems, started);
     // Nobody reads the member's events: `invoke` makes none; the turn's messages come from the callback.
     const result = await run.agent
       .invoke(run.prompt, { ...options, onMessageAdded: (m) => void newItems.push(m) })
-      .catch((e: unknown) => failed(run, e));
+      .catch((e: unknown) => (GuardrailTripped.is(e) ? e : failed(run, e)));
+    if (GuardrailTripped.is(result)) return tripped(run, started, newItems, result);
     return typeof result === 'string'
       ? outcome(run, started, newItems, result, undefined)
       : outcome(run, started, newItems, undefined, result);
@@ -96,6 +108,7 @@ async function streamed(
     try {
       step = await stream.next();
     } catch (e) {
+      if (GuardrailTripped.is(e)) return tripped(run, started, newItems, e);
       return outcome(run, started, newItems, failed(run, e), undefined);
     }
     if (step.done) return outcome(run, started, newItems, undefined, step.value);
@@ -108,6 +121,11 @@ async function streamed(
 
 const failed = (run: NodeRun, e: unknown): string =>
   `${run.nodeId} failed: ${e instanceof Error ? e.message : String(e)}`;
+
+/** The outcome of a turn a guardrail blocked: failed, with the trip. */
+function tripped(run: NodeRun, started: number, newItems: Message[], error: GuardrailTripped): NodeOutcome {
+  return { ...outcome(run, started, newItems, error.message, undefined), tripped: error };
+}
 
 /** The outcome of a turn that ended with `result` or failed with `error` (a timeout wins, see `failure`). */
 function outcome(

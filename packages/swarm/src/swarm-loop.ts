@@ -1,5 +1,8 @@
 import {
   budgetStopOf,
+  guardrailsForNode,
+  type InvocationGuardrails,
+  type Principal,
   type BudgetScope,
   type InvocationState,
   type MultiAgentStreamEvent,
@@ -27,6 +30,9 @@ export interface SwarmInvocation {
   elapsed(): number;
   /** Where the run's events go. */
   emit: SwarmEmit;
+  /** The guardrails an enclosing run handed this one (and its path), and who asked. */
+  guardrails?: InvocationGuardrails | undefined;
+  principal?: Principal | undefined;
 }
 
 const REFUSED = Symbol('refused');
@@ -47,7 +53,7 @@ export async function runSwarmLoop(
     if (limit) return run.fail(state, limit, state.current, inv.emit);
     const budget = await startNode(run, parts, state, inv.emit);
     if (budget === REFUSED) return;
-    const host = activeHost(run, parts, inv, budget);
+    const host = activeHost(run, parts, inv, budget, state.current);
     const outcome = await runActiveNode(host, state, inv.invocationState, inv.clock, inv.emit);
     if (!(await afterNode(run, parts, state, outcome, inv))) return;
   }
@@ -78,6 +84,7 @@ function activeHost(
   parts: SwarmParts,
   inv: SwarmInvocation,
   budget: BudgetScope | undefined,
+  nodeId: string,
 ): ActiveNodeHost {
   return {
     swarm: parts.swarm,
@@ -92,6 +99,8 @@ function activeHost(
     budget,
     quiet: inv.quiet,
     starting: run.starting,
+    guardrails: guardrailsForNode(parts.guardrails, inv.guardrails, nodeId),
+    principal: inv.principal,
   };
 }
 
@@ -109,7 +118,8 @@ async function afterNode(
     if (outcome.paused && state.pause) parts.store.stage(pauseTransition(state.pause));
     return false;
   }
-  if (outcome.error !== undefined) return (await run.fail(state, outcome.error, nodeId, inv.emit), false);
+  if (outcome.error !== undefined)
+    return (await run.fail(state, outcome.error, nodeId, inv.emit, outcome.tripped), false);
   if (budgetStopOf(outcome.result)) {
     run.budget?.nodeStopped(outcome.result);
     state.status = 'budgetExceeded'; // its turn so far is kept in `pause`: the next invoke goes on from there

@@ -1,5 +1,11 @@
 import {
+  checkGuardrailOptions,
   checkHistoryOptions,
+  type Guardrail,
+  type GuardrailOptions,
+  type InputSubject,
+  type OutputSubject,
+  type ToolSubject,
   ConfigurationError,
   type Agent,
   type HandoffInputFilter,
@@ -55,6 +61,14 @@ export interface SwarmOptions {
    * member had when the swarm was constructed. Either way its messages are the conversation passed on.
    */
   memberMemory?: 'kept' | 'fresh';
+  /** Check the swarm's task once, before the first member runs (a fresh run only): pass, rewrite or block. */
+  inputGuardrails?: Guardrail<InputSubject>[];
+  /** Every member's answers, streamed and whole, after the member's own: pass, rewrite, block or retry. */
+  outputGuardrails?: Guardrail<OutputSubject>[];
+  /** Every member's tool calls, before they run and on their results. */
+  toolGuardrails?: Guardrail<ToolSubject>[];
+  /** How members apply them (`maxRetries`, `windowChars`). */
+  guardrailOptions?: GuardrailOptions;
 }
 
 /** Options with defaults applied. */
@@ -87,6 +101,10 @@ const KNOWN = new Set([
   'hooks',
   'repairNarratedHandoffs',
   'memberMemory',
+  'inputGuardrails',
+  'outputGuardrails',
+  'toolGuardrails',
+  'guardrailOptions',
 ]);
 
 function count(options: SwarmOptions, key: keyof SwarmOptions, fallback: number, min: number): number {
@@ -142,6 +160,7 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
       throw new ConfigurationError(`Swarm option ${key} must be a function.`);
   }
   checkShapes(options);
+  checkGuardrailOptions(options, 'Swarm option');
   checkHistoryOptions(options.history);
   return resolved;
 }

@@ -1,5 +1,7 @@
 import {
   InterruptResponseError,
+  type GuardrailTripped,
+  type OrchestratorGuardrails,
   isUnfinished,
   promptResponses,
   type HookRegistry,
@@ -38,6 +40,8 @@ export interface SwarmParts {
   entry: string;
   /** Each member's agent state when the swarm was constructed. */
   initialStates: ReadonlyMap<string, JsonObject>;
+  /** The swarm's guardrails: its task's, and those every member runs with. */
+  guardrails?: OrchestratorGuardrails | undefined;
 }
 
 /**
@@ -59,6 +63,8 @@ export class SwarmRun {
   #startTransitions: NodeTransition[] | undefined;
   /** The budget of the current invocation (`undefined`: none). */
   budget: OrchestratorBudget | undefined;
+  /** The guardrail that ended the current invocation's run, until the invocation reports it. */
+  tripped: GuardrailTripped | undefined;
 
   constructor(parts: SwarmParts) {
     this.parts = parts;
@@ -168,12 +174,27 @@ export class SwarmRun {
     for (const transition of committed) await emit({ type: 'transition', transition });
   }
 
-  /** Ends the run as failed, with why and from which node. */
-  async fail(state: SwarmRunState, reason: string, from: string, emit: SwarmEmit): Promise<void> {
+  /** Ends the run as failed, with why and from which node (`tripped`: a guardrail blocked it). */
+  async fail(
+    state: SwarmRunState,
+    reason: string,
+    from: string,
+    emit: SwarmEmit,
+    tripped?: GuardrailTripped,
+  ): Promise<void> {
     state.status = 'failed';
     state.failureReason = reason;
-    this.parts.store.stage({ from, to: null, kind: 'fail', reason });
+    this.tripped = tripped;
+    const details = tripped ? { details: { ...tripped.trip } as JsonObject } : {};
+    this.parts.store.stage({ from, to: null, kind: tripped ? 'guardrail' : 'fail', reason, ...details });
     await this.commit(state, emit);
+  }
+
+  /** True when `task` starts a fresh run (not answers, not the resume of an unfinished one): the swarm's input guardrails check it then. */
+  startsFresh(task: MultiAgentTask): boolean {
+    const state = this.state;
+    if (promptResponses(task)) return false;
+    return !(state && waitingFor(state).length === 0 && isUnfinished(state.status));
   }
 
   /** The run's result now. */

@@ -1,4 +1,6 @@
 import {
+  GuardrailTripped,
+  taskText,
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
   ConcurrencyError,
@@ -34,6 +36,7 @@ import { runSwarmLoop } from './swarm-loop.js';
 import { MemberClock } from './member-clock.js';
 import { SwarmRun, type SwarmParts } from './swarm-run.js';
 import { SwarmStore } from './swarm-store.js';
+import { checkTask } from './guarded-task.js';
 
 /**
  * Agents that hand the conversation to each other. The active agent answers or calls a
@@ -113,6 +116,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
       store: this.#store,
       entry: this.#entry,
       initialStates,
+      guardrails: options,
     };
     this.#run = new SwarmRun(parts);
   }
@@ -238,7 +242,8 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     await this.#initialize();
     const run = this.#run;
     const invocationState: InvocationState = options.invocationState ?? {};
-    const state = await run.open(task, invocationState, emit);
+    const checked = await checkTask(run, task, options, this.#store.sessionId);
+    const state = await run.open(checked, invocationState, emit);
     const owned = options.invocationState === undefined;
     const budget = OrchestratorBudget.open(options.budget, invocationState, owned, this, 'swarm', state.budget);
     run.budget = budget;
@@ -248,19 +253,32 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
     const clock = new MemberClock(options.signal);
     try {
-      await runSwarmLoop(run, run.parts, state, { invocationState, clock, quiet, elapsed, emit });
+      const { guardrails, principal } = options;
+      await runSwarmLoop(run, run.parts, state, {
+        invocationState,
+        clock,
+        quiet,
+        elapsed,
+        emit,
+        guardrails,
+        principal,
+      });
     } finally {
       clock.dispose();
     }
+    const tripped = run.tripped;
+    run.tripped = undefined;
     state.elapsedMs = elapsed();
     await run.commit(state, emit);
     await this.#store.settle();
     const result = run.result(state);
+    if (checked !== task) result.rewrittenTask = taskText(checked);
     if (budget) Object.assign(result, budget.report());
     const asked = waitingFor(state);
     if (asked.length > 0) result.interrupts = asked;
     if (state.status === 'completed' || state.status === 'failed') this.#lastResult = result;
     await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
+    if (tripped) throw new GuardrailTripped({ ...tripped.trip, cause: tripped.cause, result });
     return result;
   }
 }

@@ -8,6 +8,7 @@ import { CONCIERGE_PROMPT } from '../desk-prompts.js';
 import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
 import { deskAgents } from './desk-agents.js';
 import { reportAgentEvent } from './progress.js';
+import { deskInjectionJudge, deskPii, storedForm, unlessBlocked } from '../desk-guardrails.js';
 
 export function buildDeskAgent(parts: DeskParts): Agent {
   const agents = deskAgents(parts);
@@ -22,13 +23,19 @@ export function buildDeskAgent(parts: DeskParts): Agent {
       }),
       agents.refund.asTool({ name: 'refund', description: 'Ask the refund agent (money back for an order).' }),
     ],
+    // The desk agent is the triage: the customer's message redacted and judged; every answer and tool call redacted.
+    inputGuardrails: [deskPii, deskInjectionJudge(parts.modelFor('judge'))],
+    outputGuardrails: [deskPii],
+    toolGuardrails: [deskPii],
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
   });
 }
 
 export function agentDesk(parts: DeskParts): Desk {
   const agent = buildDeskAgent(parts);
-  const run = async (prompt: Prompt | undefined, progress: DeskProgress): Promise<DeskReply> => {
+  const run = (prompt: Prompt | undefined, progress: DeskProgress): Promise<DeskReply> =>
+    unlessBlocked(() => runOnce(prompt, progress));
+  const runOnce = async (prompt: Prompt | undefined, progress: DeskProgress): Promise<DeskReply> => {
     const stream = agent.stream(prompt, { budget: parts.budget });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
@@ -47,8 +54,10 @@ export function agentDesk(parts: DeskParts): Desk {
     async resume(message, progress) {
       await agent.initialize();
       const last = agent.messages.at(-1);
+      // As stored: the desk's guardrails redacted its personal data.
+      const kept = storedForm(message);
       const stored = agent.messages.some(
-        (m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === message),
+        (m) => m.role === 'user' && m.content.some((b) => 'text' in b && b.text === kept),
       );
       if (!stored) return run(message, progress);
       // Stored but unanswered: continue from the history instead of storing the message twice.

@@ -9,6 +9,7 @@ import { TRIAGE_ROUTE_PROMPT } from '../desk-prompts.js';
 import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
 import { deskAgents } from './desk-agents.js';
 import { reportOrchestratorEvent } from './progress.js';
+import { deskInjectionJudge, deskPii, unlessBlocked } from '../desk-guardrails.js';
 
 const routedTo =
   (topic: string) =>
@@ -20,7 +21,12 @@ export const DESK_GRAPH_ID = 'desk-graph';
 
 export function buildDeskGraph(parts: DeskParts): Graph {
   const agents = deskAgents(parts);
-  const triage = new Agent({ name: 'triage', model: parts.modelFor('triage'), systemPrompt: TRIAGE_ROUTE_PROMPT });
+  const triage = new Agent({
+    name: 'triage',
+    model: parts.modelFor('triage'),
+    systemPrompt: TRIAGE_ROUTE_PROMPT,
+    inputGuardrails: [deskInjectionJudge(parts.modelFor('judge'))],
+  });
   const builder = new GraphBuilder()
     .setId(DESK_GRAPH_ID)
     .addNode(triage, 'triage')
@@ -34,14 +40,18 @@ export function buildDeskGraph(parts: DeskParts): Graph {
     .addEdge(['notes', 'billing'], 'summary')
     .addEdge(['notes', 'refund'], 'summary')
     .setEntryPoint('triage')
-    .setMaxNodeExecutions(10);
+    .setMaxNodeExecutions(10)
+    // Every customer message, every node's answer and every tool call: personal data redacted.
+    .setGuardrails({ inputGuardrails: [deskPii], outputGuardrails: [deskPii], toolGuardrails: [deskPii] });
   if (parts.sessionManager) builder.setSessionManager(parts.sessionManager);
   return builder.build();
 }
 
 export function graphDesk(parts: DeskParts): Desk {
   const graph = buildDeskGraph(parts);
-  const turn = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
+  const turn = (message: Prompt, progress: DeskProgress): Promise<DeskReply> =>
+    unlessBlocked(() => run(message, progress));
+  const run = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
     const stream = graph.stream(message, { budget: parts.budget });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {

@@ -12,6 +12,7 @@ import { TRIAGE_PROMPT } from '../desk-prompts.js';
 import type { Desk, DeskParts, DeskProgress, DeskReply } from '../desk.js';
 import { deskAgents } from './desk-agents.js';
 import { reportOrchestratorEvent } from './progress.js';
+import { deskInjectionJudge, deskPii, unlessBlocked } from '../desk-guardrails.js';
 
 /** What a transfer carries: a message for the specialist and facts every later agent sees (the swarm reads `message` and `context`). */
 const DeskTransfer = z.object({
@@ -37,13 +38,19 @@ export function buildDeskSwarm(parts: DeskParts): Swarm {
     id: DESK_SWARM_ID,
     nodes: [triage, agents.billing, agents.refund],
     maxHandoffs: 4,
+    // The customer's message is the triage's input: checked once, redacted, judged; every answer and tool call redacted.
+    inputGuardrails: [deskPii, deskInjectionJudge(parts.modelFor('judge'))],
+    outputGuardrails: [deskPii],
+    toolGuardrails: [deskPii],
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
   });
 }
 
 export function swarmDesk(parts: DeskParts): Desk {
   const swarm = buildDeskSwarm(parts);
-  const turn = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
+  const turn = (message: Prompt, progress: DeskProgress): Promise<DeskReply> =>
+    unlessBlocked(() => run(message, progress));
+  const run = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
     const stream = swarm.stream(message, { budget: parts.budget });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {

@@ -260,26 +260,27 @@ describe('the web desk in a real browser', () => {
   });
 
   it('the server SIGKILLed in the middle of a turn and started again: the page reconnects, the turn completes once, the refund is paid once', async () => {
+    // Order 17 is Erin's: a refund is only made for an order of the signed-in customer.
     const { page, watch } = await customer('erin');
-    await send(page, 'Please refund order 7');
+    await send(page, 'Please refund order 17');
     // The refund tool waits 150 ms after paying: the kill lands between the payment and its result.
     await expect
       .poll(() => refundsMade(dir), { interval: 10, timeout: 30_000 })
       .toContainEqual({
-        orderId: '7',
+        orderId: '17',
         amountEur: 12,
       });
     await desk.stop('SIGKILL');
     await waitForStatus(page, 'Connection lost; reconnecting');
     desk = await startDeskWeb(['--dir', dir, '--port', String(desk.port)], ENV);
-    await waitForLine(page, 'I refunded 12 EUR for order 7; it reaches your card in 3 to 5 days. Case closed.');
+    await waitForLine(page, 'I refunded 12 EUR for order 17; it reaches your card in 3 to 5 days. Case closed.');
     await settled(page);
     const lines = (await logLines(page)).map((l) => l.text);
     expect(lines.filter((l) => l.endsWith('Case closed.'))).toHaveLength(1);
     const [details] = await detailLines(page);
     expect(details).toContain('refund: went on after the desk restarted');
-    expect(details?.filter((l) => l === 'refund: refunded 12 EUR for order 7')).toHaveLength(1);
-    expect((await refundsMade(dir)).filter((r) => r.orderId === '7')).toEqual([{ orderId: '7', amountEur: 12 }]);
+    expect(details?.filter((l) => l === 'refund: refunded 12 EUR for order 17')).toHaveLength(1);
+    expect((await refundsMade(dir)).filter((r) => r.orderId === '17')).toEqual([{ orderId: '17', amountEur: 12 }]);
     // The connection errors of the restart are the browser's network log; the page itself threw nothing.
     expect(watch.errors).toEqual([]);
     expect(watches.flatMap((w) => w.offOrigin)).toEqual([]);

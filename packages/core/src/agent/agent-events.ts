@@ -2,6 +2,8 @@ import type { Interrupt } from '../interrupt/interrupt.js';
 import type { Model, ModelAttempt, ModelStreamEvent } from '../model/model.js';
 import type { Message, ToolResult, ToolUse } from '../types/messages.js';
 import type { BudgetWarning } from '../budget/budget-types.js';
+import type { GuardrailTrip } from '../errors/guardrail-errors.js';
+import type { GuardrailWhere } from '../errors/guardrail-errors.js';
 
 /** Mutable per-invocation state: callback handlers may change it; it comes back as `result.state`. */
 export type RequestState = Record<string, unknown>;
@@ -17,6 +19,9 @@ export type RequestState = Record<string, unknown>;
  * - `budgetWarning`: a run-tree budget limit crossed its warning threshold
  * - `modelAttempt`: a delegating model (`fallback`, `route`) tried one of its models: which, and how it went
  * - `warning`: something works worse than it could (e.g. `cache_prefix_rewritten`: the prompt cache is written anew)
+ * - `guardrailTripped`: a guardrail blocked the turn (`invoke`/`stream` reject with `GuardrailTripped` next)
+ * - `guardrailRetry`: an output guardrail asked the model for another answer, with its feedback
+ * - `textRetracted`: drop the text this model answer streamed so far (a guardrail blocked, retried or rewrote it)
  */
 export type AgentStreamEvent =
   | { type: 'modelStreamEvent'; event: ModelStreamEvent }
@@ -41,7 +46,13 @@ export type AgentStreamEvent =
       durationMs: number;
     }
   /** Something works worse than it could; `code` says what (`cache_prefix_rewritten`). */
-  | { type: 'warning'; code: string; message: string };
+  | { type: 'warning'; code: string; message: string }
+  /** A guardrail blocked the turn: which, where, why (nothing it blocked is in any event). */
+  | ({ type: 'guardrailTripped' } & GuardrailTrip)
+  /** An output guardrail asked the model for another answer (`attempt`: the turn's retries so far). */
+  | { type: 'guardrailRetry'; guardrail: string; where: GuardrailWhere; feedback: string; attempt: number }
+  /** Drop every `textDelta` of the current model answer: a guardrail blocked, retried or rewrote it (a rewrite's text follows). */
+  | { type: 'textRetracted'; guardrail: string; action: 'block' | 'retry' | 'rewrite' };
 
 /** What a `callbackHandler` receives: a stream event with the invocation's request state. */
 export type CallbackEvent = AgentStreamEvent & { requestState: RequestState };

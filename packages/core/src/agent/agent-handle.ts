@@ -14,6 +14,8 @@ import type { Model } from '../model/model.js';
 import type { AgentState } from '../state/agent-state.js';
 import type { InvocationState } from '../types/invocation-state.js';
 import type { Message } from '../types/messages.js';
+import type { InvocationGuardrails } from '../guardrails/guardrail.js';
+import type { Principal } from '../doors/principal.js';
 import type { AgentStreamEvent } from './agent-events.js';
 import type { AgentResult } from './agent-result.js';
 import type { Prompt } from './prompt.js';
@@ -95,4 +97,11 @@ export interface InvokeOptions {
    * making any event. For orchestrators that need a turn's messages from `invoke()`.
    */
   onMessageAdded?: ((message: Message) => void) | undefined;
+  /**
+   * Guardrails checked in this invocation before the agent's own, and where it runs (`path`, for
+   * `GuardrailTripped` and the guardrails' context). Orchestrators pass theirs to every node this way.
+   */
+  guardrails?: InvocationGuardrails | undefined;
+  /** Who asked (a server's principal): guardrails read it as `context.principal`. */
+  principal?: Principal | undefined;
 }

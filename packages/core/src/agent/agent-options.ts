@@ -10,6 +10,8 @@ import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { CallbackHandler } from './agent-events.js';
 import type { AgentHandle } from './agent-handle.js';
+import { checkGuardrailOptions } from '../guardrails/check-guardrails.js';
+import type { Guardrail, GuardrailOptions, InputSubject, OutputSubject, ToolSubject } from '../guardrails/guardrail.js';
 
 /** Options of `new Agent({...})`. Only `model` is required. */
 export interface AgentOptions {
@@ -49,6 +51,14 @@ export interface AgentOptions {
   handoffs?: (AgentHandle | Handoff)[];
   /** Appended to the default handoff tool description of transfers to this agent. */
   handoffDescription?: string;
+  /** Checked on each new prompt before the model sees it (or beside the first call, for `parallel` ones): pass, rewrite or block. */
+  inputGuardrails?: Guardrail<InputSubject>[];
+  /** Checked on windows of the streamed text and on each whole answer before anyone sees them: pass, rewrite, block or retry. */
+  outputGuardrails?: Guardrail<OutputSubject>[];
+  /** Checked on every tool call, before it runs and on its result: pass, rewrite, block or retry. */
+  toolGuardrails?: Guardrail<ToolSubject>[];
+  /** How guardrails apply: `maxRetries` (default 2), `windowChars` (default 200). */
+  guardrailOptions?: GuardrailOptions;
 }
 
 const KNOWN = new Set<string>([
@@ -70,6 +80,10 @@ const KNOWN = new Set<string>([
   'recordDirectToolCall',
   'handoffs',
   'handoffDescription',
+  'inputGuardrails',
+  'outputGuardrails',
+  'toolGuardrails',
+  'guardrailOptions',
 ]);
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -100,6 +114,7 @@ export function checkAgentOptions(options: AgentOptions | undefined): asserts op
     );
   }
   checkShapes(options);
+  checkGuardrailOptions(options, 'Agent option');
   if (
     options.toolExecutor !== undefined &&
     options.toolExecutor !== 'concurrent' &&

@@ -32,6 +32,8 @@ import { Conversation } from './conversation.js';
 import { OpenInvocation } from './invocation.js';
 import { beginInvocation, closeInvocation } from './invocation-bounds.js';
 import type { AgentHandle, DeriveOptions, InvokeOptions } from './agent-handle.js';
+import { agentGuardrails, type AgentGuardrails } from '../guardrails/guard-run.js';
+import { openGuards } from './invocation-guards.js';
 
 /**
  * An agent: a model, a system prompt, tools and a history, driven by the agent loop.
@@ -59,6 +61,7 @@ export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle 
   readonly #handoffTargets: readonly (AgentHandle | Handoff)[];
   #handoffs: readonly Handoff[] | undefined;
   readonly #settings: AgentSettings;
+  readonly #guardrails: AgentGuardrails | undefined;
   // Built on first use, so an agent nobody invokes (or calls a tool of) costs only its fields.
   #loopHost: LoopHost | undefined;
   #directToolCaller: DirectToolCaller | undefined;
@@ -82,6 +85,7 @@ export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle 
     this.#conversationManager = options.conversationManager;
     this.sessionManager = options.sessionManager;
     this.#settings = agentSettings(options);
+    this.#guardrails = agentGuardrails(options, options.tools);
     // The default manager (a sliding window managed after each invocation) registers no hooks.
     if (options.conversationManager) this.hooks.addHook(options.conversationManager);
     if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
@@ -260,6 +264,7 @@ export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle 
     });
     this.#opened = opened;
     const { inv } = opened;
+    if (this.#guardrails || options.guardrails) inv.guards = openGuards(this, this.#guardrails, opened, options);
     let outcome: LoopOutcome | undefined;
     let error: unknown;
     try {

@@ -1,3 +1,4 @@
+import { GuardrailTripped } from '../errors/guardrail-errors.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import { errorToolResult, type ToolResult } from '../types/messages.js';
 import type { AgentResult } from './agent-result.js';
@@ -68,8 +69,10 @@ export function agentAsTool(agent: AgentHandle, options: AsToolOptions): AgentTo
           invocationState: context.invocationState,
           budget: toolBudgetScope(context),
           idempotencyScope: context.idempotencyKey,
+          ...(context.principal !== undefined ? { principal: context.principal } : {}),
         });
       } catch (error) {
+        if (GuardrailTripped.is(error)) throw error; // a tripwire ends the caller's turn too
         return errorToolResult(
           context.toolUse.toolUseId,
           `${agent.name} failed: ${error instanceof Error ? error.message : String(error)}`,

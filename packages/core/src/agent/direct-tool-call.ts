@@ -112,6 +112,8 @@ function directInvocation(config: DirectCallConfig, options: DirectToolCallOptio
     emit: () => undefined,
     onMessageAdded: undefined,
     idempotencyScope: `direct/${config.scope()}`,
+    guards: undefined, // a direct call is the application's own: no guardrail checks it
+    principal: undefined,
   };
 }
 

@@ -12,6 +12,9 @@ import type { Conversation } from './conversation.js';
 import { Cleanup, type OpenInvocation } from './invocation.js';
 import type { Prompt } from './prompt.js';
 import type { Message } from '../types/messages.js';
+import { GuardrailTripped } from '../errors/guardrail-errors.js';
+import { checksInput, guardedBegin } from './guarded-begin.js';
+import { recordTrip } from './record-trip.js';
 
 /**
  * Before the loop: checks answers against the pending turn (before anything changes) or resumes a
@@ -26,8 +29,19 @@ export function beginInvocation(
   inv: OpenInvocation['inv'],
 ): Promise<void> | undefined {
   inv.resume = conversation.resumeFor(prompt);
+  if (inv.guards && checksInput(inv))
+    return guardedBegin(agent, conversation, prompt, inv, (p) => openPrompt(conversation, p, inv));
   if (agent.hooks.has(BeforeInvocationEvent)) return hookedBegin(agent, conversation, prompt, inv);
   if (inv.resume) return undefined;
+  return openPrompt(conversation, prompt, inv);
+}
+
+/** Appends the prompt and hands on its `messageAdded` events: a promise only when a hook or a reader must run first. */
+function openPrompt(
+  conversation: Conversation,
+  prompt: Prompt | undefined,
+  inv: OpenInvocation['inv'],
+): Promise<void> | undefined {
   const added = conversation.open(prompt);
   if (inv.unobserved && !(added instanceof Promise)) {
     if (inv.onMessageAdded) for (const message of added) inv.onMessageAdded(message);
@@ -97,6 +111,8 @@ async function closeEarly(
     'Tool call interrupted: the invocation ended before the tool finished.',
   );
   if (closing) await cleanup.step(() => conversation.append(closing));
+  const { error } = ended;
+  if (GuardrailTripped.is(error)) await cleanup.step(() => recordTrip(conversation, opened, error));
   opened.detach();
   const managed = cleanup.step(() => agent.conversationManager.applyManagement(agent));
   await afterManaged(agent, opened, ended, release, cleanup, managed);

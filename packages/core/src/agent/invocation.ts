@@ -1,5 +1,7 @@
 import { openBudgetScope, type OpenScope } from '../budget/open-scope.js';
 import { LoopBudget } from '../budget/loop-budget.js';
+import type { GuardRun } from '../guardrails/guard-run.js';
+import type { Principal } from '../doors/principal.js';
 import type { Listeners } from '../events/listeners.js';
 import type { Handoff } from './handoff.js';
 import type { Invocation, InvocationTools } from '../loop/loop-host.js';
@@ -36,10 +38,12 @@ class LiveInvocation implements Invocation {
   readonly handoffs: readonly Handoff[];
   resume: ResumeAnswers | undefined = undefined;
   budget: LoopBudget | undefined = undefined;
+  guards: GuardRun | undefined = undefined;
   readonly unobserved: boolean;
   readonly emit: Invocation['emit'];
   readonly onMessageAdded: Invocation['onMessageAdded'];
   readonly idempotencyScope: string;
+  readonly principal: Principal | undefined;
   readonly abortion: InvocationSignal;
 
   constructor(
@@ -58,6 +62,7 @@ class LiveInvocation implements Invocation {
     this.emit = emitter(listeners, handler, reader, this.requestState);
     this.onMessageAdded = options.onMessageAdded;
     this.idempotencyScope = options.idempotencyScope ?? owner.defaultScope;
+    this.principal = options.principal;
   }
 
   get signal(): AbortSignal {

@@ -7,6 +7,8 @@ import { toolUsesOf, type Message, type ToolResult } from '../types/messages.js'
 import type { Invocation, LoopHost } from './loop-host.js';
 import { callModel, offeredTools } from './model-call.js';
 import { executeTools, type ToolsOutcome } from './tool-execution.js';
+import { guardToolUses } from '../guardrails/tool-guard.js';
+import { emitTrip } from '../guardrails/tripwire.js';
 
 /** How the loop ended. */
 export interface LoopOutcome {
@@ -77,13 +79,17 @@ async function modelCycle(host: LoopHost, inv: Invocation, last: Message): Promi
     ? await inv.budget.modelCall(host, inv, (gate) => callModel(host, inv, offered, gate))
     : await callModel(host, inv, offered);
   if (inv.budget) await inv.budget.flush(host, inv);
+  const tripped = inv.guards?.tripped;
+  if (tripped) throw (await emitTrip(inv.emit, inv.unobserved, tripped), tripped);
   if (!turn) return { stopReason: 'cancelled', message: last, handoff: undefined };
   if ('limit' in turn)
     return { stopReason: 'budget_exceeded', message: last, handoff: undefined, budgetExceeded: turn };
   inv.metrics.cycleCount++;
+  const uses = toolUsesOf(turn.message);
+  // Tool guardrails check the calls before the answer enters the history (a rewritten input is what is stored).
+  if (inv.guards && uses.length > 0) await guardToolUses(host, inv, turn, uses, offered);
   const added = addMessage(host, inv, turn.message);
   if (added) await added;
-  const uses = toolUsesOf(turn.message);
   if (uses.length === 0) {
     const stopReason = turn.stopReason === 'tool_use' ? 'end_turn' : turn.stopReason;
     return { stopReason, message: turn.message, handoff: undefined };

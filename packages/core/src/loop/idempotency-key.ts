@@ -18,7 +18,7 @@ export function idempotencyKey(scope: string, history: readonly Message[], offse
 }
 
 /** SHA-256, base64url. node:crypto is loaded on the first key (a tool that reads one), not with core. */
-function hash(parts: readonly string[]): string {
+export function hash(parts: readonly string[]): string {
   const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
 }
@@ -75,7 +75,7 @@ function earlierIdentical(
 }
 
 /** JSON with object keys sorted, so equal inputs give equal text whatever their key order. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -12,6 +12,8 @@ import type { Message } from '../types/messages.js';
 import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { RetryStrategy } from './retry-strategy.js';
 import type { LoopBudget } from '../budget/loop-budget.js';
+import type { GuardRun } from '../guardrails/guard-run.js';
+import type { Principal } from '../doors/principal.js';
 
 /** An agent as the loop and an invocation's bounds use it: the interface, with its whole conversation manager. */
 export type LoopAgent = AgentHandle & { readonly conversationManager: ConversationManager };
@@ -76,6 +78,10 @@ export interface Invocation {
   readonly onMessageAdded: ((message: Message) => void) | undefined;
   /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
   readonly idempotencyScope: string;
+  /** The guardrails of this invocation (`undefined`: none applies, and the loop does no guardrail work). */
+  readonly guards: GuardRun | undefined;
+  /** Who asked (`InvokeOptions.principal`): tools read it, agents they run inherit it. */
+  readonly principal: Principal | undefined;
 }
 
 /** The history an agent hands the loop (its conversation). */

@@ -9,6 +9,8 @@ import type { Invocation, LoopHost } from './loop-host.js';
 import { isStreamClosed } from '../events/lockstep-stream.js';
 import { isDelegating } from '../model/delegating-model.js';
 import { AttemptLog } from './attempt-log.js';
+import { guardAnswer, outputWindow, streamGuarded } from '../guardrails/output-guard.js';
+import { requestMessages } from '../guardrails/request-messages.js';
 import { checkCachePrefix } from './cache-prefix.js';
 import { sleep } from './retry-strategy.js';
 import { StreamAccumulator, type ModelTurn } from './stream-accumulator.js';
@@ -78,11 +80,13 @@ export async function callModel(
     const log = isDelegating(host.model) ? new AttemptLog(inv.budget) : undefined;
     let turn: ModelTurn | undefined;
     let error: unknown;
+    const window = inv.guards && outputWindow(host, inv);
     try {
       const events = host.model.stream(modelRequest(host, inv, offered, log));
-      if (inv.unobserved) for await (const event of events) answer.add(event);
+      if (window) await streamGuarded(inv, events, answer, log, window);
+      else if (inv.unobserved) for await (const event of events) answer.add(event);
       else await streamWatched(inv, events, answer, log);
-      turn = answer.finish(inv.metrics);
+      turn = window?.stop ? undefined : answer.finish(inv.metrics);
     } catch (e) {
       if (isStreamClosed(e)) throw e; // the reader stopped: unwind, as a generator's return() would
       error = e;
@@ -93,6 +97,14 @@ export async function callModel(
       if (extra > 0) {
         inv.metrics.modelCallCount += extra;
         attempt += extra; // the retry strategy counts every request, to whichever model of a chain
+      }
+    }
+    if (inv.guards && (turn || window?.stop || inv.guards.gate)) {
+      const guarded = guardAnswer(host, inv, turn, window);
+      if ((guarded instanceof Promise ? await guarded : guarded) === 'retry') {
+        const over = retryGate?.(0);
+        if (over) return over;
+        continue;
       }
     }
     if (turn) answered(inv, turn, (log?.answeredBy ?? host.model).modelId);
@@ -120,7 +132,7 @@ function modelRequest(
   offered: OfferedTools,
   observer: AttemptLog | undefined,
 ): ModelRequest {
-  const messages = host.messages();
+  const messages = inv.guards ? requestMessages(host.messages(), inv.guards) : host.messages();
   const request: ModelRequest = inv.signalMade
     ? { messages, signal: inv.signal }
     : {

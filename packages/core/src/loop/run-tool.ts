@@ -17,6 +17,8 @@ import { raceAbort } from './abort-race.js';
 import { askPerson, checkApproval } from './ask.js';
 import { attachToolScope } from '../budget/open-scope.js';
 import type { Invocation, LoopHost } from './loop-host.js';
+import { guardToolResult, nestedTrip } from '../guardrails/tool-guard.js';
+import { GuardrailTripped } from '../errors/guardrail-errors.js';
 
 /**
  * A tool use that did not finish and has no result yet: it waits for answers (`interrupts`), or the
@@ -79,10 +81,12 @@ export async function runTool(
       result = normalizeResult(await startTool(inv, selected, toolUse, context), toolUse);
     } catch (e) {
       if (e instanceof InterruptRaised || e instanceof BudgetStopRaised) return paused(inv, e);
+      if (GuardrailTripped.is(e)) throw await nestedTrip(inv, host.agent.name, e);
       error = e;
       result = errorToolResult(toolUse.toolUseId, `Error: ${errorMessage(e)}`);
     }
   }
+  if (inv.guards && selected && refusal === undefined) result = await guardToolResult(inv, toolUse, selected, result);
   inv.metrics.recordTool(toolUse.name, result.status === 'success', performance.now() - started);
   if (!hooks.has(AfterToolCallEvent)) return result;
   const fields = { toolUse, selectedTool: selected, invocationState: inv.invocationState, result, error };

@@ -14,6 +14,8 @@ export interface ModelTurn {
   invalidInputs: Map<string, string> | undefined;
   /** The id of the model that answered, when a delegating model (`fallback`, `route`) said which. */
   answeredBy?: string;
+  /** Tool uses a guardrail refused before they ran, by id, with the error result's text. */
+  refused?: Map<string, string>;
 }
 
 type BlockState =

@@ -13,6 +13,7 @@ export class ToolCallContext implements ToolContext {
   readonly invocationState: InvocationState;
   readonly signal: AbortSignal;
   readonly interrupt: ToolContext['interrupt'];
+  readonly principal: ToolContext['principal'];
   readonly #inv: Invocation;
   readonly #host: LoopHost;
   #key: string | undefined;
@@ -28,6 +29,7 @@ export class ToolCallContext implements ToolContext {
     this.invocationState = inv.invocationState;
     this.signal = inv.signal;
     this.interrupt = interrupt as ToolContext['interrupt'];
+    this.principal = inv.principal;
     this.#inv = inv;
     this.#host = host;
   }

@@ -1,6 +1,6 @@
 import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { HandoffRequest } from '../agent/handoff.js';
-import type { ToolResult, ToolUse } from '../types/messages.js';
+import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
 import { EventChannel } from '../events/event-channel.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import type { OfferedTools } from './model-call.js';
@@ -110,6 +110,8 @@ async function runConcurrently(t: ToolTurn, indexes: readonly number[]): Promise
 /** Runs one regular tool use: refused by the budget, or found among the offered tools and run. */
 function runUse(t: ToolTurn, use: ToolUse): Promise<ToolResult | ToolPaused> {
   const { host, inv } = t;
+  const guarded = t.turn.refused?.get(use.toolUseId);
+  if (guarded !== undefined) return Promise.resolve(errorToolResult(use.toolUseId, guarded));
   const refused = inv.budget?.tool();
   // Refused: the use stays in the turn without a result (a resume runs it), keeping what a stop before kept.
   if (refused)

@@ -13,7 +13,9 @@ export type StopReason =
   | 'handoff'
   | 'interrupt'
   /** A run-tree budget limit was reached (see `result.budgetExceeded`). */
-  | 'budget_exceeded';
+  | 'budget_exceeded'
+  /** A guardrail blocked the turn (the result of a `GuardrailTripped`). */
+  | 'guardrail_tripped';
 
 /** A tool as a model sees it. */
 export interface ToolSpec {

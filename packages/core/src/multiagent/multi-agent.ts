@@ -7,6 +7,9 @@ import type { InvocationState } from '../types/invocation-state.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
 import type { BudgetExceeded, BudgetWarning, UsageTree } from '../budget/budget-types.js';
 import type { BudgetOption } from '../budget/open-scope.js';
+import type { GuardrailTrip } from '../errors/guardrail-errors.js';
+import type { InvocationGuardrails } from '../guardrails/guardrail.js';
+import type { Principal } from '../doors/principal.js';
 
 /**
  * Where an orchestrator or one of its nodes stands. `budgetExceeded`: a run-tree budget limit stopped
@@ -39,6 +42,8 @@ export interface NodeResult {
   interrupts?: Interrupt[];
   /** The budget limit that stopped the node (`status: 'budgetExceeded'`). */
   budgetExceeded?: BudgetExceeded;
+  /** The guardrail that blocked the node (`status: 'failed'`; the run ends with `GuardrailTripped`). */
+  guardrail?: GuardrailTrip;
 }
 
 /** The outcome of an orchestrator run. */
@@ -60,6 +65,8 @@ export interface MultiAgentResult {
   usage?: UsageTree;
   /** The budget limit that stopped the run (`status: 'budgetExceeded'`). */
   budgetExceeded?: BudgetExceeded;
+  /** The task's text as the run kept it, when the orchestrator's input guardrails rewrote it (a redaction). */
+  rewrittenTask?: string;
 }
 
 /** What an orchestrator runs on: text, content blocks, or messages. */
@@ -75,6 +82,10 @@ export interface MultiAgentInvokeOptions {
    * safe point, and the run ends with status `budgetExceeded`. Default: the enclosing run's budget.
    */
   budget?: BudgetOption | undefined;
+  /** Guardrails every node and member runs with, and where this run sits in an enclosing one (`path`). */
+  guardrails?: InvocationGuardrails | undefined;
+  /** Who asked (a server's principal): every node's guardrails read it as `context.principal`. */
+  principal?: Principal | undefined;
 }
 
 /** Events of an orchestrator's stream; it returns the result when done. */

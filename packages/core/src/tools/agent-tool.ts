@@ -3,6 +3,8 @@ import type { JsonValue } from '../types/json.js';
 import type { ToolResult, ToolUse } from '../types/messages.js';
 import type { InvocationState } from '../types/invocation-state.js';
 import type { AgentHandle } from '../agent/agent-handle.js';
+import type { Guardrail, ToolSubject } from '../guardrails/guardrail.js';
+import type { Principal } from '../doors/principal.js';
 
 /** What a tool receives besides its input. */
 export interface ToolContext {
@@ -26,6 +28,8 @@ export interface ToolContext {
    * different for a new call. Pass it to a payment API or any service that deduplicates requests.
    */
   readonly idempotencyKey: string;
+  /** Who asked (`invoke(prompt, { principal })`; a server passes its request's): an agent the tool runs inherits it. */
+  readonly principal?: Principal | undefined;
 }
 
 /** Whether a tool use needs a person's yes before it runs (`needsApproval`). */
@@ -42,6 +46,8 @@ export interface AgentTool {
   readonly needsApproval?: NeedsApproval;
   /** The agent behind a tool made with `agent.asTool()` (instrumentation follows it to nested agents). */
   readonly agent?: AgentHandle;
+  /** Guardrails of this tool's calls, checked before it runs and on its result, after the agent's `toolGuardrails`. */
+  readonly guardrails?: readonly Guardrail<ToolSubject>[];
   invoke(input: JsonValue, context: ToolContext): Promise<ToolResult>;
 }
 

@@ -4,6 +4,7 @@ import type { ToolSpec } from '../model/model.js';
 import { findNonJson, type JsonSchema, type JsonValue } from '../types/json.js';
 import type { ToolResult, ToolResultContent } from '../types/messages.js';
 import { checkToolName, type AgentTool, type NeedsApproval, type ToolContext } from './agent-tool.js';
+import type { Guardrail, ToolSubject } from '../guardrails/guardrail.js';
 import { formatIssues } from './format-issues.js';
 
 /** Options of {@link tool}. */
@@ -22,6 +23,8 @@ export interface ToolOptions<S extends z.ZodType> {
    * becomes an error result the model reads.
    */
   needsApproval?: NeedsApproval<z.output<S>>;
+  /** Guardrails of this tool's calls (its input before it runs, its result after), after the agent's `toolGuardrails`. */
+  guardrails?: readonly Guardrail<ToolSubject>[];
 }
 
 /** A tool defined by a zod schema and a callback. */
@@ -139,7 +142,8 @@ export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool
   const spec = sharedSpec(inputSchema, name, options.description);
   const ask = options.needsApproval;
   const made: ZodToolObject<S> = { name, spec, inputSchema, invoke: invokeZodTool, [CALLBACK]: options.callback };
-  if (ask === undefined) return made;
+  const guarded = options.guardrails ? withGuardrails(made, options.guardrails) : made;
+  if (ask === undefined) return guarded;
   const needsApproval: NeedsApproval =
     typeof ask === 'function'
       ? (input, context) => {
@@ -147,7 +151,22 @@ export function tool<S extends z.ZodType>(options: ToolOptions<S>): FunctionTool
           return parsed.success ? ask(parsed.data, context) : false;
         }
       : ask;
-  return { ...made, needsApproval };
+  return { ...guarded, needsApproval };
+}
+
+/** The tool with its own guardrails (checked to be guardrails: a name and a check each). */
+function withGuardrails<T extends AgentTool>(made: T, guardrails: readonly Guardrail<ToolSubject>[]): T {
+  const ok =
+    Array.isArray(guardrails) &&
+    guardrails.every((g: unknown) => {
+      const o = g as { name?: unknown; check?: unknown } | null;
+      return typeof o === 'object' && o !== null && typeof o.name === 'string' && typeof o.check === 'function';
+    });
+  if (!ok)
+    throw new ConfigurationError(
+      `tool(${made.name}): guardrails must be an array of guardrails ({ name, check(subject, context) }).`,
+    );
+  return guardrails.length === 0 ? made : { ...made, guardrails: [...guardrails] };
 }
 
 /** The options a JavaScript caller can give of the wrong type, found here rather than when the model calls the tool. */

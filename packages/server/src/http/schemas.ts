@@ -104,6 +104,7 @@ const usageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number()
 
 /** How a turn ended (or that it runs). */
 const turnStatusSchema = z.enum([
+  'blocked',
   'running',
   'completed',
   'interrupted',
@@ -112,6 +113,15 @@ const turnStatusSchema = z.enum([
   'budgetExceeded',
   'stopped',
 ]);
+
+/** The guardrail that blocked a turn (`status: 'blocked'`). */
+const guardrailTripSchema = z.object({
+  guardrail: z.string(),
+  reason: z.string(),
+  where: z.enum(['input', 'output', 'tool']),
+  path: z.string().meta({ description: 'Where in the run tree: the agent, or the node path (`desk/refund`).' }),
+  tool: z.string().optional(),
+});
 
 /** The result of one turn: the JSON answer of `POST .../messages`, and the `turnEnd` event. */
 export const turnResultSchema = z.object({
@@ -124,6 +134,7 @@ export const turnResultSchema = z.object({
   failureReason: z.string().optional(),
   usage: usageSchema.optional(),
   executionTimeMs: z.number().optional(),
+  guardrail: guardrailTripSchema.optional(),
 });
 
 /** One stored turn, as a conversation lists it. */
@@ -138,6 +149,7 @@ const turnSummarySchema = z.object({
   text: z.string().optional(),
   interrupts: z.array(interruptSchema).optional(),
   failureReason: z.string().optional(),
+  guardrail: guardrailTripSchema.optional(),
   startedAt: z.string(),
   endedAt: z.string().optional(),
 });

@@ -4,6 +4,7 @@ import { wantsEventStream } from '../http/route-context.js';
 import type { RunningTurn } from '../runs/run-registry.js';
 import type { ServerContext } from '../server-context.js';
 import { sseResponse } from '../stream/sse-response.js';
+import { blockedResponse } from '../runs/blocked-problem.js';
 
 /** Headers that say which turn a response belongs to. */
 export function turnHeaders(turn: RunningTurn): Record<string, string> {
@@ -20,5 +21,6 @@ export async function respondWithTurn(ctx: ServerContext, c: Context, turn: Runn
     });
   }
   const result = await turn.done;
+  if (result.status === 'blocked') return blockedResponse(result, turnHeaders(turn), c.req.path);
   return c.json(result, 200, turnHeaders(turn));
 }

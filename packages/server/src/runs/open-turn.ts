@@ -113,6 +113,7 @@ export async function openTurn(
       reservation,
       runOptions,
       traceParent: request.traceParent,
+      principal: request.principal,
     });
     started = true;
     return turn;

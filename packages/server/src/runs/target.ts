@@ -15,6 +15,7 @@ import {
   type MultiAgentBase,
   type MultiAgentResult,
   type MultiAgentStreamEvent,
+  type Principal,
   type Prompt,
   type SessionRepository,
 } from '@skein/core';
@@ -56,8 +57,9 @@ export function streamTarget(
   prompt: Prompt | undefined,
   signal: AbortSignal,
   options: RunOptions,
+  principal: Principal,
 ): AsyncGenerator<AgentStreamEvent | MultiAgentStreamEvent, AgentResult | MultiAgentResult> {
-  const invokeOptions = { signal, ...options };
+  const invokeOptions = { signal, principal, ...options };
   if (target.kind === 'agent') return target.agent.stream(prompt, invokeOptions);
   return target.multi.stream(prompt ?? '', invokeOptions);
 }

@@ -6,13 +6,19 @@ import {
   describeExceeded,
   isAgentResult,
   type AgentResult,
+  type GuardrailTrip,
+  type GuardrailTripped,
   type Interrupt,
   type MultiAgentResult,
   type Usage,
 } from '@skein/core';
 
-/** How a turn ended (`running` while it runs). `stopped`: the server stopped it (SIGTERM); it resumes. */
+/**
+ * How a turn ended (`running` while it runs). `stopped`: the server stopped it (SIGTERM); it resumes.
+ * `blocked`: a guardrail tripped (`guardrail` says which, where and why).
+ */
 export type TurnStatus =
+  | 'blocked'
   | 'running'
   | 'completed'
   | 'interrupted'
@@ -36,6 +42,8 @@ export interface TurnResult {
   failureReason?: string;
   usage?: Usage;
   executionTimeMs?: number;
+  /** The guardrail that blocked the turn (`status: 'blocked'`). */
+  guardrail?: GuardrailTrip;
 }
 
 /** Why a run was aborted by the server, which decides how an aborted run's status reads. */
@@ -100,6 +108,27 @@ export function turnResultOf(
     ...(m.failureReason !== undefined ? { failureReason: m.failureReason } : {}),
     usage: { ...m.accumulatedUsage },
     executionTimeMs: Math.round(m.executionTimeMs),
+  };
+}
+
+/** The result of a turn a guardrail blocked: what ran before the trip (its usage), and the trip. */
+export function blockedTurn(conversationId: string, turn: number, tripped: GuardrailTripped): TurnResult {
+  const ran = tripped.result;
+  const usage =
+    typeof ran === 'object' && ran !== null && 'stopReason' in ran
+      ? { ...(ran as AgentResult).metrics.usage }
+      : typeof ran === 'object' && ran !== null && 'accumulatedUsage' in ran
+        ? { ...(ran as MultiAgentResult).accumulatedUsage }
+        : undefined;
+  return {
+    conversationId,
+    turn,
+    status: 'blocked',
+    text: '',
+    interrupts: [],
+    failureReason: tripped.message,
+    ...(usage ? { usage } : {}),
+    guardrail: tripped.trip,
   };
 }
 

@@ -6,10 +6,13 @@
  */
 import {
   CancelledError,
+  GuardrailTripped,
   SessionError,
   SkeinError,
   nowIso,
+  type JsonObject,
   type JsonValue,
+  type Principal,
   type SessionManager,
   type SessionRepository,
 } from '@skein/core';
@@ -18,15 +21,22 @@ import type { ServerContext } from '../server-context.js';
 import type { ServerEvent } from '../stream/server-events.js';
 import { toServerEvents, type CoreEvent } from '../stream/to-server-events.js';
 import { runUnderParent, type TraceParent } from '../telemetry/trace-parent.js';
-import { writeRecord, type ConversationRecord, type CurrentTurn } from '../store/conversation-record.js';
+import {
+  writeRecord,
+  type ConversationRecord,
+  type CurrentTurn,
+  type TurnPrompt,
+} from '../store/conversation-record.js';
+import { writeIndexEntry } from '../store/principal-index.js';
+import { StoredPrompt } from './stored-prompt.js';
 import { closeQuietly } from '../store/repository-of.js';
 import { EventLog } from './event-log.js';
 import { publicAnswers, publicInterrupts } from './interrupt-ids.js';
-import { promptText } from './prompt.js';
+import { promptLabel, promptText } from './prompt.js';
 import type { ResumePlan } from './resume-plan.js';
 import type { Reservation, RunningTurn } from './run-registry.js';
 import { streamTarget, type Target } from './target.js';
-import { failedTurn, turnResultOf, type AbortCause, type TurnResult } from './turn-result.js';
+import { blockedTurn, failedTurn, turnResultOf, type AbortCause, type TurnResult } from './turn-result.js';
 
 /** Everything a claimed turn needs to run. */
 export interface TurnSetup {
@@ -44,6 +54,8 @@ export interface TurnSetup {
   reservation: Reservation;
   runOptions: RunOptions;
   traceParent: TraceParent | undefined;
+  /** Who sent the request (guardrails read it as `context.principal`). */
+  principal: Principal;
 }
 
 const ROOT: readonly string[] = Object.freeze([]);
@@ -96,19 +108,23 @@ async function execute(
     name: record.name,
   });
   let result: TurnResult;
+  const stored = new StoredPrompt();
   try {
     if (plan.action === 'report') {
       result = { ...plan.result, conversationId, turn: current.seq };
       if (result.interrupts.length > 0) log.append({ type: 'interrupt', path: ROOT, interrupts: result.interrupts });
     } else {
-      result = await runUnderParent(setup.traceParent, () => streamInto(setup, plan.prompt, log, signal, cause));
+      result = await runUnderParent(setup.traceParent, () =>
+        streamInto(setup, plan.prompt, log, signal, cause, stored),
+      );
     }
     result = { ...result, interrupts: publicInterrupts(result.interrupts, current) };
   } catch (error) {
-    result = failedTurn(conversationId, current.seq, failureText(error));
+    if (GuardrailTripped.is(error)) result = blockedTurn(conversationId, current.seq, error);
+    else result = failedTurn(conversationId, current.seq, failureText(error));
     if (!SkeinError.is(error) || SessionError.is(error)) ctx.report(error, `turn ${current.seq} of ${conversationId}`);
   }
-  await commit(setup, result);
+  await commit(setup, result, stored.kept(current.prompt, result));
   await closeQuietly(setup.manager);
   setup.reservation.release({ owner: record.owner, kind: record.kind, name: record.name, log });
   log.append({ type: 'turnEnd', result });
@@ -122,13 +138,18 @@ async function streamInto(
   log: EventLog,
   signal: AbortSignal,
   cause: () => AbortCause,
+  stored: StoredPrompt,
 ): Promise<TurnResult> {
-  const gen = streamTarget(setup.target, prompt, signal, setup.runOptions);
+  const gen = streamTarget(setup.target, prompt, signal, setup.runOptions, setup.principal);
   const out: ServerEvent[] = [];
   for (;;) {
     const step = await gen.next();
-    if (step.done) return turnResultOf(setup.conversationId, setup.record.current.seq, step.value, cause());
+    if (step.done) {
+      stored.seeResult(step.value);
+      return turnResultOf(setup.conversationId, setup.record.current.seq, step.value, cause());
+    }
     out.length = 0;
+    stored.see(step.value as unknown as CoreEvent);
     toServerEvents(step.value as unknown as CoreEvent, ROOT, out);
     for (const event of out)
       log.append(
@@ -140,12 +161,16 @@ async function streamInto(
 }
 
 /** Stores the turn's end: its entry, then the record (the commit point). A failure is reported, not thrown: the record still says `running`, and the next re-join finds the finished run and reports it. */
-async function commit(setup: TurnSetup, result: TurnResult): Promise<void> {
+async function commit(setup: TurnSetup, result: TurnResult, prompt: TurnPrompt): Promise<void> {
   const { record, repo, conversationId } = setup;
   const endedAt = nowIso();
-  const current: CurrentTurn = { ...record.current, status: result.status, endedAt };
+  const current: CurrentTurn = { ...record.current, prompt, status: result.status, endedAt };
+  // A first prompt a guardrail redacted or blocked also names the conversation as it was stored.
+  const retitled = prompt !== record.current.prompt && current.seq === 1;
+  const title = retitled ? promptLabel(prompt).slice(0, 80) : record.title;
   try {
-    await writeRecord(repo, setup.sessionId, { ...record, current }, true, {
+    if (retitled) await retitle(setup, title);
+    await writeRecord(repo, setup.sessionId, { ...record, title, current }, true, {
       turn: current.seq,
       status: result.status,
       prompt: promptText(current.prompt),
@@ -154,12 +179,20 @@ async function commit(setup: TurnSetup, result: TurnResult): Promise<void> {
       text: result.text,
       ...(result.interrupts.length > 0 ? { interrupts: result.interrupts as unknown as JsonValue[] } : {}),
       ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
+      ...(result.guardrail ? { guardrail: { ...result.guardrail } as JsonObject } : {}),
       startedAt: current.startedAt,
       endedAt,
     });
   } catch (error) {
     setup.ctx.report(error, `storing the end of turn ${current.seq} of ${conversationId}`);
   }
+}
+
+/** Renames the conversation in its owner's index (its first prompt was redacted or blocked). */
+function retitle(setup: TurnSetup, title: string): Promise<void> {
+  const { record } = setup;
+  const entry = { id: setup.conversationId, kind: record.kind, name: record.name, createdAt: record.createdAt, title };
+  return writeIndexEntry(setup.ctx.options.sessions, record.owner, entry);
 }
 
 /** What a client is told about a run that threw: a skein error's message (a store's own details left out), else nothing of it. */

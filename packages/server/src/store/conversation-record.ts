@@ -69,6 +69,8 @@ export interface TurnEntry {
   text?: string;
   interrupts?: JsonValue[];
   failureReason?: string;
+  /** The guardrail that blocked the turn (`status: 'blocked'`): name, where, path, reason. */
+  guardrail?: JsonObject;
   startedAt: string;
   endedAt?: string;
 }

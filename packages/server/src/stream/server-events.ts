@@ -4,7 +4,16 @@
  * itself, `['billing']` a graph node, `['desk', 'refund']` a member of a nested swarm). Plus the
  * server's own: `turnStart`, `turnEnd`, `resumed`, `gap`, `serverStopping`.
  */
-import type { BudgetWarning, Interrupt, JsonValue, Message, NodeTransition, ToolResult, ToolUse } from '@skein/core';
+import type {
+  BudgetWarning,
+  GuardrailTrip,
+  Interrupt,
+  JsonValue,
+  Message,
+  NodeTransition,
+  ToolResult,
+  ToolUse,
+} from '@skein/core';
 import type { TurnResult } from '../runs/turn-result.js';
 
 /** Who an event comes from: node ids from the outermost orchestrator in. */
@@ -60,6 +69,12 @@ export type ServerEvent =
       executionTimeMs: number;
     }
   | { type: 'transition'; path: SpeakerPath; transition: NodeTransition }
+  /** A guardrail blocked the turn (the turn ends `blocked`); nothing it blocked was sent. */
+  | { type: 'guardrailTripped'; path: SpeakerPath; trip: GuardrailTrip }
+  /** An output guardrail asked the model for another answer. */
+  | { type: 'guardrailRetry'; path: SpeakerPath; guardrail: string; feedback: string; attempt: number }
+  /** Drop the text this speaker's current answer streamed (a guardrail blocked, retried or rewrote it; a rewrite's text follows). */
+  | { type: 'textRetracted'; path: SpeakerPath; guardrail: string; action: 'block' | 'retry' | 'rewrite' }
   | { type: 'turnEnd'; result: TurnResult }
   /** A re-join after a restart: the events before it were not kept; the run resumed from its store. */
   | { type: 'resumed'; turn: number; attempt: number; detail: string }

@@ -3,7 +3,14 @@
  * wrappers are unwrapped into `path`; `modelStreamEvent` (the provider's raw events, repeated by
  * `textDelta` and friends) is not sent, nor a `modelAttempt`'s model object (its `modelId` is); bytes become base64 (`{ __bytes_encoded__, data }`, as stores keep them).
  */
-import { withBytesEncoded, type Message, type NodeResult, type ToolResult, errorMessage } from '@skein/core';
+import {
+  withBytesEncoded,
+  type GuardrailTrip,
+  type Message,
+  type NodeResult,
+  type ToolResult,
+  errorMessage,
+} from '@skein/core';
 import type { ServerEvent, SpeakerPath } from './server-events.js';
 
 /** An event of an agent or orchestrator stream, loosely typed (nested events come from either). */
@@ -59,6 +66,25 @@ const MAPPERS: Record<string, Mapper> = {
     });
   },
   transition: (e, path, out) => out.push({ type: 'transition', path, transition: e['transition'] as never }),
+  guardrailTripped: (e, path, out) => {
+    const { type: _type, ...trip } = e;
+    out.push({ type: 'guardrailTripped', path, trip: trip as unknown as GuardrailTrip });
+  },
+  guardrailRetry: (e, path, out) =>
+    out.push({
+      type: 'guardrailRetry',
+      path,
+      guardrail: String(e['guardrail']),
+      feedback: String(e['feedback']),
+      attempt: Number(e['attempt']),
+    }),
+  textRetracted: (e, path, out) =>
+    out.push({
+      type: 'textRetracted',
+      path,
+      guardrail: String(e['guardrail']),
+      action: e['action'] as 'block' | 'retry' | 'rewrite',
+    }),
   nodeStream: (e, path, out) => {
     const inner = e['event'];
     if (typeof inner === 'object' && inner !== null && 'type' in inner)

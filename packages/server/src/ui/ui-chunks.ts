@@ -27,7 +27,10 @@ export type UiChunk =
   | { type: 'tool-approval-request'; approvalId: string; toolCallId: string; reason?: string }
   | { type: `data-skein-${string}`; id?: string; data: unknown; transient?: boolean }
   | { type: 'error'; errorText: string }
-  | { type: 'finish'; finishReason: 'stop' | 'length' | 'tool-calls' | 'error' | 'interrupted' | 'other' };
+  | {
+      type: 'finish';
+      finishReason: 'stop' | 'length' | 'tool-calls' | 'error' | 'interrupted' | 'content-filter' | 'other';
+    };
 
 /** Response headers of a UI message stream (as `ai`'s `UI_MESSAGE_STREAM_HEADERS`). */
 export const UI_STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({

@@ -91,6 +91,28 @@ function toolError(result: ToolResult): string {
     .join('\n');
 }
 
+/**
+ * Drops what a speaker's current answer showed: in an agent's turn the step is reset (the SDK drops
+ * its parts), in an orchestrator's the part is closed and a `data-skein-retract` part names it.
+ */
+function retract(state: UiState, path: SpeakerPath, out: UiChunk[], data: Record<string, unknown>): void {
+  const key = keyOf(path);
+  const text = state.text.get(key);
+  if (state.single && state.stepOpen) {
+    state.text.delete(key);
+    state.reasoning.delete(key);
+    out.push({ type: 'reset-step' });
+    return;
+  }
+  closeSpeaker(state, key, out);
+  if (text !== undefined)
+    out.push({
+      type: 'data-skein-retract',
+      id: `retract-${state.next++}`,
+      data: { path: [...path], part: text, ...data },
+    });
+}
+
 const FINISH: Record<string, Extract<UiChunk, { type: 'finish' }>['finishReason']> = {
   completed: 'stop',
   interrupted: 'tool-calls',
@@ -98,6 +120,7 @@ const FINISH: Record<string, Extract<UiChunk, { type: 'finish' }>['finishReason'
   cancelled: 'other',
   budgetExceeded: 'length',
   stopped: 'interrupted',
+  blocked: 'content-filter',
 };
 
 type Handler<T extends ServerEvent['type']> = (
@@ -183,6 +206,18 @@ const TABLE: Table = {
         out.push({ type: 'data-skein-interrupt', id: `interrupt-${interrupt.id}`, data: interrupt });
       }
     }
+  },
+  textRetracted: (state, e, out) => retract(state, e.path, out, { guardrail: e.guardrail, action: e.action }),
+  guardrailRetry: (_state, e, out) => {
+    out.push({
+      type: 'data-skein-guardrail-retry',
+      data: { path: [...e.path], guardrail: e.guardrail, feedback: e.feedback, attempt: e.attempt },
+      transient: true,
+    });
+  },
+  guardrailTripped: (state, e, out) => {
+    closeSpeaker(state, keyOf(e.path), out);
+    out.push({ type: 'data-skein-guardrail', id: 'guardrail', data: { ...e.trip, speaker: [...e.path] } });
   },
   budgetWarning: (_state, e, out) => {
     out.push({ type: 'data-skein-budget', data: { path: [...e.path], ...e.warning }, transient: true });

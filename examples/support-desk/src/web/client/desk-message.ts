@@ -18,6 +18,17 @@ type DeskDataParts = {
   'skein-result': { turn: number; status: string; failureReason?: string };
   'skein-interrupt': { id: string; name: string; reason: unknown; source: string };
   'skein-retry': { path: string[]; attempt: number };
+  /** A guardrail blocked the turn: which, where (`input`, `output`, `tool`), why, and in which node. */
+  'skein-guardrail': {
+    guardrail: string;
+    where: string;
+    reason: string;
+    path: string;
+    tool?: string;
+    speaker: string[];
+  };
+  /** A guardrail took back what a speaker's answer had shown (in a graph or swarm; an agent's step is reset instead). */
+  'skein-retract': { path: string[]; part: string; guardrail: string; action: string };
   'skein-budget': unknown;
   'skein-resumed': { turn: number; attempt: number; detail: string };
   'skein-server': { stopping: boolean; detail: string };

@@ -98,6 +98,13 @@ export function stepWords(kind: string, to: string | null, reason: string): stri
 }
 
 /** Why an answer did not finish, in words a customer can act on. */
+/** A blocked turn in words: `The desk blocked an action: order 108 is not an order of customer aiko [own-orders (refund)]`. */
+export function blockedText(trip: { guardrail?: unknown; where?: unknown; reason?: unknown; path?: unknown }): string {
+  const at = typeof trip.path === 'string' && trip.path ? ` (${trip.path})` : '';
+  const what = trip.where === 'input' ? 'your message' : trip.where === 'tool' ? 'an action' : 'the answer';
+  return `The desk blocked ${what}: ${String(trip.reason ?? 'a rule of the desk')} [${String(trip.guardrail ?? 'guardrail')}${at}]`;
+}
+
 export function problemText(status: string): string {
   if (status === 'budgetExceeded')
     return 'The desk stopped: this conversation used up what it may spend. Start a new conversation.';

@@ -9,6 +9,7 @@
 import type { DeskMessage, DeskPart } from './desk-message.js';
 import {
   answerText,
+  blockedText,
   callAnswer,
   callDoing,
   callDone,
@@ -75,11 +76,32 @@ function foldTool(story: StoryCase, part: ToolPart, speaker: string, asked: Map<
   }
 }
 
+/**
+ * The parts of a message the page shows: a text a guardrail retracted (`data-skein-retract`, in a
+ * graph or swarm) is dropped, so what it took back is never left on the page.
+ */
+function shownParts(parts: readonly DeskPart[]): DeskPart[] {
+  const shown: (DeskPart | undefined)[] = [];
+  const lastText = new Map<string, number>();
+  let speaker = '';
+  for (const part of parts) {
+    if (part.type === 'data-skein-speaker') speaker = part.data.path.join('/');
+    if (part.type === 'data-skein-retract') {
+      const at = lastText.get(part.data.path.join('/'));
+      if (at !== undefined) shown[at] = undefined;
+      continue;
+    }
+    if (part.type === 'text') lastText.set(speaker, shown.length);
+    shown.push(part);
+  }
+  return shown.filter((p): p is DeskPart => p !== undefined);
+}
+
 /** The text part of `message` that answers the customer, if any (per `answersCustomer`; the last one wins). */
-function answerPart(message: DeskMessage, shape: Shape): DeskPart | undefined {
+function answerPart(parts: readonly DeskPart[], shape: Shape): DeskPart | undefined {
   let speaker = 'desk';
   let answer: DeskPart | undefined;
-  for (const part of message.parts) {
+  for (const part of parts) {
     if (part.type === 'data-skein-speaker') speaker = who(part.data.path);
     else if (part.type === 'text' && answersCustomer(shape, speaker, part.text)) answer = part;
   }
@@ -90,13 +112,15 @@ function answerPart(message: DeskMessage, shape: Shape): DeskPart | undefined {
 function foldAnswer(story: StoryCase, message: DeskMessage, shape: Shape, asked: Map<string, string>): void {
   let speaker = 'desk';
   const working: string[] = [];
+  const parts = shownParts(message.parts);
   // A turn that stops to wait for a person has no answer yet (what was said on the way is a detail).
-  const waits = message.parts.some((p) => p.type === 'dynamic-tool' && p.state.startsWith('approval-'));
-  const answer = waits ? undefined : answerPart(message, shape);
+  const waits = parts.some((p) => p.type === 'dynamic-tool' && p.state.startsWith('approval-'));
+  const answer = waits ? undefined : answerPart(parts, shape);
   // A turn that goes on (a person answered, or it is re-joined) no longer waits, unless it asks again.
   story.waiting = '';
-  for (const part of message.parts) {
+  for (const part of parts) {
     if (part.type === 'data-skein-speaker') speaker = who(part.data.path);
+    else if (part.type === 'data-skein-guardrail') story.blocked = blockedText(part.data);
     else if (part.type === 'text' && part !== answer) addDetail(story, speaker, internalText(part.text));
     else if (part.type === 'dynamic-tool') foldTool(story, part, speaker, asked);
     else if (part.type === 'data-skein-transition') {
@@ -114,7 +138,8 @@ function foldAnswer(story: StoryCase, message: DeskMessage, shape: Shape, asked:
         addDetail(story, node, `failed${part.data.error ? `: ${part.data.error}` : ''}`);
     } else if (part.type === 'data-skein-turn' && part.data.resumed)
       addDetail(story, 'desk', 'the desk restarted and went on from where it was');
-    else if (part.type === 'data-skein-result' && !['completed', 'interrupted'].includes(part.data.status)) {
+    // A blocked turn's line is its guardrail's.
+    else if (part.type === 'data-skein-result' && !['completed', 'interrupted', 'blocked'].includes(part.data.status)) {
       story.problem = problemText(part.data.status);
       if (part.data.failureReason) addDetail(story, 'desk', `did not finish: ${part.data.failureReason}`);
     }

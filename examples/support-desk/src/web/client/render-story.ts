@@ -26,6 +26,7 @@ function deskLines(story: StoryCase): Line[] {
     ...story.decisions.map((d) => ({ kind: d.approved ? 'decision approved' : 'decision denied', text: d.text })),
     ...(story.answer ? [{ kind: 'answer', text: story.answer }] : []),
     ...(story.waiting ? [{ kind: 'waiting', text: story.waiting }] : []),
+    ...(story.blocked ? [{ kind: 'blocked', text: story.blocked }] : []),
     ...(story.problem ? [{ kind: 'problem', text: story.problem }] : []),
   ];
 }

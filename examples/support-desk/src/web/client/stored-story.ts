@@ -4,7 +4,7 @@
  * note: a turn that answered keeps its `answers`), what still waits, and answers that did not finish.
  * The details of each case come from the desk (`details`, by case), as stored.
  */
-import { answerText, callSubject, decisionText, problemText } from './desk-words.js';
+import { answerText, blockedText, callSubject, decisionText, problemText } from './desk-words.js';
 import { newCase, type DetailBranch, type StoryCase } from './story.js';
 
 /** An interrupt as the server lists it. */
@@ -26,6 +26,8 @@ export interface ConversationView {
     text?: string;
     interrupts?: ViewInterrupt[];
     answers?: Record<string, unknown>;
+    /** The trip of a turn a guardrail blocked. */
+    guardrail?: Record<string, unknown>;
   }[];
   interrupts: ViewInterrupt[];
 }
@@ -70,6 +72,7 @@ export function storyFromView(view: ConversationView, details: readonly DetailBr
     }
     if (turn.status === 'completed') story.answer = answerText(turn.text ?? '');
     else if (turn.status === 'interrupted') asked = turn.interrupts ?? [];
+    else if (turn.status === 'blocked') story.blocked = blockedText(turn.guardrail ?? {});
     else if (turn.status !== 'running') story.problem = problemText(turn.status);
   }
   const last = cases.at(-1);

@@ -31,6 +31,8 @@ export interface StoryCase {
   decisions: Decision[];
   /** Why the answer did not finish, in plain words ('' when it did). */
   problem: string;
+  /** What a guardrail blocked and why, in plain words ('' when nothing was). */
+  blocked: string;
   /** What the desk is doing right now (live only; '' when idle). */
   progress: string;
   details: DetailBranch[];
@@ -38,7 +40,7 @@ export interface StoryCase {
 
 /** A fresh case for `message`. */
 export function newCase(message: string): StoryCase {
-  return { message, answer: '', waiting: '', decisions: [], problem: '', progress: '', details: [] };
+  return { message, answer: '', waiting: '', decisions: [], problem: '', blocked: '', progress: '', details: [] };
 }
 
 /** Makes `who`'s branch (empty until it has a line; shown only then), so branches keep the order the case reached them. */

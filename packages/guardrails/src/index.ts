@@ -1,0 +1,14 @@
+export { pii } from './pii/pii.js';
+export type { PiiOptions } from './pii/pii.js';
+export { findPii, redactPii } from './pii/find-pii.js';
+export type { FindPiiOptions, PiiFinding, PiiKind } from './pii/find-pii.js';
+export { denyList } from './deny-list.js';
+export type { DenyListOptions } from './deny-list.js';
+export { schema } from './schema.js';
+export type { SchemaOptions } from './schema.js';
+export { limit } from './limit.js';
+export type { LimitOptions } from './limit.js';
+export { INJECTION_INSTRUCTIONS, injectionJudge, llmJudge, policyJudge, readVerdict, topicJudge } from './llm-judge.js';
+export type { LlmJudgeOptions } from './llm-judge.js';
+export { textGuardrail } from './text-guardrail.js';
+export type { TextCheck, TextFinding, TextGuardrailOptions } from './text-guardrail.js';
