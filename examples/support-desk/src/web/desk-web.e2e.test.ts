@@ -157,7 +157,7 @@ describe('the web desk in a real browser', () => {
     const item = supervisor.locator('#waiting .item', { hasText: 'A refund of 60 EUR for order 108' });
     await item.waitFor();
     const facts = await item.locator('dl.facts').innerText();
-    expect(facts).toMatch(/Customer\s+ben \(signed in\); the order is Ben Okafor's \(shop customer c2\)/);
+    expect(facts).toMatch(/Customer\s+ben \(signed in\); the order is Ben Okafor's \(shop customer ben\)/);
     expect(facts).toMatch(/Order\s+108: Standing desk, paid 420 EUR, nothing refunded yet/);
     expect(facts).toMatch(/Asked\s+A refund of 60 EUR for order 108, because: "Please refund order 108, 60 EUR"/);
     expect(facts).toMatch(/Asked by\s+the refund agent/);

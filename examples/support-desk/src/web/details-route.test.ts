@@ -74,7 +74,7 @@ async function converse(kind: string, id: string, who: string): Promise<void> {
       item: 'Standing desk',
       paidEur: 420,
       refundedEur: expect.any(Number),
-      buyer: { id: 'c2', name: 'Ben Okafor' },
+      buyer: { id: 'ben', name: 'Ben Okafor' },
     },
   });
   const interruptId = asked.json.interrupts[0]?.id ?? '';
