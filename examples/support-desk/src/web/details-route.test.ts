@@ -91,11 +91,11 @@ describe('a stored conversation as the customer sees it again', () => {
     ['agents', ['desk'], ['desk']],
   ])("%s: the decision and the note, the answers, and each case's details by branch", async (kind, billing, refund) => {
     const id = `details-${kind}`;
-    await converse(kind, id, 'aiko');
-    const view = await call<ConversationView>(`/v1/${kind}/desk/conversations/${id}`, customer('aiko'));
+    await converse(kind, id, 'ben');
+    const view = await call<ConversationView>(`/v1/${kind}/desk/conversations/${id}`, customer('ben'));
     const details = await call<{ cases: DetailBranch[][] }>(
       `/desk/api/conversations/${id}/details?kind=${kind}`,
-      customer('aiko'),
+      customer('ben'),
     );
     expect(details.status).toBe(200);
     const cases = storyFromView(view.json, details.json.cases);
@@ -123,12 +123,12 @@ describe('a stored conversation as the customer sees it again', () => {
   });
 
   it("another customer's conversation has no details for them (the server's answer, 404); a bad kind is 400", async () => {
-    await converse('graphs', 'details-private', 'carol');
+    await converse('graphs', 'details-private', 'ben');
     expect((await call('/desk/api/conversations/details-private/details?kind=graphs', customer('dave'))).status).toBe(
       404,
     );
     expect((await call('/desk/api/conversations/details-private/details?kind=graphs', {})).status).toBe(401);
-    expect((await call('/desk/api/conversations/details-private/details?kind=nodes', customer('carol'))).status).toBe(
+    expect((await call('/desk/api/conversations/details-private/details?kind=nodes', customer('ben'))).status).toBe(
       400,
     );
   });

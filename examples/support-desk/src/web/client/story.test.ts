@@ -210,6 +210,7 @@ describe("the customer's cases, stored", () => {
         waiting: '',
         decisions: [{ call: 'tooluse_2', approved: true, text: 'Approved by our team: Goodwill.' }],
         problem: '',
+        blocked: '',
         progress: '',
         details: [{ who: 'triage', lines: ['decided this is for refund'] }],
       },
