@@ -137,7 +137,12 @@ export type { IssueLike } from './tools/format-issues.js';
 
 // Sessions
 export type { SessionManager } from './session/session-manager.js';
-export type { SessionRepository, SessionWrite } from './session/session-repository.js';
+export type {
+  AgentRecords,
+  OrchestratorRecords,
+  SessionRepository,
+  SessionWrite,
+} from './session/session-repository.js';
 export type {
   ListMessagesOptions,
   NodeTransition,
@@ -157,9 +162,25 @@ export {
   leaseOwnerClosed,
   leaseOwnerOpened,
   processAlive,
-} from './session/lease-holder.js';
-export type { LeaseHolder } from './session/lease-holder.js';
-export { LeaseHeartbeat } from './session/lease-heartbeat.js';
+} from './session/store/lease-holder.js';
+export type { LeaseHolder } from './session/store/lease-holder.js';
+export { LeaseHeartbeat } from './session/store/lease-heartbeat.js';
+export { LeaseBook, WAIT_OR_TAKE_OVER } from './session/store/lease-book.js';
+export type { LeaseBookOptions, LeaseView } from './session/store/lease-book.js';
+export { SessionStore } from './session/store/session-store.js';
+export { StoreSessionManager } from './session/store/store-session-manager.js';
+export {
+  checkStoreOptions,
+  flagOption,
+  positiveOption,
+  sessionOptions,
+} from './session/store/store-options.js';
+export { SQLITE_DIALECT, postgresDialect } from './session/sql/sql-dialect.js';
+export type { SqlDialect } from './session/sql/sql-dialect.js';
+export type { SqlDriver } from './session/sql/sql-records.js';
+export { SqlSessionStore } from './session/sql/sql-session-store.js';
+export { sqlRefusal } from './session/sql/sql-writes.js';
+export type { SqlRefusal, SqlStep, SqlWrite } from './session/sql/sql-writes.js';
 export {
   checkSessionId,
   decodeBytes,
