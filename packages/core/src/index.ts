@@ -213,6 +213,15 @@ export { resolveKeep as checkHistoryOptions } from './session/history/run-histor
 export { Recording, recordingOf } from './session/history/recording.js';
 export type { RecordingData, ReplayToolOptions } from './session/history/recording.js';
 export type { AgentCheckpoint } from './session/stored-history.js';
+export { RunJournal } from './session/journal/run-journal.js';
+export type { JournalStep } from './session/journal/run-journal.js';
+export { historyLines, stateAtStep } from './session/journal/journal-history.js';
+export type { HistoryLine, RunPart } from './session/journal/journal-history.js';
+export { forkRun, journalHistory } from './session/journal/fork-run.js';
+export type { ForkPart, RunFork, RunForkOptions } from './session/journal/fork-run.js';
+export { editedMessage, withToolResult } from './session/journal/fork-edit.js';
+export type { ForkEditKind, ForkEditSchema, ForkEdits } from './session/journal/fork-edit.js';
+export { answerPrompt, beforeNodeAsk, pauseTransition, resumeTransition } from './multiagent/node-pause.js';
 
 // Run-tree budgets
 export {
