@@ -2,7 +2,15 @@
  * What a node's end does to the run state, as functions of the state: a cancelled node, a pause, a
  * settled execution, and the edges it makes fire. The run writes and schedules around them.
  */
-import { addUsage, emptyUsage, type Interrupt, type NewTransition, type NodeResult } from '@skein/core';
+import {
+  addUsage,
+  emptyUsage,
+  type Interrupt,
+  type MultiAgentStreamEvent,
+  type NewTransition,
+  type NodeResult,
+  type NodeTransition,
+} from '@skein/core';
 import type { GraphConfig, GraphEdge, GraphState } from './graph-types.js';
 import type { PauseStage, RunState } from './run-state.js';
 import { addActivation, arriveAt, checkConditions, describeEdge, type Activation, type FiredEdge } from './schedule.js';
@@ -93,4 +101,18 @@ function fire(state: RunState, nodeId: string, result: NodeResult, config: Graph
   else transitions.push({ from: nodeId, to: null, kind: 'fail', reason: result.error ?? 'failed' });
   const halt = config.continueOnFailure ? undefined : `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`;
   return { fired, transitions, halt };
+}
+
+/** Adds stored transitions to the run's list in `seq` order and emits them (`transition` events). */
+export function publishTransitions(
+  state: RunState,
+  transitions: readonly NodeTransition[],
+  emit: ((event: MultiAgentStreamEvent) => void) | undefined,
+): void {
+  const list = state.transitions;
+  for (const t of transitions) {
+    list.push(t);
+    if (list.length > 1 && (list[list.length - 2] as NodeTransition).seq > t.seq) list.sort((a, b) => a.seq - b.seq);
+    emit?.({ type: 'transition', transition: t });
+  }
 }
