@@ -53,17 +53,28 @@ function parentCheck(st: SqlStatements, s: string, write: SqlWrite): SqlStep[] {
   return [{ sql: st.hasSession, params: [s], noRow }];
 }
 
+/** The statement that creates (it refuses a record that exists) or updates (one that does not) the record `what`. */
+function createOrUpdate(
+  create: boolean,
+  [insert, update, params]: readonly [string, string, readonly unknown[]],
+  what: string,
+): SqlStep {
+  return {
+    sql: create ? insert : update,
+    params: [...params],
+    noRow: { refusal: create ? 'exists' : 'missing', what },
+  };
+}
+
 /** The statements that apply `write` to session `s`, in order, with the checks of the single calls. */
 export function sqlSteps(st: SqlStatements, dialect: SqlDialect, s: string, write: SqlWrite): SqlStep[] {
   const steps = dialect.foreignKeys ? [] : parentCheck(st, s, write);
-  const exists = (what: string) => ({ refusal: 'exists' as const, what });
-  const missing = (what: string) => ({ refusal: 'missing' as const, what });
   switch (write.op) {
     case 'createSession':
       steps.push({
         sql: st.insertSession,
         params: [s, recordText(write.session)],
-        noRow: exists(`Session ${s}`),
+        noRow: { refusal: 'exists', what: `Session ${s}` },
       });
       break;
     case 'deleteSession':
@@ -72,25 +83,16 @@ export function sqlSteps(st: SqlStatements, dialect: SqlDialect, s: string, writ
     case 'createAgent':
     case 'updateAgent': {
       const { agent } = write;
-      const what = `Agent ${agent.agent_id} of session ${s}`;
-      const create = write.op === 'createAgent';
-      steps.push({
-        sql: create ? st.insertAgent : st.updateAgent,
-        params: [s, agent.agent_id, recordText(agent)],
-        noRow: create ? exists(what) : missing(what),
-      });
+      const record = [st.insertAgent, st.updateAgent, [s, agent.agent_id, recordText(agent)]] as const;
+      steps.push(createOrUpdate(write.op === 'createAgent', record, `Agent ${agent.agent_id} of session ${s}`));
       break;
     }
     case 'createMessage':
     case 'updateMessage': {
       const { message, agentId } = write;
+      const params = [s, agentId, message.message_id, recordText(message)];
       const what = `Message ${message.message_id} of agent ${agentId} in session ${s}`;
-      const create = write.op === 'createMessage';
-      steps.push({
-        sql: create ? st.insertMessage : st.updateMessage,
-        params: [s, agentId, message.message_id, recordText(message)],
-        noRow: create ? exists(what) : missing(what),
-      });
+      steps.push(createOrUpdate(write.op === 'createMessage', [st.insertMessage, st.updateMessage, params], what));
       break;
     }
     case 'deleteMessages':
@@ -99,13 +101,9 @@ export function sqlSteps(st: SqlStatements, dialect: SqlDialect, s: string, writ
     case 'createMultiAgent':
     case 'updateMultiAgent': {
       const { multiAgent } = write;
+      const record = [st.insertMultiAgent, st.updateMultiAgent, [s, multiAgent.id, recordText(multiAgent)]] as const;
       const what = `Orchestrator ${multiAgent.id} of session ${s}`;
-      const create = write.op === 'createMultiAgent';
-      steps.push({
-        sql: create ? st.insertMultiAgent : st.updateMultiAgent,
-        params: [s, multiAgent.id, recordText(multiAgent)],
-        noRow: create ? exists(what) : missing(what),
-      });
+      steps.push(createOrUpdate(write.op === 'createMultiAgent', record, what));
       break;
     }
     case 'deleteMultiAgent':
