@@ -1,6 +1,7 @@
 import {
-  Agent,
   interruptStateOf,
+  isAgent,
+  type Agent,
   type JsonObject,
   type Message,
   type OrchestratorBudget,
@@ -13,7 +14,7 @@ import type { Activation } from './schedule.js';
 /** The agent of a node (`undefined` for a nested orchestrator). */
 export function agentOf(config: GraphConfig, nodeId: string): Agent | undefined {
   const target = config.nodes.get(nodeId)?.target;
-  return target instanceof Agent ? target : undefined;
+  return isAgent(target) ? target : undefined;
 }
 
 /**

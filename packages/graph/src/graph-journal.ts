@@ -4,7 +4,7 @@
  * step). History, time travel and forks themselves are core's.
  */
 import {
-  Agent,
+  isAgent,
   decodeBytes,
   type HistoryLine,
   type JsonObject,
@@ -147,7 +147,7 @@ export function graphPart(config: GraphConfig): RunPart<Line, Omit<GraphStepStat
       orchestrator: 'graph',
       ids,
       has: (id) => config.nodes.has(id),
-      isAgent: (id) => config.nodes.get(id)?.target instanceof Agent,
+      isAgent: (id) => isAgent(config.nodes.get(id)?.target),
     },
     apply: (snapshot, edit, history) => applyGraphEdit(snapshot, edit, config, history),
     // A turn waiting for answers then had already made its model call: its message is stored at `nextMessageId` later.

@@ -1,11 +1,11 @@
 import {
-  Agent,
   OrchestratorBudget,
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
   ConcurrencyError,
   HookRegistry,
   EventChannel,
+  isAgent,
   EventSource,
   forkRun,
   historyLines,
@@ -83,7 +83,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
     const initial: RunHost['initial'] extends ReadonlyMap<string, infer V> ? Map<string, V> : never = new Map();
     for (const node of config.nodes.values()) {
       const t = node.target;
-      if (t instanceof Agent)
+      if (isAgent(t))
         initial.set(node.id, {
           messages: structuredClone(t.messages),
           state: t.state.get(),

@@ -4,10 +4,11 @@
  * refused before anything acts on it.
  */
 import {
-  Agent,
+  isAgent,
   isUnfinished,
   restoreInterruptState,
   SessionCorruptError,
+  type Agent,
   type AgentCheckpoint,
   type Interrupt,
   type JsonObject,
@@ -32,9 +33,7 @@ async function load(journal: RunJournal, config: GraphConfig): Promise<MultiAgen
 
 /** The graph's agent nodes, as the journal's members (keyed by node id). */
 function members(config: GraphConfig): { key: string; agent: Agent }[] {
-  return [...config.nodes.values()].flatMap(({ id, target }) =>
-    target instanceof Agent ? [{ key: id, agent: target }] : [],
-  );
+  return [...config.nodes.values()].flatMap(({ id, target }) => (isAgent(target) ? [{ key: id, agent: target }] : []));
 }
 
 /**
@@ -70,7 +69,7 @@ export async function resumeRun(
   const rerun = Object.entries(state.running);
   for (const [nodeId, at] of [...rerun, ...Object.entries(state.startPoints ?? {})]) {
     const target = config.nodes.get(nodeId)?.target;
-    if (!(target instanceof Agent) || at.messages === undefined) continue;
+    if (!isAgent(target) || at.messages === undefined) continue;
     // Back to where the agent stood when the node started (its step was not committed).
     target.messages = target.messages.slice(0, at.messages);
     if (at.state) target.state.replace(at.state);

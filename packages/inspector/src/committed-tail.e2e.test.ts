@@ -10,13 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { FileSessionManager } from '@skein/session-file';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import { supportGraph } from './testing/fixtures.js';
+import { captureIo } from './test-support/capture-io.js';
+import { supportGraph } from './test-support/fixtures.js';
 
 let dir = '';
 
 function killedAfterFinalCommit(sessionId: string): Promise<void> {
-  const worker = fileURLToPath(new URL('./testing/final-commit-worker.ts', import.meta.url));
+  const worker = fileURLToPath(new URL('./test-support/final-commit-worker.ts', import.meta.url));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', worker, dir, sessionId], {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { FileSessionManager, FileSessionRepository } from '@skein/session-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import { supportGraph } from './testing/fixtures.js';
-import { cutAfterFinalCommit } from './testing/final-commit.js';
+import { captureIo } from './test-support/capture-io.js';
+import { supportGraph } from './test-support/fixtures.js';
+import { cutAfterFinalCommit } from './test-support/final-commit.js';
 
 let dir = '';
 const fsm = (sessionId: string): FileSessionManager => new FileSessionManager({ sessionId, storageDir: dir });

@@ -6,8 +6,8 @@ import { ScriptedModel } from '@skein/core/testing';
 import { SqliteSessionManager } from '@skein/session-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import { writeFixtureSessions } from './testing/fixtures.js';
+import { captureIo } from './test-support/capture-io.js';
+import { writeFixtureSessions } from './test-support/fixtures.js';
 
 let dir = '';
 

@@ -6,7 +6,7 @@ import { Agent } from '@skein/core';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
 import { createServer } from './index.js';
-import { echoModel, post } from './server-fixtures.test-helpers.js';
+import { echoModel, post } from './test-support/server-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'skein-server-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,8 +12,8 @@ import { PostgresSessionRepository } from '@skein/session-postgres';
 import type { PostgresServer } from '@skein/session-postgres/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgresServer } from '../../../test/servers/index.js';
-import { parseSse, readSseUntil } from './sse-frames.test-helpers.js';
-import { spawnServer, type ServerProcess } from './testing/spawn-server.js';
+import { parseSse, readSseUntil } from './test-support/sse-frames.js';
+import { spawnServer, type ServerProcess } from './test-support/spawn-server.js';
 
 let server: PostgresServer;
 let connectionString = '';

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseSse as parse, readSseUntil as readUntil } from './sse-frames.test-helpers.js';
-import { spawnServer, type ServerProcess } from './testing/spawn-server.js';
+import { parseSse as parse, readSseUntil as readUntil } from './test-support/sse-frames.js';
+import { spawnServer, type ServerProcess } from './test-support/spawn-server.js';
 
 const dirs: string[] = [];
 const procs: ServerProcess[] = [];

@@ -9,7 +9,7 @@ import { loadResults } from '../report/load-results.js';
 import { trajectory } from '../scorers/trajectory.js';
 import { evaluate } from './evaluate.js';
 import type { EvaluateOptions } from './evaluate-options.js';
-import { shopGraph } from './targets.test-helpers.js';
+import { shopGraph } from '../test-support/targets.js';
 
 let dir = '';
 beforeEach(async () => {

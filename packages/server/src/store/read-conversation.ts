@@ -12,7 +12,8 @@ import {
 import { notFound } from '../http/problem.js';
 import type { ConversationRoute } from '../http/route-context.js';
 import { checkAccess } from '../runs/open-turn.js';
-import { publicInterrupts } from '../runs/interrupt-ids.js';
+import { publicAnswers, publicInterrupts } from '../runs/interrupt-ids.js';
+import { promptText } from '../runs/prompt.js';
 import { buildTarget, pendingOf, type Target } from '../runs/target.js';
 import type { ServerContext } from '../server-context.js';
 import { readRecord, readTurnEntries, type ConversationRecord } from './conversation-record.js';
@@ -66,7 +67,13 @@ export async function conversationView(
   const turns: JsonValue[] = entries.map((e) => e as unknown as JsonValue);
   const current = record.current;
   if (current && (current.status === 'running' || running)) {
-    turns.push({ turn: current.seq, status: 'running', prompt: '', startedAt: current.startedAt });
+    turns.push({
+      turn: current.seq,
+      status: 'running',
+      prompt: promptText(current.prompt),
+      ...(current.prompt.kind === 'answers' ? { answers: publicAnswers(current.prompt) } : {}),
+      startedAt: current.startedAt,
+    });
   }
   const target = await targetFor(ctx, route, read);
   const view: Record<string, JsonValue> = {

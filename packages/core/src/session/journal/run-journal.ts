@@ -1,4 +1,4 @@
-import type { Agent } from '../../agent/agent.js';
+import type { AgentHandle } from '../../agent/agent-handle.js';
 import type { JsonObject } from '../../types/json.js';
 import { OrchestratorHistory } from '../history/history-reader.js';
 import type { HistoryOptions } from '../history/history-types.js';
@@ -17,7 +17,7 @@ export interface JournalStep {
   /** A node entry the step writes (it replaces that node's earlier entry), besides those staged. */
   node?: { id: string; entry: JsonObject } | undefined;
   /** The member agent whose held writes go with the step. */
-  agent?: Agent | undefined;
+  agent?: AgentHandle | undefined;
   /** The step's transitions, after those staged. */
   transitions?: readonly NewTransition[] | undefined;
 }
@@ -201,7 +201,7 @@ export class RunJournal {
    * later writes wait for the step that names it. A member with a checkpoint goes back to it.
    */
   async attachMembers(
-    members: readonly { key: string; agent: Agent }[],
+    members: readonly { key: string; agent: AgentHandle }[],
     checkpoints: ReadonlyMap<string, AgentCheckpoint> = new Map(),
   ): Promise<void> {
     const session = (await this.session()) as MultiAgentSession;
@@ -213,12 +213,12 @@ export class RunJournal {
   }
 
   /** Stores a member agent's current history from scratch (after `resetOnRevisit`); nothing without a session. */
-  async resetAgent(agent: Agent): Promise<void> {
+  async resetAgent(agent: AgentHandle): Promise<void> {
     await this.#open?.resetAgent(agent);
   }
 
   /** Where a member agent's stored history stands now (committed with the node when it starts). */
-  checkpointOf(agent: Agent): AgentCheckpoint | undefined {
+  checkpointOf(agent: AgentHandle): AgentCheckpoint | undefined {
     return this.#open?.checkpointOf(agent);
   }
 }
