@@ -161,7 +161,12 @@ export type { IssueLike } from './tools/format-issues.js';
 
 // Sessions
 export type { SessionManager } from './session/session-manager.js';
-export type { SessionRepository, SessionWrite } from './session/session-repository.js';
+export type {
+  AgentRecords,
+  OrchestratorRecords,
+  SessionRepository,
+  SessionWrite,
+} from './session/session-repository.js';
 export type {
   ListMessagesOptions,
   NodeTransition,
@@ -181,9 +186,25 @@ export {
   leaseOwnerClosed,
   leaseOwnerOpened,
   processAlive,
-} from './session/lease-holder.js';
-export type { LeaseHolder } from './session/lease-holder.js';
-export { LeaseHeartbeat } from './session/lease-heartbeat.js';
+} from './session/store/lease-holder.js';
+export type { LeaseHolder } from './session/store/lease-holder.js';
+export { LeaseHeartbeat } from './session/store/lease-heartbeat.js';
+export { LeaseBook, WAIT_OR_TAKE_OVER } from './session/store/lease-book.js';
+export type { LeaseBookOptions, LeaseView } from './session/store/lease-book.js';
+export { SessionStore } from './session/store/session-store.js';
+export { StoreSessionManager } from './session/store/store-session-manager.js';
+export {
+  checkStoreOptions,
+  flagOption,
+  positiveOption,
+  sessionOptions,
+} from './session/store/store-options.js';
+export { SQLITE_DIALECT, postgresDialect } from './session/sql/sql-dialect.js';
+export type { SqlDialect } from './session/sql/sql-dialect.js';
+export type { SqlDriver } from './session/sql/sql-records.js';
+export { SqlSessionStore } from './session/sql/sql-session-store.js';
+export { sqlRefusal } from './session/sql/sql-writes.js';
+export type { SqlRefusal, SqlStep, SqlWrite } from './session/sql/sql-writes.js';
 export {
   checkSessionId,
   decodeBytes,
@@ -216,6 +237,15 @@ export { resolveKeep as checkHistoryOptions } from './session/history/run-histor
 export { Recording, recordingOf } from './session/history/recording.js';
 export type { RecordingData, ReplayToolOptions } from './session/history/recording.js';
 export type { AgentCheckpoint } from './session/stored-history.js';
+export { RunJournal } from './session/journal/run-journal.js';
+export type { JournalStep } from './session/journal/run-journal.js';
+export { historyLines, stateAtStep } from './session/journal/journal-history.js';
+export type { HistoryLine, RunPart } from './session/journal/journal-history.js';
+export { forkRun, journalHistory } from './session/journal/fork-run.js';
+export type { ForkPart, RunFork, RunForkOptions } from './session/journal/fork-run.js';
+export { editedMessage, withToolResult } from './session/journal/fork-edit.js';
+export type { ForkEditKind, ForkEditSchema, ForkEdits } from './session/journal/fork-edit.js';
+export { answerPrompt, beforeNodeAsk, pauseTransition, resumeTransition } from './multiagent/node-pause.js';
 
 // Run-tree budgets
 export {

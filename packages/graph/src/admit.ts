@@ -5,10 +5,10 @@ import type {
   HookRegistry,
   MultiAgentStreamEvent,
   OrchestratorBudget,
+  RunJournal,
   Status,
 } from '@skein/core';
 import { agentOf, inFlightOf } from './agent-snapshot.js';
-import type { GraphSession } from './graph-session.js';
 import type { GraphConfig } from './graph-types.js';
 import type { RunState } from './run-state.js';
 import type { Activation } from './schedule.js';
@@ -27,7 +27,7 @@ export interface StartedNode {
 interface AdmitHost {
   readonly config: GraphConfig;
   readonly hooks: HookRegistry;
-  readonly session: GraphSession | undefined;
+  readonly journal: RunJournal;
   readonly budget?: OrchestratorBudget | undefined;
 }
 
@@ -77,7 +77,7 @@ function start(run: Admission, nodeId: string, continues: boolean, budget: Budge
   const activation = waitingAt(state, nodeId) as Activation;
   const agent = agentOf(host.config, nodeId);
   state.waiting = state.waiting.filter((a) => a !== activation);
-  state.running[nodeId] = inFlightOf(activation, agent, host.session, continues);
+  state.running[nodeId] = inFlightOf(activation, agent, host.journal, continues);
   if (continues) state.continuing = state.continuing.filter((id) => id !== nodeId);
   const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
   state.executionCount++;

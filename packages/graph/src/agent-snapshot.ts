@@ -1,7 +1,14 @@
-import { interruptStateOf, isAgent, type Agent, type JsonObject, type Message } from '@skein/core';
-import type { GraphSession } from './graph-session.js';
+import {
+  interruptStateOf,
+  isAgent,
+  type Agent,
+  type JsonObject,
+  type Message,
+  type OrchestratorBudget,
+  type RunJournal,
+} from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
-import type { InFlight, RunState } from './run-state.js';
+import { stateDocument, type InFlight, type RunState } from './run-state.js';
 import type { Activation } from './schedule.js';
 
 /** The agent of a node (`undefined` for a nested orchestrator). */
@@ -19,12 +26,13 @@ export function agentOf(config: GraphConfig, nodeId: string): Agent | undefined 
 export function inFlightOf(
   activation: Activation,
   agent: Agent | undefined,
-  session: GraphSession | undefined,
+  journal: RunJournal,
   continues = false,
 ): InFlight {
   const mark = continues ? { continues: true as const } : {};
-  if (!agent || !session) return { sources: [...activation.sources], messages: undefined, state: undefined, ...mark };
-  const checkpoint = session.checkpointOf(agent);
+  if (!agent || !journal.persistent)
+    return { sources: [...activation.sources], messages: undefined, state: undefined, ...mark };
+  const checkpoint = journal.checkpointOf(agent);
   return {
     sources: [...activation.sources],
     messages: agent.messages.length,
@@ -36,13 +44,25 @@ export function inFlightOf(
 }
 
 /** Where the agents of the waiting nodes stand now (stored with them; see `stateDocument`). */
-export function startPoints(state: RunState, config: GraphConfig, session: GraphSession): Map<string, InFlight> {
+function startPoints(state: RunState, config: GraphConfig, journal: RunJournal): Map<string, InFlight> {
   const points = new Map<string, InFlight>();
   for (const a of state.waiting) {
     const agent = agentOf(config, a.nodeId);
-    if (agent && !points.has(a.nodeId)) points.set(a.nodeId, inFlightOf(a, agent, session));
+    if (agent && !points.has(a.nodeId)) points.set(a.nodeId, inFlightOf(a, agent, journal));
   }
   return points;
+}
+
+/** A step's state document: the run state now, where the waiting nodes' agents stand, and what the budget spent. */
+export function stepDocument(
+  state: RunState,
+  config: GraphConfig,
+  journal: RunJournal,
+  elapsedMs: number,
+  budget: OrchestratorBudget | undefined,
+): JsonObject {
+  const doc = stateDocument(state, elapsedMs, startPoints(state, config, journal));
+  return budget ? { ...doc, budget: { ...budget.spent() } } : doc;
 }
 
 /** What an agent node looked like when the graph was built (`resetOnRevisit` goes back to it). */
@@ -63,9 +83,9 @@ function resetAgent(agent: Agent, initial: InitialAgent): void {
 export async function resetToBuilt(
   agent: Agent,
   initial: InitialAgent | undefined,
-  session: GraphSession | undefined,
+  journal: RunJournal,
 ): Promise<void> {
   if (!initial) return;
   resetAgent(agent, initial);
-  await session?.resetAgent(agent);
+  await journal.resetAgent(agent);
 }

@@ -1,11 +1,14 @@
 import {
+  answerPrompt,
   CancelledError,
+  pauseTransition,
   type Agent,
   type BudgetExceeded,
   type HookRegistry,
   type Interrupt,
   type InvocationGuardrails,
   type InvocationState,
+  type JournalStep,
   type JsonObject,
   type Principal,
   guardrailsForNode,
@@ -14,24 +17,24 @@ import {
   type MultiAgentStreamEvent,
   type NewTransition,
   type NodeResult,
+  type NodeTransition,
   type OrchestratorBudget,
+  type RunJournal,
   type Status,
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
 import { admit, type Admission } from './admit.js';
-import { agentOf, inFlightOf, resetToBuilt } from './agent-snapshot.js';
-import { followEdges, markCancelled, markPaused, markSettled } from './node-ends.js';
-import type { GraphSession } from './graph-session.js';
+import { agentOf, inFlightOf, resetToBuilt, stepDocument } from './agent-snapshot.js';
+import { followEdges, markCancelled, markPaused, markSettled, publishTransitions } from './node-ends.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult, GraphState } from './graph-types.js';
 import { graphResult } from './graph-result.js';
 import { afterNode, beforeNode } from './node-hooks.js';
 import { buildNodeInput } from './node-input.js';
 import { decideOutcome } from './outcome.js';
-import { answerPrompt, pauseTransition } from './pause.js';
 import { runNode } from './run-node.js';
+import { graphShape } from './run-start.js';
 import { nodeEntry, type PauseStage, type RunState } from './run-state.js';
 import { RunLimits } from './run-limits.js';
-import { RunWriter } from './run-writer.js';
 import { nodeQueue, type NodeQueue } from './node-queue.js';
 import { outgoingEdges, type Activation } from './schedule.js';
 
@@ -40,7 +43,8 @@ export interface RunHost {
   config: GraphConfig;
   graph: MultiAgentBase;
   hooks: HookRegistry;
-  session: GraphSession | undefined;
+  /** Where the run's steps go (with the graph's session, or numbering transitions only). */
+  journal: RunJournal;
   /** Build-time messages and state of each agent node (for `resetOnRevisit`). */
   initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject; conversation: JsonObject }>;
   /** The run's budget (`undefined`: none). */
@@ -66,7 +70,6 @@ export class GraphRun {
   readonly #invocationState: InvocationState;
   readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
   readonly #started = performance.now();
-  readonly #writer: RunWriter;
   readonly #admission: Admission;
   #stop: { status: Status; reason: string } | undefined;
   #fatal: { error: unknown } | undefined;
@@ -87,7 +90,7 @@ export class GraphRun {
     this.#emit = emit;
     this.#queue = nodeQueue(host.config.maxConcurrency);
     this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
-    this.#writer = new RunWriter(host, state, () => this.elapsedMs(), emit);
+    host.journal.numberFrom(state.transitions.length);
     setMaxListeners(0, this.#controller.signal); // one listener per running node
     // A run resumed with nodes still paused (no answers yet) starts nothing new.
     this.#pausing = Object.keys(state.paused).length > 0;
@@ -117,8 +120,9 @@ export class GraphRun {
     const halt = (status: Status, reason: string): void => this.halt(status, reason);
     const limits = new RunLimits(signal, executionTimeoutMs, this.#state.elapsedBeforeMs, halt);
     try {
+      this.#host.journal.stageRun(() => ({ shape: graphShape(this.#host.config) }));
       await this.#guard(async () =>
-        this.#writer.publish(await this.#writer.write({ transitions: start, first: true })),
+        publishTransitions(this.#state, await this.#commit({ transitions: start }), this.#emit),
       );
       for (const a of this.#state.waiting) this.#schedule(a.nodeId);
       await this.#queue.onIdle();
@@ -160,16 +164,16 @@ export class GraphRun {
     // Nothing is written when a node starts: the last state document has it waiting (or running), with
     // where its agent stood. A reset agent is the exception: its new start point is written first.
     if (count > 1 && config.resetOnRevisit && agent) {
-      await resetToBuilt(agent, this.#host.initial.get(nodeId), this.#host.session);
-      state.running[nodeId] = { ...inFlightOf(activation, agent, this.#host.session), interruptState: undefined };
-      await this.#writer.write({});
+      await resetToBuilt(agent, this.#host.initial.get(nodeId), this.#host.journal);
+      state.running[nodeId] = { ...inFlightOf(activation, agent, this.#host.journal), interruptState: undefined };
+      await this.#commit({});
     }
     this.#emit?.({ type: 'nodeStart', nodeId });
-    const input = answerPrompt(answers) ?? buildNodeInput(state.task, activation.sources, state.results);
+    const input = answerPrompt(answers?.node) ?? buildNodeInput(state.task, activation.sources, state.results);
     const result = await runNode({
       node: config.nodes.get(nodeId) as GraphNode,
       input: continues && agent ? undefined : input,
-      idempotencyScope: `${this.#host.session?.sessionId ?? ''}/${graph.id}/${state.runId}/${nodeId}#${count}`,
+      idempotencyScope: `${this.#host.journal.sessionId ?? ''}/${graph.id}/${state.runId}/${nodeId}#${count}`,
       runSignal: this.#controller.signal,
       timeoutMs: config.nodeTimeoutMs,
       invocationState: this.#invocationState,
@@ -210,9 +214,9 @@ export class GraphRun {
    */
   async #stopped(activation: Activation, agent: Agent | undefined, result: NodeResult | undefined): Promise<void> {
     const { nodeId } = activation;
-    this.#state.running[nodeId] = inFlightOf(activation, agent, this.#host.session, true);
+    this.#state.running[nodeId] = inFlightOf(activation, agent, this.#host.journal, true);
     if (result) this.#state.results[nodeId] = result;
-    await this.#writer.write({ agent });
+    await this.#commit({ agent });
     if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
   }
 
@@ -230,12 +234,12 @@ export class GraphRun {
     const { nodeId } = activation;
     markPaused(this.#state, activation, stage, interrupts, result);
     this.#pausing = true;
-    const stored = await this.#writer.write({
+    const stored = await this.#commit({
       transitions: [pauseTransition(nodeId, stage, interrupts)],
       agent: agentOf(this.#host.config, nodeId),
     });
     if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
-    this.#writer.publish(stored);
+    publishTransitions(this.#state, stored, this.#emit);
     if (result) await afterNode(this.#host.hooks, this.#host.graph, nodeId, result, this.#invocationState);
   }
 
@@ -252,10 +256,12 @@ export class GraphRun {
     const { fired, transitions } = followed;
     if (followed.halt) this.halt('failed', followed.halt);
     // The node entry is a JSON copy of the result: made only when a session stores it.
-    const node = this.#host.session ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) } : undefined;
-    const stored = await this.#writer.write({ node, transitions, agent: agentOf(config, nodeId) });
+    const node = this.#host.journal.persistent
+      ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) }
+      : undefined;
+    const stored = await this.#commit({ node, transitions, agent: agentOf(config, nodeId) });
     this.#emit?.({ type: 'nodeStop', nodeId, result });
-    this.#writer.publish(stored);
+    publishTransitions(state, stored, this.#emit);
     const after = afterNode(hooks, graph, nodeId, result, this.#invocationState);
     if (after) await after;
     for (const f of fired) this.#schedule(f.edge.to);
@@ -276,15 +282,22 @@ export class GraphRun {
     state.failureReason = reason;
     if (!this.#fatal) {
       const transitions = end ? [end] : [];
-      await this.#guard(async () => this.#writer.publish(await this.#writer.write({ transitions })));
+      await this.#guard(async () => publishTransitions(state, await this.#commit({ transitions }), this.#emit));
     }
-    if (!this.#fatal && this.#host.session) await this.#guard(() => (this.#host.session as GraphSession).settle());
+    if (!this.#fatal && this.#host.journal.persistent) await this.#guard(() => this.#host.journal.settle());
     if (this.#fatal) throw this.#fatal.error;
     const { nodes } = this.#host.config;
     const result = graphResult(state, status, reason, nodes.size, this.elapsedMs(), waitsFor);
     if (this.#host.budget) Object.assign(result, this.#host.budget.report());
     if (status === 'budgetExceeded' && this.#budgetStop) result.budgetExceeded = this.#budgetStop;
     return result;
+  }
+
+  /** Hands one step to the journal; its state document is taken now (made only when a session stores it). */
+  #commit(step: Omit<JournalStep, 'state'>): Promise<NodeTransition[]> {
+    const { journal, config, budget } = this.#host;
+    const state = (): JsonObject => stepDocument(this.#state, config, journal, this.elapsedMs(), budget);
+    return journal.commit({ ...step, state });
   }
 
   /** Time spent on this run, earlier processes included. */

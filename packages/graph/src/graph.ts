@@ -3,15 +3,19 @@ import {
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
   ConcurrencyError,
-  ConfigurationError,
   HookRegistry,
   EventChannel,
   isAgent,
   EventSource,
+  forkRun,
+  historyLines,
+  journalHistory,
   MultiAgentInitializedEvent,
   GuardrailTripped,
   promptResponses,
   taskText,
+  RunJournal,
+  stateAtStep,
   type Interrupt,
   type MultiAgentBase,
   type MultiAgentInvokeOptions,
@@ -19,17 +23,17 @@ import {
   type MultiAgentTask,
   type NewTransition,
 } from '@skein/core';
-import { forkGraph, type GraphFork, type GraphForkOptions } from './graph-fork.js';
-import { graphHistory, graphStepState, type GraphHistoryStep, type GraphStepState } from './graph-history.js';
+import { graphPart } from './graph-journal.js';
+import type { GraphFork, GraphForkOptions, GraphHistoryStep, GraphStepState } from './graph-journal.js';
 import { graphResult } from './graph-result.js';
 import { GraphRun, type RunHost } from './graph-run.js';
-import { GraphSession } from './graph-session.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult } from './graph-types.js';
 import { toMermaid } from './mermaid.js';
-import { pendingInterrupts } from './pause.js';
+import { pendingInterrupts } from './paused-nodes.js';
 import { openingTransitions } from './run-start.js';
 import { newRunState, requeueRunning, type RunState } from './run-state.js';
 import { checkTask, trippedBy } from './guarded-task.js';
+import { finishedRun, pausedFor, resumeRun } from './run-resume.js';
 
 /**
  * A deterministic, parallel, resumable graph of agents and nested orchestrators. Build one with
@@ -57,7 +61,10 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
   readonly entryPoints: readonly string[];
   readonly #config: GraphConfig;
   readonly #initial: RunHost['initial'];
-  #session: Promise<GraphSession> | undefined;
+  /** Where runs are stored (through the session manager, when there is one). */
+  readonly #journal: RunJournal;
+  /** The graph's part of its journal (history lines, state at a step, fork edits). */
+  readonly #part: ReturnType<typeof graphPart>;
   #running = false;
   #initialized = false;
   #lastResult: GraphResult | undefined;
@@ -74,6 +81,8 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
     this.nodes = config.nodes;
     this.edges = config.edges;
     this.entryPoints = config.entryPoints;
+    this.#journal = new RunJournal(config.sessionManager, config.id, 'graph', config.history);
+    this.#part = graphPart(config);
     const initial: RunHost['initial'] extends ReadonlyMap<string, infer V> ? Map<string, V> : never = new Map();
     for (const node of config.nodes.values()) {
       const t = node.target;
@@ -132,9 +141,8 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
    */
   async lastResult(): Promise<GraphResult | undefined> {
     if (this.#lastResult) return this.#lastResult;
-    if (!this.#config.sessionManager || this.#running) return undefined;
-    const session = await (this.#session ??= this.#openSession());
-    const state = await session.finished();
+    if (!this.#journal.persistent || this.#running) return undefined;
+    const state = await finishedRun(this.#journal, this.#config);
     if (!state) return undefined;
     const elapsed = state.elapsedBeforeMs;
     return graphResult(state, state.status, state.failureReason, this.#config.nodes.size, elapsed);
@@ -146,9 +154,8 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
    */
   async pendingInterrupts(): Promise<Interrupt[]> {
     if (this.#paused) return pendingInterrupts(this.#paused);
-    if (!this.#config.sessionManager || this.#running) return [];
-    const session = await (this.#session ??= this.#openSession());
-    return session.pausedFor();
+    if (!this.#journal.persistent || this.#running) return [];
+    return pausedFor(this.#journal, this.#config);
   }
 
   /** The graph as a Mermaid flowchart. */
@@ -161,13 +168,13 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
    * its number, the transitions that made it, and which nodes were running, waiting, paused and done.
    */
   async history(): Promise<GraphHistoryStep[]> {
-    return graphHistory((await this.#historySession('history()')).history());
+    return historyLines(await journalHistory(this.#journal, 'history()'), this.#part.line);
   }
 
   /** The graph as it stood at `step`: task, results, execution order, transitions, each agent node's messages and state. */
   async stateAt(step: number): Promise<GraphStepState> {
-    const session = await this.#historySession('stateAt()');
-    return graphStepState(await session.history().at(step), this.id);
+    const history = await journalHistory(this.#journal, 'stateAt()');
+    return stateAtStep(history, step, this.#part.stateAt);
   }
 
   /**
@@ -178,13 +185,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
    * const fork = await graph.fork({ step: 1, to: 'what-if', edit: { results: { triage: 'ROUTE: refund' } } });
    */
   async fork(options: GraphForkOptions): Promise<GraphFork> {
-    return forkGraph(await this.#historySession('fork()'), this.#config, options);
-  }
-
-  #historySession(what: string): Promise<GraphSession> {
-    if (!this.#config.sessionManager)
-      throw new ConfigurationError(`${what} reads the graph's session: build the graph with setSessionManager(...).`);
-    return (this.#session ??= this.#openSession());
+    return forkRun(this.#journal, this.#part, options);
   }
 
   async #run(
@@ -201,8 +202,8 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
     let budget: OrchestratorBudget | undefined;
     try {
       const invocationState = options.invocationState ?? {};
-      const { session, resumed, start } = await this.#openRun(task);
-      const checked = resumed ? task : await checkTask(this.#config, task, options, session?.sessionId);
+      const { resumed, start } = await this.#openRun(task);
+      const checked = resumed ? task : await checkTask(this.#config, task, options, this.#journal.sessionId);
       const state = resumed ?? newRunState(checked, this.entryPoints);
       if (!this.#initialized) {
         this.#initialized = true;
@@ -221,7 +222,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
         config: this.#config,
         graph: this,
         hooks: this.hooks,
-        session,
+        journal: this.#journal,
         initial: this.#initial,
         budget,
         guardrails: options.guardrails,
@@ -231,7 +232,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
       onRun(run);
       const result = await run.execute(start, options.signal);
       if (checked !== task) result.rewrittenTask = taskText(checked);
-      this.#keep(result, state, session, budget);
+      this.#keep(result, state, budget);
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       const tripped = trippedBy(result);
       if (tripped) throw new GuardrailTripped({ ...tripped, result });
@@ -243,51 +244,33 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
   }
 
   /**
-   * Where a run starts: the graph's session (when it has one), the state it resumes (the session's,
-   * or one kept in memory: paused for answers, or stopped by a budget) and its opening transitions.
+   * Where a run starts: the state it resumes (the session's, or one kept in memory: paused for
+   * answers, or stopped by a budget) and its opening transitions.
    */
-  async #openRun(task: MultiAgentTask): Promise<{
-    session: GraphSession | undefined;
-    resumed: RunState | undefined;
-    start: NewTransition[];
-  }> {
-    const session = this.#config.sessionManager ? await (this.#session ??= this.#openSession()) : undefined;
+  async #openRun(task: MultiAgentTask): Promise<{ resumed: RunState | undefined; start: NewTransition[] }> {
     // Answers resume a paused run; a plain task while one is paused starts afresh (its nodes' agents
     // close what they waited for on their next prompt).
     const responses = promptResponses(task);
-    const resumed = session
-      ? await session.resume({ answering: responses !== undefined })
+    const resumed = this.#journal.persistent
+      ? await resumeRun(this.#journal, this.#config, { answering: responses !== undefined })
       : responses
         ? this.#paused
         : this.#stopped;
     const start = openingTransitions(this.id, this.entryPoints, resumed, responses);
     this.#paused = undefined;
     this.#stopped = undefined;
-    return { session, resumed, start };
+    return { resumed, start };
   }
 
   /** What the graph keeps of a finished run: the result, and without a session the state to go on from. */
-  #keep(
-    result: GraphResult,
-    state: RunState,
-    session: GraphSession | undefined,
-    budget: OrchestratorBudget | undefined,
-  ): void {
+  #keep(result: GraphResult, state: RunState, budget: OrchestratorBudget | undefined): void {
+    const kept = this.#journal.persistent;
     if (result.status === 'completed' || result.status === 'failed') this.#lastResult = result;
-    if (result.interrupts && !session) this.#paused = state;
-    if (result.status === 'budgetExceeded' && !session) {
+    if (result.interrupts && !kept) this.#paused = state;
+    if (result.status === 'budgetExceeded' && !kept) {
       this.#stopped = requeued(state);
       if (budget) state.budgetSpent = { ...budget.spent() };
     }
-  }
-
-  #openSession(): Promise<GraphSession> {
-    const manager = this.#config.sessionManager;
-    if (!manager) throw new Error('unreachable: no session manager');
-    return GraphSession.open(manager, this.#config).catch((error: unknown) => {
-      this.#session = undefined;
-      throw error;
-    });
   }
 }
 

@@ -7,8 +7,10 @@ import {
   emptyUsage,
   type Interrupt,
   type JsonObject,
+  type MultiAgentStreamEvent,
   type NewTransition,
   type NodeResult,
+  type NodeTransition,
 } from '@skein/core';
 import type { GraphConfig, GraphEdge, GraphState } from './graph-types.js';
 import type { PauseStage, RunState } from './run-state.js';
@@ -111,4 +113,18 @@ function fire(state: RunState, nodeId: string, result: NodeResult, config: Graph
   const halt =
     config.continueOnFailure && !trip ? undefined : `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`;
   return { fired, transitions, halt };
+}
+
+/** Adds stored transitions to the run's list in `seq` order and emits them (`transition` events). */
+export function publishTransitions(
+  state: RunState,
+  transitions: readonly NodeTransition[],
+  emit: ((event: MultiAgentStreamEvent) => void) | undefined,
+): void {
+  const list = state.transitions;
+  for (const t of transitions) {
+    list.push(t);
+    if (list.length > 1 && (list[list.length - 2] as NodeTransition).seq > t.seq) list.sort((a, b) => a.seq - b.seq);
+    emit?.({ type: 'transition', transition: t });
+  }
 }

@@ -1,6 +1,7 @@
 import {
   AfterNodeCallEvent,
   BeforeNodeCallEvent,
+  beforeNodeAsk,
   InterruptRaised,
   type HookRegistry,
   type Interrupt,
@@ -8,7 +9,6 @@ import {
   type MultiAgentBase,
   type NodeResult,
 } from '@skein/core';
-import { beforeNodeAsk } from './pause.js';
 import type { Answers } from './run-state.js';
 
 /** What the BeforeNodeCallEvent hooks decided: run the node, cancel it (with why), or wait for a person. */
@@ -40,7 +40,7 @@ async function askHooks(
 ): Promise<BeforeNode> {
   let cancelNode: boolean | string;
   try {
-    const interrupt = beforeNodeAsk(graph.id, nodeId, answers);
+    const interrupt = beforeNodeAsk(graph.id, nodeId, answers?.before);
     cancelNode = (await hooks.invoke(new BeforeNodeCallEvent(graph, { nodeId, invocationState, interrupt })))
       .cancelNode;
   } catch (error) {

@@ -4,7 +4,7 @@
  */
 import { describeExceeded, type BudgetExceeded, type Interrupt, type NewTransition, type Status } from '@skein/core';
 import type { GraphEdge } from './graph-types.js';
-import { pendingInterrupts } from './pause.js';
+import { pendingInterrupts } from './paused-nodes.js';
 import type { RunState } from './run-state.js';
 import { strandedJoins } from './schedule.js';
 

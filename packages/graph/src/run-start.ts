@@ -1,6 +1,7 @@
-/** How a run opens, as a pure function: a fresh start, a resume from the session, or answers given. */
-import { InterruptResponseError, type InterruptResponse, type NewTransition } from '@skein/core';
-import { pendingInterrupts, resumePaused } from './pause.js';
+/** How a run opens, as pure functions: a fresh start, a resume from the session, or answers given; and the run's document. */
+import { InterruptResponseError, type InterruptResponse, type JsonObject, type NewTransition } from '@skein/core';
+import type { GraphConfig } from './graph-types.js';
+import { pendingInterrupts, resumePaused } from './paused-nodes.js';
 import type { RunState } from './run-state.js';
 
 /**
@@ -34,4 +35,15 @@ export function openingTransitions(
   const answered = resumePaused(resumed, responses);
   const others = resumed.waiting.slice(answered.length);
   return [...answered, ...others.map((a) => resume(a.nodeId, 'resumed with the answered nodes'))];
+}
+
+/** The run's own document, stored with its first step: nodes, edges (one per source; `join` when the edge waits for several) and entry points. */
+export function graphShape(config: GraphConfig): JsonObject {
+  return {
+    nodes: [...config.nodes.keys()],
+    edges: config.edges.flatMap((e) =>
+      e.from.map((from) => ({ from, to: e.to, conditional: e.condition !== undefined, join: e.join })),
+    ),
+    entryPoints: [...config.entryPoints],
+  };
 }

@@ -15,6 +15,7 @@ import {
   type NodeResult,
   type NodeTransition,
   type Status,
+  type StepSnapshot,
 } from '@skein/core';
 import type { Activation, JoinProgress } from './schedule.js';
 
@@ -248,6 +249,11 @@ export function restoreRunState(
     failureReason: d.failureReason,
     ...(d.budget ? { budgetSpent: d.budget } : {}),
   };
+}
+
+/** The run state a step snapshot (of the graph's history) describes. */
+export function runStateOf(snapshot: StepSnapshot): RunState {
+  return restoreRunState(snapshot.state, snapshot.nodes, snapshot.transitions);
 }
 
 interface StoredState {

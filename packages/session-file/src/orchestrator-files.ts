@@ -11,26 +11,25 @@ import {
   mapLimit,
   type JsonObject,
   type NodeTransition,
+  type OrchestratorRecords,
   type SessionMultiAgent,
 } from '@skein/core';
 import { fsError, errnoCode } from './errors.js';
 import { multiAgentDoc, readJson, toMultiAgent, toNodeEntry, toTransition } from './documents.js';
-import { numbered, type SessionFiles } from './session-files.js';
+import { numbered, type FileStore, type SessionFiles } from './session-files.js';
 import type { SessionPaths } from './session-paths.js';
 
 /** The orchestrator half of `FileSessionRepository`. */
-export class OrchestratorFiles {
+export class OrchestratorFiles implements OrchestratorRecords {
   readonly #paths: SessionPaths;
   readonly #files: SessionFiles;
   readonly #concurrency: number;
 
-  constructor(paths: SessionPaths, files: SessionFiles, concurrency: number) {
-    this.#paths = paths;
-    this.#files = files;
-    this.#concurrency = concurrency;
+  constructor(store: FileStore) {
+    ({ paths: this.#paths, files: this.#files, concurrency: this.#concurrency } = store);
   }
 
-  async create(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+  async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     const file = this.#paths.multiAgentFile(sessionId, multiAgent.id);
     await this.#files.require(
       this.#paths.sessionFile(sessionId),
@@ -46,13 +45,13 @@ export class OrchestratorFiles {
     );
   }
 
-  async read(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
+  async readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
     const file = this.#paths.multiAgentFile(sessionId, multiAgentId);
     const raw = await readJson(file, this.#paths.root);
     return raw === undefined ? undefined : toMultiAgent(raw, file);
   }
 
-  async update(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+  async updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     const file = this.#paths.multiAgentFile(sessionId, multiAgent.id);
     await this.#files.require(
       file,
@@ -62,7 +61,7 @@ export class OrchestratorFiles {
     await this.#files.write(file, multiAgentDoc(multiAgent), 'replace', `Orchestrator ${multiAgent.id}`);
   }
 
-  async delete(sessionId: string, multiAgentId: string): Promise<void> {
+  async deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
     const dir = this.#paths.multiAgent(sessionId, multiAgentId);
     if (!(await this.#files.exists(dir))) return;
     await this.#files.writable(sessionId);
@@ -111,7 +110,6 @@ export class OrchestratorFiles {
   ): Promise<void> {
     if (transitions.length === 0) return;
     const dir = this.#paths.transitions(sessionId, multiAgentId);
-    for (const t of transitions) this.#paths.transitionFile(sessionId, multiAgentId, t.seq);
     await this.#files.require(
       this.#paths.multiAgentFile(sessionId, multiAgentId),
       `Orchestrator ${multiAgentId} does not exist in session ${sessionId}; save its state first.`,

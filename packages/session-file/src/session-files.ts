@@ -5,7 +5,7 @@ import { processAlive, SessionConflictError, SessionNotFoundError, serializeSess
 import { writeFileAtomic, type WriteMode } from './atomic-write.js';
 import { errnoCode, fsError } from './errors.js';
 import { RootGuard } from './root-guard.js';
-import { SessionLock } from './session-lock.js';
+import { FileLease } from './lease.js';
 import type { SessionPaths } from './session-paths.js';
 import { SessionViews } from './session-views.js';
 
@@ -42,6 +42,14 @@ async function removeTempFiles(dir: string, recovery: { stalePid: number | undef
   await Promise.all(dead.map((n) => fs.unlink(path.join(dir, n)).catch(() => undefined)));
 }
 
+/** What the record classes of a file repository (`AgentFiles`, `OrchestratorFiles`) work with. */
+export interface FileStore {
+  paths: SessionPaths;
+  files: SessionFiles;
+  /** How many files a listing reads at once. */
+  concurrency: number;
+}
+
 /**
  * The write side of a file repository: the session locks it holds, atomic JSON writes with errors
  * that name the file, and a cache of the files and directories known to exist (so appending a
@@ -49,7 +57,7 @@ async function removeTempFiles(dir: string, recovery: { stalePid: number | undef
  */
 export class SessionFiles {
   readonly #paths: SessionPaths;
-  readonly #locks = new Map<string, SessionLock>();
+  readonly #locks = new Map<string, FileLease>();
   readonly #locking = new Map<string, Promise<void>>();
   readonly #known = new Set<string>();
   readonly #guard: RootGuard;
@@ -84,8 +92,9 @@ export class SessionFiles {
         this.views.checkHolder(sessionId);
         const dir = this.#paths.session(sessionId);
         await this.mkdir(dir);
-        const lock = new SessionLock(this.#paths.lockFile(sessionId));
-        const recovery = await lock.acquire(`Session ${sessionId} in ${this.#paths.root}`);
+        const lock = new FileLease(this.#paths.lockFile(sessionId));
+        const what = `Session ${sessionId} in ${this.#paths.root}`;
+        const recovery = await lock.acquire(what, (holder) => this.views.held(sessionId, holder));
         try {
           await removeTempFiles(
             dir,
@@ -165,12 +174,14 @@ export class SessionFiles {
     await taking?.catch(() => undefined);
     const lock = this.#locks.get(sessionId);
     this.#locks.delete(sessionId);
+    this.views.book.drop(sessionId);
     await lock?.release();
   }
 
   /** Releases every lock held. */
   async close(): Promise<void> {
     const locks = [...this.#locks.values()];
+    for (const sessionId of this.#locks.keys()) this.views.book.drop(sessionId);
     this.#locks.clear();
     this.#locking.clear();
     this.#known.clear();

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigurationError, RepositorySessionManager } from '@skein/core';
+import { ConfigurationError, StoreSessionManager } from '@skein/core';
 import { FileSessionRepository } from './session-repository.js';
 
 /** Options of {@link FileSessionManager}. */
@@ -26,10 +26,12 @@ export function defaultStorageDir(): string {
  * const agent = new Agent({ model, sessionManager });
  * await agent.invoke('Hello!');   // persisted under ./sessions/session_user-123/
  * await sessionManager.close();   // lets another process write this session (release() does the same between turns)
+ *
+ * `close()` releases this writer's locks (also done at process exit). The manager stays usable, like
+ * after `release()`: its next write locks the session again, and fails with `SessionConflictError`
+ * if another writer wrote the session in between.
  */
-export class FileSessionManager extends RepositorySessionManager {
-  declare readonly repository: FileSessionRepository;
-
+export class FileSessionManager extends StoreSessionManager<FileSessionRepository> {
   constructor(options: FileSessionManagerOptions) {
     if (!options || typeof options !== 'object')
       throw new ConfigurationError('FileSessionManager needs { sessionId, storageDir? }.');
@@ -45,20 +47,11 @@ export class FileSessionManager extends RepositorySessionManager {
       storageDir: options.storageDir ?? defaultStorageDir(),
       ...(options.readConcurrency === undefined ? {} : { readConcurrency: options.readConcurrency }),
     });
-    super({ sessionId: options.sessionId, repository });
+    super(options.sessionId, repository);
   }
 
   /** The absolute directory sessions are stored in. */
   get storageDir(): string {
     return this.repository.storageDir;
-  }
-
-  /**
-   * Releases this writer's locks (also done at process exit). The manager stays usable, like after
-   * `release()`: its next write locks the session again, and fails with `SessionConflictError` if
-   * another writer wrote the session in between.
-   */
-  override close(): Promise<void> {
-    return this.repository.close();
   }
 }

@@ -1,12 +1,5 @@
 import path from 'node:path';
-import { SessionNotFoundError, checkSessionId } from '@skein/core';
-
-/** Checks a message id or transition number before it becomes part of a file name. */
-function checkIndex(value: unknown, what: string): asserts value is number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new SessionNotFoundError(`Invalid ${what} ${JSON.stringify(value)}: use an integer >= 0.`);
-  }
-}
+import { SessionNotFoundError } from '@skein/core';
 
 /**
  * The file layout of Strands Agents' FileSessionManager, plus node entries and transitions:
@@ -15,7 +8,8 @@ function checkIndex(value: unknown, what: string): asserts value is number {
  *   agents/agent_<id>/agent.json, agents/agent_<id>/messages/message_<n>.json
  *   multi_agents/multi_agent_<id>/multi_agent.json, .../nodes/node_<nodeId>.json, .../transitions/transition_<seq>.json
  * ```
- * Every id is validated, and every path is checked to stay under the root.
+ * Ids are checked before they get here (core's `SessionStore`, the repository's base); every path is
+ * also checked to stay under the root.
  */
 export class SessionPaths {
   readonly root: string;
@@ -25,7 +19,6 @@ export class SessionPaths {
   }
 
   session(sessionId: string): string {
-    checkSessionId(sessionId, 'session id');
     return this.#inside(path.join(this.root, `session_${sessionId}`));
   }
 
@@ -43,7 +36,6 @@ export class SessionPaths {
   }
 
   agent(sessionId: string, agentId: string): string {
-    checkSessionId(agentId, 'agent id');
     return this.#inside(path.join(this.session(sessionId), 'agents', `agent_${agentId}`));
   }
 
@@ -56,12 +48,10 @@ export class SessionPaths {
   }
 
   messageFile(sessionId: string, agentId: string, messageId: number): string {
-    checkIndex(messageId, 'message id');
     return path.join(this.messages(sessionId, agentId), `message_${messageId}.json`);
   }
 
   multiAgent(sessionId: string, multiAgentId: string): string {
-    checkSessionId(multiAgentId, 'multi-agent id');
     return this.#inside(path.join(this.session(sessionId), 'multi_agents', `multi_agent_${multiAgentId}`));
   }
 
@@ -74,7 +64,6 @@ export class SessionPaths {
   }
 
   nodeFile(sessionId: string, multiAgentId: string, nodeId: string): string {
-    checkSessionId(nodeId, 'node id');
     return this.#inside(path.join(this.nodes(sessionId, multiAgentId), `node_${nodeId}.json`));
   }
 
@@ -83,7 +72,6 @@ export class SessionPaths {
   }
 
   transitionFile(sessionId: string, multiAgentId: string, seq: number): string {
-    checkIndex(seq, 'transition number');
     return path.join(this.transitions(sessionId, multiAgentId), `transition_${seq}.json`);
   }
 

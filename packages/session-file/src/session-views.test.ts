@@ -105,7 +105,7 @@ describe('FileSessionRepository views', () => {
     await tainted.beginView('s1');
     await fs.unlink(lockFile()); // that writer released it meanwhile
     await expect(tainted.createMessage('s1', 'a1', row(2))).rejects.toThrow(
-      /Session s1 in .* was being written by another writer \(process 1 on another-host, since .*\) when this writer loaded it.*Reload it.*Nothing was written/,
+      /Session s1 in .* was held by another writer \(process 1 on another-host, since .*\) when this writer loaded it.*Reload it.*Nothing was written/,
     );
     expect(await tainted.readMessage('s1', 'a1', 2)).toBeUndefined();
   });

@@ -1,28 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import { SessionConflictError } from '@skein/core';
+import { LeaseBook } from '@skein/core';
 import { writeFileAtomic } from './atomic-write.js';
 import { errnoCode, fsError } from './errors.js';
-import { isStale, readLock, type LockInfo } from './session-lock.js';
+import { describeLock, isStale, readLock, type LockInfo } from './lease.js';
 import type { SessionPaths } from './session-paths.js';
-
-/** What a writer saw of a session when it loaded it: the write generation then, and a live holder of the lock then. */
-interface View {
-  /** The text of `.skein.writer` (`undefined`: no writer has claimed the session yet). */
-  generation: string | undefined;
-  holder: LockInfo | undefined;
-}
-
-const RELOAD =
-  'Reload it (build the agent, Graph or Swarm again on a new session manager) and retry. Nothing was written.';
 
 /**
  * A writer never goes on from a stale view. Every claim of a session (its lock taken for a first
  * write) writes a new random generation to `session_<id>/.skein.writer`, while it holds the lock. A
  * writer's view (`begin`, before its session manager reads the session) remembers the generation and
  * whether another live writer held the lock; its next claim fails when the generation changed since
- * or a holder was seen, and otherwise becomes its own generation.
+ * or a holder was seen, and otherwise becomes its own generation. The rules and their messages are
+ * core's (`LeaseBook`); this keeps the generation file.
  *
  * Why `begin` reads the generation first, then the lock, and the caller reads the data last: take a
  * writer W, whose claim takes the lock, writes its generation, writes data, and releases the lock.
@@ -37,27 +28,34 @@ const RELOAD =
  */
 export class SessionViews {
   readonly #paths: SessionPaths;
-  readonly #views = new Map<string, View>();
+  /** This writer's book: its views, and the one set of messages of a refused claim. */
+  readonly book: LeaseBook<string>;
 
   constructor(paths: SessionPaths) {
     this.#paths = paths;
+    this.book = new LeaseBook({
+      session: (sessionId) => `Session ${sessionId} in ${paths.root}`,
+      location: (sessionId) => paths.lockFile(sessionId),
+      whenGone: 'if its process is gone, remove its lock file (.skein.lock in the session directory)',
+      takeover: false,
+    });
   }
 
   /** Starts this writer's view of `sessionId` (read the generation, then the lock). */
   async begin(sessionId: string): Promise<void> {
     const generation = await this.#generation(sessionId);
     const lock = await readLock(this.#paths.lockFile(sessionId)).catch(() => undefined); // unreadable: the claim reports it
-    this.#views.set(sessionId, { generation, holder: lock && !isStale(lock) ? lock : undefined });
+    this.book.beginView(sessionId, { generation, heldBy: lock && !isStale(lock) ? describeLock(lock) : undefined });
   }
 
   /** Before a claim: fails (before anything is taken) when another writer held the session at the view. */
   checkHolder(sessionId: string): void {
-    const holder = this.#views.get(sessionId)?.holder;
-    if (!holder) return;
-    throw new SessionConflictError(
-      `Session ${sessionId} in ${this.#paths.root} was being written by another writer (process ${holder.pid} on ${holder.host}, since ${holder.acquired_at}) when this writer loaded it, so what this writer loaded may miss that writer's later writes. ${RELOAD}`,
-      { location: this.#paths.lockFile(sessionId) },
-    );
+    this.book.checkViewHolder(sessionId);
+  }
+
+  /** The claim found the lock held by another live writer. */
+  held(sessionId: string, holder: LockInfo): Error {
+    return this.book.heldError(sessionId, describeLock(holder));
   }
 
   /**
@@ -66,17 +64,10 @@ export class SessionViews {
    */
   async claim(sessionId: string): Promise<void> {
     const file = this.#paths.writerFile(sessionId);
-    const view = this.#views.get(sessionId);
-    if (view) {
-      this.checkHolder(sessionId);
+    if (this.book.view(sessionId)) {
+      this.book.checkViewHolder(sessionId);
       const now = await this.#generation(sessionId);
-      if (now !== view.generation) {
-        const by = describeWriter(now);
-        throw new SessionConflictError(
-          `Session ${sessionId} in ${this.#paths.root} was written by another writer${by} after this writer loaded it, so what this writer holds is out of date. ${RELOAD}`,
-          { location: file },
-        );
-      }
+      this.book.checkView(sessionId, now, describeWriter(now));
     }
     const text = JSON.stringify({
       generation: randomBytes(8).toString('hex'),
@@ -89,12 +80,12 @@ export class SessionViews {
     } catch (error) {
       throw fsError(error, 'write', file, this.#paths.root);
     }
-    if (view) this.#views.set(sessionId, { generation: text, holder: undefined });
+    this.book.hold(sessionId, text);
   }
 
   /** After this writer deleted the session: its view is the empty session. */
   emptied(sessionId: string): void {
-    if (this.#views.has(sessionId)) this.#views.set(sessionId, { generation: undefined, holder: undefined });
+    this.book.emptied(sessionId);
   }
 
   async #generation(sessionId: string): Promise<string | undefined> {
@@ -108,7 +99,7 @@ export class SessionViews {
   }
 }
 
-/** ` (process 12 on host-a, at ...)` from a generation's text, when it says; else nothing. */
+/** ` (process 12 on host-a, from ...)` from a generation's text, when it says; else nothing. */
 function describeWriter(text: string | undefined): string {
   if (text === undefined) return ' (it deleted the session)';
   try {

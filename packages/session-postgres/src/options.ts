@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@skein/core';
+import { checkStoreOptions, ConfigurationError, positiveOption } from '@skein/core';
 import type { Pool } from 'pg';
 
 /** Tuning shared by both ways of connecting. */
@@ -53,13 +53,6 @@ const KNOWN = new Set([
   'sessionId',
 ]);
 
-function positive(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-    throw new ConfigurationError(`${name} must be a positive number (got ${JSON.stringify(value)}).`);
-  return value;
-}
-
 /** `postgres://user@host:port/database` without the password (how errors name the store). */
 function describe(connectionString: string | undefined, pool: Pool | undefined, schema: string): string {
   const suffix = schema === 'public' ? '' : ` (schema ${schema})`;
@@ -87,13 +80,7 @@ export function resolvePostgresOptions(
   options: PostgresSessionRepositoryOptions,
   who: string,
 ): ResolvedPostgresOptions {
-  if (!options || typeof options !== 'object')
-    throw new ConfigurationError(`${who} needs options: { connectionString: 'postgres://...' } or { pool }.`);
-  const unknown = Object.keys(options).filter((key) => !KNOWN.has(key));
-  if (unknown.length > 0)
-    throw new ConfigurationError(
-      `${who} does not know the option ${unknown.join(', ')}; see its README for the options.`,
-    );
+  checkStoreOptions(options, who, "{ connectionString: 'postgres://...' } or { pool }", KNOWN);
   const { connectionString, pool } = options;
   if ((connectionString === undefined) === (pool === undefined))
     throw new ConfigurationError(
@@ -117,15 +104,15 @@ export function resolvePostgresOptions(
   return {
     connectionString,
     pool,
-    poolSize: positive(options.poolSize, 'poolSize', 10),
+    poolSize: positiveOption(options.poolSize, 'poolSize', 10),
     schema,
     store: describe(connectionString, pool, schema),
-    leaseTtlMs: positive(options.leaseTtlMs, 'leaseTtlMs', 60_000),
+    leaseTtlMs: positiveOption(options.leaseTtlMs, 'leaseTtlMs', 60_000),
     takeover: options.takeover === true,
     retry: {
-      attempts: Math.floor(positive(retry.attempts, 'retry.attempts', 6)),
-      initialDelayMs: positive(retry.initialDelayMs, 'retry.initialDelayMs', 100),
-      maxDelayMs: positive(retry.maxDelayMs, 'retry.maxDelayMs', 2_000),
+      attempts: Math.floor(positiveOption(retry.attempts, 'retry.attempts', 6)),
+      initialDelayMs: positiveOption(retry.initialDelayMs, 'retry.initialDelayMs', 100),
+      maxDelayMs: positiveOption(retry.maxDelayMs, 'retry.maxDelayMs', 2_000),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import type { PgLeaseBook } from './lease.js';
+import type { PgLease } from './lease.js';
 import { isTransient, toSessionError } from './errors.js';
 import type { ResolvedPostgresOptions } from './options.js';
 import { PgPresence } from './presence.js';
@@ -100,7 +100,7 @@ export class PgRunner {
    */
   async write(
     sessionId: string,
-    leases: PgLeaseBook,
+    leases: PgLease,
     doing: string,
     apply: (client: PoolClient) => Promise<void>,
     writes?: readonly SessionWrite[],

@@ -3,15 +3,15 @@
  * giving a lease up, giving them all up at close, and waiting for another writer's lease to end.
  */
 import { checkSessionId } from '@skein/core';
-import type { PgLeaseBook, LeaseRow } from './lease.js';
+import type { PgLease, LeaseRow } from './lease.js';
 import { PgPresence, pgHolderGone } from './presence.js';
 import type { PgRunner } from './runner.js';
 
 export class PgSessionClaims {
   readonly #runner: PgRunner;
-  readonly #leases: PgLeaseBook;
+  readonly #leases: PgLease;
 
-  constructor(runner: PgRunner, leases: PgLeaseBook) {
+  constructor(runner: PgRunner, leases: PgLease) {
     this.#runner = runner;
     this.#leases = leases;
     leases.counter = (delta) => void runner.pool().then((pool) => PgPresence.of(pool).count(delta));
@@ -36,7 +36,7 @@ export class PgSessionClaims {
 
   /** Gives up every lease this writer holds (errors ignored: a lease left behind expires, and its presence ends with the process). */
   async releaseAll(): Promise<void> {
-    const held = this.#leases.heldSessions();
+    const held = this.#leases.book.heldSessions();
     if (held.length === 0) return;
     const pool = await this.#runner.pool();
     await Promise.all(held.map((id) => this.#leases.release(pool, id).catch(() => undefined)));

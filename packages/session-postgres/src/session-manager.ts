@@ -1,4 +1,4 @@
-import { checkSessionId, RepositorySessionManager } from '@skein/core';
+import { sessionOptions, StoreSessionManager } from '@skein/core';
 import type { PostgresSessionRepositoryOptions } from './options.js';
 import { PostgresSessionRepository } from './session-repository.js';
 
@@ -17,22 +17,9 @@ export type PostgresSessionManagerOptions = PostgresSessionRepositoryOptions & {
  * await agent.invoke('My hobby is horse racing.');
  * await sessionManager.close();
  */
-export class PostgresSessionManager extends RepositorySessionManager {
-  /** The repository underneath (also usable directly). */
-  declare readonly repository: PostgresSessionRepository;
-
+export class PostgresSessionManager extends StoreSessionManager<PostgresSessionRepository> {
   constructor(options: PostgresSessionManagerOptions) {
-    const sessionId = options?.sessionId;
-    checkSessionId(sessionId, 'session id');
-    const { sessionId: _, ...repositoryOptions } = options;
-    super({
-      sessionId,
-      repository: new PostgresSessionRepository(repositoryOptions as PostgresSessionRepositoryOptions),
-    });
-  }
-
-  /** Gives up the session's lease (another writer can start at once) and ends the pool the manager made. */
-  override close(): Promise<void> {
-    return this.repository.close();
+    const { sessionId, store } = sessionOptions(options);
+    super(sessionId, new PostgresSessionRepository(store as PostgresSessionRepositoryOptions));
   }
 }

@@ -1,11 +1,9 @@
-import { checkSessionId } from '@skein/core';
-
 /**
  * The key layout of Strands Agents' S3 session store, under an optional prefix:
  * `<prefix>/session_<id>/session.json`, `.../agents/agent_<id>/agent.json`,
  * `.../agents/agent_<id>/messages/message_<n>.json`, `.../multi_agents/multi_agent_<id>/multi_agent.json`,
  * plus skein's node entries and transitions under the orchestrator's folder. Every id is checked
- * with core's `checkSessionId` before it becomes part of a key.
+ * before it gets here (core's `SessionStore`, the repository's base).
  */
 export class S3Keys {
   readonly #root: string;
@@ -18,7 +16,6 @@ export class S3Keys {
 
   /** `<prefix>/session_<id>/` (with the trailing slash, for listing and deleting). */
   sessionDir(sessionId: string): string {
-    checkSessionId(sessionId, 'session id');
     return `${this.#root}session_${sessionId}/`;
   }
 
@@ -32,7 +29,6 @@ export class S3Keys {
   }
 
   agentDir(sessionId: string, agentId: string): string {
-    checkSessionId(agentId, 'agent id');
     return `${this.sessionDir(sessionId)}agents/agent_${agentId}/`;
   }
 
@@ -49,7 +45,6 @@ export class S3Keys {
   }
 
   multiAgentDir(sessionId: string, multiAgentId: string): string {
-    checkSessionId(multiAgentId, 'multi-agent id');
     return `${this.sessionDir(sessionId)}multi_agents/multi_agent_${multiAgentId}/`;
   }
 
@@ -62,7 +57,6 @@ export class S3Keys {
   }
 
   node(sessionId: string, multiAgentId: string, nodeId: string): string {
-    checkSessionId(nodeId, 'node id');
     return `${this.nodesDir(sessionId, multiAgentId)}node_${nodeId}.json`;
   }
 

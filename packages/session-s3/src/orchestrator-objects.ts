@@ -5,12 +5,12 @@
  * strictly). Writes hold the session's lease (`writable`) like every other write of the repository.
  */
 import {
-  checkIndex,
   mapLimit,
   serializeSessionData,
   SessionConflictError,
   type JsonObject,
   type NodeTransition,
+  type OrchestratorRecords,
   type SessionMultiAgent,
 } from '@skein/core';
 import { records } from './documents.js';
@@ -19,7 +19,7 @@ import type { S3ObjectStore } from './object-store.js';
 import type { SessionObjects } from './session-objects.js';
 
 /** The orchestrator half of `S3SessionRepository`. */
-export class OrchestratorObjects {
+export class OrchestratorObjects implements OrchestratorRecords {
   readonly #store: S3ObjectStore;
   readonly #keys: S3Keys;
   readonly #objects: SessionObjects;
@@ -43,7 +43,7 @@ export class OrchestratorObjects {
     this.#writable = options.writable;
   }
 
-  async create(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+  async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     await this.#writable(sessionId);
     const key = this.#keys.multiAgent(sessionId, multiAgent.id);
     await this.#objects.requireSession(sessionId);
@@ -51,11 +51,11 @@ export class OrchestratorObjects {
     this.#nextSeq.set(this.#keys.multiAgentDir(sessionId, multiAgent.id), 0);
   }
 
-  async read(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
+  async readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
     return this.#objects.read(this.#keys.multiAgent(sessionId, multiAgentId), records.multiAgent);
   }
 
-  async update(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
+  async updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
     await this.#writable(sessionId);
     await this.#objects.replace(
       this.#keys.multiAgent(sessionId, multiAgent.id),
@@ -64,7 +64,7 @@ export class OrchestratorObjects {
     );
   }
 
-  async delete(sessionId: string, multiAgentId: string): Promise<void> {
+  async deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
     await this.#writable(sessionId);
     const dir = this.#keys.multiAgentDir(sessionId, multiAgentId);
     await this.#store.deleteKeys(await this.#store.list(dir));
@@ -104,7 +104,7 @@ export class OrchestratorObjects {
     await this.#writable(sessionId);
     const dir = this.#keys.multiAgentDir(sessionId, multiAgentId);
     for (const transition of transitions) {
-      const seq = checkIndex(transition.seq, 'transition seq');
+      const seq = transition.seq;
       const expected = this.#nextSeq.get(dir);
       if (expected !== undefined && seq !== expected) {
         throw new SessionConflictError(
@@ -143,7 +143,7 @@ export class OrchestratorObjects {
     return out;
   }
 
-  /** Drops what this repository knew about the orchestrators under `dir` (after a delete). */
+  /** Drops what this repository knew about the orchestrators of a session deleted (`dir`: its key prefix). */
   forget(dir: string): void {
     for (const key of [...this.#nextSeq.keys()]) if (key.startsWith(dir)) this.#nextSeq.delete(key);
     for (const key of [...this.#listedNodes]) if (key.startsWith(dir)) this.#listedNodes.delete(key);

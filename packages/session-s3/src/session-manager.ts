@@ -1,4 +1,4 @@
-import { checkSessionId, RepositorySessionManager } from '@skein/core';
+import { sessionOptions, StoreSessionManager } from '@skein/core';
 import type { S3SessionRepositoryOptions } from './options.js';
 import { S3SessionRepository } from './session-repository.js';
 
@@ -20,14 +20,10 @@ export interface S3SessionManagerOptions extends S3SessionRepositoryOptions {
  * await agent.invoke('My hobby is horse racing.');
  * sessionManager.destroy();
  */
-export class S3SessionManager extends RepositorySessionManager {
-  /** The repository underneath (also usable directly). */
-  declare readonly repository: S3SessionRepository;
-
+export class S3SessionManager extends StoreSessionManager<S3SessionRepository> {
   constructor(options: S3SessionManagerOptions) {
-    const sessionId = options?.sessionId;
-    checkSessionId(sessionId, 'session id');
-    super({ sessionId, repository: new S3SessionRepository(options) });
+    const { sessionId, store } = sessionOptions(options);
+    super(sessionId, new S3SessionRepository(store));
   }
 
   /** Releases the S3 client if the manager created it (a client you passed is left alone); the session's lease is left to expire. */

@@ -1,33 +1,55 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { LeaseRow, LeaseTable } from './lease-book.js';
-import { openDatabase, type Statements } from './database.js';
+import { openDatabase } from './database.js';
 import { toSessionError } from './errors.js';
 import type { ResolvedSqliteOptions } from './options.js';
+
+/** Parameters as better-sqlite3 binds them to numbered `?n` placeholders: `{ 1: first, 2: second, ... }`. */
+function numbered(params: readonly unknown[]): Record<number, unknown> {
+  const out: Record<number, unknown> = {};
+  for (let i = 0; i < params.length; i++) out[i + 1] = params[i];
+  return out;
+}
 
 /** The repository's one connection: opened (checked, migrated) at first use, reopened after `close()`. */
 export class SqliteConnection {
   readonly #options: ResolvedSqliteOptions;
-  #open: { db: BetterSqlite3.Database; st: Statements } | undefined;
-  /** The lease rows, read and written through this connection (inside the caller's transaction). */
-  readonly leases: LeaseTable = {
-    read: (sessionId) => this.get().st.readLease.get(sessionId) as LeaseRow | undefined,
-    write: (sessionId, r) =>
-      void this.get().st.writeLease.run(sessionId, r.generation, r.owner, r.pid, r.host, r.expires_at),
-  };
+  #db: BetterSqlite3.Database | undefined;
+  /** Statements prepared on this connection, by their text. */
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(options: ResolvedSqliteOptions) {
     this.#options = options;
   }
 
   get isOpen(): boolean {
-    return this.#open !== undefined;
+    return this.#db !== undefined;
   }
 
-  get(): { db: BetterSqlite3.Database; st: Statements } {
-    if (this.#open) return this.#open;
-    const { db, statements } = openDatabase(this.#options);
-    this.#open = { db, st: statements };
-    return this.#open;
+  /** The database (opened at first use). */
+  db(): BetterSqlite3.Database {
+    this.#db ??= openDatabase(this.#options);
+    return this.#db;
+  }
+
+  #prepared(sql: string): BetterSqlite3.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.db().prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** The rows `sql` returns (synchronous: inside a transaction, or wrapped by `read`). */
+  all<R>(sql: string, params: readonly unknown[]): R[] {
+    return this.#prepared(sql).all(numbered(params)) as R[];
+  }
+
+  /** Runs `sql`: true when it touched a row (a write) or found one (a query). */
+  touches(sql: string, params: readonly unknown[]): boolean {
+    const statement = this.#prepared(sql);
+    const bound = numbered(params);
+    return statement.reader ? statement.get(bound) !== undefined : statement.run(bound).changes > 0;
   }
 
   /** A SQLite error as a `SessionError` naming the store and what to do. */
@@ -36,16 +58,17 @@ export class SqliteConnection {
   }
 
   /** Runs a read; SQLite errors become `SessionError`s naming the store. */
-  read<T>(read: (st: Statements) => T): Promise<T> {
+  read<T>(read: () => T): Promise<T> {
     try {
-      return Promise.resolve(read(this.get().st));
+      return Promise.resolve(read());
     } catch (error) {
       return Promise.reject(this.fail(error, 'reading'));
     }
   }
 
   close(): void {
-    this.#open?.db.close();
-    this.#open = undefined;
+    this.#db?.close();
+    this.#db = undefined;
+    this.#statements.clear();
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SessionConflictError } from '@skein/core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { agentRecord as agent, at } from '../../../test/contract/fixtures.js';
 import { SqliteSessionRepository } from './index.js';
 
 let dir = '';
@@ -14,15 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const at = '2025-07-23T19:09:41.714508+00:00';
 const session = { session_id: 's', session_type: 'AGENT' as const, created_at: at, updated_at: at };
-const agent = (id: string) => ({
-  agent_id: id,
-  state: {},
-  conversation_manager_state: {},
-  created_at: at,
-  updated_at: at,
-});
 const expiry = (): number =>
   (
     new Database(path).prepare('SELECT expires_at FROM skein_leases WHERE session_id = ?').get('s') as {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigurationError } from '@skein/core';
+import { checkStoreOptions, ConfigurationError, flagOption, positiveOption } from '@skein/core';
 
 /** Options of {@link SqliteSessionRepository}. */
 export interface SqliteSessionRepositoryOptions {
@@ -41,29 +41,9 @@ const KNOWN = new Set([
   'sessionId',
 ]);
 
-function positive(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-    throw new ConfigurationError(`${name} must be a positive number of milliseconds (got ${JSON.stringify(value)}).`);
-  return value;
-}
-
-function flag(value: unknown, name: string): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean')
-    throw new ConfigurationError(`${name} must be true or false (got ${JSON.stringify(value)}).`);
-  return value;
-}
-
 /** Checks the options (a `ConfigurationError` naming the bad one) and fills in the defaults. */
 export function resolveSqliteOptions(options: SqliteSessionRepositoryOptions, who: string): ResolvedSqliteOptions {
-  if (!options || typeof options !== 'object')
-    throw new ConfigurationError(`${who} needs options: { path: './sessions.db' }.`);
-  const unknown = Object.keys(options).filter((key) => !KNOWN.has(key));
-  if (unknown.length > 0)
-    throw new ConfigurationError(
-      `${who} does not know the option ${unknown.join(', ')}; see its README for the options.`,
-    );
+  checkStoreOptions(options, who, "{ path: './sessions.db' }", KNOWN);
   if (typeof options.path !== 'string' || options.path.trim() === '')
     throw new ConfigurationError(
       `${who} needs path, the database file (e.g. './sessions.db'); got ${JSON.stringify(options.path)}.`,
@@ -78,10 +58,10 @@ export function resolveSqliteOptions(options: SqliteSessionRepositoryOptions, wh
     path: file,
     store: `sqlite:${file}`,
     synchronous,
-    busyTimeoutMs: positive(options.busyTimeoutMs, 'busyTimeoutMs', 5_000),
-    leaseTtlMs: positive(options.leaseTtlMs, 'leaseTtlMs', 15_000),
-    takeover: flag(options.takeover, 'takeover'),
-    groupCommit: options.groupCommit === undefined ? true : flag(options.groupCommit, 'groupCommit'),
-    readonly: flag(options.readonly, 'readonly'),
+    busyTimeoutMs: positiveOption(options.busyTimeoutMs, 'busyTimeoutMs', 5_000),
+    leaseTtlMs: positiveOption(options.leaseTtlMs, 'leaseTtlMs', 15_000),
+    takeover: flagOption(options.takeover, 'takeover'),
+    groupCommit: flagOption(options.groupCommit, 'groupCommit', true),
+    readonly: flagOption(options.readonly, 'readonly'),
   };
 }

@@ -1,4 +1,4 @@
-import { checkSessionId, RepositorySessionManager } from '@skein/core';
+import { sessionOptions, StoreSessionManager } from '@skein/core';
 import type { SqliteSessionRepositoryOptions } from './options.js';
 import { SqliteSessionRepository } from './session-repository.js';
 
@@ -18,19 +18,9 @@ export interface SqliteSessionManagerOptions extends SqliteSessionRepositoryOpti
  * await agent.invoke('My hobby is horse racing.');
  * await sessionManager.close();
  */
-export class SqliteSessionManager extends RepositorySessionManager {
-  /** The repository underneath (also usable directly). */
-  declare readonly repository: SqliteSessionRepository;
-
+export class SqliteSessionManager extends StoreSessionManager<SqliteSessionRepository> {
   constructor(options: SqliteSessionManagerOptions) {
-    const sessionId = options?.sessionId;
-    checkSessionId(sessionId, 'session id');
-    const { sessionId: _, ...repositoryOptions } = options;
-    super({ sessionId, repository: new SqliteSessionRepository(repositoryOptions) });
-  }
-
-  /** Gives up the session's lease (another writer can start at once) and closes the database. */
-  override close(): Promise<void> {
-    return this.repository.close();
+    const { sessionId, store } = sessionOptions(options);
+    super(sessionId, new SqliteSessionRepository(store));
   }
 }

@@ -4,42 +4,24 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SessionConflictError, SessionError, type SessionRepository } from '@skein/core';
+import { SessionConflictError, SessionError } from '@skein/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { agentRecord as agent, at, row as message, withAgent } from '../../../test/contract/fixtures.js';
 import { SCHEMA_VERSION, SqliteSessionRepository } from './index.js';
 
 let dir: string;
 let path: string;
 const opened: SqliteSessionRepository[] = [];
-const at = '2025-07-23T19:09:41.714508+00:00';
 const open = (options: Partial<ConstructorParameters<typeof SqliteSessionRepository>[0]> = {}) => {
   const r = new SqliteSessionRepository({ path, ...options });
   opened.push(r);
   return r;
 };
 const session = (id: string) => ({ session_id: id, session_type: 'AGENT' as const, created_at: at, updated_at: at });
-const agent = (id = 'default') => ({
-  agent_id: id,
-  state: {},
-  conversation_manager_state: {},
-  created_at: at,
-  updated_at: at,
-});
-const message = (id: number) => ({
-  message: { role: 'user' as const, content: [{ text: `m${id}` }] },
-  message_id: id,
-  redact_message: null,
-  created_at: at,
-  updated_at: at,
-});
 const sha = async (file: string) =>
   createHash('sha256')
     .update(await readFile(file))
     .digest('hex');
-const withAgent = async (r: SessionRepository, id: string) => {
-  await r.createSession(session(id));
-  await r.createAgent(id, agent());
-};
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'skein-sqlite-'));

@@ -2,6 +2,7 @@ import {
   addUsage,
   AfterNodeCallEvent,
   BeforeNodeCallEvent,
+  beforeNodeAsk,
   budgetStopOf,
   emptyUsage,
   type Agent,
@@ -22,7 +23,7 @@ import {
   type Principal,
 } from '@skein/core';
 import type { RunContext } from './apply-turn.js';
-import { atNode, beforeNodeAsk, resumePoint } from './pause.js';
+import { atNode, resumePoint } from './paused-turn.js';
 import { runWithRepair, type RepairedOutcome } from './repair-turn.js';
 import type { MemberClock } from './member-clock.js';
 import type { StartingHistory } from './starting-history.js';
@@ -30,7 +31,7 @@ import type { NodeRun } from './run-node.js';
 import type { SwarmMembers } from './swarm-members.js';
 import type { ResolvedSwarmOptions } from './swarm-options.js';
 import type { SwarmRunState } from './swarm-state.js';
-import type { SwarmStore } from './swarm-store.js';
+import type { SwarmLog } from './swarm-log.js';
 import type { SwarmEmit } from './swarm-event.js';
 
 /** How the active node's execution ended; `paused` when it waits for a person. */
@@ -44,7 +45,7 @@ export interface ActiveNodeHost {
   hooks: HookRegistry;
   members: SwarmMembers;
   options: ResolvedSwarmOptions;
-  store: SwarmStore;
+  log: SwarmLog;
   context: RunContext;
   results: Record<string, NodeResult>;
   /** Time spent on the run so far, in ms. */
@@ -87,7 +88,7 @@ export async function runActiveNode(
         new BeforeNodeCallEvent(host.swarm, {
           nodeId,
           invocationState,
-          interrupt: beforeNodeAsk(host.swarm.id, nodeId, state.answers),
+          interrupt: beforeNodeAsk(host.swarm.id, nodeId, state.answers?.before),
         }),
       );
       cancelNode = before.cancelNode;
@@ -114,7 +115,7 @@ export async function runActiveNode(
   const result = nodeResult(state, nodeId, outcome);
   addUsage(state.usage, result.usage);
   host.results[nodeId] = result;
-  host.store.saveNode(host.members.key(nodeId), result);
+  host.log.saveNode(host.members.key(nodeId), result);
   if (host.hooks.has(AfterNodeCallEvent))
     await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
   await emit({ type: 'nodeStop', nodeId, result });
@@ -156,7 +157,7 @@ async function runMember(
     executionTimeoutMs: host.options.executionTimeout,
     ...(resume?.prompt ? { prompt: resume.prompt } : {}),
     budget: host.budget,
-    idempotencyScope: `${host.store.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
+    idempotencyScope: `${host.log.journal.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
     quiet: host.quiet,
     guardrails: host.guardrails,
     principal: host.principal,

@@ -6,6 +6,5 @@ export type { SwarmOptions } from './swarm-options.js';
 export type { SwarmResult } from './swarm-result.js';
 export { TransferInput, defaultTransfer } from './transfer-input.js';
 export { TRANSFER_OPENER } from './handoff-note.js';
-export type { SwarmFork, SwarmForkOptions } from './swarm-fork.js';
-export type { SwarmForkEdit } from './swarm-fork-check.js';
-export type { SwarmHistoryStep, SwarmStepState } from './swarm-history.js';
+export type { SwarmForkEdit } from './fork-edit.js';
+export type { SwarmFork, SwarmForkOptions, SwarmHistoryStep, SwarmStepState } from './swarm-journal.js';

@@ -4,7 +4,7 @@ import { applyTurn, type RunContext } from './apply-turn.js';
 import { startingMessages } from './starting-history.js';
 import type { SwarmMembers } from './swarm-members.js';
 import { swarmResult, type SwarmResult } from './swarm-result.js';
-import type { SwarmStore } from './swarm-store.js';
+import type { SwarmLog } from './swarm-log.js';
 import type { SwarmConversation, SwarmTurn } from './swarm-turn.js';
 
 /** A member as it was at the end of its latest committed turn. */
@@ -69,11 +69,11 @@ export async function replayTurns(
 
 /** The result of the finished run stored in the session (`undefined`: none), its shared context rebuilt by replaying its turns (no model is called). */
 export async function replayedResult(
-  store: SwarmStore,
+  log: SwarmLog,
   members: SwarmMembers,
   settings: HandoffRunSettings,
 ): Promise<SwarmResult | undefined> {
-  const stored = await store.finished(members);
+  const stored = await log.finished(members);
   if (!stored) return undefined;
   const replayed = await replayTurns(stored.task, stored.turns, members, settings, {});
   return swarmResult(stored.state, stored.results, stored.transitions, replayed.run.sharedContext);

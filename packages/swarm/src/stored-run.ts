@@ -1,4 +1,4 @@
-import { checkMessages, MultiAgentError, type JsonObject, type NodeResult } from '@skein/core';
+import { checkMessages, MultiAgentError, type JsonObject, type NodeResult, type StepSnapshot } from '@skein/core';
 import type { SwarmMembers } from './swarm-members.js';
 import { decodeState, withTurnHistory, type SwarmRunState } from './swarm-state.js';
 import { committedTurns, decodeTask, isRunEntry, TASK_ENTRY, type SwarmTurn } from './swarm-turn.js';
@@ -41,4 +41,10 @@ function checkStored(messages: readonly unknown[], what: string): void {
       `The stored swarm run is not usable (${what} holds a malformed message: ${why}); clear the session or use another swarm id.`,
     );
   }
+}
+
+/** The run at a snapshot: its state, task, committed turns and member results. */
+export function storedAt(snapshot: StepSnapshot, members: SwarmMembers): StoredParts & { task: Message[] } {
+  const stored = readStoredRun(snapshot.state, snapshot.nodes, members);
+  return { ...stored, task: stored.task ?? [] };
 }

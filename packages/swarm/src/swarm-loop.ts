@@ -3,6 +3,7 @@ import {
   guardrailsForNode,
   type InvocationGuardrails,
   type Principal,
+  pauseTransition,
   type BudgetScope,
   type InvocationState,
   type MultiAgentStreamEvent,
@@ -12,7 +13,7 @@ import { runActiveNode, type ActiveNodeHost, type ActiveOutcome } from './active
 import { budgetTransition } from './budget-stop.js';
 import { beforeNodeLimit } from './limits.js';
 import type { MemberClock } from './member-clock.js';
-import { pauseTransition } from './pause.js';
+
 import type { SwarmParts, SwarmRun } from './swarm-run.js';
 import type { SwarmRunState } from './swarm-state.js';
 import type { SwarmTurn } from './swarm-turn.js';
@@ -75,7 +76,7 @@ async function startNode(
   for (const warning of warnings) await emit(warning);
   if (scope) return scope;
   state.status = 'budgetExceeded'; // not finished: the next invoke resumes at this node
-  parts.store.stage(budgetTransition(state.current, budget));
+  parts.log.journal.stage(budgetTransition(state.current, budget));
   return REFUSED;
 }
 
@@ -91,7 +92,7 @@ function activeHost(
     hooks: parts.hooks,
     members: parts.members,
     options: parts.options,
-    store: parts.store,
+    log: parts.log,
     context: run.context,
     results: run.results,
     elapsed: inv.elapsed,
@@ -115,7 +116,8 @@ async function afterNode(
   const nodeId = state.current;
   if (outcome.paused || outcome.interrupted) {
     state.status = 'interrupted';
-    if (outcome.paused && state.pause) parts.store.stage(pauseTransition(state.pause));
+    if (outcome.paused && state.pause)
+      parts.log.journal.stage(pauseTransition(state.pause.node, state.pause.stage, state.pause.interrupts));
     return false;
   }
   if (outcome.error !== undefined)
@@ -123,7 +125,7 @@ async function afterNode(
   if (budgetStopOf(outcome.result)) {
     run.budget?.nodeStopped(outcome.result);
     state.status = 'budgetExceeded'; // its turn so far is kept in `pause`: the next invoke goes on from there
-    if (run.budget) parts.store.stage(budgetTransition(nodeId, run.budget));
+    if (run.budget) parts.log.journal.stage(budgetTransition(nodeId, run.budget));
     return false;
   }
   const turn: SwarmTurn = {
@@ -140,7 +142,7 @@ async function afterNode(
   run.commitTurn(state, turn);
   state.status = 'completed';
   state.pendingHandoff = undefined;
-  parts.store.stage({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' });
+  parts.log.journal.stage({ from: nodeId, to: null, kind: 'complete', reason: 'answered without a handoff' });
   return false;
 }
 
@@ -164,7 +166,7 @@ async function handOff(
   state.pendingHandoff = { from: nodeId, to, toolName, toolUseId, input };
   state.handoffCount++;
   state.current = to;
-  parts.store.stage({ from: nodeId, to, kind: 'handoff', reason: plan.reason, details: plan.details });
+  parts.log.journal.stage({ from: nodeId, to, kind: 'handoff', reason: plan.reason, details: plan.details });
   state.elapsedMs = inv.elapsed();
   await run.commit(state, inv.emit);
   return true;

@@ -16,13 +16,13 @@ import {
 } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
 import type { RunContext } from './apply-turn.js';
-import { resumeWithAnswers, waitingFor } from './pause.js';
+import { resumeWithAnswers, waitingFor } from './paused-turn.js';
 import { replayTurns } from './replay.js';
 import type { SwarmMembers } from './swarm-members.js';
 import type { ResolvedSwarmOptions } from './swarm-options.js';
 import { swarmResult, type SwarmResult } from './swarm-result.js';
 import { freshState, type SwarmRunState } from './swarm-state.js';
-import type { StoredRun, SwarmStore } from './swarm-store.js';
+import type { StoredRun, SwarmLog } from './swarm-log.js';
 import type { SwarmTurn } from './swarm-turn.js';
 import type { SwarmEmit } from './swarm-event.js';
 import { StartingHistory } from './starting-history.js';
@@ -35,7 +35,8 @@ export interface SwarmParts {
   members: SwarmMembers;
   options: ResolvedSwarmOptions;
   settings: HandoffRunSettings;
-  store: SwarmStore;
+  /** The swarm's log (its run journal: `log.journal`). */
+  log: SwarmLog;
   /** The entry point's node id. */
   entry: string;
   /** Each member's agent state when the swarm was constructed. */
@@ -83,7 +84,7 @@ export class SwarmRun {
    * Hands on the transitions it commits; returns the run's state.
    */
   async open(task: MultiAgentTask, invocationState: InvocationState, emit: SwarmEmit): Promise<SwarmRunState> {
-    const { store, swarm } = this.parts;
+    const { log, swarm } = this.parts;
     const state = this.state;
     const responses = promptResponses(task);
     const waiting = waitingFor(state).length > 0;
@@ -95,10 +96,10 @@ export class SwarmRun {
         );
       const transition = resumeWithAnswers(state, responses);
       await this.#resume(state, invocationState);
-      store.stage(transition);
+      log.journal.stage(transition);
     } else if (state && !waiting && isUnfinished(state.status)) {
       await this.#resume(state, invocationState);
-      store.stage({ from: null, to: state.current, kind: 'resume', reason: resumeReason(state) });
+      log.journal.stage({ from: null, to: state.current, kind: 'resume', reason: resumeReason(state) });
     } else {
       await this.commit(await this.#startFresh(task), emit);
       return this.state as SwarmRunState;
@@ -108,9 +109,9 @@ export class SwarmRun {
   }
 
   async #startFresh(task: MultiAgentTask): Promise<SwarmRunState> {
-    const { store, members, initialStates, entry } = this.parts;
+    const { log, members, initialStates, entry } = this.parts;
     const inputHistory: Message[] = taskMessages(task);
-    await store.clear();
+    await log.clear();
     for (const [id, initial] of initialStates) members.agent(id).state.replace(initial);
     this.#memberStates.clear();
     this.results = {};
@@ -120,9 +121,9 @@ export class SwarmRun {
     this.state = state;
     // The state (which creates the run, carrying the start transition), then the task, both before the
     // start is reported (a crash between: a fresh start).
-    store.stage({ from: null, to: state.current, kind: 'start', reason: 'the task' });
-    store.saveTask(inputHistory);
-    this.#startTransitions = await store.saveState(state);
+    log.journal.stage({ from: null, to: state.current, kind: 'start', reason: 'the task' });
+    log.saveTask(inputHistory);
+    this.#startTransitions = await this.#step(state);
     return state;
   }
 
@@ -161,7 +162,7 @@ export class SwarmRun {
 
   /** Stores a finished turn and counts it (the next saved state commits it). */
   commitTurn(state: SwarmRunState, turn: SwarmTurn): void {
-    this.parts.store.saveTurn(turn, state.nodeHistory);
+    this.parts.log.saveTurn(turn, state.nodeHistory);
     state.turns = turn.seq + 1;
     this.#memberStates.set(turn.node, turn.state);
   }
@@ -169,7 +170,7 @@ export class SwarmRun {
   /** Saves the state (the commit point) and hands on the transitions it committed. */
   async commit(state: SwarmRunState, emit: SwarmEmit): Promise<void> {
     if (this.budget) state.budget = { ...this.budget.spent() };
-    const committed = this.#startTransitions ?? (await this.parts.store.saveState(state));
+    const committed = this.#startTransitions ?? (await this.#step(state));
     this.#startTransitions = undefined;
     for (const transition of committed) await emit({ type: 'transition', transition });
   }
@@ -186,7 +187,7 @@ export class SwarmRun {
     state.failureReason = reason;
     this.tripped = tripped;
     const details = tripped ? { details: { ...tripped.trip } as JsonObject } : {};
-    this.parts.store.stage({ from, to: null, kind: tripped ? 'guardrail' : 'fail', reason, ...details });
+    this.parts.log.journal.stage({ from, to: null, kind: tripped ? 'guardrail' : 'fail', reason, ...details });
     await this.commit(state, emit);
   }
 
@@ -199,7 +200,13 @@ export class SwarmRun {
 
   /** The run's result now. */
   result(state: SwarmRunState): SwarmResult {
-    return swarmResult(state, this.results, this.parts.store.transitions, this.context.sharedContext);
+    return swarmResult(state, this.results, this.parts.log.journal.transitions, this.context.sharedContext);
+  }
+
+  /** Hands one step to the journal: the staged entries and transitions, and the state document (the commit point) taken now. */
+  #step(state: SwarmRunState): Promise<NodeTransition[]> {
+    const { log } = this.parts;
+    return log.journal.commit({ state: () => log.document(state) });
   }
 }
 

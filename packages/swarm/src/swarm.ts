@@ -6,10 +6,15 @@ import {
   ConcurrencyError,
   ConfigurationError,
   EventSource,
+  forkRun,
+  historyLines,
   HookRegistry,
+  journalHistory,
   LockstepStream,
   MultiAgentInitializedEvent,
   OrchestratorBudget,
+  RunJournal,
+  stateAtStep,
   type Agent,
   type Emit,
   type Interrupt,
@@ -23,19 +28,19 @@ import {
   type SessionManager,
 } from '@skein/core';
 import type { HandoffRunSettings } from '@skein/handoffs';
-import { waitingFor } from './pause.js';
+import { waitingFor } from './paused-turn.js';
 import { replayedResult } from './replay.js';
 import { SwarmMembers } from './swarm-members.js';
 import { handoffSettings, resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
 import type { SwarmResult } from './swarm-result.js';
 import { handoffEventOf, type SwarmEmit, type SwarmEvent } from './swarm-event.js';
 export type { SwarmEvent } from './swarm-event.js';
-import { forkSwarm, type SwarmFork, type SwarmForkHost, type SwarmForkOptions } from './swarm-fork.js';
-import { swarmHistory, swarmStepState, type SwarmHistoryStep, type SwarmStepState } from './swarm-history.js';
+import { swarmPart } from './swarm-journal.js';
+import type { SwarmFork, SwarmForkOptions, SwarmHistoryStep, SwarmStepState } from './swarm-journal.js';
 import { runSwarmLoop } from './swarm-loop.js';
 import { MemberClock } from './member-clock.js';
 import { SwarmRun, type SwarmParts } from './swarm-run.js';
-import { SwarmStore } from './swarm-store.js';
+import { SwarmLog } from './swarm-log.js';
 import { checkTask } from './guarded-task.js';
 
 /**
@@ -66,7 +71,9 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   readonly #options: ResolvedSwarmOptions;
   readonly #settings: HandoffRunSettings;
   readonly #entry: string;
-  readonly #store: SwarmStore;
+  readonly #log: SwarmLog;
+  /** The swarm's part of its journal (history lines, state at a step, fork edits). */
+  readonly #part: ReturnType<typeof swarmPart>;
   readonly #run: SwarmRun;
   #ready: Promise<void> | undefined;
   #running = false;
@@ -98,12 +105,9 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     }
     this.#entry = entryId;
     this.#settings = handoffSettings(options);
-    this.#store = new SwarmStore(
-      options.sessionManager as SessionManager | undefined,
-      this.id,
-      this.#members.ids,
-      options.history,
-    );
+    this.#part = swarmPart(this.#members, this.#settings);
+    const manager = options.sessionManager as SessionManager | undefined;
+    this.#log = new SwarmLog(new RunJournal(manager, this.id, 'swarm', options.history), this.#members.ids);
     const initialStates = new Map<string, JsonObject>();
     for (const id of this.#members.ids) initialStates.set(id, this.#members.agent(id).state.get());
     for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
@@ -113,7 +117,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
       members: this.#members,
       options: this.#options,
       settings: this.#settings,
-      store: this.#store,
+      log: this.#log,
       entry: this.#entry,
       initialStates,
       guardrails: options,
@@ -178,7 +182,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   async lastResult(): Promise<SwarmResult | undefined> {
     if (this.#lastResult) return this.#lastResult;
     if (this.#running) return undefined;
-    return replayedResult(this.#store, this.#members, this.#settings);
+    return replayedResult(this.#log, this.#members, this.#settings);
   }
 
   /**
@@ -196,13 +200,13 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
    * its number, the transitions that made it, the member running next, the node history so far.
    */
   async history(): Promise<SwarmHistoryStep[]> {
-    return swarmHistory((await this.#historyHost('history()')).history);
+    return historyLines(await journalHistory(this.#log.journal, 'history()'), this.#part.line);
   }
 
   /** The swarm as it stood at `step`: task, conversation passed on, shared context, each member's messages and state (its turns replayed, no model called). */
   async stateAt(step: number): Promise<SwarmStepState> {
-    const { history } = await this.#historyHost('stateAt()');
-    return swarmStepState(await history.at(step), this.#members, this.#settings);
+    const history = await journalHistory(this.#log.journal, 'stateAt()');
+    return stateAtStep(history, step, this.#part.stateAt);
   }
 
   /**
@@ -211,18 +215,12 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
    * `to` and invoke it to continue; replay the original's model outputs with the returned `recording`.
    */
   async fork(options: SwarmForkOptions): Promise<SwarmFork> {
-    return forkSwarm(await this.#historyHost('fork()'), options);
-  }
-
-  async #historyHost(what: string): Promise<SwarmForkHost> {
-    const found = await this.#store.history();
-    if (!found) throw new ConfigurationError(`${what} reads the swarm's session: give the Swarm a sessionManager.`);
-    return { ...found, swarmId: this.id, members: this.#members };
+    return forkRun(this.#log.journal, this.#part, options);
   }
 
   #initialize(): Promise<void> {
     this.#ready ??= (async () => {
-      const stored = await this.#store.open(this.#members);
+      const stored = await this.#log.open(this.#members);
       if (stored) this.#run.adopt(stored);
       await this.hooks.invoke(new MultiAgentInitializedEvent(this));
     })().catch((error: unknown) => {
@@ -242,7 +240,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     await this.#initialize();
     const run = this.#run;
     const invocationState: InvocationState = options.invocationState ?? {};
-    const checked = await checkTask(run, task, options, this.#store.sessionId);
+    const checked = await checkTask(run, task, options, this.#log.journal.sessionId);
     const state = await run.open(checked, invocationState, emit);
     const owned = options.invocationState === undefined;
     const budget = OrchestratorBudget.open(options.budget, invocationState, owned, this, 'swarm', state.budget);
@@ -270,7 +268,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     run.tripped = undefined;
     state.elapsedMs = elapsed();
     await run.commit(state, emit);
-    await this.#store.settle();
+    await this.#log.journal.settle();
     const result = run.result(state);
     if (checked !== task) result.rewrittenTask = taskText(checked);
     if (budget) Object.assign(result, budget.report());

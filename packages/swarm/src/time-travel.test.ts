@@ -143,4 +143,15 @@ describe('time travel on a swarm', () => {
     // The original still waits for its approval.
     expect((await swarm.pendingInterrupts()).map((i) => i.name)).toEqual(['approval']);
   });
+
+  it('a fork edit naming a member the swarm does not have is refused as a graph refuses a node, naming the members', async () => {
+    const repository = new InMemorySessionRepository();
+    const swarm = desk(repository, 'c3', { refunds: 0 });
+    await swarm.invoke('I want a refund for order 42');
+    const fork = swarm.fork({ step: 0, to: 'bad', edit: { results: { nobody: 'x' } } });
+    await expect(fork).rejects.toThrow(
+      'fork({ edit }): results names member "nobody", which this swarm does not have (members: triage, refund).',
+    );
+    expect(await repository.readSession('bad')).toBeUndefined();
+  });
 });

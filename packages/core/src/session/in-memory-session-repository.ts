@@ -1,7 +1,7 @@
 import { SessionConflictError, SessionCorruptError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { JsonObject } from '../types/json.js';
-import { checkSessionId } from './session-codec.js';
-import type { SessionRepository } from './session-repository.js';
+import type { AgentRecords, OrchestratorRecords } from './session-repository.js';
+import { SessionStore } from './store/session-store.js';
 import type {
   ListMessagesOptions,
   NodeTransition,
@@ -30,18 +30,17 @@ interface StoredSession {
 
 const copy = <T>(value: T): T => structuredClone(value);
 
-function checkMessageId(id: unknown): void {
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
-    throw new SessionNotFoundError(`Invalid message id ${JSON.stringify(id)}: message ids are integers >= 0.`);
-  }
+/** Sessions kept in memory: for tests and short-lived apps. Values are copied in and out; ids are checked as every store's are. */
+export class InMemorySessionRepository extends SessionStore {
+  protected readonly records = new MemoryRecords();
+  protected readonly orchestrators = this.records;
 }
 
-/** Sessions kept in memory: for tests and short-lived apps. Values are copied in and out. */
-export class InMemorySessionRepository implements SessionRepository {
+/** The records of an `InMemorySessionRepository` (ids already checked). */
+class MemoryRecords implements AgentRecords, OrchestratorRecords {
   readonly #sessions = new Map<string, StoredSession>();
 
   #session(sessionId: string): StoredSession {
-    checkSessionId(sessionId, 'session id');
     const s = this.#sessions.get(sessionId);
     if (!s)
       throw new SessionNotFoundError(`Session ${sessionId} does not exist; create it first.`, { location: sessionId });
@@ -49,7 +48,6 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   #agent(sessionId: string, agentId: string): StoredAgent {
-    checkSessionId(agentId, 'agent id');
     const a = this.#session(sessionId).agents.get(agentId);
     if (!a)
       throw new SessionNotFoundError(`Agent ${agentId} does not exist in session ${sessionId}.`, {
@@ -59,7 +57,6 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   #multi(sessionId: string, id: string): StoredMultiAgent {
-    checkSessionId(id, 'multi-agent id');
     const m = this.#session(sessionId).multiAgents.get(id);
     if (!m)
       throw new SessionNotFoundError(`Multi-agent ${id} does not exist in session ${sessionId}.`, {
@@ -69,7 +66,6 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async createSession(session: Session): Promise<Session> {
-    checkSessionId(session.session_id, 'session id');
     if (this.#sessions.has(session.session_id))
       throw new SessionConflictError(`Session ${session.session_id} already exists.`);
     this.#sessions.set(session.session_id, { session: copy(session), agents: new Map(), multiAgents: new Map() });
@@ -77,18 +73,15 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async readSession(sessionId: string): Promise<Session | undefined> {
-    checkSessionId(sessionId, 'session id');
     const s = this.#sessions.get(sessionId);
     return s ? copy(s.session) : undefined;
   }
 
   async deleteSession(sessionId: string): Promise<void> {
-    checkSessionId(sessionId, 'session id');
     this.#sessions.delete(sessionId);
   }
 
   async createAgent(sessionId: string, agent: SessionAgent): Promise<void> {
-    checkSessionId(agent.agent_id, 'agent id');
     const s = this.#session(sessionId);
     if (s.agents.has(agent.agent_id))
       throw new SessionConflictError(`Agent ${agent.agent_id} already exists in session ${sessionId}.`);
@@ -96,8 +89,6 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async readAgent(sessionId: string, agentId: string): Promise<SessionAgent | undefined> {
-    checkSessionId(sessionId, 'session id');
-    checkSessionId(agentId, 'agent id');
     const a = this.#sessions.get(sessionId)?.agents.get(agentId);
     return a ? copy(a.agent) : undefined;
   }
@@ -107,7 +98,6 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async createMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
-    checkMessageId(message.message_id);
     const a = this.#agent(sessionId, agentId);
     if (a.messages.has(message.message_id))
       throw new SessionConflictError(`Message ${message.message_id} of agent ${agentId} already exists.`);
@@ -115,15 +105,11 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async readMessage(sessionId: string, agentId: string, messageId: number): Promise<SessionMessage | undefined> {
-    checkSessionId(sessionId, 'session id');
-    checkSessionId(agentId, 'agent id');
-    checkMessageId(messageId);
     const m = this.#sessions.get(sessionId)?.agents.get(agentId)?.messages.get(messageId);
     return m ? copy(m) : undefined;
   }
 
   async updateMessage(sessionId: string, agentId: string, message: SessionMessage): Promise<void> {
-    checkMessageId(message.message_id);
     const a = this.#agent(sessionId, agentId);
     if (!a.messages.has(message.message_id))
       throw new SessionNotFoundError(`Message ${message.message_id} of agent ${agentId} does not exist.`);
@@ -154,7 +140,6 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void> {
-    checkSessionId(multiAgent.id, 'multi-agent id');
     const s = this.#session(sessionId);
     if (s.multiAgents.has(multiAgent.id))
       throw new SessionConflictError(`Multi-agent ${multiAgent.id} already exists in session ${sessionId}.`);
@@ -162,8 +147,6 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined> {
-    checkSessionId(sessionId, 'session id');
-    checkSessionId(multiAgentId, 'multi-agent id');
     const m = this.#sessions.get(sessionId)?.multiAgents.get(multiAgentId);
     return m ? copy(m.multiAgent) : undefined;
   }
@@ -173,12 +156,10 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async deleteMultiAgent(sessionId: string, multiAgentId: string): Promise<void> {
-    checkSessionId(multiAgentId, 'multi-agent id');
     this.#session(sessionId).multiAgents.delete(multiAgentId);
   }
 
   async putNodeEntry(sessionId: string, multiAgentId: string, nodeId: string, entry: JsonObject): Promise<void> {
-    checkSessionId(nodeId, 'node id');
     this.#multi(sessionId, multiAgentId).nodes.set(nodeId, copy(entry));
   }
 

@@ -20,19 +20,8 @@ export type SessionWrite =
   | { op: 'putNodeEntry'; multiAgentId: string; nodeId: string; entry: JsonObject }
   | { op: 'appendTransitions'; multiAgentId: string; transitions: readonly NodeTransition[] };
 
-/**
- * Storage of sessions. Implementations: `InMemorySessionRepository` (core), `FileSessionRepository`
- * (@skein/session-file), `S3SessionRepository` (@skein/session-s3).
- *
- * Contract: `create*` fails with `SessionConflictError` when the item exists; `update*` fails with
- * `SessionNotFoundError` when it does not, and with `SessionConflictError` when another writer changed
- * it; `readSession`, `readAgent`, `readMessage` and `readMultiAgent` return `undefined` for a missing
- * item (also when its session is missing) and throw `SessionCorruptError` for an unreadable one
- * (naming the file or key). An invalid id (one that could leave the storage) is a `SessionNotFoundError`
- * before anything is touched. Every write is atomic: a crash leaves the old or the new content.
- * Callers (the session managers) never run two writes of one agent or orchestrator at once.
- */
-export interface SessionRepository {
+/** The session, agent and message records of a store (ids checked by the caller: see `SessionStore`). */
+export interface AgentRecords {
   createSession(session: Session): Promise<Session>;
   readSession(sessionId: string): Promise<Session | undefined>;
   /** Removes the session and everything in it. */
@@ -49,7 +38,10 @@ export interface SessionRepository {
   listMessages(sessionId: string, agentId: string, options?: ListMessagesOptions): Promise<SessionMessage[]>;
   /** Removes the messages with ids >= `fromMessageId` (an orchestrator resetting a revisited node). */
   deleteMessages(sessionId: string, agentId: string, fromMessageId: number): Promise<void>;
+}
 
+/** An orchestrator's records in a store: its state document, node entries and transitions (ids checked by the caller). */
+export interface OrchestratorRecords {
   createMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void>;
   readMultiAgent(sessionId: string, multiAgentId: string): Promise<SessionMultiAgent | undefined>;
   updateMultiAgent(sessionId: string, multiAgent: SessionMultiAgent): Promise<void>;
@@ -65,7 +57,23 @@ export interface SessionRepository {
   appendTransitions(sessionId: string, multiAgentId: string, transitions: readonly NodeTransition[]): Promise<void>;
   /** The transitions in `seq` order. */
   readTransitions(sessionId: string, multiAgentId: string): Promise<NodeTransition[]>;
+}
 
+/**
+ * Storage of sessions: a store's agent and orchestrator records, and its claims. Implementations:
+ * `InMemorySessionRepository` (core), and the stores of `@skein/session-file`, `@skein/session-s3`,
+ * `@skein/session-sqlite` and `@skein/session-postgres`, each a `SessionStore` (which checks every id
+ * once, before the store sees it).
+ *
+ * Contract: `create*` fails with `SessionConflictError` when the item exists; `update*` fails with
+ * `SessionNotFoundError` when it does not, and with `SessionConflictError` when another writer changed
+ * it; `readSession`, `readAgent`, `readMessage` and `readMultiAgent` return `undefined` for a missing
+ * item (also when its session is missing) and throw `SessionCorruptError` for an unreadable one
+ * (naming the file or key). An invalid id (one that could leave the storage) is a `SessionNotFoundError`
+ * before anything is touched. Every write is atomic: a crash leaves the old or the new content.
+ * Callers (the session managers) never run two writes of one agent or orchestrator at once.
+ */
+export interface SessionRepository extends AgentRecords, OrchestratorRecords {
   /**
    * Optional: applies `writes` to one session in order, as one atomic unit (all of them or none), with
    * the checks of the single calls. Stores with transactions implement it, and a step is then one

@@ -96,7 +96,9 @@ export function storedRecordParsers(corrupt: CorruptRecord, numberedBy: string):
 /** A message id, transition seq, offset or limit: an integer >= 0 (else `SessionNotFoundError`, before anything is touched). */
 export function checkIndex(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
-    throw new SessionNotFoundError(`Invalid ${what} ${JSON.stringify(value)}: use an integer >= 0.`);
+    throw new SessionNotFoundError(
+      `Invalid ${what} ${JSON.stringify(value)}: message ids, transition numbers, offsets and limits are integers >= 0.`,
+    );
   return value;
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import { processAlive, SessionConflictError } from '@skein/core';
+import { leaseHolderGone, leaseOwnerClosed, leaseOwnerOpened, processAlive, SessionConflictError } from '@skein/core';
 import { writeFileAtomic } from './atomic-write.js';
 import { errnoCode } from './errors.js';
 
@@ -21,18 +21,18 @@ export interface LockInfo {
 }
 
 /** Locks held by this process, by file: released at process exit. */
-const held = new Map<string, string>();
+const heldLocks = new Map<string, string>();
 let exitHookInstalled = false;
 
 function releaseAllSync(): void {
-  for (const [file, token] of held) {
+  for (const [file, token] of heldLocks) {
     try {
       if ((JSON.parse(readFileSync(file, 'utf8')) as LockInfo).token === token) unlinkSync(file);
     } catch {
       // Already gone or unreadable: nothing of ours to remove.
     }
   }
-  held.clear();
+  heldLocks.clear();
 }
 
 /** Linux: field 22 of /proc/<pid>/stat (start time since boot); `undefined` elsewhere. */
@@ -45,13 +45,22 @@ function procStart(pid: number | 'self'): string | undefined {
   }
 }
 
-/** True when the lock's holder is certainly gone: same host, and its pid is dead or now belongs to another process. */
+/**
+ * True when the lock's holder is certainly gone, by core's rules for a lease that never expires (same
+ * host, and its pid is dead, or it is this process and no lock of this process holds it), or its pid
+ * now belongs to another process (Linux).
+ */
 export function isStale(info: LockInfo): boolean {
-  if (info.host !== os.hostname()) return false;
-  if (info.pid === process.pid) return ![...held.values()].includes(info.token);
-  if (!processAlive(info.pid)) return true;
+  const holder = { owner: info.token, pid: info.pid, host: info.host, expires_at: Number.POSITIVE_INFINITY };
+  if (leaseHolderGone(holder, Date.now(), os.hostname())) return true;
+  if (info.host !== os.hostname() || info.pid === process.pid) return false;
   const now = info.proc_start === undefined ? undefined : procStart(info.pid);
   return now !== undefined && now !== info.proc_start;
+}
+
+/** The holder as messages name it. */
+export function describeLock(info: LockInfo): string {
+  return `process ${info.pid} on ${info.host}, since ${info.acquired_at}`;
 }
 
 /** The lock file's holder; `undefined` when there is none (or it is not a lock). */
@@ -66,11 +75,12 @@ export async function readLock(file: string): Promise<LockInfo | undefined> {
 }
 
 /**
- * An exclusive, cross-process lock on one session directory, taken with an atomic create-if-absent
+ * The file store's lease on one session: an exclusive, cross-process lock on the session directory
+ * (it never expires; core's rules say when its holder is gone), taken with an atomic create-if-absent
  * (the lock file is written complete before it appears). A lock whose holder died on this host is
  * recovered under a short-lived `.break` file, so two recoverers cannot both win.
  */
-export class SessionLock {
+export class FileLease {
   readonly file: string;
   readonly #token = randomBytes(8).toString('hex');
   #owned = false;
@@ -82,20 +92,21 @@ export class SessionLock {
   }
 
   /**
-   * Takes the lock, or throws `SessionConflictError` naming the holder. Returns what it found of a
+   * Takes the lock, or throws `held(holder)` (the book's `SessionConflictError`). Returns what it found of a
    * writer that died: `{ stale }` when it replaced a stale lock, `{}` when another recoverer died
    * before it finished (its `.break` file was left), else `undefined`. After a recovery the caller
    * cleans up after the dead writers, then calls `endRecovery()`: until then this process's `.break`
    * file stays, so that a crash during the cleanup is seen by the next writer.
    */
-  async acquire(what: string): Promise<{ stale?: LockInfo } | undefined> {
+  async acquire(what: string, held: (holder: LockInfo) => Error): Promise<{ stale?: LockInfo } | undefined> {
     if (this.#owned) return undefined;
     let recovered: LockInfo | undefined;
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await writeFileAtomic(this.file, JSON.stringify(this.#info(), null, 2), 'create');
         this.#owned = true;
-        held.set(this.file, this.#token);
+        heldLocks.set(this.file, this.#token);
+        leaseOwnerOpened(this.#token);
         if (!exitHookInstalled) {
           exitHookInstalled = true;
           process.once('exit', releaseAllSync);
@@ -107,13 +118,7 @@ export class SessionLock {
       }
       const info = await readLock(this.file);
       if (info === undefined) continue; // released meanwhile, or unreadable: try again
-      if (!isStale(info)) {
-        throw new SessionConflictError(
-          `${what} is being written by process ${info.pid} on ${info.host} (since ${info.acquired_at}); only one writer may hold a session. ` +
-            `Close the other writer (close() on its session manager or repository) and retry, or remove ${this.file} if that process is gone.`,
-          { location: this.file },
-        );
-      }
+      if (!isStale(info)) throw held(info);
       if (await this.#breakStale(info, what)) recovered = info;
     }
     throw new SessionConflictError(
@@ -132,16 +137,20 @@ export class SessionLock {
   /** Releases the lock if this instance holds it (and the file is still ours). */
   async release(): Promise<void> {
     if (!this.#owned) return;
-    this.#owned = false;
-    held.delete(this.file);
+    this.#forget();
     const info = await readLock(this.file).catch(() => undefined);
     if (info?.token === this.#token) await fs.unlink(this.file).catch(() => undefined);
   }
 
   /** Forgets the lock without touching the file (the session directory was removed with it). */
   forget(): void {
+    this.#forget();
+  }
+
+  #forget(): void {
     this.#owned = false;
-    held.delete(this.file);
+    heldLocks.delete(this.file);
+    leaseOwnerClosed(this.#token);
   }
 
   #info(): LockInfo {

@@ -1,88 +1,35 @@
+/** How a graph fork's checked edit changes the snapshot it starts from: the run (results, task, next nodes) and the node agents. */
 import {
   ConfigurationError,
+  editedMessage,
   encodeBytes,
-  forkSession,
   numberTransitions,
-  Recording,
-  recordingOf,
-  type ForkOrigin,
+  withToolResult,
+  type ForkEdits,
   type JsonObject,
-  type Message,
   type MultiAgentTask,
   type OrchestratorHistory,
   type StepSnapshot,
-  type ToolResultContent,
 } from '@skein/core';
-import { checkEdit, type GraphForkEdit } from './fork-edit-check.js';
-import { runStateOf } from './graph-history.js';
-import type { GraphSession } from './graph-session.js';
 import type { GraphConfig } from './graph-types.js';
 import { followEdges, markSettled } from './node-ends.js';
-import { nodeEntry, stateDocument, type RunState } from './run-state.js';
+import { nodeEntry, runStateOf, stateDocument, type RunState } from './run-state.js';
 import { outgoingEdges } from './schedule.js';
 
-/** What `graph.fork()` takes. */
-export interface GraphForkOptions {
-  /** The committed step to continue from (see `graph.history()`). */
-  step: number;
-  /** The new session's id, in the same store (it must not exist). */
-  to: string;
-  /** Changes to make before the fork continues (validated; the original session is never written). */
-  edit?: GraphForkEdit;
-}
-
-/** A fork made by `graph.fork()`. */
-export interface GraphFork {
-  /** The new session: build the graph with a session manager for it and invoke it to continue. */
-  sessionId: string;
-  step: number;
-  forkedFrom: ForkOrigin;
-  /** What the original run did after the step: replay with `recording.model(nodeId)` and `recording.guard(graph.nodes)`. */
-  recording: Recording;
-}
-
-/** Forks the graph's run at `options.step` into a new session of the same store (see `Graph.fork`). */
-export async function forkGraph(
-  session: GraphSession,
-  config: GraphConfig,
-  options: GraphForkOptions,
-): Promise<GraphFork> {
-  if (typeof options !== 'object' || options === null)
-    throw new ConfigurationError('fork() takes { step, to, edit? }.');
-  const edit = checkEdit(options.edit, config);
-  const history = session.history();
-  const recording = new Recording(await recordingAfter(history, options.step, config.id));
-  const fork = await forkSession(session.repository, {
-    sessionId: session.sessionId,
-    orchestratorId: config.id,
-    step: options.step,
-    to: options.to,
-    edit: (snapshot) => applyEdit(snapshot, edit, config, history),
-    entries: recording.toEntries(),
-  });
-  return { sessionId: fork.sessionId, step: fork.step, forkedFrom: fork.forkedFrom, recording };
-}
-
-/** What the agents of the run did after `step`: their messages from where they stood then to the run's last step. */
-async function recordingAfter(history: OrchestratorHistory, step: number, graphId: string) {
-  const run = (await history.runs()).find((r) => r.firstStep <= step && step <= r.lastStep);
-  if (!run || run.lastStep === step) return { outputs: {}, toolResults: {} };
-  const [from, to] = await Promise.all([history.at(step), history.at(run.lastStep)]);
-  const prefix = `${graphId}.`;
-  const later = Object.entries(to.agents)
-    .filter(([storeId]) => storeId.startsWith(prefix))
-    .map(([storeId, agent]) => {
-      const then = from.agents[storeId];
-      // A turn waiting for answers then had already made its model call: its message is stored at `nextMessageId` later.
-      const start = (then?.nextMessageId ?? 0) + (then?.record._internal_state?.['interrupt_state'] ? 1 : 0);
-      const rows = agent.rows.filter((r) => r.message_id >= start);
-      return [storeId.slice(prefix.length), rows.map((r) => r.message)] as const;
-    });
-  return recordingOf(later);
+/**
+ * What a graph fork changes before it continues (every field optional), by node id. Results and the
+ * next nodes change the run (the step's own node, the one that finished at that step, follows its
+ * edges again with a new result); the others change node agents as they stood at the step.
+ */
+export interface GraphForkEdit extends ForkEdits {
+  /** Replace the run's task (what every node's input starts with: a graph's shared state). */
+  task?: MultiAgentTask;
+  /** Run these nodes next instead of the ones that were waiting. */
+  next?: string[];
 }
 
 /** Applies `edit` to the snapshot the fork starts from; returns what changed, in words. */
-async function applyEdit(
+export async function applyGraphEdit(
   snapshot: StepSnapshot,
   edit: GraphForkEdit,
   config: GraphConfig,
@@ -185,14 +132,15 @@ function editAgents(snapshot: StepSnapshot, edit: GraphForkEdit, graphId: string
     const last = agent.rows.at(-1);
     if (!last)
       throw new ConfigurationError(`fork(): the agent of node ${nodeId} has no message at step ${snapshot.step}.`);
-    const replaced: Message =
-      typeof message === 'string' ? { role: last.message.role, content: [{ text: message }] } : message;
-    agent.rows[agent.rows.length - 1] = { ...last, message: replaced, redact_message: null };
+    agent.rows[agent.rows.length - 1] = {
+      ...last,
+      message: editedMessage(last.message, message),
+      redact_message: null,
+    };
     done.push(`last message of ${nodeId} replaced`);
   }
   for (const [toolUseId, content] of Object.entries(edit.toolResults ?? {})) {
-    const blocks: ToolResultContent[] = typeof content === 'string' ? [{ text: content }] : content;
-    if (!replaceToolResult(snapshot, toolUseId, blocks))
+    if (!replaceToolResult(snapshot, toolUseId, content))
       throw new ConfigurationError(
         `fork(): no tool result ${toolUseId} in the agents' messages at step ${snapshot.step}.`,
       );
@@ -204,15 +152,17 @@ function editAgents(snapshot: StepSnapshot, edit: GraphForkEdit, graphId: string
   }
 }
 
-function replaceToolResult(snapshot: StepSnapshot, toolUseId: string, content: ToolResultContent[]): boolean {
+/** Replaces tool result `toolUseId` in the first agent message that holds it; false when none does. */
+function replaceToolResult(
+  snapshot: StepSnapshot,
+  toolUseId: string,
+  content: Parameters<typeof withToolResult>[2],
+): boolean {
   for (const agent of Object.values(snapshot.agents)) {
     for (const [i, row] of agent.rows.entries()) {
-      const at = row.message.content.findIndex((b) => 'toolResult' in b && b.toolResult.toolUseId === toolUseId);
-      if (at < 0) continue;
-      const blocks = [...row.message.content];
-      const block = blocks[at] as { toolResult: { toolUseId: string; status: 'success' | 'error' } };
-      blocks[at] = { toolResult: { ...block.toolResult, content } };
-      agent.rows[i] = { ...row, message: { ...row.message, content: blocks }, redact_message: null };
+      const message = withToolResult(row.message, toolUseId, content);
+      if (!message) continue;
+      agent.rows[i] = { ...row, message, redact_message: null };
       return true;
     }
   }

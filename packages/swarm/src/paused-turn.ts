@@ -1,11 +1,12 @@
 /**
- * Pausing a swarm for a person and resuming it: which interrupts the run waits for, how answers
- * reach the active node, and what the node's paused turn keeps. Pure functions over the run state.
+ * The swarm's active node waiting for a person: which interrupts the run waits for, how answers reach
+ * it, and what its paused turn keeps. Pure functions over the run state (the transitions, the asking
+ * and the answer prompt are core's).
  */
 import {
-  InterruptRaised,
-  interruptId,
+  answerPrompt,
   matchResponses,
+  resumeTransition,
   type Interrupt,
   type InterruptResponse,
   type InterruptResponseBlock,
@@ -23,17 +24,6 @@ export function waitingFor(state: SwarmRunState | undefined): Interrupt[] {
   return state.pause.interrupts.filter((i) => !answered.has(i.id));
 }
 
-/** The transition that records the active node pausing. */
-export function pauseTransition(pause: SwarmPause): NewTransition {
-  const names = [...new Set(pause.interrupts.map((i) => i.name))].join(', ');
-  return {
-    from: pause.node,
-    to: null,
-    kind: 'interrupt',
-    reason: `${pause.stage === 'before' ? 'before running, asks' : 'asks'} for ${names}`,
-  };
-}
-
 /**
  * Gives the answers to the paused node (throwing `InterruptResponseError` and changing nothing
  * unless every interrupt is answered and none is unknown) and returns the `resume` transition.
@@ -45,26 +35,7 @@ export function resumeWithAnswers(state: SwarmRunState, responses: readonly Inte
   const before = (state.answers?.before ?? []).filter((a) => !answered.has(a.interruptId));
   state.answers = pause.stage === 'before' ? { before: [...before, ...mine], node: [] } : { before, node: mine };
   state.status = 'executing';
-  return {
-    from: null,
-    to: pause.node,
-    kind: 'resume',
-    reason: `answered ${pause.interrupts.map((i) => i.name).join(', ')}`,
-  };
-}
-
-/** What `BeforeNodeCallEvent.interrupt` does for a swarm node: the answer given on resume, or a pause. */
-export function beforeNodeAsk(
-  swarmId: string,
-  nodeId: string,
-  answers: SwarmRunState['answers'],
-): (name: string, reason?: JsonValue) => JsonValue {
-  return (name, reason) => {
-    const id = interruptId(`${swarmId}/${nodeId}`, name);
-    const answer = answers?.before.find((a) => a.interruptId === id);
-    if (answer) return answer.response;
-    throw new InterruptRaised([{ id, name, reason: reason ?? null, source: nodeId }]);
-  };
+  return resumeTransition(pause.node, pause.interrupts);
 }
 
 /**
@@ -77,9 +48,9 @@ export function resumePoint(
 ): { pause: SwarmPause; prompt: InterruptResponseBlock[] | undefined } | undefined {
   const { pause, answers } = state;
   if (pause?.node === nodeId && pause.stage === 'stopped') return { pause, prompt: undefined };
-  if (!pause || pause.node !== nodeId || pause.stage !== 'node' || !answers || answers.node.length === 0)
-    return undefined;
-  return { pause, prompt: answers.node.map((interruptResponse) => ({ interruptResponse })) };
+  const prompt = answerPrompt(answers?.node);
+  if (!pause || pause.node !== nodeId || pause.stage !== 'node' || !prompt) return undefined;
+  return { pause, prompt };
 }
 
 /** An agent's interrupts as the swarm reports them: the agent's name replaced by the node id. */
