@@ -192,6 +192,20 @@ export { Recording, recordingOf } from './session/history/recording.js';
 export type { RecordingData, ReplayToolOptions } from './session/history/recording.js';
 export type { AgentCheckpoint } from './session/stored-history.js';
 
+// Long-term memory (the contract; Memory is in @skein/memory, stores in the session packages)
+export { attachMemory } from './memory/agent-memory.js';
+export type { AgentMemory } from './memory/agent-memory.js';
+export { checkMemoryId, isSafeMemoryId } from './memory/memory-target.js';
+export type { MemoryTarget } from './memory/memory-target.js';
+export type {
+  MemoryDocument,
+  MemoryHit,
+  MemoryMessage,
+  MemorySearchOptions,
+  MemoryStore,
+} from './memory/memory-store.js';
+export type { EmbeddingModel } from './model/embedding-model.js';
+
 // Run-tree budgets
 export {
   BUDGET_LIMITS,
@@ -264,3 +278,4 @@ export {
 export type { SessionErrorOptions } from './errors/session-errors.js';
 export { ConcurrencyError, MultiAgentError } from './errors/orchestration-errors.js';
 export { CancelledError, TimeoutError } from './errors/cancellation-errors.js';
+export { MemoryError } from './errors/memory-errors.js';

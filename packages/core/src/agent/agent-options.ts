@@ -10,6 +10,7 @@ import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { CallbackHandler } from './agent-events.js';
 import type { Agent } from './agent.js';
+import type { AgentMemory } from '../memory/agent-memory.js';
 
 /** Options of `new Agent({...})`. Only `model` is required. */
 export interface AgentOptions {
@@ -49,6 +50,8 @@ export interface AgentOptions {
   handoffs?: (Agent | Handoff)[];
   /** Appended to the default handoff tool description of transfers to this agent. */
   handoffDescription?: string;
+  /** Long-term memory (`new Memory({...})` from `@skein/memory`), read and written under the resource each `invoke` names. */
+  memory?: AgentMemory;
 }
 
 const KNOWN = new Set<string>([
@@ -70,6 +73,7 @@ const KNOWN = new Set<string>([
   'recordDirectToolCall',
   'handoffs',
   'handoffDescription',
+  'memory',
 ]);
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -171,6 +175,11 @@ function checkShapes(options: AgentOptions): void {
   if (o['sessionManager'] !== undefined && !hasMethods(o['sessionManager'], 'registerHooks')) {
     wrong('sessionManager', 'a session manager (e.g. new FileSessionManager({ sessionId }) from @skein/session-file)');
   }
+  if (
+    o['memory'] !== undefined &&
+    !(hasMethods(o['memory'], 'registerHooks', 'openTurn') && Array.isArray((o['memory'] as { tools?: unknown }).tools))
+  )
+    wrong('memory', 'a memory (new Memory({ store }) from @skein/memory)');
   const handoffs = o['handoffs'];
   const isTarget = (h: unknown): boolean =>
     isObject(h) && (h['kind'] === 'handoff' || (typeof h['name'] === 'string' && typeof h['invoke'] === 'function'));

@@ -31,6 +31,7 @@ import { Conversation } from './conversation.js';
 import { OpenInvocation } from './invocation.js';
 import { beginInvocation, closeInvocation } from './invocation-bounds.js';
 import type { InvokeOptions } from './invoke-options.js';
+import { attachMemory, registerToolAdder } from '../memory/agent-memory.js';
 
 /**
  * An agent: a model, a system prompt, tools and a history, driven by the agent loop.
@@ -85,6 +86,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
     if (options.conversationManager) this.hooks.addHook(options.conversationManager);
     if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
     if (this.sessionManager) this.hooks.addHook(this.sessionManager);
+    if (options.memory) attachMemory(this, options.memory);
   }
 
   /** Key-value state outside the conversation (JSON only). */
@@ -112,6 +114,12 @@ export class Agent extends EventSource<AgentStreamEvent> {
       set: (agent, turn) => {
         if (#conversation in agent) agent.#conversation.pending = turn;
       },
+    });
+    // A memory attached after construction (an orchestrator's, see `attachMemory`) adds its tools.
+    registerToolAdder((agent, tools) => {
+      if (!(#tools in agent)) return false;
+      for (const t of tools) agent.#tools.add(t);
+      return true;
     });
     // Orchestrators hand on a conversation they checked when it entered the run (see `setCheckedHistory`).
     registerHistoryAdopter((agent, messages) => {

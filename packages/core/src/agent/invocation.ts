@@ -40,6 +40,7 @@ class LiveInvocation implements Invocation {
   readonly emit: Invocation['emit'];
   readonly onMessageAdded: Invocation['onMessageAdded'];
   readonly idempotencyScope: string;
+  readonly memory: Invocation['memory'];
   readonly abortion: InvocationSignal;
 
   constructor(
@@ -58,6 +59,7 @@ class LiveInvocation implements Invocation {
     this.emit = emitter(listeners, handler, reader, this.requestState);
     this.onMessageAdded = options.onMessageAdded;
     this.idempotencyScope = options.idempotencyScope ?? owner.defaultScope;
+    this.memory = options.memory;
   }
 
   get signal(): AbortSignal {

@@ -3,6 +3,7 @@ import type { Handoff } from '../handoffs/handoff.js';
 import type { Message } from '../types/messages.js';
 import type { InvocationState } from '../tools/agent-tool.js';
 import type { Agent } from './agent.js';
+import type { MemoryTarget } from '../memory/memory-target.js';
 
 /** Options of one invocation. */
 export interface InvokeOptions {
@@ -30,4 +31,9 @@ export interface InvokeOptions {
    * making any event. For orchestrators that need a turn's messages from `invoke()`.
    */
   onMessageAdded?: ((message: Message) => void) | undefined;
+  /**
+   * Whose long-term memory this invocation reads and writes, for an agent with a `memory`: the
+   * resource (a customer) and the thread (this conversation). Without it, the memory does nothing.
+   */
+  memory?: MemoryTarget | undefined;
 }

@@ -11,6 +11,7 @@ import type { Message } from '../types/messages.js';
 import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { RetryStrategy } from './retry-strategy.js';
 import type { LoopBudget } from '../budget/loop-budget.js';
+import type { MemoryTarget } from '../memory/memory-target.js';
 
 /** What the event loop needs of an agent (kept internal; the Agent builds it once). */
 export interface LoopHost {
@@ -72,6 +73,8 @@ export interface Invocation {
   readonly onMessageAdded: ((message: Message) => void) | undefined;
   /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
   readonly idempotencyScope: string;
+  /** Whose long-term memory this invocation reads and writes (`InvokeOptions.memory`). */
+  readonly memory?: MemoryTarget | undefined;
 }
 
 /** The history an agent hands the loop (its conversation). */

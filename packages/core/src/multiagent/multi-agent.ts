@@ -1,3 +1,4 @@
+import type { MemoryTarget } from '../memory/memory-target.js';
 import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { AgentResult } from '../agent/agent-result.js';
 import type { Prompt } from '../agent/prompt.js';
@@ -75,6 +76,8 @@ export interface MultiAgentInvokeOptions {
    * safe point, and the run ends with status `budgetExceeded`. Default: the enclosing run's budget.
    */
   budget?: BudgetOption | undefined;
+  /** Whose long-term memory the run reads and writes (an orchestrator holding a memory; nested ones get it too). */
+  memory?: MemoryTarget | undefined;
 }
 
 /** Events of an orchestrator's stream; it returns the result when done. */
