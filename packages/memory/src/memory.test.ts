@@ -1,4 +1,4 @@
-import { Agent, MemoryError, type AgentStreamEvent, type EmbeddingModel, SkeinError } from '@skein/core';
+import { Agent, type AgentStreamEvent, type EmbeddingModel, type JsonObject, MemoryError, SkeinError } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -88,7 +88,7 @@ describe('Memory: working memory by merge patch', () => {
 
   it('two conversations of one customer updating at the same time both keep their fields', async () => {
     const memory = new Memory({ workingMemory: { schema } });
-    const update = (patch: object) =>
+    const update = (patch: JsonObject) =>
       new Agent({
         model: new ScriptedModel([{ toolUses: [{ name: 'update_working_memory', input: { patch } }] }, 'ok']),
         memory,
