@@ -194,6 +194,8 @@ export type { AgentCheckpoint } from './session/stored-history.js';
 
 // Long-term memory (the contract; Memory is in @skein/memory, stores in the session packages)
 export { attachMemory } from './memory/agent-memory.js';
+export { answerOf, attachMemberMemory, openOrchestratorTurn } from './memory/orchestrator-memory.js';
+export type { OrchestratorTurn } from './memory/orchestrator-memory.js';
 export type { AgentMemory } from './memory/agent-memory.js';
 export { checkMemoryId, isSafeMemoryId } from './memory/memory-target.js';
 export type { MemoryTarget } from './memory/memory-target.js';

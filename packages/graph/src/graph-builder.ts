@@ -6,6 +6,7 @@ import {
   checkSessionId,
   isMultiAgent,
   type SessionManager,
+  type AgentMemory,
   type HistoryOptions,
 } from '@skein/core';
 import { checkGraph } from './build-checks.js';
@@ -34,6 +35,7 @@ export class GraphBuilder {
   #maxConcurrency = Infinity;
   #continueOnFailure = false;
   #sessionManager: SessionManager | undefined;
+  #memory: AgentMemory | undefined;
   #history: HistoryOptions | undefined;
 
   /** Adds an agent or orchestrator as a node; its id defaults to the agent's name or the orchestrator's id. */
@@ -140,6 +142,18 @@ export class GraphBuilder {
   }
 
   /**
+   * Long-term memory (`new Memory({...})` from `@skein/memory`) shared by the graph's agent nodes:
+   * each reads it under the resource of `invoke(task, { memory })`, and the graph records each
+   * completed run (its task and its answer).
+   */
+  setMemory(memory: AgentMemory): this {
+    if (!memory || typeof memory.openTurn !== 'function')
+      throw new ConfigurationError('setMemory() takes a memory, e.g. new Memory({ store }) from @skein/memory.');
+    this.#memory = memory;
+    return this;
+  }
+
+  /**
    * What the session keeps of past steps for time travel (`history()`, `stateAt()`, `fork()`):
    * `{ keep: 'all' }` (the default), `{ keep: n }` (the last n runs) or `{ keep: 'none' }`.
    */
@@ -181,6 +195,7 @@ export class GraphBuilder {
       continueOnFailure: this.#continueOnFailure,
       sessionManager: this.#sessionManager,
       history: this.#history,
+      memory: this.#memory,
     });
   }
 

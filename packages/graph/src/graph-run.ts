@@ -6,6 +6,7 @@ import {
   type Interrupt,
   type InvocationState,
   type JsonObject,
+  type MemoryTarget,
   type Message,
   type MultiAgentBase,
   type MultiAgentStreamEvent,
@@ -42,6 +43,8 @@ export interface RunHost {
   initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject; conversation: JsonObject }>;
   /** The run's budget (`undefined`: none). */
   budget?: OrchestratorBudget | undefined;
+  /** Whose memory the nodes read (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 /**
@@ -170,6 +173,7 @@ export class GraphRun {
       executionCount: count,
       onEvent: this.#emit,
       budget,
+      memory: this.#host.memory,
     });
     return this.#ended(activation, agent, result);
   }

@@ -1,4 +1,5 @@
 import type {
+  AgentMemory,
   Agent,
   HistoryOptions,
   MultiAgentBase,
@@ -61,6 +62,8 @@ export interface GraphConfig {
   readonly sessionManager: SessionManager | undefined;
   /** What the session keeps of past steps (default: every step of every run). */
   readonly history: HistoryOptions | undefined;
+  /** Long-term memory its agent nodes read (`setMemory`); the graph records each completed run. */
+  readonly memory?: AgentMemory | undefined;
 }
 
 /** The outcome of a graph run. */

@@ -1,5 +1,7 @@
 import {
   Agent,
+  attachMemberMemory,
+  openOrchestratorTurn,
   OrchestratorBudget,
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
@@ -71,6 +73,10 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
     this.nodes = config.nodes;
     this.edges = config.edges;
     this.entryPoints = config.entryPoints;
+    attachMemberMemory(
+      config.memory,
+      [...config.nodes.values()].map((n) => n.target),
+    );
     const initial: RunHost['initial'] extends ReadonlyMap<string, infer V> ? Map<string, V> : never = new Map();
     for (const node of config.nodes.values()) {
       const t = node.target;
@@ -213,6 +219,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
         'graph',
         resumed?.budgetSpent,
       );
+      const memory = openOrchestratorTurn(this.#config.memory, options.memory, state.task);
       const host: RunHost = {
         config: this.#config,
         graph: this,
@@ -220,11 +227,13 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
         session,
         initial: this.#initial,
         budget,
+        memory: memory.target,
       };
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);
       const result = await run.execute(start, options.signal);
       this.#keep(result, state, session, budget);
+      await memory.close(result);
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       return result;
     } finally {

@@ -10,6 +10,7 @@ import {
   type AccumulatedUsage,
   type Interrupt,
   type InvocationState,
+  type MemoryTarget,
   type MultiAgentResult,
   type MultiAgentStreamEvent,
   type NodeResult,
@@ -34,6 +35,8 @@ export interface NodeRun {
   onEvent: ((event: MultiAgentStreamEvent) => void) | undefined;
   /** The node's place in the run's budget (`undefined`: no budget). */
   budget?: BudgetScope | undefined;
+  /** Whose long-term memory the node reads (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 /**
@@ -138,7 +141,12 @@ function describeOutcome(
  * `nodeStream`), else through `invoke()`, which makes no events at all (the result is the same).
  */
 async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | MultiAgentResult> {
-  const options = { signal, invocationState: run.invocationState, ...(run.budget ? { budget: run.budget } : {}) };
+  const options = {
+    signal,
+    invocationState: run.invocationState,
+    ...(run.budget ? { budget: run.budget } : {}),
+    ...(run.memory ? { memory: run.memory } : {}),
+  };
   const { target, id } = run.node;
   const onEvent = run.onEvent;
   const multi = isMultiAgent(target);

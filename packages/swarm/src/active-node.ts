@@ -1,5 +1,6 @@
 import {
   addUsage,
+  type MemoryTarget,
   AfterNodeCallEvent,
   BeforeNodeCallEvent,
   budgetStopOf,
@@ -55,6 +56,8 @@ export interface ActiveNodeHost {
   quiet: boolean;
   /** Makes the history the active member starts from. */
   starting: StartingHistory;
+  /** Whose long-term memory the members read (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 /**
@@ -152,6 +155,7 @@ async function runMember(
     budget: host.budget,
     idempotencyScope: `${host.store.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
     quiet: host.quiet,
+    memory: host.memory,
   };
   const onEvent = (event: AgentStreamEvent) => emit({ type: 'nodeStream', nodeId, event });
   const ran = await runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : [], onEvent);

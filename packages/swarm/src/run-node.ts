@@ -5,6 +5,7 @@ import {
   type AgentStreamEvent,
   type Handoff,
   type InvocationState,
+  type MemoryTarget,
   type InvokeOptions,
   type Message,
   type Prompt,
@@ -43,6 +44,8 @@ export interface NodeRun {
   idempotencyScope: string;
   /** True when nobody reads the agent's stream events (`invoke` without listeners): they are not handed on. */
   quiet?: boolean;
+  /** Whose long-term memory the member reads (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 /** Hands a member's event on (as `nodeStream`): a promise when the stream's reader must take it first. */
@@ -67,6 +70,7 @@ export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutco
     invocationState: run.invocationState,
     budget: run.budget,
     idempotencyScope: run.idempotencyScope,
+    ...(run.memory ? { memory: run.memory } : {}),
   };
   try {
     if (!run.quiet) return await streamed(run, options, emit, newItems, started);

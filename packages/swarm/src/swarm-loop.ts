@@ -2,6 +2,7 @@ import {
   budgetStopOf,
   type BudgetScope,
   type InvocationState,
+  type MemoryTarget,
   type MultiAgentStreamEvent,
   type HandoffRequest,
 } from '@skein/core';
@@ -27,6 +28,8 @@ export interface SwarmInvocation {
   elapsed(): number;
   /** Where the run's events go. */
   emit: SwarmEmit;
+  /** Whose long-term memory the members read (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 const REFUSED = Symbol('refused');
@@ -92,6 +95,7 @@ function activeHost(
     budget,
     quiet: inv.quiet,
     starting: run.starting,
+    memory: inv.memory,
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  type AgentMemory,
   checkHistoryOptions,
   ConfigurationError,
   type Agent,
@@ -55,6 +56,11 @@ export interface SwarmOptions {
    * member had when the swarm was constructed. Either way its messages are the conversation passed on.
    */
   memberMemory?: 'kept' | 'fresh';
+  /**
+   * Long-term memory (`new Memory({...})` from `@skein/memory`) its members read under the resource
+   * of `invoke(task, { memory })`; the swarm records each completed run (its task and its answer).
+   */
+  memory?: AgentMemory;
 }
 
 /** Options with defaults applied. */
@@ -87,6 +93,7 @@ const KNOWN = new Set([
   'hooks',
   'repairNarratedHandoffs',
   'memberMemory',
+  'memory',
 ]);
 
 function count(options: SwarmOptions, key: keyof SwarmOptions, fallback: number, min: number): number {
@@ -171,6 +178,10 @@ function checkShapes(options: SwarmOptions): void {
       'Swarm option hooks must be an array of hook providers ({ registerHooks(registry) }).',
     );
   }
+  if (o['memory'] !== undefined && !has(o['memory'], 'openTurn'))
+    throw new ConfigurationError(
+      'Swarm option memory must be a memory, e.g. new Memory({ store }) from @skein/memory.',
+    );
   if (o['id'] !== undefined && (typeof o['id'] !== 'string' || o['id'] === ''))
     throw new ConfigurationError('Swarm option id must be a non-empty string.');
   if (o['nestHandoffHistory'] !== undefined && typeof o['nestHandoffHistory'] !== 'boolean')
