@@ -23,13 +23,14 @@ export function buildDeskAgent(parts: DeskParts): Agent {
       agents.refund.asTool({ name: 'refund', description: 'Ask the refund agent (money back for an order).' }),
     ],
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
+    ...(parts.memory ? { memory: parts.memory } : {}),
   });
 }
 
 export function agentDesk(parts: DeskParts): Desk {
   const agent = buildDeskAgent(parts);
   const run = async (prompt: Prompt | undefined, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = agent.stream(prompt, { budget: parts.budget });
+    const stream = agent.stream(prompt, { budget: parts.budget, memory: parts.customer });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;

@@ -33,13 +33,14 @@ export function buildDeskGraph(parts: DeskParts): Graph {
     .setEntryPoint('triage')
     .setMaxNodeExecutions(10);
   if (parts.sessionManager) builder.setSessionManager(parts.sessionManager);
+  if (parts.memory) builder.setMemory(parts.memory);
   return builder.build();
 }
 
 export function graphDesk(parts: DeskParts): Desk {
   const graph = buildDeskGraph(parts);
   const turn = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = graph.stream(message, { budget: parts.budget });
+    const stream = graph.stream(message, { budget: parts.budget, memory: parts.customer });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;

@@ -35,13 +35,14 @@ export function buildDeskSwarm(parts: DeskParts): Swarm {
     nodes: [triage, agents.billing, agents.refund],
     maxHandoffs: 4,
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
+    ...(parts.memory ? { memory: parts.memory } : {}),
   });
 }
 
 export function swarmDesk(parts: DeskParts): Desk {
   const swarm = buildDeskSwarm(parts);
   const turn = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = swarm.stream(message, { budget: parts.budget });
+    const stream = swarm.stream(message, { budget: parts.budget, memory: parts.customer });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;
