@@ -1,4 +1,11 @@
-import { Agent, type AgentStreamEvent, type EmbeddingModel, type JsonObject, MemoryError, SkeinError } from '@skein/core';
+import {
+  Agent,
+  type AgentStreamEvent,
+  type EmbeddingModel,
+  type JsonObject,
+  MemoryError,
+  SkeinError,
+} from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

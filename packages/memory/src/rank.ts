@@ -35,7 +35,7 @@ export function rankLexical(
 }
 
 /** Cosine similarity of two vectors of the same length (0 when either is all zeros). */
-export function cosine(a: readonly number[], b: readonly number[]): number {
+function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
   let na = 0;
   let nb = 0;

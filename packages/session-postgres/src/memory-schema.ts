@@ -17,6 +17,7 @@ CREATE TABLE IF NOT EXISTS ${s}.skein_memory_messages (
   tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
   PRIMARY KEY (resource, thread, seq));
 CREATE INDEX IF NOT EXISTS skein_memory_messages_tsv ON ${s}.skein_memory_messages USING gin (tsv);
+CREATE INDEX IF NOT EXISTS skein_memory_messages_recent ON ${s}.skein_memory_messages (resource, seq);
 CREATE OR REPLACE FUNCTION ${s}.skein_cosine(a real[], b real[]) RETURNS double precision
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE WHEN sqrt(sum(x * x)) = 0 OR sqrt(sum(y * y)) = 0 THEN 0

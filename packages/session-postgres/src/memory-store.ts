@@ -11,7 +11,11 @@ import {
 import type { Pool } from 'pg';
 import { toSessionError } from './errors.js';
 import { ensureMemorySchema } from './memory-schema.js';
-import { type PostgresSessionRepositoryOptions, type ResolvedPostgresOptions, resolvePostgresOptions } from './options.js';
+import {
+  type PostgresSessionRepositoryOptions,
+  type ResolvedPostgresOptions,
+  resolvePostgresOptions,
+} from './options.js';
 import { quoteIdent } from './schema.js';
 
 /** Options of {@link PostgresMemoryStore}: the database (and schema) of the sessions, or another. */
@@ -27,6 +31,8 @@ interface Row {
 }
 
 const COLUMNS = 'thread, seq, role, text, at, embedding';
+/** A search ranks the newest matches of the resource, at most this many (so recall does not grow with history). */
+const CANDIDATES = 500;
 const toMessage = (r: Row): MemoryMessage => ({
   thread: r.thread,
   seq: Number(r.seq),
@@ -124,7 +130,12 @@ export class PostgresMemoryStore implements MemoryStore {
       `SELECT key, doc, version, updated_at FROM ${this.#s}.skein_memory_docs WHERE resource = $1 ORDER BY key`,
       [resource],
     );
-    return rows.map((r) => ({ key: r.key, value: JSON.parse(r.doc) as JsonObject, version: Number(r.version), updatedAt: r.updated_at }));
+    return rows.map((r) => ({
+      key: r.key,
+      value: JSON.parse(r.doc) as JsonObject,
+      version: Number(r.version),
+      updatedAt: r.updated_at,
+    }));
   }
 
   async putMessages(resource: string, messages: readonly MemoryMessage[]): Promise<void> {
@@ -161,7 +172,13 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows.map(toMessage);
   }
 
-  async readAround(resource: string, thread: string, seq: number, before: number, after: number): Promise<MemoryMessage[]> {
+  async readAround(
+    resource: string,
+    thread: string,
+    seq: number,
+    before: number,
+    after: number,
+  ): Promise<MemoryMessage[]> {
     checkMemoryId(resource, 'resource');
     checkMemoryId(thread, 'thread');
     const { rows } = await this.#query<Row>(
@@ -181,9 +198,11 @@ export class PostgresMemoryStore implements MemoryStore {
     if (words.length === 0) return [];
     const { rows } = await this.#query<Row & { score: number }>(
       'searching memory',
-      `SELECT ${COLUMNS}, ts_rank(tsv, q) AS score
-       FROM ${this.#s}.skein_memory_messages, to_tsquery('english', $2) AS q
-       WHERE resource = $1 AND thread <> $3 AND tsv @@ q ORDER BY score DESC, seq DESC LIMIT $4`,
+      `SELECT ${COLUMNS}, ts_rank(tsv, q) AS score FROM (
+         SELECT ${COLUMNS}, tsv FROM ${this.#s}.skein_memory_messages, to_tsquery('english', $2) AS q
+         WHERE resource = $1 AND thread <> $3 AND tsv @@ q ORDER BY seq DESC LIMIT ${CANDIDATES}) c,
+         to_tsquery('english', $2) AS q
+       ORDER BY score DESC, seq DESC LIMIT $4`,
       [resource, words.join(' | '), options.excludeThread ?? '', options.limit],
     );
     return rows.map((r) => ({ message: toMessage(r), score: Number(r.score) }));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import type * as SqliteVec from 'sqlite-vec';
 
 /** The version of the memory tables this package writes (`skein_meta.memory_schema_version`). */
 const MEMORY_SCHEMA_VERSION = '1';
@@ -59,6 +60,6 @@ export function ensureMemorySchema(db: BetterSqlite3.Database): void {
 
 /** Loads sqlite-vec (its npm package ships the extension binary) into the connection. */
 export function loadVectors(db: BetterSqlite3.Database): void {
-  const vec = createRequire(import.meta.url)('sqlite-vec') as { load(db: BetterSqlite3.Database): void };
+  const vec = createRequire(import.meta.url)('sqlite-vec') as typeof SqliteVec;
   vec.load(db);
 }

@@ -30,6 +30,12 @@ interface Row {
 }
 
 const COLUMNS = 'thread, seq, role, text, at, embedding';
+/**
+ * A search ranks the newest matches of the resource, at most this many (the index walks them newest
+ * first and stops): recall costs the same at 1k and 100k messages, and an old message that matches
+ * as well as a newer one gives way to it.
+ */
+const CANDIDATES = 500;
 const M_COLUMNS = 'm.thread, m.seq, m.role, m.text, m.at, m.embedding';
 const toBlob = (v: readonly number[]): Buffer => Buffer.from(new Float32Array(v).buffer);
 
@@ -55,6 +61,8 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly #options: ResolvedSqliteOptions;
   #db: BetterSqlite3.Database | undefined;
   #vectors = false;
+  /** Statements prepared once per connection, by their SQL. */
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(options: SqliteMemoryStoreOptions) {
     this.#options = resolveSqliteOptions(options, 'SqliteMemoryStore');
@@ -95,9 +103,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#run(
       'reading memory',
       (db) => {
-        const row = db
-          .prepare('SELECT key, doc, version, updated_at FROM skein_memory_docs WHERE resource = ? AND key = ?')
-          .get(resource, key) as { key: string; doc: string; version: number; updated_at: string } | undefined;
+        const row = this.#st(
+          db,
+          'SELECT key, doc, version, updated_at FROM skein_memory_docs WHERE resource = ? AND key = ?',
+        ).get(resource, key) as { key: string; doc: string; version: number; updated_at: string } | undefined;
         return (
           row && { key, value: JSON.parse(row.doc) as JsonObject, version: row.version, updatedAt: row.updated_at }
         );
@@ -114,16 +123,14 @@ export class SqliteMemoryStore implements MemoryStore {
       'writing memory',
       (db) =>
         (expected === 0
-          ? db
-              .prepare(
-                'INSERT INTO skein_memory_docs (resource, key, version, doc, updated_at) VALUES (?, ?, 1, ?, ?) ON CONFLICT DO NOTHING',
-              )
-              .run(resource, key, doc, nowIso())
-          : db
-              .prepare(
-                'UPDATE skein_memory_docs SET version = version + 1, doc = ?, updated_at = ? WHERE resource = ? AND key = ? AND version = ?',
-              )
-              .run(doc, nowIso(), resource, key, expected)
+          ? this.#st(
+              db,
+              'INSERT INTO skein_memory_docs (resource, key, version, doc, updated_at) VALUES (?, ?, 1, ?, ?) ON CONFLICT DO NOTHING',
+            ).run(resource, key, doc, nowIso())
+          : this.#st(
+              db,
+              'UPDATE skein_memory_docs SET version = version + 1, doc = ?, updated_at = ? WHERE resource = ? AND key = ? AND version = ?',
+            ).run(doc, nowIso(), resource, key, expected)
         ).changes === 1,
       false,
     );
@@ -135,9 +142,10 @@ export class SqliteMemoryStore implements MemoryStore {
       'reading memory',
       (db) =>
         (
-          db
-            .prepare('SELECT key, doc, version, updated_at FROM skein_memory_docs WHERE resource = ? ORDER BY key')
-            .all(resource) as { key: string; doc: string; version: number; updated_at: string }[]
+          this.#st(
+            db,
+            'SELECT key, doc, version, updated_at FROM skein_memory_docs WHERE resource = ? ORDER BY key',
+          ).all(resource) as { key: string; doc: string; version: number; updated_at: string }[]
         ).map((r) => ({
           key: r.key,
           value: JSON.parse(r.doc) as JsonObject,
@@ -155,7 +163,8 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#run(
       'writing memory',
       (db) => {
-        const put = db.prepare(
+        const put = this.#st(
+          db,
           `INSERT INTO skein_memory_messages (resource, owner, thread, seq, role, text, at, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (resource, thread, seq) DO UPDATE SET role = excluded.role, text = excluded.text, at = excluded.at, embedding = excluded.embedding`,
         );
@@ -174,9 +183,9 @@ export class SqliteMemoryStore implements MemoryStore {
       'reading memory',
       (db) =>
         (
-          db
-            .prepare(`SELECT ${COLUMNS} FROM skein_memory_messages WHERE resource = ? ORDER BY thread, seq`)
-            .all(resource) as Row[]
+          this.#st(db, `SELECT ${COLUMNS} FROM skein_memory_messages WHERE resource = ? ORDER BY thread, seq`).all(
+            resource,
+          ) as Row[]
         ).map(toMessage),
       [],
     );
@@ -194,17 +203,15 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#run(
       'reading memory',
       (db) => {
-        const upTo = db
-          .prepare(
-            `SELECT ${COLUMNS} FROM skein_memory_messages WHERE resource = ? AND thread = ? AND seq <= ? ORDER BY seq DESC LIMIT ?`,
-          )
-          .all(resource, thread, seq, before + 1) as Row[];
+        const upTo = this.#st(
+          db,
+          `SELECT ${COLUMNS} FROM skein_memory_messages WHERE resource = ? AND thread = ? AND seq <= ? ORDER BY seq DESC LIMIT ?`,
+        ).all(resource, thread, seq, before + 1) as Row[];
         if (Number(upTo[0]?.seq) !== seq) return [];
-        const later = db
-          .prepare(
-            `SELECT ${COLUMNS} FROM skein_memory_messages WHERE resource = ? AND thread = ? AND seq > ? ORDER BY seq LIMIT ?`,
-          )
-          .all(resource, thread, seq, after) as Row[];
+        const later = this.#st(
+          db,
+          `SELECT ${COLUMNS} FROM skein_memory_messages WHERE resource = ? AND thread = ? AND seq > ? ORDER BY seq LIMIT ?`,
+        ).all(resource, thread, seq, after) as Row[];
         return [...upTo.reverse(), ...later].map(toMessage);
       },
       [],
@@ -220,12 +227,14 @@ export class SqliteMemoryStore implements MemoryStore {
       'searching memory',
       (db) =>
         (
-          db
-            .prepare(
-              `SELECT ${M_COLUMNS}, f.rank AS rank FROM skein_memory_fts f JOIN skein_memory_messages m ON m.id = f.rowid
-               WHERE skein_memory_fts MATCH ? AND m.resource = ? AND m.thread <> ? ORDER BY f.rank LIMIT ?`,
-            )
-            .all(match, resource, options.excludeThread ?? '', options.limit) as (Row & { rank: number })[]
+          this.#st(
+            db,
+            `SELECT ${M_COLUMNS}, c.rank AS rank FROM (
+                 SELECT rowid AS id, bm25(skein_memory_fts) AS rank FROM skein_memory_fts
+                 WHERE skein_memory_fts MATCH ? ORDER BY rowid DESC LIMIT ${CANDIDATES}) c
+               JOIN skein_memory_messages m ON m.id = c.id
+               WHERE m.resource = ? AND m.thread <> ? ORDER BY c.rank LIMIT ?`,
+          ).all(match, resource, options.excludeThread ?? '', options.limit) as (Row & { rank: number })[]
         ).map((r) => ({ message: toMessage(r), score: -r.rank })),
       [],
     );
@@ -240,12 +249,11 @@ export class SqliteMemoryStore implements MemoryStore {
           loadVectors(db);
           this.#vectors = true;
         }
-        const rows = db
-          .prepare(
-            `SELECT ${COLUMNS}, vec_distance_cosine(embedding, ?) AS distance FROM skein_memory_messages
+        const rows = this.#st(
+          db,
+          `SELECT ${COLUMNS}, vec_distance_cosine(embedding, ?) AS distance FROM skein_memory_messages
              WHERE resource = ? AND thread <> ? AND length(embedding) = ? ORDER BY distance LIMIT ?`,
-          )
-          .all(toBlob(vector), resource, options.excludeThread ?? '', vector.length * 4, options.limit) as (Row & {
+        ).all(toBlob(vector), resource, options.excludeThread ?? '', vector.length * 4, options.limit) as (Row & {
           distance: number;
         })[];
         return rows.map((r) => ({ message: toMessage(r), score: 1 - r.distance }));
@@ -259,11 +267,10 @@ export class SqliteMemoryStore implements MemoryStore {
       'reading memory',
       (db) =>
         (
-          db
-            .prepare(
-              'SELECT resource FROM skein_memory_docs UNION SELECT resource FROM skein_memory_messages ORDER BY resource',
-            )
-            .all() as { resource: string }[]
+          this.#st(
+            db,
+            'SELECT resource FROM skein_memory_docs UNION SELECT resource FROM skein_memory_messages ORDER BY resource',
+          ).all() as { resource: string }[]
         ).map((r) => r.resource),
       [],
     );
@@ -275,19 +282,26 @@ export class SqliteMemoryStore implements MemoryStore {
       'erasing memory',
       (db) => {
         db.transaction(() => {
-          db.prepare('DELETE FROM skein_memory_docs WHERE resource = ?').run(resource);
-          db.prepare('DELETE FROM skein_memory_messages WHERE resource = ?').run(resource);
+          this.#st(db, 'DELETE FROM skein_memory_docs WHERE resource = ?').run(resource);
+          this.#st(db, 'DELETE FROM skein_memory_messages WHERE resource = ?').run(resource);
         })();
         // Merge the index's segments (dropping what was deleted), then copy the WAL back with its pages zeroed.
-        db.prepare("INSERT INTO skein_memory_fts (skein_memory_fts) VALUES ('optimize')").run();
+        this.#st(db, "INSERT INTO skein_memory_fts (skein_memory_fts) VALUES ('optimize')").run();
         db.pragma('wal_checkpoint(TRUNCATE)');
       },
       undefined,
     );
   }
 
+  #st(db: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  }
+
   async close(): Promise<void> {
     this.#db?.close();
     this.#db = undefined;
+    this.#statements.clear();
   }
 }

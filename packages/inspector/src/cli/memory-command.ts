@@ -5,7 +5,7 @@ import { withStore } from './with-store.js';
 const STORE = 'the store (a directory, s3://bucket/prefix, sqlite:file.db or postgres://...)';
 
 /** Everything memory keeps of one resource: its documents and its messages by thread. */
-export async function memoryOf(
+async function memoryOf(
   store: MemoryStore,
   resource: string,
 ): Promise<{ resource: string; documents: unknown[]; threads: Record<string, unknown[]> }> {
