@@ -158,21 +158,32 @@ try {
     const turnStore = new SqliteMemoryStore({ path: path.join(dir, `turns-${synchronous}.db`), synchronous });
     await fill(turnStore, 'ann', 10_000);
     const memory = new Memory({ store: turnStore });
-    variants.push([`memory on SQLite (synchronous ${synchronous}), 10k messages`, new Agent({ model: model(), memory, retryStrategy: null }), memory]);
+    variants.push([
+      `memory on SQLite (synchronous ${synchronous}), 10k messages`,
+      new Agent({ model: model(), memory, retryStrategy: null }),
+      memory,
+    ]);
   }
   const turnTimes = variants.map(() => [] as number[]);
   for (let i = 0; i < TURNS; i++) {
     for (const [v, [, agent, memory]] of variants.entries()) {
       agent.messages = [];
       const t = performance.now();
-      await agent.invoke('Where is my parcel for order 42? It is late.', memory ? { memory: { resource: 'ann', thread: `turn${i}` } } : {});
+      await agent.invoke(
+        'Where is my parcel for order 42? It is late.',
+        memory ? { memory: { resource: 'ann', thread: `turn${i}` } } : {},
+      );
       turnTimes[v]?.push(performance.now() - t);
     }
   }
   const base = pct(turnTimes[0] ?? [], 0.5);
   table([
     ['turn (20 ms model)', 'median ms', 'x no memory'],
-    ...variants.map(([name], v) => [name, pct(turnTimes[v] ?? [], 0.5).toFixed(2), (pct(turnTimes[v] ?? [], 0.5) / base).toFixed(3)]),
+    ...variants.map(([name], v) => [
+      name,
+      pct(turnTimes[v] ?? [], 0.5).toFixed(2),
+      (pct(turnTimes[v] ?? [], 0.5) / base).toFixed(3),
+    ]),
   ]);
   for (const [, , memory] of variants) await memory?.close();
 
