@@ -14,12 +14,25 @@ afterEach(async () => {
 
 describe('OpenAIEmbeddingModel on the wire (the openai SDK against a loopback server)', () => {
   it('POSTs /embeddings with the texts and reads the vectors, base64 as the SDK asks, in index order', async () => {
-    server.enqueue((request) => ({ status: 200, body: embeddingsBody(request, [[0.5, -1, 2], [1, 0, 0.25]]) }));
+    server.enqueue((request) => ({
+      status: 200,
+      body: embeddingsBody(request, [
+        [0.5, -1, 2],
+        [1, 0, 0.25],
+      ]),
+    }));
     const model = new OpenAIEmbeddingModel({ modelId: 'nomic-embed-text', baseURL: server.url });
-    expect(await model.embed(['order 42', 'refund'])).toEqual([[0.5, -1, 2], [1, 0, 0.25]]);
+    expect(await model.embed(['order 42', 'refund'])).toEqual([
+      [0.5, -1, 2],
+      [1, 0, 0.25],
+    ]);
     const [sent] = server.requests;
     expect(sent?.path).toBe('/v1/embeddings');
-    expect(sent?.body).toMatchObject({ model: 'nomic-embed-text', input: ['order 42', 'refund'], encoding_format: 'base64' });
+    expect(sent?.body).toMatchObject({
+      model: 'nomic-embed-text',
+      input: ['order 42', 'refund'],
+      encoding_format: 'base64',
+    });
     expect(sent?.body['dimensions']).toBeUndefined();
   });
 
@@ -42,7 +55,10 @@ describe('OpenAIEmbeddingModel on the wire (the openai SDK against a loopback se
     const { Memory } = await import('@skein/memory');
     const model = new OpenAIEmbeddingModel({ modelId: 'mini', dimensions: 3, baseURL: server.url });
     // Recall's query (a failed recall is skipped, the turn goes on), then the messages when stored.
-    const short = (request: Parameters<typeof embeddingsBody>[0]) => ({ status: 200, body: embeddingsBody(request, [[1, 2]]) });
+    const short = (request: Parameters<typeof embeddingsBody>[0]) => ({
+      status: 200,
+      body: embeddingsBody(request, [[1, 2]]),
+    });
     server.enqueue(short, short);
     const memory = new Memory({ recall: { embeddings: model } });
     const error = await new Agent({ model: new ScriptedModel(['ok']), memory })

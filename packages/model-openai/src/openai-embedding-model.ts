@@ -5,7 +5,8 @@ import type { OpenAIModelOptions } from './openai-options.js';
 import { resolveOpenAIOptions } from './openai-options.js';
 
 /** Options of {@link OpenAIEmbeddingModel}: the client options of `OpenAIModel`, the model and its vector length. */
-export interface OpenAIEmbeddingModelOptions extends Pick<OpenAIModelOptions, 'baseURL' | 'apiKey' | 'client' | 'clientOptions'> {
+export interface OpenAIEmbeddingModelOptions
+  extends Pick<OpenAIModelOptions, 'baseURL' | 'apiKey' | 'client' | 'clientOptions'> {
   /** Default `text-embedding-3-small` (OpenAI); e.g. `nomic-embed-text` on Ollama. */
   modelId?: string;
   /** The vector length: sent as `dimensions` (models that can shorten their vectors take it) and checked on each answer. */

@@ -12,6 +12,7 @@ import {
 import { openDatabase } from './database.js';
 import { toSessionError } from './errors.js';
 import { ensureMemorySchema, hasMemoryTables, loadVectors, ownerToken } from './memory-schema.js';
+import { CANDIDATES, COLUMNS, M_COLUMNS, type Row, toBlob, toMessage } from './memory-rows.js';
 import { resolveSqliteOptions, type ResolvedSqliteOptions, type SqliteSessionRepositoryOptions } from './options.js';
 
 /** Options of {@link SqliteMemoryStore}: the database file (the sessions' own, or another). */
@@ -19,34 +20,6 @@ export type SqliteMemoryStoreOptions = Pick<
   SqliteSessionRepositoryOptions,
   'path' | 'readonly' | 'busyTimeoutMs' | 'synchronous'
 >;
-
-interface Row {
-  thread: string;
-  seq: number;
-  role: 'user' | 'assistant';
-  text: string;
-  at: string;
-  embedding: Buffer | null;
-}
-
-const COLUMNS = 'thread, seq, role, text, at, embedding';
-/**
- * A search ranks the newest matches of the resource, at most this many (the index walks them newest
- * first and stops): recall costs the same at 1k and 100k messages, and an old message that matches
- * as well as a newer one gives way to it.
- */
-const CANDIDATES = 500;
-const M_COLUMNS = 'm.thread, m.seq, m.role, m.text, m.at, m.embedding';
-const toBlob = (v: readonly number[]): Buffer => Buffer.from(new Float32Array(v).buffer);
-
-function toMessage(row: Row): MemoryMessage {
-  const m: MemoryMessage = { thread: row.thread, seq: Number(row.seq), role: row.role, text: row.text, at: row.at };
-  if (row.embedding)
-    m.embedding = Array.from(
-      new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.length / 4),
-    );
-  return m;
-}
 
 /**
  * Long-term memory in an SQLite file, beside the sessions (same file or another): documents,
