@@ -196,8 +196,6 @@ try {
     await s.close();
     const db = new Database(file);
     db.pragma('wal_checkpoint(TRUNCATE)');
-    const before = new Database(path.join(dir, 'empty.db'));
-    before.close();
     const used = Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
     db.close();
     bytes.push(['sqlite', withVectors ? '256 floats' : 'none', Math.round(used / 10_000)]);

@@ -1,4 +1,4 @@
-import { type MemoryMessage, type MemoryStore, SkeinError } from '@skein/core';
+import { type MemoryMessage, type MemoryStore, rankLexical, SkeinError } from '@skein/core';
 import { Agent } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { Memory } from '@skein/memory';
@@ -56,7 +56,7 @@ const msg = (thread: string, seq: number, text: string, embedding?: number[]): M
 const texts = (list: readonly { message: MemoryMessage }[] | readonly MemoryMessage[]): string[] =>
   list.map((x) => ('message' in x ? x.message.text : x.text));
 
-/** Lexical search through the store's own index, or (stores without one) through `Memory`'s ranking. */
+/** Lexical search through the store's own index, or (stores without one) through core's BM25 ranking, as `Memory` does. */
 async function lexical(
   store: MemoryStore,
   resource: string,
@@ -64,7 +64,6 @@ async function lexical(
   excludeThread?: string,
 ): Promise<string[]> {
   if (store.searchText) return texts(await store.searchText(resource, terms, { limit: 10, excludeThread }));
-  const { rankLexical } = await import('../../packages/memory/src/rank.js');
   return texts(rankLexical(await store.listMessages(resource), terms, { limit: 10, excludeThread }));
 }
 
@@ -148,6 +147,15 @@ export function memoryStoreContract(under: MemoryStoreUnderTest): void {
         expect(texts(hits)).toEqual(['east', 'north']);
         expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? 1);
       }
+    });
+
+    it('search: a rare word finds its old message behind hundreds of newer ones that match a common word', async () => {
+      await s.putMessages('ann', [msg('old', 1, 'I was charged twice for order 42')]);
+      await s.putMessages(
+        'ann',
+        Array.from({ length: 600 }, (_, i) => msg(`new${Math.floor(i / 20)}`, 10 + i, `order ${1000 + i} shipped`)),
+      );
+      expect((await lexical(s, 'ann', ['order', '42']))[0]).toBe('I was charged twice for order 42');
     });
 
     it('redaction: a message stored again with the same place replaces it everywhere, its index entries too', async () => {

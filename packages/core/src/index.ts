@@ -198,6 +198,7 @@ export { answerOf, attachMemberMemory, openOrchestratorTurn } from './memory/orc
 export type { OrchestratorTurn } from './memory/orchestrator-memory.js';
 export type { AgentMemory } from './memory/agent-memory.js';
 export { checkMemoryId, isSafeMemoryId } from './memory/memory-target.js';
+export { rankLexical } from './memory/rank-lexical.js';
 export type { MemoryTarget } from './memory/memory-target.js';
 export type {
   MemoryDocument,

@@ -1,6 +1,6 @@
-import type { MemoryHit, MemoryMessage } from '@skein/core';
+import { type MemoryHit, type MemoryMessage, rankLexical } from '@skein/core';
 import { describe, expect, it } from 'vitest';
-import { fuseRanks, rankLexical } from './rank.js';
+import { fuseRanks } from './rank.js';
 import { termsOf } from './terms.js';
 
 const msg = (thread: string, seq: number, text: string): MemoryMessage => ({ thread, seq, role: 'user', text, at: '' });

@@ -1,7 +1,13 @@
-import type { MemoryHit, MemoryMessage, MemorySearchOptions, MemoryStore } from '@skein/core';
+import {
+  type MemoryHit,
+  type MemoryMessage,
+  type MemorySearchOptions,
+  type MemoryStore,
+  rankLexical,
+} from '@skein/core';
 import type { Embedder } from './embedder.js';
 import type { ResolvedMemoryOptions } from './memory-options.js';
-import { fuseRanks, rankLexical, rankVector } from './rank.js';
+import { fuseRanks, rankVector } from './rank.js';
 import { termsOf } from './terms.js';
 
 type Recall = NonNullable<ResolvedMemoryOptions['recall']>;

@@ -14,12 +14,3 @@ export function termsOf(text: string): string[] {
   }
   return [...seen].slice(0, 32);
 }
-
-/** A light stemmer for in-memory ranking ("charged", "charges" and "charge" meet at "charg"). */
-export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
-  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'edly', 'ed', 'ies', 'es', 'ly', 's', 'e']) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 3) return word.slice(0, -suffix.length);
-  }
-  return word;
-}

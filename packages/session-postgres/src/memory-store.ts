@@ -31,8 +31,8 @@ interface Row {
 }
 
 const COLUMNS = 'thread, seq, role, text, at, embedding';
-/** A search ranks the newest matches of the resource, at most this many (so recall does not grow with history). */
-const CANDIDATES = 500;
+/** A search ranks, for each of its words, the newest matches of the resource, at most this many (so recall does not grow with history). */
+const CANDIDATES = 100;
 const toMessage = (r: Row): MemoryMessage => ({
   thread: r.thread,
   seq: Number(r.seq),
@@ -196,14 +196,18 @@ export class PostgresMemoryStore implements MemoryStore {
     checkMemoryId(resource, 'resource');
     const words = terms.map((t) => t.replace(/[^\p{L}\p{N}]/gu, '')).filter((t) => t !== '');
     if (words.length === 0) return [];
+    // Per word, its newest matches (the GIN index and (resource, seq) stop there), ranked together:
+    // recall does not grow with history, and a rare word still finds its old message.
     const { rows } = await this.#query<Row & { score: number }>(
       'searching memory',
-      `SELECT ${COLUMNS}, ts_rank(tsv, q) AS score FROM (
-         SELECT ${COLUMNS}, tsv FROM ${this.#s}.skein_memory_messages, to_tsquery('english', $2) AS q
-         WHERE resource = $1 AND thread <> $3 AND tsv @@ q ORDER BY seq DESC LIMIT ${CANDIDATES}) c,
-         to_tsquery('english', $2) AS q
+      `SELECT ${COLUMNS}, ts_rank(tsv, to_tsquery('english', $2)) AS score FROM ${this.#s}.skein_memory_messages
+       WHERE resource = $1 AND (thread, seq) IN (
+         SELECT c.thread, c.seq FROM unnest($5::text[]) AS w(word), LATERAL (
+           SELECT thread, seq FROM ${this.#s}.skein_memory_messages
+           WHERE resource = $1 AND thread <> $3 AND tsv @@ to_tsquery('english', w.word)
+           ORDER BY seq DESC LIMIT ${CANDIDATES}) c)
        ORDER BY score DESC, seq DESC LIMIT $4`,
-      [resource, words.join(' | '), options.excludeThread ?? '', options.limit],
+      [resource, words.join(' | '), options.excludeThread ?? '', options.limit, words],
     );
     return rows.map((r) => ({ message: toMessage(r), score: Number(r.score) }));
   }

@@ -13,11 +13,12 @@ export interface Row {
 /** The columns of a message row. */
 export const COLUMNS = 'thread, seq, role, text, at, embedding';
 /**
- * A search ranks the newest matches of the resource, at most this many (the index walks them newest
- * first and stops): recall costs the same at 1k and 100k messages, and an old message that matches
- * as well as a newer one gives way to it.
+ * A search takes, for each of its terms, the newest matches of the resource, at most this many (the
+ * index walks them newest first and stops), and ranks their union by BM25: recall costs the same at
+ * 1k and 100k messages, a rare term (an order number) still finds its old message, and an old
+ * message that matches as well as a newer one gives way to it.
  */
-export const CANDIDATES = 500;
+export const CANDIDATES = 100;
 /** The same columns of the messages table aliased `m`. */
 export const M_COLUMNS = 'm.thread, m.seq, m.role, m.text, m.at, m.embedding';
 /** A vector as the float32 BLOB sqlite-vec compares. */

@@ -8,6 +8,7 @@ import {
   type MemorySearchOptions,
   type MemoryStore,
   nowIso,
+  rankLexical,
 } from '@skein/core';
 import { openDatabase } from './database.js';
 import { toSessionError } from './errors.js';
@@ -193,22 +194,33 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async searchText(resource: string, terms: readonly string[], options: MemorySearchOptions): Promise<MemoryHit[]> {
     checkMemoryId(resource, 'resource');
-    const words = terms.map((t) => `"${t.replace(/"/g, '""')}"`);
-    if (words.length === 0) return [];
-    const match = `"${ownerToken(resource)}" AND (${words.join(' OR ')})`;
+    const owner = `"${ownerToken(resource)}"`;
+    const matches = [...new Set(terms)].map((t) => `${owner} AND "${t.replace(/"/g, '""')}"`);
+    if (matches.length === 0) return [];
     return this.#run(
       'searching memory',
-      (db) =>
-        (
-          this.#st(
-            db,
-            `SELECT ${M_COLUMNS}, c.rank AS rank FROM (
-                 SELECT rowid AS id, bm25(skein_memory_fts) AS rank FROM skein_memory_fts
-                 WHERE skein_memory_fts MATCH ? ORDER BY rowid DESC LIMIT ${CANDIDATES}) c
-               JOIN skein_memory_messages m ON m.id = c.id
-               WHERE m.resource = ? AND m.thread <> ? ORDER BY c.rank LIMIT ?`,
-          ).all(match, resource, options.excludeThread ?? '', options.limit) as (Row & { rank: number })[]
-        ).map((r) => ({ message: toMessage(r), score: -r.rank })),
+      (db) => {
+        // Per term, its newest matches, unranked by the index: FTS5's bm25() counts every row of each
+        // term in the whole table (it grows with history); BM25 over the candidates ranks them instead.
+        // CROSS JOIN keeps the candidates the outer loop (else SQLite scans every row of the resource).
+        const newest = this.#st(
+          db,
+          `SELECT m.id AS id, ${M_COLUMNS} FROM (
+               SELECT rowid AS id FROM skein_memory_fts WHERE skein_memory_fts MATCH ? ORDER BY rowid DESC LIMIT ${CANDIDATES}) c
+             CROSS JOIN skein_memory_messages m ON m.id = c.id
+             WHERE m.resource = ? AND m.thread <> ?`,
+        );
+        const byId = new Map<number, Row>();
+        for (const match of matches)
+          for (const row of newest.all(match, resource, options.excludeThread ?? '') as (Row & { id: number })[])
+            byId.set(row.id, row);
+        const rows = [...byId.entries()].sort((a, b) => b[0] - a[0]).map(([, row]) => row);
+        const rowOf = new Map(rows.map((r) => [toMessage({ ...r, embedding: null }), r]));
+        return rankLexical([...rowOf.keys()], terms, options).map((hit) => ({
+          message: toMessage(rowOf.get(hit.message) as Row),
+          score: hit.score,
+        }));
+      },
       [],
     );
   }
