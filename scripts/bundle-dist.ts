@@ -70,8 +70,9 @@ async function sources(dir: string): Promise<string[]> {
   const files: string[] = [];
   for (const item of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, item.name);
-    if (item.isDirectory()) files.push(...(await sources(path)));
-    else if (item.name.endsWith('.ts') && !/\.test(-helpers)?\.ts$|\.test\.ts$/.test(item.name)) files.push(path);
+    if (item.isDirectory()) {
+      if (item.name !== 'test-support') files.push(...(await sources(path)));
+    } else if (item.name.endsWith('.ts') && !item.name.endsWith('.test.ts')) files.push(path);
   }
   return files;
 }

@@ -1,4 +1,4 @@
-import { Agent, isValidStart, type Message } from '@skein/core';
+import { Agent, isValidStart, type AgentHandle, type Message } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import {
   composeFilters,
@@ -13,14 +13,14 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-/** A minimal hand-written runner: what any orchestrator does with core's `result.handoff`. */
+/** A minimal hand-written runner: what any orchestrator does with core's `result.handoff` (its target is an `AgentHandle`). */
 async function runWithHandoffs(
   entry: Agent,
   task: string,
   settings: Parameters<typeof resolveInputFilter>[1] = {},
-): Promise<{ path: string[]; last: Agent }> {
+): Promise<{ path: string[]; last: AgentHandle }> {
   const path = [entry.name];
-  let agent = entry;
+  let agent: AgentHandle = entry;
   let inputHistory: Message[] = [{ role: 'user', content: [{ text: task }] }];
   let pre: Message[] = [];
   agent.messages = [...inputHistory];

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, NullConversationManager, SessionConflictError, messageText } from '@skein/core';
+import { GraphBuilder } from '@skein/graph';
 import { ScriptedModel } from '@skein/core/testing';
 import { FileSessionManager } from '@skein/session-file';
 
@@ -22,7 +23,22 @@ const CHILD = `
 import { Agent, NullConversationManager } from '${src('packages/core/src/index.ts')}';
 import { ScriptedModel } from '${src('packages/core/src/testing/index.ts')}';
 import { FileSessionManager } from '${src('packages/session-file/src/index.ts')}';
+import { GraphBuilder } from '${src('packages/graph/src/index.ts')}';
 const [storageDir, mode] = process.argv.slice(2);
+if (mode === 'fork') {
+  // Runs a graph of two nodes, forks it at step 1 and stays alive with both writers open.
+  const graph = new GraphBuilder()
+    .setId('pair')
+    .addNode(new Agent({ name: 'a', model: new ScriptedModel(['A']) }))
+    .addNode(new Agent({ name: 'b', model: new ScriptedModel(['B']) }))
+    .addEdge('a', 'b')
+    .setSessionManager(new FileSessionManager({ sessionId: 'orig', storageDir }))
+    .build();
+  await graph.invoke('go');
+  await graph.fork({ step: 1, to: 'forked' });
+  process.stdout.write('forked\\n');
+  process.stdin.once('data', () => process.exit(0));
+}
 const big = 'x'.repeat(384 * 1024);
 const sessionManager = new FileSessionManager({ sessionId: 'crash', storageDir });
 const model = new ScriptedModel([big], { loop: true, record: false, chunkSize: 1 << 20 });
@@ -31,7 +47,7 @@ if (mode === 'hold') {
   await agent.invoke('hello from the child');
   process.stdout.write('locked\\n');
   process.stdin.once('data', () => process.exit(0));
-} else {
+} else if (mode === 'crash') {
   for (let i = 0; ; i++) {
     await agent.invoke(big);
     if (i === 1) process.stdout.write('writing\\n');
@@ -39,7 +55,7 @@ if (mode === 'hold') {
 }
 `;
 
-function startChild(mode: 'crash' | 'hold'): ChildProcess {
+function startChild(mode: 'crash' | 'hold' | 'fork'): ChildProcess {
   return spawn(process.execPath, ['--conditions=@skein/source', '--import', 'tsx', script, dir, mode], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -143,5 +159,28 @@ describe('FileSessionRepository with real processes', () => {
       messageText({ role: 'assistant', content: [{ text: 'x'.repeat(384 * 1024) }] }),
     );
     await winner.close();
+  }, 60_000);
+
+  it('a fork made by another process that is still running is a session like any other: this process runs it (issue 46)', async () => {
+    const child = startChild('fork');
+    await waitFor(child, 'forked');
+    const sessionManager = new FileSessionManager({ sessionId: 'forked', storageDir: dir });
+    const graph = new GraphBuilder()
+      .setId('pair')
+      .addNode(new Agent({ name: 'a', model: new ScriptedModel(['never']) }))
+      .addNode(new Agent({ name: 'b', model: new ScriptedModel(['B again']) }))
+      .addEdge('a', 'b')
+      .setSessionManager(sessionManager)
+      .build();
+    try {
+      const result = await graph.invoke('continue');
+      expect(result.status).toBe('completed');
+      expect(result.results['a']?.text).toBe('A');
+      expect(result.results['b']?.text).toBe('B again');
+    } finally {
+      await sessionManager.close();
+      child.stdin?.write('bye\n');
+      await exited(child);
+    }
   }, 60_000);
 });

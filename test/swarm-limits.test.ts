@@ -60,7 +60,7 @@ describe('swarm limits end the run with status failed and a reason', () => {
     const late = await new Swarm({ nodes: [quick, slow], nodeTimeout: 400 }).invoke('go');
     expect(late.status).toBe('failed');
     expect(late.failureReason).toMatch(/node B exceeded the nodeTimeout of 400 ms/i);
-    expect(late.results['B']?.executionTimeMs).toBeGreaterThanOrEqual(390);
+    expect(late.results['B']?.status).toBe('failed'); // how long B ran before it was stopped: bench/src/timeouts.bench.ts
   });
 
   it('executionTimeout', async () => {

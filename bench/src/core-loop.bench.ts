@@ -2,7 +2,14 @@
  * µs per agent-loop cycle (one model turn asking for one trivial tool, the tool, the results message)
  * with the scripted model, next to a hand-written minimal loop doing the same work on the same
  * stream, at 10, 100 and 1,000 turns of prior history. The ratio is skein's overhead.
+ *
+ * Then growth: one invocation of 1,000 and of 4,000 cycles from an empty history, time and retained
+ * heap, skein and the floor side by side. Linear is ~4x; a per-cycle copy of the history would be
+ * ~16x. The run fails (exit 1) when skein's time ratio reaches 8x or its memory ratio 10x (this
+ * check was a fast-tier test, where a busy machine made it flaky).
  */
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
 import { z } from 'zod';
 import { Agent, NullConversationManager, tool, type Message, type ModelStreamEvent } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
@@ -81,3 +88,56 @@ for (const turns of [10, 100, 1000]) {
   rows.push([turns, skein, floor, skein / floor]);
 }
 table(rows);
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** What a growth run made, kept reachable while its retained heap is measured. */
+let held: unknown;
+
+/** One invocation of `cycles` cycles from an empty history: ms, and heap still held once it is done. */
+async function growth(cycles: number, floor: boolean): Promise<{ ms: number; bytes: number }> {
+  const turns = Array.from({ length: cycles - 1 }, (_, i) => ({ toolUses: [{ name: 'add', input: { n: i } }] }));
+  const model = new ScriptedModel([...turns, 'done'], { record: false });
+  const messages: Message[] = [];
+  const agent = floor
+    ? undefined
+    : new Agent({ model, tools: [add], conversationManager: new NullConversationManager() });
+  gc();
+  const heap = process.memoryUsage().heapUsed;
+  const start = performance.now();
+  const cycleCount = agent
+    ? (await agent.invoke('go')).metrics.cycleCount
+    : (await minimalLoop(model, messages), messages.length >> 1);
+  const ms = performance.now() - start;
+  held = agent ?? messages;
+  gc();
+  gc();
+  const bytes = process.memoryUsage().heapUsed - heap;
+  held = undefined;
+  if (cycleCount !== cycles || model.callCount !== cycles) throw new Error(`ran ${cycleCount} cycles, not ${cycles}`);
+  return { ms, bytes };
+}
+
+/** Best time, largest retained heap (the smallest can be GC noise near zero) of `runs` runs. */
+async function best(cycles: number, runs: number, floor: boolean): Promise<{ ms: number; bytes: number }> {
+  const all = [];
+  for (let i = 0; i < runs; i++) all.push(await growth(cycles, floor));
+  return { ms: Math.min(...all.map((c) => c.ms)), bytes: Math.max(...all.map((c) => c.bytes)) };
+}
+
+await growth(1000, false);
+await growth(1000, true);
+const growthRows: (string | number)[][] = [['1,000 -> 4,000 cycles', 'time ratio', 'heap ratio']];
+const ratios = { skein: { ms: 0, bytes: 0 }, floor: { ms: 0, bytes: 0 } };
+for (const who of ['skein', 'floor'] as const) {
+  const small = await best(1000, 3, who === 'floor');
+  const large = await best(4000, 2, who === 'floor');
+  ratios[who] = { ms: large.ms / small.ms, bytes: large.bytes / Math.max(small.bytes, 1) };
+  growthRows.push([who, ratios[who].ms, ratios[who].bytes]);
+}
+table(growthRows);
+if (ratios.skein.ms >= 8 || ratios.skein.bytes >= 10) {
+  console.error('the loop grows faster than linearly (bounds: 8x time, 10x heap for 4x the cycles)');
+  process.exitCode = 1;
+}

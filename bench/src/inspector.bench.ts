@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli, loadSession, openFileStore, pageData, renderHtmlPage } from '@skein/inspector';
-import { writeLargeSession } from '../../packages/inspector/src/testing/large-session.js';
+import { writeLargeSession } from '../../packages/inspector/src/test-support/large-session.js';
 import { bestMs, table } from './measure.js';
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-inspector-bench-'));

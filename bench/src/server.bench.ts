@@ -1,238 +1,202 @@
 /**
  * `@skein/server` against a floor in the same run: a bare node:http SSE server that runs the same
- * agent turn per request and writes the same events (see server-bench-target.ts). Each target runs in
- * its own process; this one is the client: CONVERSATIONS (default 1,000) concurrent conversations,
- * each TURNS turns one after another, every turn a POST answered as SSE (an agent with one tool on a
- * ScriptedModel that waits 20 ms per call: two model calls a turn), read to the end.
- * Reported per target: turns/s; p50 / p99 of the time to the first event and of the turn (minus the
- * 40 ms of model delays), and what skein adds to each over the floor; server CPU per streamed event,
- * and the part of it above the agent's own work (the same turns run without HTTP in that process): the
- * HTTP layer's overhead per event, skein's over the floor's as a ratio (target: at most 2x); heap per
- * open stream (1,000 streams held open mid-turn by a 2 s model). BENCH_ROUNDS (default 3) rounds per
- * target, alternating; the best round of each is reported.
+ * agent turn per request on the same store and writes the same events (server-bench-target.ts). Each
+ * target runs in its own process; this one is the client.
+ *
+ * Load: CONVERSATIONS (default 1,000) concurrent conversations, each TURNS (3) turns one after
+ * another, every turn a POST answered as SSE (an agent with one tool on a ScriptedModel that waits
+ * 20 ms per call: two model calls a turn), read to the end. Paired rounds: each of BENCH_ROUNDS (5)
+ * rounds runs the floor and every skein target back to back (the order turning each round), and each
+ * skein figure is divided by the floor's of its own round: turns/s, p99 time to first event, the HTTP
+ * layer's CPU per event (the server process's CPU per streamed event minus the same turns run without
+ * HTTP in that process). The table gives the median of the rounds and of their ratios, with the range.
+ * Then heap per open stream: CONVERSATIONS streams held open (a model call of 10 minutes) in a fresh
+ * process per target, paired the same way (BENCH_HEAP_ROUNDS, 2).
+ *
+ * Stores (BENCH_SERVER_STORES, default `memory,sqlite`): core's in-memory repository; SQLite (one
+ * database file per target in a temp directory, synchronous=FULL, group commit).
+ * Targets: the floor, `skein` (this tree), and BENCH_SERVER_VARIANTS=`name=/path/to/src/index.ts;...`
+ * (another tree's @skein/server, for before/after pairs in one run; see bench/README.md).
+ * Last, BENCH_SERVER_MANY (default 10,000; 0 skips) streams open in one skein process (and in the
+ * floor's): heap and descriptors per stream, and a probe conversation's latency beside them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent as HttpAgent, request } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { table } from './measure.js';
+import {
+  loadRound,
+  median,
+  overheadPerEvent,
+  pct,
+  perEvent,
+  startTarget,
+  stopTarget,
+  type RoundResult,
+  type Target,
+} from './server-bench-client.js';
+import { openStreams, type OpenStreams } from './server-bench-open.js';
 
 const N = Number(process.env['BENCH_SERVER_CONVERSATIONS'] ?? 1000);
 const TURNS = Number(process.env['BENCH_SERVER_TURNS'] ?? 3);
-const MODEL_DELAY_MS = 20;
-const target = fileURLToPath(new URL('./server-bench-target.ts', import.meta.url));
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+const HEAP_ROUNDS = Number(process.env['BENCH_HEAP_ROUNDS'] ?? 2);
+const MANY = Number(process.env['BENCH_SERVER_MANY'] ?? 10_000);
+const STORES = (process.env['BENCH_SERVER_STORES'] ?? 'memory,sqlite').split(',').filter(Boolean);
+const VARIANTS: [string, string][] = (process.env['BENCH_SERVER_VARIANTS'] ?? '')
+  .split(';')
+  .filter(Boolean)
+  .map((v) => v.split('=') as [string, string]);
 
-interface Target {
-  url: string;
-  child: ChildProcess;
+/** A target's mode and environment. */
+interface Spec {
+  name: string;
+  mode: 'floor' | 'skein';
+  env: Record<string, string>;
 }
 
-async function start(mode: string, env: Record<string, string> = {}): Promise<Target> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@skein/source', '--expose-gc', '--import', 'tsx', target, mode],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, ...env },
-    },
-  );
-  const url = await new Promise<string>((resolve) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-  });
-  return { url, child };
+const spread = (xs: number[], digits = 2): string =>
+  xs.length === 0
+    ? '-'
+    : `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+
+function specs(store: string, dir: string): Spec[] {
+  const env = { BENCH_STORE: store, BENCH_SQLITE_DIR: dir };
+  return [
+    { name: 'floor', mode: 'floor', env },
+    { name: 'skein', mode: 'skein', env },
+    ...VARIANTS.map(([name, entry]): Spec => ({ name, mode: 'skein', env: { ...env, BENCH_SERVER_MODULE: entry } })),
+  ];
 }
 
-const stats = async (t: Target): Promise<{ cpuUs: number; heap: number }> =>
-  (await (await fetch(`${t.url}/__stats`)).json()) as { cpuUs: number; heap: number };
-
-interface Turn {
-  firstMs: number;
-  turnMs: number;
-  events: number;
-}
-
-const agent = new HttpAgent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, keepAliveMsecs: 30_000 });
-
-/** One turn over node:http (lighter than fetch, so the client does not hide the servers' costs). */
-function turn(t: Target, conversation: string, message: string): Promise<Turn> {
-  const body = JSON.stringify({ message });
-  const start = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${t.url}/v1/agents/support/conversations/${conversation}/messages`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        let firstMs = 0;
-        let events = 0;
-        let tail = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          if (firstMs === 0) firstMs = performance.now() - start;
-          const text = tail + chunk;
-          let at = text.indexOf('\n\n');
-          let from = 0;
-          while (at >= 0) {
-            if (!text.startsWith(':', from)) events++;
-            from = at + 2;
-            at = text.indexOf('\n\n', from);
-          }
-          tail = text.slice(from);
-        });
-        res.on('end', () => resolve({ firstMs, turnMs: performance.now() - start - 2 * MODEL_DELAY_MS, events }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-const pct = (xs: number[], p: number): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
-};
-
-interface RunResult {
-  turnsPerSec: number;
-  first: number[];
-  turns: number[];
-  events: number;
-  cpuUs: number;
-  bareCpuUs: number;
-}
-
-async function run(t: Target, n: number, label: string): Promise<RunResult> {
-  const before = await stats(t);
-  const first: number[] = [];
-  const turns: number[] = [];
-  let events = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      // Conversations start over the first second (1 ms apart), as clients arrive.
-      await new Promise((r) => setTimeout(r, i));
-      for (let k = 0; k < TURNS; k++) {
-        const r = await turn(t, `${label}-${i}`, `Conversation ${i}, turn ${k}: where is my order A-1042?`);
-        first.push(r.firstMs);
-        turns.push(r.turnMs);
-        events += r.events;
-      }
-    }),
-  );
-  const wall = performance.now() - start;
-  const after = await stats(t);
-  const bare = (await (
-    await fetch(`${t.url}/__bare?n=${n}&turns=${TURNS}&label=${label}`, { method: 'POST' })
-  ).json()) as {
-    cpuUs: number;
-  };
-  return {
-    turnsPerSec: (n * TURNS) / (wall / 1000),
-    first,
-    turns,
-    events,
-    cpuUs: after.cpuUs - before.cpuUs,
-    bareCpuUs: bare.cpuUs,
-  };
-}
-
-/** Heap per open stream: `n` streams held open mid-turn (a 2 s model), heap then minus heap idle. */
-async function openStreams(mode: string, n: number): Promise<number> {
-  const t = await start(mode, { BENCH_MODEL_DELAY_MS: '2000' });
+/** Paired load rounds: every target's results per round, in round order. */
+async function loadRounds(all: Spec[]): Promise<Map<string, RoundResult[]>> {
+  const results = new Map<string, RoundResult[]>(all.map((s) => [s.name, []]));
+  const targets: Target[] = [];
   try {
-    await turn(t, 'warm', 'warm up');
-    const idle = (await stats(t)).heap;
-    const pending = Array.from({ length: n }, (_, i) => turn(t, `open-${i}`, 'hold this stream open'));
-    await new Promise((r) => setTimeout(r, 1000));
-    const open = (await stats(t)).heap;
-    await Promise.all(pending);
-    return (open - idle) / n;
+    if (ROUNDS === 0) return results;
+    for (const s of all) targets.push(await startTarget(s.name, s.mode, s.env));
+    for (const t of targets) await loadRound(t, 50, TURNS, `warm-${t.name}`);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = [...targets.slice(round % targets.length), ...targets.slice(0, round % targets.length)];
+      for (const t of order) {
+        const r = await loadRound(t, N, TURNS, `r${round}`);
+        results.get(t.name)?.push(r);
+        console.log(
+          `  round ${round + 1} ${t.name}: ${r.turnsPerSec.toFixed(0)} turns/s, first event p99 ${pct(r.first, 0.99).toFixed(0)} ms, ${perEvent(r).toFixed(1)} µs/event, overhead ${overheadPerEvent(r).toFixed(1)} µs/event`,
+        );
+      }
+    }
   } finally {
-    t.child.kill();
+    for (const t of targets) await stopTarget(t);
   }
+  return results;
 }
 
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-const results: Record<string, RunResult> = {};
-const targets: Record<string, Target> = { floor: await start('floor'), skein: await start('skein') };
-try {
-  for (const [mode, t] of Object.entries(targets)) await run(t, 50, `warm-${mode}`);
-  // Rounds alternate the two targets; each keeps its best round (least CPU per event): the other
-  // work on this machine inflates a round, never deflates it.
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [mode, t] of Object.entries(targets)) {
-      const r = await run(t, N, `run${round}`);
-      const best = results[mode];
-      if (!best || r.cpuUs / r.events < best.cpuUs / best.events) results[mode] = r;
-      console.log(
-        `  round ${round + 1}: ${mode} x ${N}: ${(r.cpuUs / r.events).toFixed(1)} µs/event, overhead ${((r.cpuUs - r.bareCpuUs) / r.events).toFixed(1)} µs/event`,
-      );
+/** Paired heap rounds: KB per open stream of every target, per round. */
+async function heapRounds(all: Spec[]): Promise<Map<string, number[]>> {
+  const kb = new Map<string, number[]>(all.map((s) => [s.name, []]));
+  for (let round = 0; round < HEAP_ROUNDS; round++) {
+    for (const s of round % 2 === 0 ? all : [...all].reverse()) {
+      const open = await openStreams(s.name, s.mode, s.env, N, 0);
+      kb.get(s.name)?.push(open.heapPerStream / 1024);
+      console.log(`  heap round ${round + 1} ${s.name}: ${(open.heapPerStream / 1024).toFixed(1)} KB per open stream`);
     }
   }
-} finally {
-  for (const t of Object.values(targets)) t.child.kill();
+  return kb;
 }
-const heapFloor = await openStreams('floor', N);
-const heapSkein = await openStreams('skein', N);
 
-const floor = results['floor'] as RunResult;
-const skein = results['skein'] as RunResult;
-const perEvent = (r: RunResult): number => r.cpuUs / r.events;
-const overheadPerEvent = (r: RunResult): number => (r.cpuUs - r.bareCpuUs) / r.events;
-table([
-  [
-    'target',
-    'turns/s',
-    'first event p50 ms',
-    'p99',
-    'turn p50 ms (- model)',
-    'p99',
-    'events',
-    'CPU µs/event',
-    'HTTP overhead µs/event',
-    'KB/open stream',
-  ],
-  [
-    'floor: node:http SSE',
-    floor.turnsPerSec,
-    pct(floor.first, 0.5),
-    pct(floor.first, 0.99),
-    pct(floor.turns, 0.5),
-    pct(floor.turns, 0.99),
-    floor.events,
-    perEvent(floor),
-    overheadPerEvent(floor),
-    heapFloor / 1024,
-  ],
-  [
-    '@skein/server',
-    skein.turnsPerSec,
-    pct(skein.first, 0.5),
-    pct(skein.first, 0.99),
-    pct(skein.turns, 0.5),
-    pct(skein.turns, 0.99),
-    skein.events,
-    perEvent(skein),
-    overheadPerEvent(skein),
-    heapSkein / 1024,
-  ],
-]);
-console.log(
-  `skein adds: first event p50 ${(pct(skein.first, 0.5) - pct(floor.first, 0.5)).toFixed(2)} ms, p99 ${(pct(skein.first, 0.99) - pct(floor.first, 0.99)).toFixed(2)} ms; ` +
-    `turn p50 ${(pct(skein.turns, 0.5) - pct(floor.turns, 0.5)).toFixed(2)} ms, p99 ${(pct(skein.turns, 0.99) - pct(floor.turns, 0.99)).toFixed(2)} ms; ` +
-    `per event ${((skein.turns.length ? pct(skein.turns, 0.5) - pct(floor.turns, 0.5) : 0) / (skein.events / skein.turns.length)).toFixed(3)} ms (turn p50 / events per turn); ` +
-    `HTTP overhead per event skein / floor = ${(overheadPerEvent(skein) / overheadPerEvent(floor)).toFixed(2)}x; ` +
-    `heap per open stream +${((heapSkein - heapFloor) / 1024).toFixed(1)} KB`,
-);
+function report(store: string, all: Spec[], load: Map<string, RoundResult[]>, heap: Map<string, number[]>): void {
+  const floor = load.get('floor') ?? [];
+  const floorHeap = heap.get('floor') ?? [];
+  const ratio = (name: string, f: (r: RoundResult) => number): string =>
+    spread((load.get(name) ?? []).map((r, i) => f(r) / f(floor[i] as RoundResult)));
+  const rows: (string | number)[][] = [
+    [
+      `${store}: target`,
+      'turns/s',
+      'x floor',
+      'first event p50 ms',
+      'p99 ms',
+      'p99 x floor',
+      'CPU µs/event',
+      'HTTP µs/event',
+      'x floor',
+      'KB/open stream',
+      'x floor',
+    ],
+  ];
+  for (const { name } of all) {
+    const rs = load.get(name) ?? [];
+    const kb = heap.get(name) ?? [];
+    rows.push([
+      name,
+      spread(
+        rs.map((r) => r.turnsPerSec),
+        0,
+      ),
+      name === 'floor' ? '' : ratio(name, (r) => r.turnsPerSec),
+      rs.length ? median(rs.map((r) => pct(r.first, 0.5))).toFixed(0) : '-',
+      spread(
+        rs.map((r) => pct(r.first, 0.99)),
+        0,
+      ),
+      name === 'floor' ? '' : ratio(name, (r) => pct(r.first, 0.99)),
+      rs.length ? median(rs.map(perEvent)).toFixed(1) : '-',
+      spread(rs.map(overheadPerEvent), 1),
+      name === 'floor' ? '' : ratio(name, overheadPerEvent),
+      kb.length ? spread(kb, 1) : '-',
+      name === 'floor' || !kb.length ? '' : spread(kb.map((k, i) => k / (floorHeap[i] as number))),
+    ]);
+  }
+  table(rows);
+}
+
+function reportMany(many: [string, OpenStreams][]): void {
+  const ms = ([p50, p99]: [number, number]): string => `${p50.toFixed(1)} / ${p99.toFixed(1)}`;
+  table([
+    [
+      'open streams',
+      'target',
+      'all open after s',
+      'heap MB',
+      'KB/stream',
+      'fds/stream',
+      'probe first event p50/p99 ms: idle',
+      'open',
+      'probe turn p50/p99 ms: idle',
+      'open',
+    ],
+    ...many.map(([name, o]) => [
+      o.n,
+      name,
+      (o.openMs / 1000).toFixed(1),
+      o.heapMb.toFixed(0),
+      (o.heapPerStream / 1024).toFixed(1),
+      o.fdsPerStream.toFixed(2),
+      ms(o.probeIdle.first),
+      ms(o.probeOpen.first),
+      ms(o.probeIdle.turn),
+      ms(o.probeOpen.turn),
+    ]),
+  ]);
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'skein-server-bench-'));
+try {
+  for (const store of STORES) {
+    const all = specs(store, dir);
+    console.log(`${store}: ${N} conversations x ${TURNS} turns, ${ROUNDS} paired rounds`);
+    const load = await loadRounds(all);
+    const heap = HEAP_ROUNDS > 0 ? await heapRounds(all) : new Map<string, number[]>();
+    report(store, all, load, heap);
+  }
+  if (MANY > 0) {
+    const many: [string, OpenStreams][] = [];
+    for (const s of specs('memory', dir).filter((x) => x.name === 'floor' || x.name === 'skein'))
+      many.push([s.name, await openStreams(s.name, s.mode, s.env, MANY)]);
+    reportMany(many);
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

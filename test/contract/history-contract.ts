@@ -155,6 +155,43 @@ export function historyContract(store: StoreUnderTest): void {
       expect(again.results['billing']?.text).toBe('Billing answered.');
     });
 
+    it('a fork is a session like any other the moment fork() returns: another writer runs it while the forking one stays open', async () => {
+      // The README's sequence: fork, then build the graph on a new session manager for the fork and invoke it.
+      // A new writer of the same storage is what a new FileSessionManager (or another process) is.
+      const writer = () => (store.sharedWriters ? storage.repository() : repository);
+      const effects = { refunds: 0 };
+      const graph = desk(repository, 'one', effects);
+      expect((await graph.invoke('My bill is wrong')).status).toBe('completed');
+      const graphFork = await graph.fork({ step: 1, to: 'one-fork' });
+      const again = await finish(
+        desk(writer(), graphFork.sessionId, effects, { triage: graphFork.recording.model('triage') }),
+      );
+      expect(again.executionOrder).toEqual(['triage', 'billing']);
+      // A fork made by another graph on the same session (the original's writer still open), run by a third writer.
+      const reader = desk(writer(), 'one', effects);
+      await reader.fork({ step: 2, to: 'one-fork-2' });
+      const third = await finish(desk(writer(), 'one-fork-2', effects));
+      expect(third.status).toBe('completed');
+      // And a swarm's fork.
+      const swarm = (repo: SessionRepository, sessionId: string) =>
+        new Swarm({
+          id: 'sw',
+          nodes: [
+            new Agent({
+              name: 'triage',
+              model: scripted(() => ({ toolUses: [{ name: 'transfer_to_billing', input: {} }] })),
+            }),
+            new Agent({ name: 'billing', model: scripted(() => 'Billing answered.') }),
+          ],
+          sessionManager: new RepositorySessionManager({ sessionId, repository: repo }),
+        });
+      const first = swarm(repository, 'sw-1');
+      await first.invoke('help');
+      const swarmFork = await first.fork({ step: 1, to: 'sw-1-fork' });
+      const resumed = await swarm(writer(), swarmFork.sessionId).invoke('continue');
+      expect(resumed.results['billing']?.text).toBe('Billing answered.');
+    });
+
     it('a damaged or missing step is a SessionCorruptError naming it', async () => {
       const graph = desk(repository, 'hurt', { refunds: 0 });
       await graph.invoke('My bill is wrong');

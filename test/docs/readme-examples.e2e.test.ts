@@ -14,7 +14,7 @@ import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { BedrockWireServer, textFrames, toolUseFrames } from '@skein/model-bedrock/testing';
-import { writeFixtureSessions } from '../../packages/inspector/src/testing/fixtures.js';
+import { writeFixtureSessions } from '../../packages/inspector/src/test-support/fixtures.js';
 import { smallestExample } from './readme-example.js';
 
 // Every README's smallest example (its first ```ts block) is type-checked as written and run, so the

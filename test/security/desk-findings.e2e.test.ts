@@ -10,8 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refundsMade } from '../../examples/support-desk/src/desk-run.test-helpers.js';
-import { startDeskWeb, type DeskWebProcess } from '../../examples/support-desk/src/web/testing/desk-web-process.js';
+import { refundsMade } from '../../examples/support-desk/src/test-support/desk-run.js';
+import {
+  startDeskWeb,
+  type DeskWebProcess,
+} from '../../examples/support-desk/src/web/test-support/desk-web-process.js';
 import { call, jsonOf, signIn, supervisorCookie } from './desk-client.js';
 import { raw, rssMb } from './raw-http.js';
 

@@ -1,10 +1,13 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareSummaries, evaluate, parseCaseLines } from '@skein/evals';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { compareSummaries, evaluate, formatSummary, parseCaseLines } from '@skein/evals';
 import { FileSessionRepository } from '@skein/session-file';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDesk } from '../src/desk-run.test-helpers.js';
+import { runDesk } from '../src/test-support/desk-run.js';
 import { scriptedDeskModel } from '../src/scripted-desk.js';
 import { DESK_CASES, deskEvaluation } from './desk-eval.js';
 
@@ -52,6 +55,9 @@ describe('the desk eval set', () => {
     expect(run.stdout).toContain('[model] scripted models');
     const { all } = await deskCases();
     expect(run.stdout).toContain(`evaluation desk: ${all.length} cases, ${all.length} runs: all passed`);
+    // One line per case, in the order of the case file (runs finish in any order).
+    expect([...run.stdout.matchAll(/^ {2}ok {3}(\S+)$/gm)].map((m) => m[1])).toEqual(all);
+    expect(run.stdout).toContain('pages: npm run skein -- eval export .desk/evals/desk -o eval.html');
     const out = join(dir, '.desk', 'evals', 'desk');
     const results = (await resultLines(join(out, 'results.jsonl'))).filter((l) => l.type === 'result');
     expect(results.map((r) => r.caseId).sort()).toEqual([...all].sort());
@@ -102,5 +108,13 @@ describe('the desk eval set', () => {
     expect(graphRefund?.scores.find((s) => s.name === 'trajectory')?.reason).toBe(
       'ran triage > billing > notes > summary; expected exactly triage > refund > notes > summary [exact]',
     );
+    // The command the summary prints for a case that failed (as npm run desk:eval prints it) runs and shows that run.
+    const printed = formatSummary(next.summary, { showCommand: 'npm run skein --' });
+    const hint = /\((npm run skein -- show \S+ desk\.graph-refund-under-limit\.r0)\)/.exec(printed)?.[1] ?? '';
+    expect(hint).not.toBe('');
+    const shown = await promisify(execFile)('bash', ['-c', hint], {
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+    });
+    expect(shown.stdout).toMatch(/graph desk-graph {2}completed .*\n {2}task: Please refund order 7/);
   });
 });

@@ -4,13 +4,21 @@
  * exits 0 only when every case passes its thresholds (with `--baseline`, only when no scorer's mean
  * dropped below the baseline's either).
  */
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compareSummaries, evaluate, formatComparison, formatSummary, loadResults } from '@skein/evals';
+import {
+  compareSummaries,
+  evaluate,
+  formatComparison,
+  formatSummary,
+  loadResults,
+  readCaseFile,
+  type CaseResult,
+} from '@skein/evals';
 import { pickDeskModels } from '../src/desk-models.js';
 import type { DeskShape } from '../src/desk.js';
 import { scriptedDeskModel } from '../src/scripted-desk.js';
-import { deskEvaluation } from './desk-eval.js';
+import { DESK_CASES, deskEvaluation } from './desk-eval.js';
 
 const HELP = `npm run desk:eval -- [options]
   --name <name>          the evaluation (default "desk"): results in .desk/evals/<name>/
@@ -41,10 +49,14 @@ if (values.help) {
 
 const cwd = process.env['INIT_CWD'] ?? process.cwd();
 const out = resolve(cwd, '.desk', 'evals', values.name);
+/** A path as the user can type it where they ran npm: relative when it is inside. */
+const near = (path: string): string => (relative(cwd, path).startsWith('..') ? path : relative(cwd, path) || '.');
+// In this repository the inspector runs from source (`npm run skein --`); in an app of your own, `npx skein`.
+const SKEIN = 'npm run skein --';
 const models = await pickDeskModels();
 const real = models.modelFor !== scriptedDeskModel;
 console.log(`[model] ${models.description}`);
-console.log(`[eval] ${out}`);
+console.log(`[eval] ${near(out)}`);
 const options = deskEvaluation({
   out,
   modelFor: models.modelFor,
@@ -55,11 +67,27 @@ const options = deskEvaluation({
   ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
   ...(values.repeats ? { repeats: Number(values.repeats) } : {}),
 });
-const report = await evaluate({
-  ...options,
-  onResult: (r) => console.log(`  ${r.passed ? 'ok  ' : 'FAIL'} ${r.caseId}${r.repeat > 0 ? ` #${r.repeat}` : ''}`),
+// One line per run, in the order of the case file (runs finish in any order: a finished run waits for the ones before it).
+const order = (await readCaseFile(DESK_CASES)).flatMap((c) => {
+  const value = c.value as { id?: unknown; metadata?: { shape?: unknown } };
+  const shape = value.metadata?.shape as DeskShape | undefined;
+  if (typeof value.id !== 'string' || (values.shape && !values.shape.includes(shape ?? 'graph'))) return [];
+  return Array.from({ length: Number(values.repeats ?? 1) }, (_, repeat) => `${value.id} #${repeat}`);
 });
-process.stdout.write(formatSummary(report.summary));
+const finished = new Map<string, CaseResult>();
+let printed = 0;
+const print = (r: CaseResult): void => {
+  finished.set(`${r.caseId} #${r.repeat}`, r);
+  for (let next = finished.get(order[printed] ?? ''); next; next = finished.get(order[++printed] ?? ''))
+    console.log(`  ${next.passed ? 'ok  ' : 'FAIL'} ${next.caseId}${next.repeat > 0 ? ` #${next.repeat}` : ''}`);
+};
+const report = await evaluate({ ...options, onResult: print });
+// What waited behind a run this process did not make (a resumed evaluation's earlier runs: the summary counts them).
+for (const key of [...order.slice(printed), ...[...finished.keys()].filter((k) => !order.includes(k))]) {
+  const r = finished.get(key);
+  if (r) console.log(`  ${r.passed ? 'ok  ' : 'FAIL'} ${r.caseId}${r.repeat > 0 ? ` #${r.repeat}` : ''}`);
+}
+process.stdout.write(formatSummary(report.summary, { showCommand: SKEIN }));
 let code = report.summary.passed ? 0 : 1;
 if (values.baseline) {
   const base = await loadResults(resolve(cwd, values.baseline));
@@ -67,5 +95,5 @@ if (values.baseline) {
   process.stdout.write(`compared with ${base.file}:\n${formatComparison(comparison)}`);
   if (comparison.failed) code = 1;
 }
-console.log(`[eval] results: ${report.file ?? ''}; pages: npm run skein -- eval export ${out} -o eval.html`);
+console.log(`[eval] results: ${near(report.file ?? out)}; pages: ${SKEIN} eval export ${near(out)} -o eval.html`);
 process.exit(code);

@@ -24,7 +24,7 @@ import {
   startDeskService,
   writeScript,
   type DeskService,
-} from './desk-run.test-helpers.js';
+} from './test-support/desk-run.js';
 
 let dir = '';
 const services: DeskService[] = [];

@@ -5,8 +5,8 @@ import { loadSession, openStore, runCli, type CliIo } from '@skein/inspector';
 import { AnthropicTestServer, errorBody } from '@skein/model-anthropic/testing';
 import type { BedrockWireServer } from '@skein/model-bedrock/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { refundsMade, replies, runDesk, storedTransitions, writeScript } from './desk-run.test-helpers.js';
-import { deskBedrockServer } from './desk-wire-models.test-helpers.js';
+import { refundsMade, replies, runDesk, storedTransitions, writeScript } from './test-support/desk-run.js';
+import { deskBedrockServer } from './test-support/desk-wire-models.js';
 
 // The desk on `--model anthropic,bedrock` with Anthropic overloaded: every call to the loopback
 // Anthropic server answers 529, and the desk finishes on Bedrock (its loopback server answers as the

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replies, runDesk, writeScript } from './desk-run.test-helpers.js';
+import { replies, runDesk, writeScript } from './test-support/desk-run.js';
 
 let dir = '';
 beforeEach(async () => {

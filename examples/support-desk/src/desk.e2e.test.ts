@@ -15,7 +15,7 @@ import {
   storedTransitions,
   writeScript,
   type TestStore,
-} from './desk-run.test-helpers.js';
+} from './test-support/desk-run.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -142,7 +142,7 @@ describe.each(['graph', 'swarm', 'agent'] as const)('the desk as %s', (shape) =>
     const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
     const denied = await runDesk(['--shape', shape, '--dir', dir, '--script', script, '--no']);
     expect(replies(denied.stdout)).toEqual([
-      expect.stringMatching(/The refund was not made: The user denied issue_refund: denied by the operator/),
+      expect.stringMatching(/The refund was not made: our team did not approve it \(denied by the operator\)\./),
     ]);
     expect(await refundsMade(dir)).toEqual([]);
     // The denial is an answer like a yes: the run paused, resumed with it, and the refund node told the customer.
@@ -292,7 +292,7 @@ describe('the desk on Restate (npm run desk:restate)', () => {
     const script = await writeScript(dir, ['Please refund order 108, 60 EUR']);
     const run = await runDesk(['--dir', dir, '--script', script, '--no'], { entry: 'restate', env: restate });
     expect(run.stdout).toMatch(
-      /^desk \(graph\)> The refund was not made: The user denied issue_refund: denied by the operator/m,
+      /^desk \(graph\)> The refund was not made: our team did not approve it \(denied by the operator\)/m,
     );
     expect(await refundsMade(dir)).toEqual([]);
   }, 180_000);

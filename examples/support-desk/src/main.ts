@@ -1,16 +1,18 @@
 /**
  * The support desk in the terminal. `npm run desk` at the repository root; `--help` for options.
- * Type as the customer; Ctrl-C stops; `/resume` after a restart finishes the message a crash cut.
+ * Type as the customer (or pipe the messages in); `/help` lists the commands; Ctrl-D, `/quit` or the
+ * end of the input leaves, Ctrl-C stops at once; `/resume` after a restart finishes the message a
+ * crash cut.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pickDeskModels } from './desk-models.js';
 import { SessionConflictError, type BudgetSpend, type Interrupt, type InterruptResponseBlock } from '@skein/core';
 import type { DeskProgress, DeskReply, DeskShape } from './desk.js';
 import { openDesk, type DeskStoreKind } from './open-desk.js';
 import { PendingTurns, type PendingTurn } from './pending-turn.js';
+import { TerminalInput } from './terminal-input.js';
 
 const HELP = `npm run desk -- [options]
   --shape graph|swarm|agent   how the desk is built (default graph)
@@ -78,7 +80,11 @@ const models = await pickDeskModels(process.env, values.model).catch((error: unk
   process.exit(2);
 });
 console.log(`[model] ${models.description}`);
-const where = { sqlite: `${dir}/desk.db`, file: `${dir}/sessions`, s3: values.s3, postgres: 'PostgreSQL' }[store];
+// Inside the directory npm was run from, the path is shown relative to it (`.desk/desk.db`).
+const near = (path: string): string => (relative(cwd, path).startsWith('..') ? path : relative(cwd, path));
+const where = { sqlite: near(`${dir}/desk.db`), file: near(`${dir}/sessions`), s3: values.s3, postgres: 'PostgreSQL' }[
+  store
+];
 console.log(`[desk] ${shape} shape, session ${values.session} in ${where}`);
 const budget = { totalTokens: Number(values['budget-tokens']) }; // one budget for the conversation: every turn, node and specialist draws from it
 const refundKey = values['refund-key'] ?? process.env['DESK_A2A_KEY'];
@@ -118,9 +124,9 @@ const show = (reply: DeskReply): void => {
   console.log(`desk> ${reply.text}${reply.status === 'completed' ? '' : `   [${reply.status}]`}`);
 };
 
-let rl: ReturnType<typeof createInterface> | undefined;
+let input: TerminalInput | undefined;
 
-/** Asks the person at the terminal (or takes --yes / --no); `undefined`: nobody to ask (a script run). */
+/** Asks the person at the terminal (or takes --yes / --no); `undefined`: nobody to ask (a script run, or the input ended). */
 async function decide(interrupt: Interrupt): Promise<{ approved: boolean; message?: string } | undefined> {
   const reason = interrupt.reason as { input?: unknown; tool?: unknown } | null;
   const what = JSON.stringify(reason?.input ?? interrupt.reason);
@@ -132,8 +138,8 @@ async function decide(interrupt: Interrupt): Promise<{ approved: boolean; messag
     );
     return values.yes ? { approved: true } : { approved: false, message: 'denied by the operator' };
   }
-  if (!rl) return undefined;
-  const said = (await rl.question(`[approval] ${interrupt.source} asks to ${action} ${what}. Approve? [y/N] `)).trim();
+  const said = await input?.ask(`[approval] ${interrupt.source} asks to ${action} ${what}. Approve? [y/N] `);
+  if (said === undefined) return undefined;
   return /^y(es)?$/i.test(said) ? { approved: true } : { approved: false, message: 'denied by the operator' };
 }
 
@@ -150,7 +156,7 @@ async function settle(reply: DeskReply, turn: PendingTurn): Promise<boolean> {
       const answer = await decide(interrupt);
       if (!answer) {
         console.log(
-          `[desk] waiting for approval (${r.interrupts.map((i) => i.id).join(', ')}); it is stored. Run again with --resume and --yes or --no.`,
+          `[desk] waiting for approval (${r.interrupts.map((i) => i.id).join(', ')}); it is stored. Run again with --resume (and --yes or --no), or type /resume in the chat.`,
         );
         return false;
       }
@@ -164,8 +170,9 @@ async function settle(reply: DeskReply, turn: PendingTurn): Promise<boolean> {
 function showSpend(before: BudgetSpend | undefined): void {
   const now = opened.budget?.spent;
   if (!now || !before) return;
+  const calls = now.modelCalls - before.modelCalls;
   console.log(
-    `[budget] turn: ${now.totalTokens - before.totalTokens} tokens in ${now.modelCalls - before.modelCalls} model calls; conversation: ${now.totalTokens} of ${budget.totalTokens} tokens`,
+    `[budget] turn: ${now.totalTokens - before.totalTokens} tokens in ${calls} model call${calls === 1 ? '' : 's'}; conversation: ${now.totalTokens} of ${budget.totalTokens} tokens`,
   );
 }
 
@@ -222,8 +229,10 @@ async function resumePending(): Promise<number> {
   }
   console.log(`[desk] resuming: ${cut.message}`);
   if (cut.interrupts?.length) {
+    const before = opened.budget?.spent;
     try {
       const done = await settle({ text: '', status: 'interrupted', interrupts: cut.interrupts }, cut);
+      showSpend(before);
       if (!done) return -2;
       await pending.end();
       return cut.index;
@@ -232,6 +241,41 @@ async function resumePending(): Promise<number> {
     }
   }
   return (await handle(cut.message, cut.index, true)) ? cut.index : -2;
+}
+
+/** The chat's commands. */
+const COMMANDS = `Commands:
+  /resume   finish the message a crash or an unanswered approval interrupted
+  /help     this list
+  /quit     leave (Ctrl-D or the end of piped input does too)
+Anything else is a message to the desk.`;
+
+const goodbye = (): void =>
+  console.log(
+    `[desk] goodbye; the conversation is stored (--session ${values.session}). Start again to go on with it.`,
+  );
+
+/** The chat on stdin (typed or piped) until /quit or the end of the input. */
+async function chat(): Promise<void> {
+  input = new TerminalInput(process.stdin, process.stdout, () => {
+    // The turn in progress is stored step by step: exit at once (0: stopping is what the person asked for).
+    console.log(
+      '\n[desk] stopped; the conversation is stored. Start again and type /resume to finish an interrupted message.',
+    );
+    process.exit(0);
+  });
+  if (values.resume) await resumePending();
+  console.log('Type your message (/help lists the commands).');
+  for (;;) {
+    const line = await input.ask('customer> ');
+    if (line === undefined || line === '/quit') break;
+    if (line === '/help') console.log(COMMANDS);
+    else if (line === '/resume') await resumePending();
+    else if (line.startsWith('/'))
+      console.log(`[desk] unknown command ${line.split(/\s/)[0]}; /help lists the commands.`);
+    else if (line) await handle(line, -1, false);
+  }
+  input.close();
 }
 
 try {
@@ -247,24 +291,8 @@ try {
       console.log(`customer> ${message}`);
       if (!(await handle(message, index, false))) break;
     }
-  } else {
-    rl = createInterface({ input: process.stdin, output: process.stdout });
-    rl.on('SIGINT', () => {
-      console.log(
-        '\n[desk] stopped; the conversation is stored. Start again and type /resume to finish an interrupted message.',
-      );
-      process.exit(130);
-    });
-    if (values.resume) await resumePending();
-    console.log('Type your message (/resume to finish an interrupted one, /quit to leave).');
-    for (;;) {
-      const message = (await rl.question('customer> ')).trim();
-      if (message === '/quit') break;
-      if (message === '/resume') await resumePending();
-      else if (message) await handle(message, -1, false);
-    }
-    rl.close();
-  }
+  } else await chat();
+  goodbye();
 } finally {
   await opened.close();
 }

@@ -6,6 +6,7 @@
 import type { JsonValue, Message, ModelRequest, ToolResultContent } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { MEMORY_HEADING } from '@skein/memory';
+import { denialNote } from './web/client/desk-words.js';
 
 export type DeskRole = 'triage' | 'billing' | 'refund' | 'notes' | 'summary' | 'concierge';
 
@@ -170,6 +171,10 @@ function billing(request: ModelRequest): ScriptedTurn {
 
 function refund(request: ModelRequest): ScriptedTurn {
   const [outcome] = lastToolOutcomes(request.messages);
+  const denied = outcome && !outcome.ok ? denialNote(outcome.text) : undefined;
+  // Told as a customer reads it (as a real model would put it): not the tool's words to the model.
+  if (denied !== undefined)
+    return `The refund was not made: our team did not approve it${denied ? ` (${denied})` : ''}.`;
   if (outcome && !outcome.ok) return `The refund was not made: ${outcome.text.replace(/^Error: /, '')}`;
   if (outcome?.name === 'lookup_order') {
     const amountEur = amountIn(lastCustomerLine(request.messages)) ?? Number(field(outcome.value, 'amountEur'));

@@ -1,6 +1,6 @@
 // Agent
 export { Agent } from './agent/agent.js';
-export type { InvokeOptions } from './agent/invoke-options.js';
+export type { AgentHandle, DeriveOptions, InvokeOptions } from './agent/agent-handle.js';
 export type { AgentOptions } from './agent/agent-options.js';
 export { AgentResult } from './agent/agent-result.js';
 export type { AgentStreamEvent, CallbackEvent, CallbackHandler, RequestState } from './agent/agent-events.js';
@@ -75,7 +75,8 @@ export type { FailureKind } from './model/classify-failure.js';
 // Tools
 export { isZodSchema, tool, toJsonSchema } from './tools/tool.js';
 export type { FunctionTool, ToolOptions } from './tools/tool.js';
-export type { AgentTool, InvocationState, NeedsApproval, ToolContext } from './tools/agent-tool.js';
+export type { AgentTool, NeedsApproval, ToolContext } from './tools/agent-tool.js';
+export type { InvocationState } from './types/invocation-state.js';
 
 // Hooks
 export { HookRegistry } from './hooks/hook-registry.js';
@@ -124,7 +125,7 @@ export type { SummarizingOptions } from './conversation/summarizing-conversation
 export { closeDanglingToolUses, isValidStart } from './conversation/tool-pairs.js';
 
 // Handoffs (the contract; handoff() and filters are in @skein/handoffs)
-export { defaultHandoff, defaultHandoffDescription, handoffToolName, isHandoff } from './handoffs/handoff.js';
+export { defaultHandoff, defaultHandoffDescription, handoffToolName, isHandoff } from './agent/handoff.js';
 export type {
   Handoff,
   HandoffContext,
@@ -132,7 +133,7 @@ export type {
   HandoffInputFilter,
   HandoffRequest,
   InputValidator,
-} from './handoffs/handoff.js';
+} from './agent/handoff.js';
 export type { IssueLike } from './tools/format-issues.js';
 
 // Sessions
@@ -159,6 +160,7 @@ export {
   processAlive,
 } from './session/lease-holder.js';
 export type { LeaseHolder } from './session/lease-holder.js';
+export { LeaseHeartbeat } from './session/lease-heartbeat.js';
 export {
   checkSessionId,
   decodeBytes,
@@ -173,7 +175,7 @@ export { RepositorySessionManager } from './session/repository-session-manager.j
 export type { RepositorySessionManagerOptions } from './session/repository-session-manager.js';
 export { MultiAgentSession } from './session/multi-agent-session.js';
 export type { AttachOptions, MultiAgentSnapshot, NewTransition, StepWrite } from './session/multi-agent-session.js';
-export { numberTransitions } from './session/run-tail.js';
+export { committedTransitions, numberTransitions, readCommittedTransitions } from './session/run-tail.js';
 export type {
   AgentAtStep,
   ForkOrigin,
@@ -240,7 +242,9 @@ export type {
 } from './budget/index.js';
 
 // Multi-agent base
-export { isMultiAgent, isUnfinished } from './multiagent/multi-agent.js';
+export { isUnfinished } from './multiagent/multi-agent.js';
+export { isAgent, isAgentResult, isMultiAgent, isRunnable, runnableKind } from './multiagent/runnable.js';
+export type { Runnable, RunnableKind } from './multiagent/runnable.js';
 export type {
   MultiAgentBase,
   MultiAgentInvokeOptions,

@@ -53,6 +53,7 @@ export type { CaseStatus, CaseSummary, EvalSummary, ScorerSummary } from './repo
 export { compareSummaries } from './report/compare.js';
 export type { CaseChange, CompareOptions, EvalComparison, ScorerChange } from './report/compare.js';
 export { formatComparison, formatSummary } from './report/format-text.js';
+export type { FormatOptions } from './report/format-text.js';
 export { loadResults } from './report/load-results.js';
 export type { StoredEvaluation } from './report/load-results.js';
 export { passAtK } from './report/pass-at-k.js';

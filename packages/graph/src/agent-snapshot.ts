@@ -1,4 +1,4 @@
-import { Agent, interruptStateOf, type JsonObject, type Message } from '@skein/core';
+import { interruptStateOf, isAgent, type Agent, type JsonObject, type Message } from '@skein/core';
 import type { GraphSession } from './graph-session.js';
 import type { GraphConfig } from './graph-types.js';
 import type { InFlight, RunState } from './run-state.js';
@@ -7,7 +7,7 @@ import type { Activation } from './schedule.js';
 /** The agent of a node (`undefined` for a nested orchestrator). */
 export function agentOf(config: GraphConfig, nodeId: string): Agent | undefined {
   const target = config.nodes.get(nodeId)?.target;
-  return target instanceof Agent ? target : undefined;
+  return isAgent(target) ? target : undefined;
 }
 
 /**

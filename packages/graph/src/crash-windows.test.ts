@@ -1,7 +1,7 @@
 import { BeforeNodeCallEvent, RepositorySessionManager } from '@skein/core';
 import { describe, expect, it } from 'vitest';
 import { GraphBuilder, type Graph } from './index.js';
-import { DyingRepository, fastAgent } from './testing-models.test-helpers.js';
+import { DyingRepository, fastAgent } from './test-support/testing-models.js';
 
 // Each test opens one crash window on purpose (the store dies at a chosen write, as after a
 // SIGKILL), then a fresh graph resumes from the store. No timing decides where the crash lands.

@@ -16,10 +16,12 @@ import { GraphBuilder, type GraphState } from './index.js';
 const agent = (name: string, script: ScriptedTurn[]): Agent =>
   new Agent({ name, model: new ScriptedModel(script), retryStrategy: null });
 const failedWith = (s: GraphState, id: string): boolean => s.results[id]?.status === 'failed';
+/** A turn that ends only when aborted: were the run to wait for it, the test would time out. */
+const NEVER = 600_000;
 
 describe('timeouts', () => {
   it('a node timeout aborts the model call; the node fails and the graph fails fast', async () => {
-    const slow = agent('slow', [{ text: 'never', delayMs: 10_000 }]);
+    const slow = agent('slow', [{ text: 'never', delayMs: NEVER }]);
     const after = agent('after', ['x']);
     const result = await new GraphBuilder()
       .addNode(slow)
@@ -32,7 +34,6 @@ describe('timeouts', () => {
     expect(result.results['slow']).toMatchObject({ status: 'failed', error: 'Node slow timed out after 30 ms.' });
     expect(result.failureReason).toBe('Node slow failed: Node slow timed out after 30 ms.');
     expect(result.results['after']).toBeUndefined();
-    expect(result.executionTimeMs).toBeLessThan(5_000);
   });
 
   it('the node signal reaches tools', async () => {
@@ -90,11 +91,10 @@ describe('failures', () => {
 
   it('fail-fast aborts the nodes still running', async () => {
     const a = agent('a', [{ error: new ModelError('boom'), delayMs: 10 }]);
-    const slow = agent('slow', [{ text: 'never', delayMs: 10_000 }]);
+    const slow = agent('slow', [{ text: 'never', delayMs: NEVER }]);
     const result = await new GraphBuilder().addNode(a).addNode(slow).build().invoke('go');
     expect(result.status).toBe('failed');
     expect(result.results['slow']?.status).toBe('failed');
-    expect(result.executionTimeMs).toBeLessThan(5_000);
   });
 
   it('continueOnFailure lets conditional edges route around a failure', async () => {

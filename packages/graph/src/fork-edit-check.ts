@@ -1,6 +1,6 @@
 import {
-  Agent,
   ConfigurationError,
+  isAgent,
   type JsonObject,
   type Message,
   type MultiAgentTask,
@@ -52,7 +52,7 @@ export function checkEdit(edit: unknown, config: GraphConfig): GraphForkEdit {
       fail(
         `${where} names node ${JSON.stringify(id)}, which this graph does not have (nodes: ${[...config.nodes.keys()].join(', ')})`,
       );
-    if (agent && !(n.target instanceof Agent)) fail(`${where} names node ${id}, which is not an agent`);
+    if (agent && !isAgent(n.target)) fail(`${where} names node ${id}, which is not an agent`);
   };
   const byNode = (field: string, ok: (v: unknown) => boolean, what: string, agent = false): void => {
     const v = edit[field];

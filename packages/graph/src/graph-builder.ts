@@ -1,10 +1,10 @@
 import {
-  Agent,
   ConfigurationError,
   assertNoOwnSessionManager,
   checkHistoryOptions,
   checkSessionId,
-  isMultiAgent,
+  isAgent,
+  isRunnable,
   type SessionManager,
   type AgentMemory,
   type HistoryOptions,
@@ -40,12 +40,12 @@ export class GraphBuilder {
 
   /** Adds an agent or orchestrator as a node; its id defaults to the agent's name or the orchestrator's id. */
   addNode(target: GraphNodeTarget, id?: string): this {
-    if (!(target instanceof Agent) && !isMultiAgent(target)) {
+    if (!isRunnable(target)) {
       throw new ConfigurationError(
         'addNode() takes an Agent or an orchestrator (a Graph, a Swarm: anything with kind "multiAgent").',
       );
     }
-    const nodeId = id ?? (target instanceof Agent ? target.name : target.id);
+    const nodeId = id ?? (isAgent(target) ? target.name : target.id);
     if (typeof nodeId !== 'string' || nodeId.length === 0)
       throw new ConfigurationError('A node id must be a non-empty string.');
     if (this.#nodes.has(nodeId)) {
@@ -56,11 +56,11 @@ export class GraphBuilder {
     for (const node of this.#nodes.values()) {
       if (node.target === target) {
         throw new ConfigurationError(
-          `The same ${target instanceof Agent ? 'agent' : 'orchestrator'} is already node ${JSON.stringify(node.id)}; a node runs its own instance, so create another one for ${JSON.stringify(nodeId)}.`,
+          `The same ${isAgent(target) ? 'agent' : 'orchestrator'} is already node ${JSON.stringify(node.id)}; a node runs its own instance, so create another one for ${JSON.stringify(nodeId)}.`,
         );
       }
     }
-    if (target instanceof Agent) assertNoOwnSessionManager(target, 'Graph');
+    if (isAgent(target)) assertNoOwnSessionManager(target, 'Graph');
     this.#nodes.set(nodeId, { id: nodeId, target });
     return this;
   }

@@ -1,6 +1,7 @@
 import {
-  Agent,
   SessionCorruptError,
+  isAgent,
+  type Agent,
   type AgentCheckpoint,
   isUnfinished,
   mapLimit,
@@ -89,7 +90,7 @@ export class GraphSession {
     const rerun = Object.entries(state.running);
     for (const [nodeId, at] of [...rerun, ...Object.entries(state.startPoints ?? {})]) {
       const target = this.#config.nodes.get(nodeId)?.target;
-      if (!(target instanceof Agent) || at.messages === undefined) continue;
+      if (!isAgent(target) || at.messages === undefined) continue;
       // Back to where the agent stood when the node started (its step was not committed).
       target.messages = target.messages.slice(0, at.messages);
       if (at.state) target.state.replace(at.state);
@@ -188,7 +189,7 @@ export class GraphSession {
    */
   async #attachAgents(checkpoints: ReadonlyMap<string, AgentCheckpoint>): Promise<void> {
     const agents = [...this.#config.nodes.values()].flatMap(({ id, target }) =>
-      target instanceof Agent ? [{ id, agent: target }] : [],
+      isAgent(target) ? [{ id, agent: target }] : [],
     );
     // Several at once: a store's round trips overlap, and SQLite commits the new agents together.
     await mapLimit(agents, ATTACH_CONCURRENCY, ({ id, agent }) =>

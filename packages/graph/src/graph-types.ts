@@ -1,16 +1,15 @@
 import type {
   AgentMemory,
-  Agent,
   HistoryOptions,
-  MultiAgentBase,
   MultiAgentResult,
   MultiAgentTask,
   NodeResult,
+  Runnable,
   SessionManager,
 } from '@skein/core';
 
 /** What a graph node runs: an agent, or a nested orchestrator (a Graph, a Swarm, anything `MultiAgentBase`). */
-export type GraphNodeTarget = Agent | MultiAgentBase;
+export type GraphNodeTarget = Runnable;
 
 /** A node of a built graph. */
 export interface GraphNode {

@@ -1,5 +1,4 @@
 import {
-  Agent,
   attachMemberMemory,
   openOrchestratorTurn,
   OrchestratorBudget,
@@ -9,6 +8,7 @@ import {
   ConfigurationError,
   HookRegistry,
   EventChannel,
+  isAgent,
   EventSource,
   MultiAgentInitializedEvent,
   promptResponses,
@@ -80,7 +80,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
     const initial: RunHost['initial'] extends ReadonlyMap<string, infer V> ? Map<string, V> : never = new Map();
     for (const node of config.nodes.values()) {
       const t = node.target;
-      if (t instanceof Agent)
+      if (isAgent(t))
         initial.set(node.id, {
           messages: structuredClone(t.messages),
           state: t.state.get(),

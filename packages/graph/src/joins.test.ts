@@ -10,7 +10,7 @@ import { ScriptedModel } from '@skein/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GraphBuilder, type Graph, type GraphState } from './index.js';
-import { DyingRepository, fastAgent, seeded, type Latency } from './testing-models.test-helpers.js';
+import { DyingRepository, fastAgent, seeded, type Latency } from './test-support/testing-models.js';
 
 // Joins under every schedule: nodes that finish in the same tick (zero-latency models), one
 // macrotask apart, or at seeded random times. The executed set must be the graph's expected set.

@@ -1,7 +1,7 @@
 import { InMemorySessionRepository, RepositorySessionManager } from '@skein/core';
 import { describe, expect, it } from 'vitest';
 import { GraphBuilder, type Graph } from './index.js';
-import { DyingRepository, fastAgent } from './testing-models.test-helpers.js';
+import { DyingRepository, fastAgent } from './test-support/testing-models.js';
 
 const build = (repository: InMemorySessionRepository): Graph => {
   const b = new GraphBuilder()

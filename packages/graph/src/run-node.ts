@@ -1,11 +1,12 @@
 import {
-  AgentResult,
   TimeoutError,
   addUsage,
   budgetStopOf,
   emptyUsage,
   type BudgetScope,
+  isAgentResult,
   isMultiAgent,
+  type AgentResult,
   withSourcePrefix,
   type AccumulatedUsage,
   type Interrupt,
@@ -106,7 +107,7 @@ function describeOutcome(
   const { executionCount } = run;
   const text = textOf(outcome);
   const usage = usageOf(outcome);
-  const models = outcome instanceof AgentResult ? outcome.metrics.models : {};
+  const models = isAgentResult(outcome) ? outcome.metrics.models : {};
   const result = outcome;
   const interrupts = timedOut ? [] : interruptsOf(outcome, nodeId);
   if (interrupts.length > 0) {
@@ -171,7 +172,7 @@ async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | M
  * prefixed with it (`desk/refund`).
  */
 function interruptsOf(outcome: AgentResult | MultiAgentResult, nodeId: string): Interrupt[] {
-  if (outcome instanceof AgentResult) {
+  if (isAgentResult(outcome)) {
     if (outcome.stopReason !== 'interrupt') return [];
     return outcome.interrupts.map((i) => ({ ...i, source: [nodeId, ...i.source.split('/').slice(1)].join('/') }));
   }
@@ -180,7 +181,7 @@ function interruptsOf(outcome: AgentResult | MultiAgentResult, nodeId: string): 
 }
 
 function failureOf(outcome: AgentResult | MultiAgentResult, signal: AbortSignal): string | undefined {
-  if (outcome instanceof AgentResult) {
+  if (isAgentResult(outcome)) {
     if (outcome.stopReason !== 'cancelled') return undefined;
     const reason: unknown = signal.reason;
     return reason instanceof Error ? reason.message : 'The node was cancelled.';
@@ -195,13 +196,13 @@ function timeoutText(nodeId: string, ms: number | undefined): string {
 
 function usageOf(outcome: AgentResult | MultiAgentResult): AccumulatedUsage {
   const usage = emptyUsage();
-  addUsage(usage, outcome instanceof AgentResult ? outcome.metrics.usage : outcome.accumulatedUsage);
+  addUsage(usage, isAgentResult(outcome) ? outcome.metrics.usage : outcome.accumulatedUsage);
   return usage;
 }
 
 /** An agent's final text; a nested orchestrator's is its last node's. */
 function textOf(outcome: AgentResult | MultiAgentResult): string {
-  if (outcome instanceof AgentResult) return String(outcome);
+  if (isAgentResult(outcome)) return String(outcome);
   const order = (outcome as { executionOrder?: unknown }).executionOrder;
   const last =
     Array.isArray(order) && typeof order[order.length - 1] === 'string'

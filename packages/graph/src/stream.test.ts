@@ -47,11 +47,10 @@ describe('stream', () => {
   });
 
   it('closing the stream early interrupts the run and aborts running nodes', async () => {
-    const slow = agent('slow', [{ text: 'never', delayMs: 10_000 }]);
+    // A turn that ends only when aborted: were closing the stream to wait for it, the test would time out.
+    const slow = agent('slow', [{ text: 'never', delayMs: 600_000 }]);
     const graph = new GraphBuilder().addNode(slow).build();
-    const started = Date.now();
     for await (const event of graph.stream('go')) if (event.type === 'nodeStart') break;
-    expect(Date.now() - started).toBeLessThan(5_000);
     const again = await new GraphBuilder()
       .addNode(agent('x', ['x']))
       .build()

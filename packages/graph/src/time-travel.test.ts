@@ -6,7 +6,7 @@ import {
   type NodeTransition,
 } from '@skein/core';
 import { describe, expect, it } from 'vitest';
-import { approveAll, deskGraph, type DeskEffects, type Role } from './desk.test-helpers.js';
+import { approveAll, deskGraph, type DeskEffects, type Role } from './test-support/desk.js';
 import type { Graph, GraphResult } from './index.js';
 
 const path = (ts: readonly NodeTransition[]): string[] =>

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import { writeFixtureSessions } from './testing/fixtures.js';
+import { captureIo } from './test-support/capture-io.js';
+import { writeFixtureSessions } from './test-support/fixtures.js';
 
 let dir = '';
 
@@ -57,6 +57,7 @@ describe('skein sessions', () => {
     expect(list.map((s) => s.id).sort()).toEqual([
       'agent-solo',
       'graph-approved',
+      'graph-budget',
       'graph-done',
       'graph-killed',
       'graph-resumed',
@@ -66,12 +67,43 @@ describe('skein sessions', () => {
     expect(list.find((s) => s.id === 'graph-done')?.orchestrators[0]?.status).toBe('completed');
   });
 
+  it("hides a server's own sessions and records (ids beginning with skein-) unless --internal", async () => {
+    const { out } = await cli('sessions', dir);
+    expect(out).not.toContain('skein-');
+    const all = (await cli('sessions', dir, '--internal')).out;
+    expect(all).toMatch(/^skein-index-0f1e2d3c4b5a69788796 /m);
+    expect(all).toMatch(/^graph-done .*\n.*skein-server skein-server/m);
+  });
+
+  it("counts a run's tokens as its budget did: the calls before a pause too, the same in sessions and show", async () => {
+    // triage (1 call) and refund (a call that asked, and one after the yes): 3 calls of 15 tokens; the
+    // refund's stored result holds only the call after the resume (the node results sum to 30).
+    const listed = JSON.parse((await cli('sessions', dir, '--json')).out) as { id: string; tokens?: number }[];
+    expect(listed.find((s) => s.id === 'graph-budget')?.tokens).toBe(45);
+    expect((await cli('show', dir, 'graph-budget')).out).toMatch(
+      /graph approvals {2}completed {2}3 node executions {2}45 tokens/,
+    );
+    const json = JSON.parse((await cli('show', dir, 'graph-budget', '--json')).out) as {
+      runs: { totalTokens: number; tokensCounted: string }[];
+    };
+    expect(json.runs[0]).toMatchObject({ totalTokens: 45, tokensCounted: 'budget' });
+    // Without a budget: what the nodes' results hold, and said so.
+    const plain = JSON.parse((await cli('show', dir, 'graph-approved', '--json')).out) as typeof json;
+    expect(plain.runs[0]).toMatchObject({ totalTokens: 30, tokensCounted: 'results' });
+  });
+
   it('colours on a TTY', async () => {
     const io = captureIo({ tty: true });
     await runCli(['sessions', dir], io);
     expect(io.out()).toContain('\u001b[32mcompleted');
   });
 });
+
+/** Step numbers (`#4`) printed on more than one line. */
+const duplicateSteps = (out: string): string[] => {
+  const seen = [...out.matchAll(/^ {2}(#\d+) /gm)].map((m) => m[1] ?? '');
+  return seen.filter((s, i) => seen.indexOf(s) !== i);
+};
 
 describe('skein show', () => {
   it('prints a graph run as a timeline: each execution, why it started, tokens', async () => {
@@ -90,16 +122,16 @@ describe('skein show', () => {
     const { out } = await cli('show', dir, 'graph-killed');
     expect(out).toMatch(/graph support {2}completed/);
     expect(out).toMatch(/billing {2}stopped/);
-    expect(out).toMatch(/resume {2}resumed from the session/);
-    expect(out).toMatch(/billing {2}completed .* resume: /);
+    expect(out).toMatch(/billing {2}completed .* resume: resumed from the session/);
     expect(out.match(/ triage {2}completed/g)).toHaveLength(1); // triage finished before the kill and never ran again
+    expect(duplicateSteps(out)).toEqual([]);
   });
 
   it('shows a crashed run, its stopped node and the resume', async () => {
     const { out } = await cli('show', dir, 'graph-resumed');
     expect(out).toMatch(/billing {2}stopped/);
-    expect(out).toMatch(/resume {2}resumed from the session/);
-    expect(out).toMatch(/billing {2}completed .* resume: /);
+    expect(out).toMatch(/billing {2}completed .* resume: resumed from the session/);
+    expect(duplicateSteps(out)).toEqual([]);
   });
 
   it('shows a run waiting for an approval, and one answered and resumed in a new process', async () => {
@@ -111,12 +143,25 @@ describe('skein show', () => {
     expect(waiting).toMatch(/waiting for an answer: asks for approval/);
     const approved = (await cli('show', dir, 'graph-approved')).out;
     expect(approved).toMatch(/graph approvals {2}completed {2}3 node executions/);
-    expect(approved).toMatch(/interrupt at refund[^\n]*\n[^\n]*resume {2}answered approval/);
-    expect(approved).toMatch(/refund {2}completed .* resume: answered approval/);
+    // The resume is the re-opened node's own line, not a second line with the same step.
+    expect(approved).toMatch(/interrupt at refund[^\n]*\n[^\n]*refund {2}completed .* resume: answered approval/);
+    expect(duplicateSteps(approved)).toEqual([]);
     expect(approved).not.toContain('waiting for an answer');
     expect((await cli('show', dir, 'graph-approved', '--agent', 'approvals.refund')).out).toContain(
       '← success: refunded 80 EUR for order 7',
     );
+  });
+
+  it("leaves a server's record out of a conversation's runs, and refuses its own sessions unless --internal", async () => {
+    expect((await cli('show', dir, 'graph-done')).out).not.toContain('skein-server');
+    expect((await cli('show', dir, 'graph-done', '--internal')).out).toContain('skein-server skein-server');
+    const refused = await cli('show', dir, 'skein-index-0f1e2d3c4b5a69788796');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("is a server's own bookkeeping, not a run (hidden by default); add --internal");
+    expect((await cli('show', dir, 'skein-index-0f1e2d3c4b5a69788796', '--internal')).code).toBe(0);
+    const html = join(dir, 'done.html');
+    expect((await cli('export', dir, 'graph-done', '-o', html)).code).toBe(0);
+    expect(await readFile(html, 'utf8')).not.toContain('skein-server');
   });
 
   it('shows a swarm with its handoff message', async () => {
@@ -220,7 +265,7 @@ describe('usage', () => {
   });
 
   it("prints a real Graph's and Swarm's Mermaid from a module", async () => {
-    const mod = fileURLToPath(new URL('./testing/drawable-shapes.ts', import.meta.url));
+    const mod = fileURLToPath(new URL('./test-support/drawable-shapes.ts', import.meta.url));
     const graph = await cli('graph', mod, 'graph');
     expect(graph.code).toBe(0);
     expect(graph.out).toContain('flowchart TD');
@@ -244,7 +289,7 @@ describe('usage', () => {
 
 describe('a store written by Strands Agents (Python)', () => {
   it('lists and shows its graph as far as it is understood', async () => {
-    const { writeStrandsGraphSession } = await import('./testing/strands-fixture.js');
+    const { writeStrandsGraphSession } = await import('./test-support/strands-fixture.js');
     const strands = await mkdtemp(join(tmpdir(), 'skein-inspector-strands-'));
     await writeStrandsGraphSession(strands);
     expect((await cli('sessions', strands)).out).toContain('graph research completed');

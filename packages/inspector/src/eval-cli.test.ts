@@ -6,10 +6,10 @@ import { evaluate } from '@skein/evals';
 import { FileSessionManager } from '@skein/session-file';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import shop, { shopAgent } from './testing/eval-fixture.js';
+import { captureIo } from './test-support/capture-io.js';
+import shop, { shopAgent } from './test-support/eval-fixture.js';
 
-const fixture = fileURLToPath(new URL('./testing/eval-fixture.ts', import.meta.url));
+const fixture = fileURLToPath(new URL('./test-support/eval-fixture.ts', import.meta.url));
 let dir = '';
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'skein-eval-cli-'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSession, openFileStore, pageData, renderHtmlPage } from './index.js';
-import { writeLargeSession } from './testing/large-session.js';
+import { writeLargeSession } from './test-support/large-session.js';
 
 describe('export size', () => {
   it('grows linearly with the number of messages', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { FileMemoryStore } from '@skein/session-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
+import { captureIo } from './test-support/capture-io.js';
 
 let dir = '';
 

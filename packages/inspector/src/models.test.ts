@@ -7,7 +7,7 @@ import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
+import { captureIo } from './test-support/capture-io.js';
 
 let dir = '';
 beforeAll(async () => {

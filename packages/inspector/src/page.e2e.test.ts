@@ -5,12 +5,12 @@ import { pathToFileURL } from 'node:url';
 import { FileSessionManager } from '@skein/session-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSession, openFileStore, pageData, renderHtmlPage, serveStore } from './index.js';
-import { Chromium, load, watchPage } from './testing/chromium.js';
-import { supportGraph, writeFixtureSessions } from './testing/fixtures.js';
+import { Chromium, load, watchPage } from './test-support/chromium.js';
+import { supportGraph, writeFixtureSessions } from './test-support/fixtures.js';
 import { evaluate } from '@skein/evals';
 import { runCli } from './cli/run-cli.js';
-import { captureIo } from './testing/capture-io.js';
-import shop, { shopAgent } from './testing/eval-fixture.js';
+import { captureIo } from './test-support/capture-io.js';
+import shop, { shopAgent } from './test-support/eval-fixture.js';
 
 // The exported page and the live server, checked in real headless Chromium (Debian's package,
 // installed when missing): no network, no console errors, the graph, bars and messages drawn.
@@ -137,13 +137,90 @@ describe('the step slider', () => {
     expect(await browser.evaluate<number>(page, transitions)).toBe(3);
     expect(atOne.conversations).toContain('agent support.triage (2 messages)');
     expect(atOne.conversations).toContain('agent support.billing (0 messages)');
+    // Every section follows the slider: the run's line and the node table too.
+    const section = `(() => ({ status: document.querySelector('section.run p.status').textContent,
+      nodes: [...document.querySelectorAll('table.nodes tr')].slice(1).map((r) => r.children[0].textContent + ':' + r.children[1].textContent) }))()`;
+    const atStepOne = await browser.evaluate<{ status: string; nodes: string[] }>(page, section);
+    expect(atStepOne.status).toMatch(/^executing · 1 node executions · /);
+    expect(atStepOne.nodes).toEqual(['audit:waiting', 'billing:waiting', 'triage:completed']);
     expect(await moveTo('document.querySelector(".step-slider").max')).toMatch(/· completed$/);
+    const atLast = await browser.evaluate<{ status: string; nodes: string[] }>(page, section);
+    expect(atLast.status).toMatch(/^completed · 4 node executions · 75 tokens/);
+    expect(atLast.nodes).toEqual(['audit:completed', 'billing:completed', 'summary:completed', 'triage:completed']);
     const atEnd = await browser.evaluate<Drawn>(page, DRAWN);
     expect(atEnd.conversations).toContain('agent support.billing (4 messages)');
     expect(await browser.evaluate<number>(page, transitions)).toBe(all);
     expect(watch.errors).toEqual([]);
     watch.stop();
   }, 60_000);
+});
+
+/** The page's width at `width` px (the document's scroll width: more than `width` scrolls sideways). */
+async function widthAt(page: string, width: number, url: string): Promise<number> {
+  await browser.send(
+    'Emulation.setDeviceMetricsOverride',
+    { width, height: 800, deviceScaleFactor: 1, mobile: width < 600 },
+    page,
+  );
+  await load(browser, page, url);
+  return browser.evaluate<number>(page, 'document.documentElement.scrollWidth');
+}
+
+describe('a run that waited for a person', () => {
+  it('draws the wait as a marked gap, so the work around it keeps its width; counts every call of the run', async () => {
+    const file = join(dir, 'graph-budget.html');
+    await writeFile(file, renderHtmlPage(pageData(await loadSession(openFileStore(dir), 'graph-budget'))));
+    const page = await browser.newPage();
+    const watch = await watchPage(browser, page);
+    await load(browser, page, pathToFileURL(file).href);
+    const drawn = await browser.evaluate<Drawn & { lane: number; waits: number; note: string }>(
+      page,
+      `(() => ({ ...${DRAWN}, lane: document.querySelector('.timeline .lane').getBoundingClientRect().width,
+        waits: document.querySelectorAll('.timeline .wait').length, note: document.querySelector('.wait-note')?.textContent ?? '' }))()`,
+    );
+    expect(drawn.status).toMatch(/^completed · 3 node executions · 45 tokens/);
+    expect(drawn.note).toMatch(/^Hatched: waited 1\.\d\d s for an answer \(asks for approval\), drawn short\.$/);
+    expect(drawn.waits).toBe(2); // one mark per lane (triage, refund)
+    // 1.5 s of waiting beside ~100 ms of work: without the gap the bars together would be a few % of the lane.
+    const work = drawn.bars.reduce((n, b) => n + b.width, 0);
+    expect(work / drawn.lane).toBeGreaterThan(0.5);
+    expect(watch.errors).toEqual([]);
+    watch.stop();
+  }, 60_000);
+});
+
+describe('phones', () => {
+  it('every page fits 390 px and 1280 px without sideways scrolling: exported runs and the served pages', async () => {
+    const store = openFileStore(dir);
+    const pages: string[] = [];
+    for (const id of ['graph-done', 'graph-budget', 'swarm-desk', 'agent-solo']) {
+      const file = join(dir, `${id}-width.html`);
+      await writeFile(file, renderHtmlPage(pageData(await loadSession(store, id))));
+      pages.push(pathToFileURL(file).href);
+    }
+    const server = await serveStore(openFileStore(dir), { pollMs: 60_000 });
+    try {
+      pages.push(server.url, `${server.url}session/graph-done/`);
+      const page = await browser.newPage();
+      const watch = await watchPage(browser, page);
+      const widths: string[] = [];
+      for (const url of pages)
+        for (const width of [390, 1280])
+          widths.push(
+            `${url.slice(url.lastIndexOf('/', url.length - 2))} ${width}: ${await widthAt(page, width, url)}`,
+          );
+      expect(widths.filter((w) => Number(w.split(': ')[1]) > Number(w.split(' ').at(-2)?.replace(':', '')))).toEqual(
+        [],
+      );
+      // The served index lists runs only: a server's own sessions are hidden.
+      await widthAt(page, 390, server.url);
+      expect(await browser.evaluate<string>(page, 'document.body.textContent')).not.toMatch(/skein-index|skein-server/);
+      expect(watch.errors).toEqual([]);
+      watch.stop();
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
 
 describe("an evaluation's page", () => {

@@ -3,8 +3,8 @@ import type { RgwServer } from '@skein/session-s3/testing';
 import { rgwServer } from '../../../test/servers/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import { supportGraph } from './testing/fixtures.js';
+import { captureIo } from './test-support/capture-io.js';
+import { supportGraph } from './test-support/fixtures.js';
 
 // The CLI on an S3 store: the real radosgw the S3 tests start, reached through the AWS environment.
 let server: RgwServer;

@@ -1,10 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent } from '@skein/core';
+import { ScriptedModel } from '@skein/core/testing';
+import { SqliteSessionManager } from '@skein/session-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import { writeFixtureSessions } from './testing/fixtures.js';
+import { captureIo } from './test-support/capture-io.js';
+import { writeFixtureSessions } from './test-support/fixtures.js';
 
 let dir = '';
 
@@ -41,6 +44,11 @@ describe('skein sessions on SQLite and skein sessions copy', () => {
     const back = await cli('sessions', 'copy', db, `file:${join(dir, 'back')}`);
     expect(back.code).toBe(0);
     expect(JSON.parse((await cli('sessions', join(dir, 'back'), '--json')).out)).toEqual(fromFiles);
+    // Once the copy returned, a copied session is one like any other: another writer goes on with it.
+    const sessionManager = new SqliteSessionManager({ sessionId: 'agent-solo', path: join(dir, 'desk.db') });
+    const solo = new Agent({ name: 'solo', model: new ScriptedModel(['Still 80 EUR.']), sessionManager });
+    expect(String(await solo.invoke('And now?'))).toBe('Still 80 EUR.');
+    await sessionManager.close();
   }, 120_000);
 
   it("refuses to copy over a session the target has, and names a database that is not skein's", async () => {

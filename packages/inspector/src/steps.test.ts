@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { FileSessionManager } from '@skein/session-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
-import { captureIo } from './testing/capture-io.js';
-import { supportGraph } from './testing/fixtures.js';
+import { captureIo } from './test-support/capture-io.js';
+import { supportGraph } from './test-support/fixtures.js';
 
 let dir = '';
 const fsm = (sessionId: string): FileSessionManager => new FileSessionManager({ sessionId, storageDir: dir });
@@ -70,7 +70,13 @@ describe('skein fork', () => {
   });
 
   it('refuses a missing step, a step not kept, and an existing session, writing nothing', async () => {
-    expect((await cli('fork', dir, 'done', '--to', 'x')).code).toBe(2);
+    const missing = await cli('fork', dir, 'done', '--to', 'x');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('see skein show <store> done --steps');
+    // The command it suggests is the one it was run by: through the repository's npm script, that script.
+    const io = { ...captureIo(), env: { npm_lifecycle_event: 'skein' } };
+    expect(await runCli(['fork', dir, 'done', '--step', '1', '--to', 'again-npm'], io)).toBe(0);
+    expect(io.out()).toContain(`See the fork: npm run skein -- show ${dir} again-npm --steps`);
     const notKept = await cli('fork', dir, 'done', '--step', '99', '--to', 'x');
     expect(notKept.code).toBe(1);
     expect(notKept.err).toContain('Step 99 of orchestrator support in session done is not kept');

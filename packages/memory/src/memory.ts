@@ -1,6 +1,6 @@
 import {
   AfterInvocationEvent,
-  type Agent,
+  type AgentHandle,
   type AgentMemory,
   type AgentTool,
   BeforeInvocationEvent,
@@ -45,7 +45,7 @@ export class Memory implements AgentMemory {
   readonly #working: WorkingMemory | undefined;
   readonly #embedder: Embedder | undefined;
   readonly #observer: Observer | undefined;
-  readonly #turns = new WeakMap<Agent, AgentTurn>();
+  readonly #turns = new WeakMap<AgentHandle, AgentTurn>();
   readonly #clock = new SeqClock();
 
   constructor(options: MemoryOptions = {}) {
@@ -140,7 +140,7 @@ export class Memory implements AgentMemory {
     return { facts, recalled: outcome?.done ? outcome.value : [] };
   }
 
-  #recall(target: Resolved | MemoryTurn, agent: Agent): Promise<Capped<Recalled>> | undefined {
+  #recall(target: Resolved | MemoryTurn, agent: AgentHandle): Promise<Capped<Recalled>> | undefined {
     const options = this.#options.recall;
     if (!options) return undefined;
     const run = (query: string): Promise<Capped<Recalled>> =>
@@ -163,16 +163,16 @@ export class Memory implements AgentMemory {
     this.#observer?.schedule(target.resource, factsKey, said);
   }
 
-  #ns(agent: Agent | undefined): string {
+  #ns(agent: AgentHandle | undefined): string {
     return this.#options.scope === 'agent' && agent ? keyPart(agent.name) : 'shared';
   }
 
-  #workingKey(agent: Agent, thread: string): string {
+  #workingKey(agent: AgentHandle, thread: string): string {
     const key = `working@${this.#ns(agent)}`;
     return this.#options.workingMemory?.scope === 'thread' ? `${key}=${thread}` : key;
   }
 
-  #factsKey(agent: Agent | undefined): string {
+  #factsKey(agent: AgentHandle | undefined): string {
     return `facts@${this.#ns(agent)}`;
   }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Agent, BeforeModelCallEvent, BeforeToolCallEvent, ModelThrottledError, tool } from '@skein/core';
 import { listenerDispatchCount, ScriptedModel } from '@skein/core/testing';
 import { instrument } from './index.js';
-import { harness, only, recordings, total, tree } from './testing/harness.js';
+import { harness, only, recordings, total, tree } from './test-support/harness.js';
 
 const lookup = tool({
   name: 'lookup',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const worker = fileURLToPath(new URL('./testing/crash-worker.ts', import.meta.url));
+const worker = fileURLToPath(new URL('./test-support/crash-worker.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 interface SpanLine {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, ModelThrottledError, fallback } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { instrument } from './index.js';
-import { harness, only, recordings, tree } from './testing/harness.js';
+import { harness, only, recordings, tree } from './test-support/harness.js';
 
 describe('an agent on a fallback chain', () => {
   it('names the model that answered on the chat span, and gives each failed attempt its own span', async () => {

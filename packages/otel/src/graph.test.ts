@@ -5,7 +5,7 @@ import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder, type Graph } from '@skein/graph';
 import { Swarm } from '@skein/swarm';
 import { instrument } from './index.js';
-import { harness, only, recordings, total, tree } from './testing/harness.js';
+import { harness, only, recordings, total, tree } from './test-support/harness.js';
 
 const agent = (name: string, script: ScriptedTurn[]): Agent => new Agent({ name, model: new ScriptedModel(script) });
 

@@ -13,7 +13,7 @@ import {
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { instrument } from './index.js';
-import { harness, only } from './testing/harness.js';
+import { harness, only } from './test-support/harness.js';
 
 describe('instrument()', () => {
   it('rejects what it cannot instrument, saying what it takes', () => {

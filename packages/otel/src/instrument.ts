@@ -1,4 +1,4 @@
-import { Agent, ConfigurationError, type MultiAgentBase } from '@skein/core';
+import { ConfigurationError, isAgent, type Runnable } from '@skein/core';
 import { instrumentAgent } from './agent-spans.js';
 import { resolveTelemetry, type InstrumentOptions } from './options.js';
 import { children, isOrchestrator } from './walk.js';
@@ -17,14 +17,14 @@ const instrumented = new WeakSet<object>();
  * await graph.invoke('My card was charged twice');
  * uninstrument();
  */
-export function instrument(target: Agent | MultiAgentBase, options: InstrumentOptions = {}): () => void {
+export function instrument(target: Runnable, options: InstrumentOptions = {}): () => void {
   const telemetry = resolveTelemetry(options);
   const workflow = { linkResumedRuns: options.linkResumedRuns ?? true };
   const removers: (() => void)[] = [];
-  const visit = (x: Agent | MultiAgentBase): void => {
+  const visit = (x: Runnable): void => {
     if (instrumented.has(x)) return;
     let remove: () => void;
-    if (x instanceof Agent) remove = instrumentAgent(x, telemetry);
+    if (isAgent(x)) remove = instrumentAgent(x, telemetry);
     else if (isOrchestrator(x)) remove = instrumentWorkflow(x, telemetry, workflow);
     else {
       throw new ConfigurationError(

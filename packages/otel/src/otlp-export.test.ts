@@ -7,7 +7,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { Agent, tool } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { instrument } from './index.js';
-import { useAsyncContext } from './testing/harness.js';
+import { useAsyncContext } from './test-support/harness.js';
 
 interface OtlpValue {
   stringValue?: string;

@@ -4,7 +4,7 @@ import { Agent, tool } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { Swarm } from '@skein/swarm';
 import { instrument } from './index.js';
-import { harness, only, total, tree } from './testing/harness.js';
+import { harness, only, total, tree } from './test-support/harness.js';
 
 describe('an instrumented swarm', () => {
   it('has a node span per turn below the run, agents below their node, and each handoff as a span event', async () => {

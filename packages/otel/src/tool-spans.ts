@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
-import type { Agent, AfterToolCallEvent, AgentTool, BeforeToolCallEvent } from '@skein/core';
+import type { AgentHandle, AfterToolCallEvent, AgentTool, BeforeToolCallEvent } from '@skein/core';
 import { seconds, type AgentScope } from './agent-scope.js';
 import { resultContent } from './content.js';
 import { ATTR, EVENT, OPERATION } from './conventions.js';
@@ -11,7 +11,7 @@ import { clearParent, setParent, type Parent } from './parents.js';
 export interface ToolCall {
   readonly span: Span;
   readonly started: number;
-  readonly nested: { agent: Agent; parent: Parent } | undefined;
+  readonly nested: { agent: AgentHandle; parent: Parent } | undefined;
 }
 
 /** The tool, run inside `ctx`: spans the tool starts (HTTP clients, nested agents) nest under its execute_tool span. */

@@ -1,4 +1,12 @@
-import { Agent, isMultiAgent, type HookRegistry, type MultiAgentBase, type NodeTransition } from '@skein/core';
+import {
+  isAgent,
+  isMultiAgent,
+  isRunnable,
+  type HookRegistry,
+  type MultiAgentBase,
+  type NodeTransition,
+  type Runnable,
+} from '@skein/core';
 
 /** What instrumentation needs of an orchestrator: hooks and transition listeners (Graph and Swarm have both). */
 export interface Orchestrator extends MultiAgentBase {
@@ -19,30 +27,29 @@ export function isOrchestrator(value: unknown): value is Orchestrator {
  * What each node id of an orchestrator runs: a Graph's `nodes` (a map of `{ id, target }`), a
  * Swarm's `nodeIds` with its `nodes` (member agents, in the same order).
  */
-export function nodeTargets(o: MultiAgentBase): Map<string, Agent | MultiAgentBase> {
-  const out = new Map<string, Agent | MultiAgentBase>();
+export function nodeTargets(o: MultiAgentBase): Map<string, Runnable> {
+  const out = new Map<string, Runnable>();
   const nodes = (o as { nodes?: unknown }).nodes;
   if (nodes instanceof Map) {
     for (const [id, node] of nodes as Map<string, { target?: unknown }>) {
-      if (node.target instanceof Agent || isMultiAgent(node.target)) out.set(id, node.target);
+      if (isRunnable(node.target)) out.set(id, node.target);
     }
   } else if (Array.isArray(nodes)) {
     const ids = (o as { nodeIds?: unknown }).nodeIds;
     nodes.forEach((node: unknown, i) => {
-      const id =
-        Array.isArray(ids) && typeof ids[i] === 'string' ? ids[i] : node instanceof Agent ? node.name : undefined;
-      if (id !== undefined && (node instanceof Agent || isMultiAgent(node))) out.set(id, node);
+      const id = Array.isArray(ids) && typeof ids[i] === 'string' ? ids[i] : isAgent(node) ? node.name : undefined;
+      if (id !== undefined && isRunnable(node)) out.set(id, node);
     });
   }
   return out;
 }
 
 /** The agents and orchestrators a target runs: node targets, agents behind `asTool()` tools, handoff targets. */
-export function children(target: Agent | MultiAgentBase): (Agent | MultiAgentBase)[] {
-  if (!(target instanceof Agent)) return [...nodeTargets(target).values()];
-  const out: (Agent | MultiAgentBase)[] = [];
-  for (const tool of target.tools) if (tool.agent instanceof Agent) out.push(tool.agent);
-  for (const handoff of target.handoffs) out.push(handoff.agent);
+export function children(target: Runnable): Runnable[] {
+  if (!isAgent(target)) return [...nodeTargets(target).values()];
+  const out: Runnable[] = [];
+  for (const tool of target.tools) if (isAgent(tool.agent)) out.push(tool.agent);
+  for (const handoff of target.handoffs) if (isAgent(handoff.agent)) out.push(handoff.agent);
   return out;
 }
 

@@ -13,6 +13,7 @@ import {
   BeforeToolCallEvent,
   BudgetStopRaised,
   InterruptRaised,
+  isAgent,
   errorToolResult,
   type AgentTool,
   type HookProvider,
@@ -67,7 +68,7 @@ export const journalTools: HookProvider = {
   registerHooks(registry: HookRegistry): void {
     registry.addCallback(BeforeToolCallEvent, (event) => {
       const tool = event.selectedTool;
-      if (!tool || !activeJournal() || !event.agent.tools.includes(tool)) return;
+      if (!tool || !activeJournal() || !isAgent(event.agent) || !event.agent.tools.includes(tool)) return;
       event.selectedTool = journaledTool(tool);
     });
   },

@@ -3,15 +3,11 @@
  * orchestrators) and makes its model calls and tool calls journaled steps. Agents used as tools
  * (`asTool`) run inside their caller's tool step: one step for the whole nested call.
  */
-import { isMultiAgent, type Agent, type MultiAgentBase } from '@skein/core';
+import { isAgent, isRunnable, type MultiAgentBase, type Runnable } from '@skein/core';
 import { journalModel } from './journaled-model.js';
 import { journalTools } from './journaled-tools.js';
 
 const prepared = new WeakSet<object>();
-
-function isAgent(value: unknown): value is Agent {
-  return typeof value === 'object' && value !== null && 'hooks' in value && 'model' in value && !isMultiAgent(value);
-}
 
 /** The direct children of an orchestrator: a Graph's node targets, a Swarm's member agents. */
 function childrenOf(orchestrator: MultiAgentBase): unknown[] {
@@ -24,7 +20,7 @@ function childrenOf(orchestrator: MultiAgentBase): unknown[] {
 }
 
 /** Journals every model and tool call of `target` and everything nested in it (idempotent). */
-export function prepareTree(target: Agent | MultiAgentBase): void {
+export function prepareTree(target: Runnable): void {
   if (prepared.has(target)) return;
   prepared.add(target);
   if (isAgent(target)) {
@@ -33,6 +29,6 @@ export function prepareTree(target: Agent | MultiAgentBase): void {
     return;
   }
   for (const child of childrenOf(target)) {
-    if (isAgent(child) || isMultiAgent(child)) prepareTree(child);
+    if (isRunnable(child)) prepareTree(child);
   }
 }

@@ -24,6 +24,7 @@ import {
   AgentResult,
   addUsage,
   interruptStateOf,
+  isAgent,
   isMultiAgent,
   restoreInterruptState,
   type Agent,
@@ -31,15 +32,12 @@ import {
   type InvokeOptions,
   type MultiAgentBase,
   type Prompt,
+  type Runnable,
 } from '@skein/core';
 import { activeJournal, awaitInScope, runInScope, type NodeReply, type NodeRequest } from './durable-scope.js';
 import type { Context } from '@restatedev/restate-sdk';
 
 const spread = new WeakSet<object>();
-
-function isAgent(value: unknown): value is Agent {
-  return typeof value === 'object' && value !== null && 'hooks' in value && 'model' in value && !isMultiAgent(value);
-}
 
 /** A Graph's node targets by id (a Swarm or anything else: none). */
 function graphNodes(target: MultiAgentBase): Map<string, unknown> | undefined {
@@ -66,7 +64,7 @@ function parallelNodes(graph: MultiAgentBase): Set<string> {
 }
 
 /** Makes agent nodes of `root`'s graphs run as Restate calls when their run has a node caller (idempotent). */
-export function spreadNodes(root: Agent | MultiAgentBase, mode: SpreadMode, path: string[] = []): void {
+export function spreadNodes(root: Runnable, mode: SpreadMode, path: string[] = []): void {
   if (mode === 'none' || isAgent(root) || spread.has(root)) return;
   spread.add(root);
   const parallel = mode === 'all' ? undefined : parallelNodes(root);
@@ -144,7 +142,7 @@ function resultOf(reply: NodeReply): AgentResult {
 }
 
 /** The agent at `path` in a freshly built tree; throws when the tree has no agent there. */
-function agentAt(root: Agent | MultiAgentBase, path: readonly string[]): Agent {
+function agentAt(root: Runnable, path: readonly string[]): Agent {
   let at: unknown = root;
   for (const id of path) at = isMultiAgent(at) ? graphNodes(at)?.get(id) : undefined;
   if (!isAgent(at))
@@ -153,11 +151,7 @@ function agentAt(root: Agent | MultiAgentBase, path: readonly string[]): Agent {
 }
 
 /** Runs one node agent of a freshly built tree as the `node` handler asked, journaled in `ctx`. */
-export async function runNodeHere(
-  ctx: Context,
-  root: Agent | MultiAgentBase,
-  request: NodeRequest,
-): Promise<NodeReply> {
+export async function runNodeHere(ctx: Context, root: Runnable, request: NodeRequest): Promise<NodeReply> {
   const agent = agentAt(root, request.path);
   agent.messages = request.messages;
   agent.state.replace(request.state);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerCheck } from '@skein/core';
 import type { RouteInfo } from './index.js';
-import { post, testServer } from './server-fixtures.test-helpers.js';
+import { post, testServer } from './test-support/server-fixtures.js';
 
 // Who may answer an approval is decided by the server, once, on the request as it routed it: the
 // `authorizeAnswer` rule applies to every door that answers (`/answers`, the UI stream's approval

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, readSse, testServer } from './server-fixtures.test-helpers.js';
+import { post, readSse, testServer } from './test-support/server-fixtures.js';
 
 describe('pending and answers', () => {
   it('a tool that needs approval pauses the turn; GET pending lists it; answers resume it, the tool runs once', async () => {
@@ -67,5 +67,10 @@ describe('pending and answers', () => {
     expect(result.status).toBe('completed');
     expect(result.text).toContain('denied');
     expect(ledger.refunds).toEqual([]);
+    // The conversation keeps what the person answered, with their note, for any client to show.
+    const view = (await (await app.fetch(new Request('http://x/v1/agents/refund/conversations/a3'))).json()) as {
+      turns: { prompt: string; answers?: unknown }[];
+    };
+    expect(view.turns.map((t) => t.answers)).toEqual([undefined, { [id]: { approved: false, message: 'too much' } }]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionRepository } from '@skein/core';
-import { post, testServer } from './server-fixtures.test-helpers.js';
+import { post, testServer } from './test-support/server-fixtures.js';
 
 async function problem(res: Response): Promise<Record<string, unknown>> {
   expect(res.headers.get('content-type')).toBe('application/problem+json');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, testServer } from './server-fixtures.test-helpers.js';
+import { post, testServer } from './test-support/server-fixtures.js';
 
 // Every body is bounded before it is read (size) and before it is validated (depth); ids of the
 // server's own sessions are no conversation ids. A refused request stores nothing.

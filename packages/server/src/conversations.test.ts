@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { post, testServer } from './server-fixtures.test-helpers.js';
+import { Agent } from '@skein/core';
+import { createServer } from './index.js';
+import { echoModel, memorySessions, post, testServer } from './test-support/server-fixtures.js';
 
 describe('conversations', () => {
   it("GET one: turns, the agent's messages, status", async () => {
@@ -18,6 +20,13 @@ describe('conversations', () => {
       { role: 'user', content: [{ text: 'two' }] },
       { role: 'assistant', content: [{ text: 'You said: two' }] },
     ]);
+    // A long message is kept whole in its turn (a page opened again shows what was written).
+    const long = `My order 42 ${'was charged twice, '.repeat(20)}please help.`;
+    await post(app, '/v1/agents/echo/conversations/v1/messages', { message: long });
+    const again = (await (await app.request('/v1/agents/echo/conversations/v1')).json()) as {
+      turns: { prompt: string }[];
+    };
+    expect(again.turns[2]?.prompt).toBe(long);
   });
 
   it('GET one for a graph: its transitions; for a paused agent: what waits', async () => {
@@ -63,9 +72,39 @@ describe('conversations', () => {
       message: 'a long one to keep it busy for a while',
     });
     await new Promise((r) => setTimeout(r, 20));
+    // A running turn is listed with what it was asked (a page opened mid-turn shows the message).
+    const busy = (await (await app.request('/v1/agents/slow/conversations/d2')).json()) as { turns: unknown[] };
+    expect(busy.turns).toMatchObject([
+      { turn: 1, status: 'running', prompt: 'a long one to keep it busy for a while' },
+    ]);
     const refused = await app.request('/v1/agents/slow/conversations/d2', { method: 'DELETE' });
     expect(refused.status).toBe(409);
     await running;
     expect((await app.request('/v1/agents/slow/conversations/d2', { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('many new conversations of one principal at once are entered in its index together, not one by one', async () => {
+    const { sessions } = memorySessions();
+    let indexWriters = 0;
+    const app = createServer({
+      agents: { echo: ({ sessionManager }) => new Agent({ model: echoModel(), sessionManager }) },
+      sessions: (id) => {
+        if (id.startsWith('skein-index-')) indexWriters++;
+        return sessions(id);
+      },
+    });
+    const ids = Array.from({ length: 30 }, (_, i) => `many-${i}`);
+    const results = await Promise.all(
+      ids.map((id) => post(app, `/v1/agents/echo/conversations/${id}/messages`, { message: id })),
+    );
+    expect(results.map((r) => r.status)).toEqual(ids.map(() => 200));
+    // The first entry alone, the others that arrived meanwhile in one or two more writes.
+    expect(indexWriters).toBeLessThanOrEqual(3);
+    const reads = indexWriters;
+    const list = (await (await app.request('/v1/agents/echo/conversations?limit=100')).json()) as {
+      conversations: { id: string }[];
+    };
+    expect(list.conversations.map((c) => c.id).sort()).toEqual([...ids].sort());
+    expect(indexWriters).toBe(reads + 1);
   });
 });

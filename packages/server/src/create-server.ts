@@ -1,21 +1,12 @@
 import { principalId, type Principal } from '@skein/core';
 import { Hono } from 'hono';
 import { checkOptions } from './check-options.js';
-import { openApiDocument } from './http/openapi.js';
+import { openApiRoute } from './http/openapi.js';
 import { internalProblem, ProblemError, problemResponse } from './http/problem.js';
 import { tooLarge } from './http/validate.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import type { ServerOptions } from './options.js';
-import {
-  deleteConversation,
-  getConversation,
-  getPending,
-  listConversations,
-  postCancel,
-} from './routes/conversations.js';
-import { postAnswers, postMessage } from './routes/messages.js';
-import { getStream } from './routes/stream.js';
-import { postUi } from './routes/ui.js';
+import { ROUTES } from './routes/route-table.js';
 import { RunRegistry } from './runs/run-registry.js';
 import type { ServerContext } from './server-context.js';
 import { conversationSessionId } from './store/session-ids.js';
@@ -71,17 +62,8 @@ export function createServer(options: ServerOptions): SkeinServer {
     if (Number(c.req.header('content-length')) > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
     await next();
   });
-  const conv = '/v1/:kind/:name/conversations/:id';
-  app.post(`${conv}/messages`, (c) => postMessage(ctx, c));
-  app.post(`${conv}/answers`, (c) => postAnswers(ctx, c));
-  app.get(`${conv}/stream`, (c) => getStream(ctx, c));
-  app.get(`${conv}/pending`, (c) => getPending(ctx, c));
-  app.post(`${conv}/cancel`, (c) => postCancel(ctx, c));
-  app.post(`${conv}/ui`, (c) => postUi(ctx, c));
-  app.get(conv, (c) => getConversation(ctx, c));
-  app.delete(conv, (c) => deleteConversation(ctx, c));
-  app.get('/v1/:kind/:name/conversations', (c) => listConversations(ctx, c));
-  app.get('/openapi.json', () => new Response(openApiDocument(), { headers: { 'content-type': 'application/json' } }));
+  for (const route of ROUTES) app.on(route.method, route.path, (c) => route.handle(ctx, c));
+  app.get('/openapi.json', openApiRoute(ROUTES));
   app.notFound((c) =>
     problemResponse(
       new ProblemError(

@@ -14,7 +14,7 @@ import { Agent } from '@skein/core';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
 import { createServer, serve, type RunningServer } from './index.js';
-import { echoModel, refundModel, refundTool } from './server-fixtures.test-helpers.js';
+import { echoModel, refundModel, refundTool } from './test-support/server-fixtures.js';
 
 const SEED = Number(process.env['SKEIN_FUZZ_SEED'] ?? 20261126);
 const COUNT = Number(process.env['SKEIN_FUZZ_COUNT'] ?? 400);

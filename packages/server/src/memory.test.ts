@@ -2,7 +2,7 @@ import { Agent, type ModelRequest } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { Memory } from '@skein/memory';
 import { describe, expect, it } from 'vitest';
-import { memorySessions, post } from './server-fixtures.test-helpers.js';
+import { memorySessions, post } from './test-support/server-fixtures.js';
 import { createServer } from './create-server.js';
 
 /** Answers from what memory put in its system prompt: the order it recalls, else it asks which. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, readSse, testServer } from './server-fixtures.test-helpers.js';
+import { post, readSse, testServer } from './test-support/server-fixtures.js';
 
 describe('POST .../messages', () => {
   it('answers with the turn result as JSON', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, readSse, testServer } from './server-fixtures.test-helpers.js';
+import { post, readSse, testServer } from './test-support/server-fixtures.js';
 
 const LONG = 'a message long enough to keep the slow agent streaming for a while';
 

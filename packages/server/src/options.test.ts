@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, ConfigurationError, RunBudget } from '@skein/core';
 import { createServer, type ServerOptions } from './index.js';
-import { echoModel, memorySessions, post } from './server-fixtures.test-helpers.js';
+import { echoModel, memorySessions, post } from './test-support/server-fixtures.js';
 
 const { sessions } = memorySessions();
 const echo = ({ sessionManager }: { sessionManager: never }) => new Agent({ model: echoModel(), sessionManager });

@@ -8,42 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnServer, type ServerProcess } from './testing/spawn-server.js';
-
-type Sse = { id?: string; event?: string; data: Record<string, unknown> };
-
-function parse(text: string): Sse[] {
-  return text
-    .split('\n\n')
-    .filter((f) => f.includes('data: '))
-    .map((frame) => {
-      const fields = Object.fromEntries(
-        frame.split('\n').map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
-      );
-      return {
-        ...(fields['id'] ? { id: fields['id'] } : {}),
-        ...(fields['event'] ? { event: fields['event'] } : {}),
-        data: JSON.parse(fields['data'] ?? 'null'),
-      };
-    });
-}
-
-/** Reads SSE from `res` until `stop(events)` holds (then leaves the connection to die with the process) or the stream ends. */
-async function readUntil(res: Response, stop: (events: Sse[]) => boolean): Promise<Sse[]> {
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  for (;;) {
-    const events = parse(text.slice(0, text.lastIndexOf('\n\n') + 2));
-    if (stop(events)) {
-      void reader.cancel().catch(() => undefined);
-      return events;
-    }
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done) return parse(text);
-    text += decoder.decode(value, { stream: true });
-  }
-}
+import { parseSse as parse, readSseUntil as readUntil } from './test-support/sse-frames.js';
+import { spawnServer, type ServerProcess } from './test-support/spawn-server.js';
 
 const dirs: string[] = [];
 const procs: ServerProcess[] = [];

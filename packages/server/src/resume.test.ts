@@ -17,7 +17,7 @@ import {
   refundModel,
   refundTool,
   type RefundLedger,
-} from './server-fixtures.test-helpers.js';
+} from './test-support/server-fixtures.js';
 
 function server(sessions: (id: string) => SessionManager, ledger: RefundLedger, calls: Record<string, number>) {
   const counted = (name: string, model: ScriptedModel): ScriptedModel => {

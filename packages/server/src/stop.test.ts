@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, RepositorySessionManager } from '@skein/core';
 import { createServer } from './index.js';
-import { memorySessions, post, readSse, trickleModel } from './server-fixtures.test-helpers.js';
+import { memorySessions, post, readSse, trickleModel } from './test-support/server-fixtures.js';
 
 const LONG = 'a long message so that the slow agent is still streaming when the server stops';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, readSome, readSse, testServer } from './server-fixtures.test-helpers.js';
+import { post, readSome, readSse, testServer } from './test-support/server-fixtures.js';
 
 const LONG = 'a fairly long message so that the answer streams in many small chunks over time';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
-import { post, testServer } from './server-fixtures.test-helpers.js';
+import { post, testServer } from './test-support/server-fixtures.js';
 
 function tenantServer() {
   return testServer({

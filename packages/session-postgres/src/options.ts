@@ -63,9 +63,14 @@ function positive(value: unknown, name: string, fallback: number): number {
 /** `postgres://user@host:port/database` without the password (how errors name the store). */
 function describe(connectionString: string | undefined, pool: Pool | undefined, schema: string): string {
   const suffix = schema === 'public' ? '' : ` (schema ${schema})`;
+  const o = (
+    pool as
+      | { options?: { host?: string; port?: number; database?: string; user?: string; connectionString?: string } }
+      | undefined
+  )?.options;
+  if (connectionString === undefined && o?.connectionString !== undefined)
+    return describe(o.connectionString, undefined, schema);
   if (connectionString === undefined) {
-    const o = (pool as { options?: { host?: string; port?: number; database?: string; user?: string } } | undefined)
-      ?.options;
     return `postgres://${o?.user ?? ''}@${o?.host ?? 'localhost'}:${o?.port ?? 5432}/${o?.database ?? ''}${suffix}`;
   }
   try {

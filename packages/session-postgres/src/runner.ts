@@ -3,7 +3,9 @@ import type { Pool, PoolClient } from 'pg';
 import type { PgLeaseBook } from './lease.js';
 import { isTransient, toSessionError } from './errors.js';
 import type { ResolvedPostgresOptions } from './options.js';
+import { PgPresence } from './presence.js';
 import { checkSchema, quoteIdent } from './schema.js';
+import { acquireSharedPool, notePassedPool, releaseSharedPool } from './shared-pools.js';
 import { encodeWrites, stepError } from './step.js';
 import type { SessionWrite } from '@skein/core';
 
@@ -23,26 +25,21 @@ export class PgRunner {
 
   constructor(options: ResolvedPostgresOptions) {
     this.#options = options;
+    if (options.pool) notePassedPool(options.pool, options.store);
   }
 
-  /** The pool (made at first use from the connection string, with `pg` loaded then). */
+  /** The pool: yours, or the process's shared pool of the connection string (taken at first use, with `pg` loaded then). */
   pool(): Promise<Pool> {
-    this.#pool ??= (async () => {
-      if (this.#options.pool) return this.#options.pool;
-      const pg = (await import('pg')).default;
-      const pool = new pg.Pool({ connectionString: this.#options.connectionString, max: this.#options.poolSize });
-      pool.on('error', () => undefined); // an idle connection the server dropped: the next query reconnects
-      return pool;
-    })();
+    const { pool, connectionString, poolSize } = this.#options;
+    this.#pool ??= pool ? Promise.resolve(pool) : acquireSharedPool(connectionString as string, poolSize);
     return this.#pool;
   }
 
-  /** Ends the pool when the repository made it. */
+  /** Lets go of the shared pool (it ends when its last user has; a pool you passed is left open). */
   async end(): Promise<void> {
     if (this.#options.pool || !this.#pool) return;
-    const pool = await this.#pool;
     this.#pool = undefined;
-    await pool.end();
+    releaseSharedPool(this.#options.connectionString as string, this.#options.poolSize);
   }
 
   async #retrying<T>(doing: string, attempt: () => Promise<T>): Promise<T> {
@@ -124,6 +121,9 @@ export class PgRunner {
       });
       if (outcome !== 'unheld') return;
     }
+    // A claim: be present first, so that no other writer takes this one for gone (presence.ts).
+    if (leases.holding(sessionId) === undefined)
+      await this.#retrying(doing, async () => PgPresence.of(await this.pool()).ready());
     const generation = await this.#retrying(doing, () =>
       this.#transaction(async (client) => {
         const lease = await leases.ensure(client, sessionId, batchId);

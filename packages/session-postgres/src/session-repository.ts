@@ -15,9 +15,10 @@ import {
 } from '@skein/core';
 import { records } from './documents.js';
 import type { Pool } from 'pg';
-import { PgLeaseBook, type LeaseRow } from './lease.js';
+import { PgLeaseBook } from './lease.js';
 import { resolvePostgresOptions, type PostgresSessionRepositoryOptions } from './options.js';
 import { PgRunner } from './runner.js';
+import { PgSessionClaims } from './session-claims.js';
 import { quoteIdent } from './schema.js';
 import { PgWrites } from './writes.js';
 
@@ -38,6 +39,7 @@ export class PostgresSessionRepository implements SessionRepository {
   readonly #runner: PgRunner;
   readonly #leases: PgLeaseBook;
   readonly #writes: PgWrites;
+  readonly #claims: PgSessionClaims;
   readonly #t: (name: string) => string;
 
   constructor(options: PostgresSessionRepositoryOptions) {
@@ -48,6 +50,7 @@ export class PostgresSessionRepository implements SessionRepository {
     this.#runner = new PgRunner(resolved);
     this.#leases = new PgLeaseBook(this.#t('skein_leases'), this.store, resolved.leaseTtlMs, resolved.takeover);
     this.#writes = new PgWrites(this.#t, this.store);
+    this.#claims = new PgSessionClaims(this.#runner, this.#leases);
   }
 
   /** The pool in use (made from the connection string at first use, or yours). */
@@ -67,25 +70,25 @@ export class PostgresSessionRepository implements SessionRepository {
     return `${this.store} (session ${sessionId}, ${what})`;
   }
 
-  async beginView(sessionId: string): Promise<void> {
-    checkSessionId(sessionId, 'session id');
-    const [row] = await this.#rows<LeaseRow>('reading the session lease', this.#leases.selectSql, [sessionId]);
-    this.#leases.beginView(sessionId, row);
+  beginView(sessionId: string): Promise<void> {
+    return this.#claims.beginView(sessionId);
   }
 
-  async release(sessionId: string): Promise<void> {
-    checkSessionId(sessionId, 'session id');
-    const pool = await this.#runner.pool();
-    await this.#leases.release(pool, sessionId);
+  release(sessionId: string): Promise<void> {
+    return this.#claims.release(sessionId);
   }
 
-  /** Gives up this writer's session leases, then ends the pool it made (a pool you passed is left open). */
+  /**
+   * Resolves `true` once no other live writer holds `sessionId`: at once, when its holder gives the
+   * lease up (PostgreSQL `NOTIFY`), or when the holder is found gone; `false` after `timeoutMs`.
+   */
+  waitForRelease(sessionId: string, timeoutMs: number): Promise<boolean> {
+    return this.#claims.waitForRelease(sessionId, timeoutMs);
+  }
+
+  /** Gives up this writer's session leases, then lets go of the pool (one made from a connection string ends when its last user closes; yours is left open). */
   async close(): Promise<void> {
-    const held = this.#leases.heldSessions();
-    if (held.length > 0) {
-      const pool = await this.#runner.pool();
-      await Promise.all(held.map((id) => this.#leases.release(pool, id).catch(() => undefined)));
-    }
+    await this.#claims.releaseAll();
     await this.#runner.end();
   }
 

@@ -51,6 +51,29 @@ const readLease = async (sessionId: string): Promise<unknown> =>
 const answers = (n: number, who: string): string[] => Array.from({ length: n }, (_, i) => `${who} answer ${i}`);
 
 describe('the session lease', () => {
+  it('is kept by its heartbeat while the writer holds it and writes nothing for three leases (issue 46)', async () => {
+    const clientConfig = server.clientConfig();
+    const holder = new S3SessionRepository({ bucket, prefix: 'lease', clientConfig, leaseTtlMs: 1_000 });
+    const other = new S3SessionRepository({ bucket, prefix: 'lease', clientConfig, leaseTtlMs: 1_000 });
+    open.push(holder, other);
+    const at = new Date().toISOString();
+    const agent = (id: string) => ({
+      agent_id: id,
+      state: {},
+      conversation_manager_state: {},
+      created_at: at,
+      updated_at: at,
+    });
+    await holder.createSession({ session_id: 'beat', session_type: 'AGENT', created_at: at, updated_at: at });
+    const first = Date.parse(((await readLease('beat')) as { expires_at: string }).expires_at);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // a slow model call: no write
+    expect(Date.parse(((await readLease('beat')) as { expires_at: string }).expires_at)).toBeGreaterThan(first + 1_500);
+    await expect(other.createAgent('beat', agent('b'))).rejects.toBeInstanceOf(SessionConflictError);
+    await holder.createAgent('beat', agent('a'));
+    await holder.close();
+    await other.createAgent('beat', agent('b'));
+  }, 30_000);
+
   it('is taken at the first write and given up by close(), which leaves a released lease of the same owner', async () => {
     const m = manager('basic');
     await new Agent({ model: new ScriptedModel(['hi']), sessionManager: m }).invoke('hello');

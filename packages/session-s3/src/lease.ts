@@ -36,7 +36,7 @@ export interface LeaseDoc {
 /** Lease timing (ms). */
 export interface LeaseTiming {
   /**
-   * How long a lease lasts without renewal. Default 60,000. A writer renews it before a write once
+   * How long a lease lasts without renewal. Default 15,000. A writer renews it before a write once
    * half of it is gone, so every write starts with at least half the lease left (the margin for
    * clock skew and slow requests).
    */
@@ -105,6 +105,16 @@ export class SessionLease {
     const lease = parseLease(got.text);
     const live = !this.#takeover && !holderGone(lease, Date.now());
     this.#view = { etag: got.etag, holder: live ? lease : undefined };
+  }
+
+  /** Whether this writer holds the lease now. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /** The heartbeat: renews the lease when held and half of it is gone (never takes it). */
+  beat(): Promise<void> {
+    return this.#held ? this.ensure() : Promise.resolve();
   }
 
   /** Makes sure this writer holds the lease with time to spare: takes or renews it when needed (one request at most). */

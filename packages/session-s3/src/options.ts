@@ -15,7 +15,7 @@ export interface S3SessionRepositoryOptions {
   clientConfig?: S3ClientConfig;
   /** How many objects are fetched at once when restoring messages or node entries; default 32. */
   readConcurrency?: number;
-  /** How long a writer's lease on a session lasts without renewal, in ms; default 60,000 (renewed once half of it is gone). */
+  /** How long a writer's lease on a session lasts without renewal, in ms; default 15,000 (renewed once half of it is gone, by a heartbeat while the writer is idle). */
   leaseTtlMs?: number;
   /** Take the session's lease even when another writer holds it (you know that writer is gone). Default false. */
   takeover?: boolean;
@@ -51,7 +51,7 @@ export function resolveS3Options(options: S3SessionRepositoryOptions, what: stri
     region,
     clientConfig,
     readConcurrency = 32,
-    leaseTtlMs = 60_000,
+    leaseTtlMs = 15_000,
     takeover = false,
   } = options;
   if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 1_000)

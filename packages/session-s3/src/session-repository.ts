@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
   checkIndex,
+  LeaseHeartbeat,
   mapLimit,
   type JsonObject,
   type ListMessagesOptions,
@@ -47,6 +48,7 @@ export class S3SessionRepository implements SessionRepository {
   readonly #leases = new Map<string, SessionLease>();
   readonly #leaseTtlMs: number;
   readonly #takeover: boolean;
+  readonly #heartbeat: LeaseHeartbeat;
 
   constructor(options: S3SessionRepositoryOptions) {
     const resolved = resolveS3Options(options, 'S3SessionRepository');
@@ -63,6 +65,12 @@ export class S3SessionRepository implements SessionRepository {
     });
     this.#leaseTtlMs = resolved.leaseTtlMs;
     this.#takeover = resolved.takeover;
+    const leases = () => [...this.#leases.values()];
+    this.#heartbeat = new LeaseHeartbeat(
+      resolved.leaseTtlMs,
+      async () => void (await Promise.allSettled(leases().map((lease) => lease.beat()))),
+      () => leases().some((lease) => lease.held),
+    );
   }
 
   /** Releases the S3 client if the repository created it (a client you passed is left alone). Leases are left to expire: `close()` gives them up. */
@@ -72,6 +80,7 @@ export class S3SessionRepository implements SessionRepository {
 
   /** Gives up this writer's session leases (so another writer need not wait for them to expire), then destroys the client it created. */
   async close(): Promise<void> {
+    this.#heartbeat.stop();
     await Promise.all([...this.#leases.values()].map((lease) => lease.release()));
     this.destroy();
   }
@@ -102,9 +111,10 @@ export class S3SessionRepository implements SessionRepository {
     return lease;
   }
 
-  /** Holds the session's lease (taken on the first write, renewed when half of it is gone): one writer per session. */
+  /** Holds the session's lease (taken on the first write, renewed when half of it is gone, by the heartbeat while idle): one writer per session. */
   async #writable(sessionId: string): Promise<void> {
     await this.#lease(sessionId).ensure();
+    this.#heartbeat.poke();
   }
 
   async createSession(session: Session): Promise<Session> {

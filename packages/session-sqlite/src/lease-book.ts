@@ -136,6 +136,21 @@ export class LeaseBook {
     return true;
   }
 
+  /**
+   * Inside a write transaction: the heartbeat. Renews every lease this writer holds (a full lease from
+   * now), so a live writer keeps its sessions however long it goes without writing, and one that
+   * died loses them one `ttlMs` after its last beat. A lease found taken over is left alone (the next
+   * write of this writer reports it).
+   */
+  renewHeld(table: LeaseTable): void {
+    const now = Date.now();
+    for (const [sessionId, mine] of this.#held) {
+      const row = table.read(sessionId);
+      if (row?.owner === this.owner && row.generation === mine)
+        table.write(sessionId, { ...row, expires_at: now + this.#ttlMs });
+    }
+  }
+
   /** Sessions this writer holds (committed). */
   heldSessions(): string[] {
     return [...this.#held.keys()];

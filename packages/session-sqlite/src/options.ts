@@ -9,7 +9,7 @@ export interface SqliteSessionRepositoryOptions {
   synchronous?: 'FULL' | 'NORMAL';
   /** How long a write waits for another connection's write lock before it fails; default 5,000 ms. */
   busyTimeoutMs?: number;
-  /** How long a writer's lease on a session lasts without a write; default 60,000 ms. */
+  /** How long a writer's lease on a session lasts without a renewal (a heartbeat renews it while the writer lives); default 15,000 ms. */
   leaseTtlMs?: number;
   /** Take a session over even when another live writer holds it (you know it is gone); default false. */
   takeover?: boolean;
@@ -79,7 +79,7 @@ export function resolveSqliteOptions(options: SqliteSessionRepositoryOptions, wh
     store: `sqlite:${file}`,
     synchronous,
     busyTimeoutMs: positive(options.busyTimeoutMs, 'busyTimeoutMs', 5_000),
-    leaseTtlMs: positive(options.leaseTtlMs, 'leaseTtlMs', 60_000),
+    leaseTtlMs: positive(options.leaseTtlMs, 'leaseTtlMs', 15_000),
     takeover: flag(options.takeover, 'takeover'),
     groupCommit: options.groupCommit === undefined ? true : flag(options.groupCommit, 'groupCommit'),
     readonly: flag(options.readonly, 'readonly'),

@@ -4,6 +4,7 @@ import {
   checkIndex,
   checkSessionId,
   checkWrite,
+  LeaseHeartbeat,
   recordText,
   SessionConflictError,
   type JsonObject,
@@ -31,7 +32,7 @@ type Row = { doc: unknown } | undefined;
  * and each `writeBatch` (an orchestrator's whole step), is one transaction whose COMMIT is its
  * commit point; writes of different sessions ready in the same turn of the event loop share one
  * transaction (group commit). One writer per session across processes: a lease row, checked inside
- * every write transaction. Records keep Strands Agents' field names.
+ * every write transaction and renewed by a heartbeat while held. Records keep Strands Agents' field names.
  * @example
  * const repository = new SqliteSessionRepository({ path: './desk.db' });
  * const agent = new Agent({ model, sessionManager: new RepositorySessionManager({ sessionId: 'user-1', repository }) });
@@ -44,6 +45,7 @@ export class SqliteSessionRepository implements SessionRepository {
   readonly #group: GroupCommit<Map<string, number | null>>;
   readonly #writes: SqliteWrites;
   readonly #leaseTable: LeaseTable;
+  readonly #heartbeat: LeaseHeartbeat;
 
   constructor(options: SqliteSessionRepositoryOptions) {
     const resolved = resolveSqliteOptions(options, 'SqliteSessionRepository');
@@ -54,6 +56,11 @@ export class SqliteSessionRepository implements SessionRepository {
     this.#group = new GroupCommit(db, this.#leases, (e) => this.#conn.fail(e, 'writing'), resolved.groupCommit);
     this.#writes = new SqliteWrites(() => this.#conn.get().st, this.store);
     this.#leaseTable = this.#conn.leases;
+    this.#heartbeat = new LeaseHeartbeat(
+      resolved.leaseTtlMs,
+      () => this.#group.submit(() => this.#leases.renewHeld(this.#leaseTable)),
+      () => this.#leases.heldSessions().length > 0 && this.#conn.isOpen,
+    );
   }
 
   /** Write transactions committed so far and the writes (single calls, batches) they carried: group commit at work. */
@@ -69,12 +76,13 @@ export class SqliteSessionRepository implements SessionRepository {
     return this.#conn.read(read);
   }
 
-  /** Runs `apply` in a write transaction holding the session's lease. */
-  #write(sessionId: string, apply: () => void): Promise<void> {
-    return this.#group.submit(() => {
+  /** Runs `apply` in a write transaction holding the session's lease (kept alive by the heartbeat from then on). */
+  async #write(sessionId: string, apply: () => void): Promise<void> {
+    await this.#group.submit(() => {
       this.#leases.ensure(this.#leaseTable, sessionId);
       apply();
     });
+    this.#heartbeat.poke();
   }
 
   #where(sessionId: string, what: string): string {
@@ -102,6 +110,7 @@ export class SqliteSessionRepository implements SessionRepository {
           for (const sessionId of held) this.#leases.release(this.#leaseTable, sessionId);
         })
         .catch(() => undefined);
+    this.#heartbeat.stop();
     this.#conn.close();
   }
 

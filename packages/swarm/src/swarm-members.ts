@@ -1,17 +1,25 @@
-import { assertNoOwnSessionManager, ConfigurationError, handoffToolName, type Agent, type Handoff } from '@skein/core';
+import {
+  assertNoOwnSessionManager,
+  ConfigurationError,
+  handoffToolName,
+  isAgent,
+  type Agent,
+  type AgentHandle,
+  type Handoff,
+} from '@skein/core';
 import { defaultTransfer } from './transfer-input.js';
 
 /** The member agents of a swarm, their node ids (their names), session keys and handoffs. */
 export class SwarmMembers {
   readonly #byId = new Map<string, Agent>();
-  readonly #idOf = new Map<Agent, string>();
+  readonly #idOf = new Map<AgentHandle, string>();
   readonly #keys = new Map<string, string>();
   readonly #handoffs = new Map<string, readonly Handoff[]>();
 
   constructor(nodes: readonly Agent[]) {
     const tools = new Map<string, string>();
     for (const [i, agent] of nodes.entries()) {
-      if (typeof agent !== 'object' || agent === null || typeof agent.invoke !== 'function') {
+      if (!isAgent(agent)) {
         throw new ConfigurationError(
           `Swarm nodes[${i}] is not an Agent; a Swarm runs agents (put other orchestrators in a Graph).`,
         );
@@ -68,7 +76,7 @@ export class SwarmMembers {
   }
 
   /** The node id of a member agent. */
-  idOf(agent: Agent): string | undefined {
+  idOf(agent: AgentHandle): string | undefined {
     return this.#idOf.get(agent);
   }
 
@@ -106,7 +114,7 @@ export class SwarmMembers {
     const queue = [entry];
     for (let agent = queue.shift(); agent; agent = queue.shift()) {
       for (const h of agent.handoffs) {
-        if (!seen.has(h.agent)) {
+        if (isAgent(h.agent) && !seen.has(h.agent)) {
           seen.add(h.agent);
           queue.push(h.agent);
         }

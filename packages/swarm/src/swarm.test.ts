@@ -14,6 +14,13 @@ describe('Swarm', () => {
     expect(swarm.nodeIds).toEqual(['A']);
   });
 
+  it('refuses an orchestrator among its nodes, saying a Swarm runs agents', () => {
+    const inner = new Swarm({ nodes: [agent('A')] });
+    expect(() => new Swarm({ nodes: [agent('B'), inner as unknown as Agent] })).toThrow(
+      /nodes\[1\] is not an Agent; a Swarm runs agents/,
+    );
+  });
+
   it('default transfers take an optional message and JSON context', () => {
     const h = defaultTransfer(
       new Agent({ model: new ScriptedModel([]), name: 'Billing agent', description: 'Invoices.' }),

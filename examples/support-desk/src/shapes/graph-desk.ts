@@ -15,11 +15,14 @@ const routedTo =
   (state: GraphState): boolean =>
     new RegExp(`ROUTE:\\s*${topic}`, 'i').test(state.results['triage']?.text ?? '');
 
+/** The desk graph's id (its record in a conversation's session). */
+export const DESK_GRAPH_ID = 'desk-graph';
+
 export function buildDeskGraph(parts: DeskParts): Graph {
   const agents = deskAgents(parts);
   const triage = new Agent({ name: 'triage', model: parts.modelFor('triage'), systemPrompt: TRIAGE_ROUTE_PROMPT });
   const builder = new GraphBuilder()
-    .setId('desk-graph')
+    .setId(DESK_GRAPH_ID)
     .addNode(triage, 'triage')
     .addNode(agents.billing, 'billing')
     .addNode(agents.refund, 'refund')

@@ -19,6 +19,9 @@ const DeskTransfer = z.object({
   context: z.object({ orderId: z.string().optional().describe('The order the customer is asking about.') }).optional(),
 });
 
+/** The desk swarm's id (its record in a conversation's session). */
+export const DESK_SWARM_ID = 'desk-swarm';
+
 export function buildDeskSwarm(parts: DeskParts): Swarm {
   const agents = deskAgents(parts);
   const triage = new Agent({
@@ -31,7 +34,7 @@ export function buildDeskSwarm(parts: DeskParts): Swarm {
     ],
   });
   return new Swarm({
-    id: 'desk-swarm',
+    id: DESK_SWARM_ID,
     nodes: [triage, agents.billing, agents.refund],
     maxHandoffs: 4,
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),

@@ -11,6 +11,7 @@ import type { TargetKind } from '@skein/server';
 import type { DeskWebContext } from './desk-web.js';
 import { customerOf, isSupervisor, ON_BEHALF_HEADER, validCustomerId } from './identity.js';
 import { readWaiting } from './waiting.js';
+import { DeskStore } from '../desk-store.js';
 
 function problem(c: Context, status: 401 | 403 | 404, title: string, detail: string): Response {
   return c.json({ type: `https://skein.dev/problems#desk-${status}`, title, status, detail }, status, {
@@ -67,6 +68,7 @@ export function addApiRoutes(web: Hono, ctx: DeskWebContext): void {
       return problem(c, 401, 'Unauthorized', 'Open the supervisor address the desk printed.');
     const origin = new URL(c.req.url).origin;
     const cookie = c.req.header('cookie') ?? '';
-    return c.json(await readWaiting(ctx.forward, origin, await ctx.directory.list(), cookie));
+    const shop = new DeskStore(ctx.options.dir);
+    return c.json(await readWaiting(ctx.forward, origin, await ctx.directory.list(), cookie, shop));
   });
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { chatChunks, OpenAITestServer } from '@skein/model-openai/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, watchPage } from './testing/browser.js';
-import { startDeskWeb, type DeskWebProcess } from './testing/desk-web-process.js';
-import { send, signIn, until, waitForLine } from './testing/desk-pages.js';
+import { launchChromium, watchPage } from './test-support/browser.js';
+import { startDeskWeb, type DeskWebProcess } from './test-support/desk-web-process.js';
+import { send, signIn, until, waitForLine } from './test-support/desk-pages.js';
 
 // How long after the model sends its first token the customer page shows it: the one-agent desk
 // (`--shape agent`) on an OpenAI-compatible model served on loopback (OPENAI_BASE_URL), the page in

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, watchPage } from './testing/browser.js';
-import { startDeskWeb, type DeskWebProcess } from './testing/desk-web-process.js';
-import { logLines, send, signIn, waitForLine, waitForStatus } from './testing/desk-pages.js';
+import { launchChromium, watchPage } from './test-support/browser.js';
+import { startDeskWeb, type DeskWebProcess } from './test-support/desk-web-process.js';
+import { logLines, send, signIn, waitForLine, waitForStatus } from './test-support/desk-pages.js';
 
 // `npm run desk:web` (graph shape, scripted models, SQLite in a temp dir) in Debian's headless chromium:
 // the desk remembers a customer across conversations, and only that customer.

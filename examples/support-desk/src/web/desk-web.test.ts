@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SkeinServer } from '@skein/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refundsMade } from '../desk-run.test-helpers.js';
+import { refundsMade } from '../test-support/desk-run.js';
 import { openDeskSessions } from '../open-desk.js';
 import { scriptedDeskModel } from '../scripted-desk.js';
 import { createDeskWeb } from './desk-web.js';

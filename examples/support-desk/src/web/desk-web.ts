@@ -19,6 +19,7 @@ import { buildDeskSwarm } from '../shapes/swarm-desk.js';
 import { addApiRoutes } from './api-routes.js';
 import type { Asset } from './assets.js';
 import { ConversationDirectory } from './conversation-directory.js';
+import { addDetailsRoute } from './details-route.js';
 import { customerPrincipal, deskAuthorize, deskAuthorizeAnswer, type DeskKeys } from './identity.js';
 import { addPageRoutes } from './page-routes.js';
 import { TurnNotices } from './turn-notices.js';
@@ -96,6 +97,7 @@ export function createDeskWeb(options: DeskWebOptions): SkeinServer {
   const web = new Hono();
   const closeInspector = addPageRoutes(web, ctx);
   addApiRoutes(web, ctx);
+  addDetailsRoute(web, ctx);
   const control: ServerControl = {
     async stop(stopOptions) {
       ctx.notices.closeAll();

@@ -4,7 +4,7 @@
  * gracefully, and a restart (even after a crash) resumes the turns that were running.
  */
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serve } from '@skein/server';
 import { pickDeskModels } from '../desk-models.js';
@@ -61,7 +61,11 @@ if (bad) {
 }
 
 // Paths are relative to where the user ran npm (npm runs the script inside the examples workspace).
-const dir = resolve(process.env['INIT_CWD'] ?? process.cwd(), values.dir);
+const cwd = process.env['INIT_CWD'] ?? process.cwd();
+const dir = resolve(cwd, values.dir);
+/** A path as the user can type it where they ran npm: relative when it is inside. */
+const near = (path: string): string =>
+  !isAbsolute(path) || relative(cwd, path).startsWith('..') ? path : relative(cwd, path) || '.';
 await mkdir(dir, { recursive: true });
 const models = await pickDeskModels();
 const postgres = values.postgres ?? process.env['DATABASE_URL'];
@@ -83,6 +87,6 @@ const app = createDeskWeb({
 });
 const running = await serve(app, { port, hostname: '127.0.0.1', log: null });
 console.log(`[model] ${models.description}`);
-console.log(`[desk] ${shape} shape; sessions in ${sessions.where}; shop data in ${dir}`);
+console.log(`[desk] ${shape} shape; sessions in ${near(sessions.where)}; shop data in ${near(dir)}`);
 console.log(`[desk] customer page:   ${running.url}/`);
 console.log(`[desk] supervisor page: ${running.url}/supervisor?key=${keys.supervisor}`);

@@ -58,11 +58,11 @@ export function customerPage(customer: string, shape: DeskShape, kind: string): 
 <h2 id="chat-title">Conversation</h2>
 <div id="log" role="log" aria-live="polite" aria-labelledby="chat-title"></div>
 <p id="status" role="status"></p>
-<p id="budget" aria-live="off"></p>
 <form id="composer" class="composer">
 <label for="message">Your message</label>
-<div class="row"><input id="message" name="message" autocomplete="off" required maxlength="4000"><button type="submit" id="send" disabled>Send</button></div>
+<div class="row"><input id="message" name="message" autocomplete="off" required maxlength="4000" autofocus><button type="submit" id="send" disabled>Send</button></div>
 </form>
+<p id="budget" aria-live="off"></p>
 <p id="alert" role="alert"></p>
 </section>
 </main>`,
@@ -84,8 +84,8 @@ export function supervisorPage(): string {
 </section>
 <section aria-labelledby="all-title">
 <h2 id="all-title">All conversations</h2>
-<table id="conversations">
-<caption class="visually-hidden">Every conversation, newest first, with its inspector page</caption>
+<table id="conversations" class="cards">
+<caption class="visually-hidden">Every conversation, newest first, named by its first message, with its inspector page</caption>
 <thead><tr><th scope="col">Customer</th><th scope="col">Conversation</th><th scope="col">Status</th><th scope="col">Started</th></tr></thead>
 <tbody></tbody>
 </table>

@@ -1,17 +1,36 @@
 /**
  * What waits for a person across every conversation, for the supervisor page: each conversation of
  * the directory is read through the server's own route (`GET /v1/{kind}/desk/conversations/{id}`, as
- * the supervisor acting for its customer), so tenancy and the store's reading stay the server's.
+ * the supervisor acting for its customer), so tenancy and the store's reading stay the server's. Each
+ * request that waits comes with the order it is about, from the shop's data (who bought what, what
+ * was paid and refunded), and the conversation so far (the page shows it as the customer sees it).
  */
 import type { JsonValue } from '@skein/core';
+import type { DeskStore } from '../desk-store.js';
+import type { ConversationView } from './client/stored-story.js';
 import type { DirectoryEntry } from './conversation-directory.js';
 import { ON_BEHALF_HEADER } from './identity.js';
+
+/** The order a request is about, as the shop knows it. */
+interface OrderFacts {
+  id: string;
+  item: string;
+  /** What was paid, in EUR. */
+  paidEur: number;
+  /** What was refunded so far, in EUR. */
+  refundedEur: number;
+  /** The shop's customer who bought it (name and id), when known. */
+  buyer?: { id: string; name: string };
+}
 
 /** One request that waits for an answer. */
 export interface WaitingItem {
   conversationId: string;
+  /** The signed-in customer whose conversation it is. */
   customer: string;
   kind: string;
+  /** The conversation's first message. */
+  title: string;
   interruptId: string;
   /** `approval` for a tool that needs a yes. */
   name: string;
@@ -20,8 +39,10 @@ export interface WaitingItem {
   input?: JsonValue;
   /** Who asks (the agent, or the node's path). */
   source: string;
-  /** The customer's messages and the desk's answers so far. */
-  turns: { prompt: string; text: string; status: string }[];
+  /** The order it is about, when the request names one the shop has. */
+  order?: OrderFacts;
+  /** The conversation so far, as stored (the page shows it as the customer sees it). */
+  view: ConversationView;
   /** Where the answer goes (`POST`, with `x-desk-customer`). */
   answers: string;
   /** The conversation's inspector page. */
@@ -34,14 +55,10 @@ export interface ConversationRow {
   customer: string;
   kind: string;
   createdAt: string;
+  /** The first message ('' before it is stored). */
+  title: string;
   status: string;
   inspect: string;
-}
-
-interface ConversationView {
-  status: string;
-  turns: { prompt?: string; text?: string; status: string }[];
-  interrupts: { id: string; name: string; source: string; toolUse?: { name: string; input: JsonValue } }[];
 }
 
 type Forward = (request: Request) => Promise<Response>;
@@ -58,40 +75,60 @@ async function readView(forward: Forward, base: string, entry: DirectoryEntry, c
   return { path, view: (await response.json()) as ConversationView };
 }
 
-/** Reads every conversation of `entries` (newest first) through `forward`, with the supervisor's `cookie`. */
+/** The shop's facts about order `orderId`, if it has one. */
+async function orderFacts(shop: DeskStore, orderId: unknown): Promise<OrderFacts | undefined> {
+  if (typeof orderId !== 'string') return undefined;
+  const order = await shop.order(orderId);
+  if (!order) return undefined;
+  const refundedEur = (await shop.refunds(orderId)).reduce((sum, r) => sum + r.amountEur, 0);
+  return {
+    id: order.id,
+    item: order.item,
+    paidEur: order.amountEur,
+    refundedEur,
+    ...(order.customer ? { buyer: { id: order.customer.id, name: order.customer.name } } : {}),
+  };
+}
+
+/** Reads every conversation of `entries` (newest first) through `forward`, with the supervisor's `cookie`; orders from `shop`. */
 export async function readWaiting(
   forward: Forward,
   base: string,
   entries: readonly DirectoryEntry[],
   cookie: string,
+  shop?: DeskStore,
 ): Promise<{ waiting: WaitingItem[]; conversations: ConversationRow[] }> {
   const newest = [...entries].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const read = await Promise.all(newest.map((entry) => readView(forward, base, entry, cookie)));
   const waiting: WaitingItem[] = [];
   const conversations: ConversationRow[] = [];
-  read.forEach(({ path, view }, i) => {
+  for (const [i, { path, view }] of read.entries()) {
     const entry = newest[i] as DirectoryEntry;
     const inspect = `/inspect/${encodeURIComponent(entry.sessionId)}`;
+    const title = view?.turns[0]?.prompt ?? '';
     const { sessionId: _session, ...row } = entry;
-    conversations.push({ ...row, status: view?.status ?? 'unknown', inspect });
-    if (!view) return;
-    const turns = view.turns
-      .filter((t) => t.status !== 'running')
-      .map((t) => ({ prompt: t.prompt ?? '', text: t.text ?? '', status: t.status }));
+    conversations.push({ ...row, title, status: view?.status ?? 'unknown', inspect });
+    if (!view) continue;
     for (const interrupt of view.interrupts) {
+      const input = interrupt.toolUse?.input as JsonValue | undefined;
+      const orderId =
+        typeof input === 'object' && input !== null && !Array.isArray(input) ? input['orderId'] : undefined;
+      const order = shop ? await orderFacts(shop, orderId) : undefined;
       waiting.push({
         conversationId: entry.id,
         customer: entry.customer,
         kind: entry.kind,
+        title,
         interruptId: interrupt.id,
         name: interrupt.name,
-        ...(interrupt.toolUse ? { tool: interrupt.toolUse.name, input: interrupt.toolUse.input } : {}),
-        source: interrupt.source,
-        turns,
+        ...(interrupt.toolUse ? { tool: interrupt.toolUse.name, input: input ?? null } : {}),
+        source: interrupt.source ?? '',
+        ...(order ? { order } : {}),
+        view,
         answers: `${path}/answers`,
         inspect,
       });
     }
-  });
+  }
   return { waiting, conversations };
 }

@@ -6,7 +6,7 @@
 import { ExponentialBackoffRetry, InMemorySessionRepository, RepositorySessionManager } from '@skein/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteAgent } from '../index.js';
-import { startSdkAgent, type SdkAgent } from './sdk-server.test-helpers.js';
+import { startSdkAgent, type SdkAgent } from '../test-support/sdk-server.js';
 
 const agents: SdkAgent[] = [];
 afterEach(async () => {

@@ -8,7 +8,7 @@ import {
 import { ScriptedModel } from '@skein/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteAgent, RemoteAgentError } from '../index.js';
-import { startSdkAgent, type SdkAgent } from './sdk-server.test-helpers.js';
+import { startSdkAgent, type SdkAgent } from '../test-support/sdk-server.js';
 
 const agents: SdkAgent[] = [];
 afterEach(async () => {

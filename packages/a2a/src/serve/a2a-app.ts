@@ -48,14 +48,14 @@ export function createA2AApp(options: A2AServerOptions): A2AApp {
   app.get(PATHS.card, (c) => cardResponse(serving, c.req.raw));
   app.post(PATHS.jsonRpc, (c) =>
     serving.serve(c.req.raw, PATHS.jsonRpc, (r, card, ctx, cancel) =>
-      handleJsonRpc(c.req.raw, { sdk: r.sdk, handler: r.handler, legacy: serving.legacy }, card, ctx, cancel),
+      handleJsonRpc(c, { sdk: r.sdk, handler: r.handler, legacy: serving.legacy }, card, ctx, cancel),
     ),
   );
   app.all(`${PATHS.rest}/*`, (c) =>
     serving.serve(c.req.raw, PATHS.rest, (r, card, ctx, cancel) => {
       const path = new URL(c.req.url).pathname;
       const sub = path.slice(path.indexOf(PATHS.rest) + PATHS.rest.length);
-      return handleRest(c.req.raw, sub, { sdk: r.sdk, handler: r.handler }, card, ctx, cancel);
+      return handleRest(c, sub, { sdk: r.sdk, handler: r.handler }, card, ctx, cancel);
     }),
   );
   return {

@@ -1,6 +1,6 @@
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientFor, closeServers, refundAgent, refunds, send, serve } from './test-agents.test-helpers.js';
+import { clientFor, closeServers, refundAgent, refunds, send, serve } from '../test-support/test-agents.js';
 
 afterEach(closeServers);
 

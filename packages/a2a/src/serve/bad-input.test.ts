@@ -1,7 +1,7 @@
 import type { Task } from '@a2a-js/sdk';
 import { InMemorySessionRepository, RepositorySessionManager } from '@skein/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeServers, serve, slowAgent } from './test-agents.test-helpers.js';
+import { closeServers, serve, slowAgent } from '../test-support/test-agents.js';
 
 afterEach(closeServers);
 

@@ -4,7 +4,7 @@
  * paths (JSON-RPC and HTTP+JSON on A2A 1.0, JSON-RPC on 0.3 too when the compatibility layer is on).
  */
 import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
-import { Agent } from '@skein/core';
+import { isAgent } from '@skein/core';
 import type { A2ACardOptions, A2ATarget } from './options.js';
 
 /** Where each transport is served, relative to the base URL. */
@@ -32,23 +32,21 @@ function membersOf(target: A2ATarget): { id: string; description: string }[] {
   const nodes = (target as { nodes?: unknown }).nodes;
   const out: { id: string; description: string }[] = [];
   const add = (id: string, t: unknown): void => {
-    const description =
-      t instanceof Agent
-        ? (t.description ?? t.handoffDescription ?? `The ${t.name} agent.`)
-        : `The ${id} orchestrator.`;
+    const description = isAgent(t)
+      ? (t.description ?? t.handoffDescription ?? `The ${t.name} agent.`)
+      : `The ${id} orchestrator.`;
     out.push({ id, description });
   };
   if (nodes instanceof Map) for (const [id, node] of nodes) add(String(id), (node as { target?: unknown }).target);
-  else if (Array.isArray(nodes)) for (const n of nodes) if (n instanceof Agent) add(n.name, n);
+  else if (Array.isArray(nodes)) for (const n of nodes) if (isAgent(n)) add(n.name, n);
   return out;
 }
 
 /** The skills a card lists for `target`: its tools or members, else the target itself. */
 function skillsOf(target: A2ATarget): AgentSkill[] {
-  const listed =
-    target instanceof Agent
-      ? target.tools.map((t) => skill(t.name, t.name, t.spec.description, ['tool']))
-      : membersOf(target).map((m) => skill(m.id, m.id, m.description, ['member']));
+  const listed = isAgent(target)
+    ? target.tools.map((t) => skill(t.name, t.name, t.spec.description, ['tool']))
+    : membersOf(target).map((m) => skill(m.id, m.id, m.description, ['member']));
   if (listed.length > 0) return listed;
   const { name, description } = identityOf(target);
   return [skill(name, name, description, [])];
@@ -56,7 +54,7 @@ function skillsOf(target: A2ATarget): AgentSkill[] {
 
 /** The card's name and description for `target`. */
 function identityOf(target: A2ATarget): { name: string; description: string } {
-  if (target instanceof Agent) {
+  if (isAgent(target)) {
     return { name: target.name, description: target.description ?? `The ${target.name} agent.` };
   }
   const members = membersOf(target).map((m) => m.id);

@@ -1,7 +1,7 @@
 import { Message, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTERRUPTS_KEY } from '../index.js';
-import { clientFor, closeServers, refundAgent, refunds, send, serve } from './test-agents.test-helpers.js';
+import { clientFor, closeServers, refundAgent, refunds, send, serve } from '../test-support/test-agents.js';
 
 afterEach(closeServers);
 

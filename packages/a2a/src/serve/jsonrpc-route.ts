@@ -6,6 +6,7 @@
  */
 import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import type { Context } from 'hono';
 import type { ServerSdk } from '../wire/sdk.js';
 import { sseResponse } from './sse.js';
 
@@ -99,15 +100,16 @@ async function preflight(
   return { body, rpc };
 }
 
-/** Handles one JSON-RPC POST; `context` is built by the caller (principal, headers, trace). */
+/** Handles one JSON-RPC POST (the request of `c`); `context` is built by the caller (principal, headers, trace). */
 export async function handleJsonRpc(
-  request: Request,
+  c: Context,
   deps: JsonRpcDeps,
   card: AgentCard,
   context: ServerCallContext,
   onCancel: () => void,
 ): Promise<Response> {
   const { sdk } = deps;
+  const request = c.req.raw;
   const useLegacy = deps.legacy && (request.headers.get('A2A-Version') || '0.3') === '0.3';
   const mapError = (e: unknown): RpcError =>
     useLegacy
@@ -132,7 +134,7 @@ export async function handleJsonRpc(
     return rpcError(rpc.id, mapped, mapped.code === -32603 ? 500 : 200);
   }
   if (typeof answer === 'object' && answer !== null && Symbol.asyncIterator in answer) {
-    return sseResponse(answer as AsyncGenerator<unknown, void, undefined>, {
+    return sseResponse(c, answer as AsyncGenerator<unknown, void, undefined>, {
       encode: (e) => e,
       errorBody: (e) => ({ jsonrpc: '2.0', id: rpc.id ?? null, error: mapError(e) }),
       firstError: (e) => rpcError(rpc.id, mapError(e)),

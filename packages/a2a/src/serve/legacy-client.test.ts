@@ -8,7 +8,7 @@ import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import type { Task as Task03 } from 'a2a-sdk-v03';
 import { ClientFactory as ClientFactory03 } from 'a2a-sdk-v03/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeServers, refundAgent, refunds, send, serve, slowAgent } from './test-agents.test-helpers.js';
+import { closeServers, refundAgent, refunds, send, serve, slowAgent } from '../test-support/test-agents.js';
 
 afterEach(closeServers);
 

@@ -1,7 +1,7 @@
 import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { InMemorySessionRepository, RepositorySessionManager } from '@skein/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientFor, closeServers, refundAgent, send, serve, slowAgent } from './test-agents.test-helpers.js';
+import { clientFor, closeServers, refundAgent, send, serve, slowAgent } from '../test-support/test-agents.js';
 
 afterEach(closeServers);
 

@@ -3,9 +3,8 @@
  * the subscribers of its event stream (SendStreamingMessage, SubscribeToTask), and how to stop it.
  */
 import type { Artifact, StreamResponse, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
-import type { Interrupt } from '@skein/core';
+import { EventChannel, type Interrupt } from '@skein/core';
 import { isTerminal, isWaiting } from '../wire/protocol.js';
-import { EventQueue } from './event-queue.js';
 
 export class LiveTask {
   readonly task: Task;
@@ -13,7 +12,7 @@ export class LiveTask {
   readonly controller = new AbortController();
   cancelRequested = false;
   interrupts: Interrupt[] | undefined;
-  readonly #subscribers = new Set<EventQueue<StreamResponse>>();
+  readonly #subscribers = new Set<EventChannel<StreamResponse>>();
   readonly #ended: Promise<void>;
   #end: () => void = () => undefined;
 
@@ -62,7 +61,7 @@ export class LiveTask {
     for (const s of this.#subscribers) s.push(response);
     const p = response.payload;
     if (p?.$case === 'statusUpdate' && (isTerminal(p.value.status?.state) || isWaiting(p.value.status?.state))) {
-      for (const s of this.#subscribers) s.end();
+      for (const s of this.#subscribers) s.close();
       this.#subscribers.clear();
     }
   }
@@ -74,20 +73,20 @@ export class LiveTask {
   }
 
   /** A stream of the task's next events, ending with its final or waiting status (or when `signal` aborts). */
-  subscribe(): EventQueue<StreamResponse> {
-    const queue = new EventQueue<StreamResponse>();
+  subscribe(): EventChannel<StreamResponse> {
+    const queue = new EventChannel<StreamResponse>();
     this.#subscribers.add(queue);
     return queue;
   }
 
-  unsubscribe(queue: EventQueue<StreamResponse>): void {
+  unsubscribe(queue: EventChannel<StreamResponse>): void {
     this.#subscribers.delete(queue);
-    queue.end();
+    queue.close();
   }
 
   /** Marks the run as stopped (subscribers still open are ended). */
   finish(): void {
-    for (const s of this.#subscribers) s.end();
+    for (const s of this.#subscribers) s.close();
     this.#subscribers.clear();
     this.#end();
   }

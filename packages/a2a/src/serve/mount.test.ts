@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createA2AApp, RemoteAgent, RemoteAgentError } from '../index.js';
-import { slowAgent } from './test-agents.test-helpers.js';
+import { slowAgent } from '../test-support/test-agents.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

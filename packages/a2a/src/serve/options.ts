@@ -1,4 +1,4 @@
-import type { Agent, AuthorizeAnswer, MultiAgentBase, Principal, SessionManager } from '@skein/core';
+import type { AuthorizeAnswer, Principal, Runnable, SessionManager } from '@skein/core';
 
 export type { Principal } from '@skein/core';
 
@@ -8,8 +8,8 @@ export type { Principal } from '@skein/core';
  */
 export type Authorize = (request: Request) => Principal | undefined | Promise<Principal | undefined>;
 
-/** What serves a task: an Agent, a Graph, a Swarm (anything `MultiAgentBase`). */
-export type A2ATarget = Agent | MultiAgentBase;
+/** What serves a task: an Agent, a Graph, a Swarm (anything `MultiAgentBase`): core's `Runnable`. */
+export type A2ATarget = Runnable;
 
 /** What the agent card says beyond what is read from the target. */
 export interface A2ACardOptions {

@@ -3,8 +3,9 @@
  * answer, the questions it waits for, the failure) and the progress lines its events give.
  */
 import {
-  AgentResult,
+  isAgentResult,
   type AccumulatedUsage,
+  type AgentResult,
   type AgentStreamEvent,
   type Interrupt,
   type MultiAgentResult,
@@ -35,7 +36,7 @@ function orchestratorText(result: MultiAgentResult): string {
 
 /** The outcome of an agent's or orchestrator's result; `canceled` when the caller asked for it. */
 export function outcomeOf(result: AgentResult | MultiAgentResult, cancelRequested: boolean): Outcome {
-  if (result instanceof AgentResult) {
+  if (isAgentResult(result)) {
     const usage = result.metrics.usage;
     const text = String(result);
     if (result.stopReason === 'interrupt') return { kind: 'waiting', interrupts: [...result.interrupts], text, usage };

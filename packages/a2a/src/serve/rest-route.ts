@@ -6,6 +6,7 @@
  */
 import type { AgentCard, ListTasksRequest, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import type { Context } from 'hono';
 import { stateOf } from '../wire/protocol.js';
 import type { ServerSdk } from '../wire/sdk.js';
 import { sseResponse } from './sse.js';
@@ -28,7 +29,6 @@ function int(value: string | null, name: string, sdk: ServerSdk): number | undef
   return n;
 }
 
-/** Handles one request under the REST base; `path` is the part after it (`/message:send`...). */
 /** The body of a send: a SendMessageRequest with a message that has an id. */
 async function readSend(request: Request, sdk: ServerSdk): Promise<SendMessageRequest> {
   let raw: unknown;
@@ -90,7 +90,7 @@ type Stream = (events: AsyncGenerator<StreamResponse, void, undefined>) => Promi
 
 /** Handles one request under the REST base; `path` is the part after it (`/message:send`...). */
 export async function handleRest(
-  request: Request,
+  c: Context,
   path: string,
   deps: RestDeps,
   card: AgentCard,
@@ -98,12 +98,13 @@ export async function handleRest(
   onCancel: () => void,
 ): Promise<Response> {
   const { sdk, handler } = deps;
+  const request = c.req.raw;
   const fail = (e: unknown): Response => {
     const status = sdk.errors.restStatusFor(e);
     return reply(sdk.errors.toRestErrorBody(e, status), status);
   };
   const stream: Stream = (events) =>
-    sseResponse(events, {
+    sseResponse(c, events, {
       encode: (e) => sdk.core.StreamResponse.toJSON(e),
       errorBody: (e) => sdk.errors.toRestErrorBody(e, sdk.errors.restStatusFor(e)),
       firstError: fail,

@@ -5,8 +5,8 @@
  */
 import type { StreamResponse, TaskState } from '@a2a-js/sdk';
 import {
-  Agent,
   emptyUsage,
+  isAgent,
   messageText,
   type AgentResult,
   type InterruptResponse,
@@ -59,7 +59,7 @@ async function drive(
   live: LiveTask,
 ): Promise<AgentResult | MultiAgentResult> {
   const options = { signal: live.controller.signal };
-  const gen = target instanceof Agent ? target.stream(prompt, options) : target.stream(prompt ?? [], options);
+  const gen = isAgent(target) ? target.stream(prompt, options) : target.stream(prompt ?? [], options);
   for (;;) {
     const step = await gen.next();
     if (step.done) return step.value;
@@ -74,7 +74,7 @@ async function drive(
 /** Where a target resumed after a restart stands: an outcome it already reached, or what to invoke it with. */
 async function resumePoint(target: A2ATarget, parts: RunParts): Promise<Outcome | { prompt: Prompt | undefined }> {
   const answers = parts.doc.answers;
-  if (target instanceof Agent) {
+  if (isAgent(target)) {
     await target.initialize();
     if (target.interrupts.length > 0) return { prompt: answers ? answerPrompt(answers) : undefined };
     const last = target.messages[target.messages.length - 1];

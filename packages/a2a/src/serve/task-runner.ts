@@ -4,12 +4,11 @@
  * that does not fit is refused before anything is stored.
  */
 import type { Message, StreamResponse, Task } from '@a2a-js/sdk';
-import type { AuthorizeAnswer, Interrupt, Principal, SessionManager } from '@skein/core';
+import type { AuthorizeAnswer, EventChannel, Interrupt, Principal, SessionManager } from '@skein/core';
 import { partsToBlocks, textPart } from '../wire/parts.js';
 import { isTerminal, isWaiting, newMessage, ROLE, STATE, STATE_NAME, statusEvent } from '../wire/protocol.js';
 import type { ServerSdk } from '../wire/sdk.js';
 import { answersOf } from './answers.js';
-import type { EventQueue } from './event-queue.js';
 import { LiveTask } from './live-task.js';
 import type { A2ATarget } from './options.js';
 import { answerPrompt, putIndex, runTask, type RunStart } from './run-task.js';
@@ -18,7 +17,7 @@ import type { TaskDoc, TaskDocs, TaskIndex } from './task-store.js';
 /** A run started, and (when asked) a subscription made before it could emit anything. */
 export interface Started {
   live: LiveTask;
-  queue: EventQueue<StreamResponse> | undefined;
+  queue: EventChannel<StreamResponse> | undefined;
 }
 
 export interface RunnerParts {

@@ -1,6 +1,6 @@
 import type { ConversationManager } from '../conversation/conversation-manager.js';
 import { ConfigurationError } from '../errors/configuration-errors.js';
-import type { Handoff } from '../handoffs/handoff.js';
+import type { Handoff } from './handoff.js';
 import type { HookProvider } from '../hooks/hook-registry.js';
 import type { RetryStrategy, RetryStrategyOptions } from '../loop/retry-strategy.js';
 import type { Model } from '../model/model.js';
@@ -9,7 +9,7 @@ import type { AgentTool } from '../tools/agent-tool.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
 import type { CallbackHandler } from './agent-events.js';
-import type { Agent } from './agent.js';
+import type { AgentHandle } from './agent-handle.js';
 import type { AgentMemory } from '../memory/agent-memory.js';
 
 /** Options of `new Agent({...})`. Only `model` is required. */
@@ -47,7 +47,7 @@ export interface AgentOptions {
   /** Whether `agent.tool.x()` records the call in the history by default. Default true. */
   recordDirectToolCall?: boolean;
   /** Agents (or `handoff()`s) this agent may transfer the conversation to. */
-  handoffs?: (Agent | Handoff)[];
+  handoffs?: (AgentHandle | Handoff)[];
   /** Appended to the default handoff tool description of transfers to this agent. */
   handoffDescription?: string;
   /** Long-term memory (`new Memory({...})` from `@skein/memory`), read and written under the resource each `invoke` names. */

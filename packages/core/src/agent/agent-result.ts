@@ -2,7 +2,7 @@ import type { StopReason } from '../model/model.js';
 import { messageText, type Message } from '../types/messages.js';
 import type { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { RequestState } from './agent-events.js';
-import type { HandoffRequest } from '../handoffs/handoff.js';
+import type { HandoffRequest } from './handoff.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
 import type { BudgetExceeded, UsageTree } from '../budget/budget-types.js';
 

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
+import { NullConversationManager } from '../conversation/null-conversation-manager.js';
 import { SlidingWindowConversationManager } from '../conversation/sliding-window-conversation-manager.js';
 import type { ConversationManager } from '../conversation/conversation-manager.js';
 import { CancelledError } from '../errors/cancellation-errors.js';
 import { ConcurrencyError } from '../errors/orchestration-errors.js';
-import { toHandoff, type Handoff } from '../handoffs/handoff.js';
+import { toHandoff, type Handoff } from './handoff.js';
 import { AgentInitializedEvent } from '../hooks/events.js';
 import { HookRegistry } from '../hooks/hook-registry.js';
 import { runEventLoop, type LoopOutcome } from '../loop/event-loop.js';
@@ -30,7 +31,7 @@ import { runStructuredOutput, type StructuredOutputOptions } from './structured-
 import { Conversation } from './conversation.js';
 import { OpenInvocation } from './invocation.js';
 import { beginInvocation, closeInvocation } from './invocation-bounds.js';
-import type { InvokeOptions } from './invoke-options.js';
+import type { AgentHandle, DeriveOptions, InvokeOptions } from './agent-handle.js';
 import { attachMemory, registerToolAdder } from '../memory/agent-memory.js';
 
 /**
@@ -40,7 +41,7 @@ import { attachMemory, registerToolAdder } from '../memory/agent-memory.js';
  * const result = await agent.invoke('What is 25 * 48?');
  * console.log(String(result));
  */
-export class Agent extends EventSource<AgentStreamEvent> {
+export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle {
   readonly name: string;
   readonly id: string;
   readonly description: string | undefined;
@@ -56,7 +57,7 @@ export class Agent extends EventSource<AgentStreamEvent> {
 
   readonly #conversation: Conversation;
   readonly #tools: ToolRegistry;
-  readonly #handoffTargets: readonly (Agent | Handoff)[];
+  readonly #handoffTargets: readonly (AgentHandle | Handoff)[];
   #handoffs: readonly Handoff[] | undefined;
   readonly #settings: AgentSettings;
   // Built on first use, so an agent nobody invokes (or calls a tool of) costs only its fields.
@@ -87,6 +88,11 @@ export class Agent extends EventSource<AgentStreamEvent> {
     if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
     if (this.sessionManager) this.hooks.addHook(this.sessionManager);
     if (options.memory) attachMemory(this, options.memory);
+  }
+
+  /** Always `'agent'` (an orchestrator's is `'multiAgent'`): what `runnableKind` tells them apart by. */
+  get kind(): 'agent' {
+    return 'agent';
   }
 
   /** Key-value state outside the conversation (JSON only). */
@@ -216,6 +222,16 @@ export class Agent extends EventSource<AgentStreamEvent> {
     return runStructuredOutput(schema, prompt, options, (p, extra) => this.#run(p, options, extra, undefined));
   }
 
+  /** A fresh agent on this agent's model, with no history, tools, hooks, session or conversation manager. */
+  derive(options: DeriveOptions = {}): Agent {
+    const { systemPrompt } = options;
+    return new Agent({
+      model: this.model,
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      conversationManager: new NullConversationManager(),
+    });
+  }
+
   /** Wraps this agent as a tool another agent can call. */
   asTool(options: AsToolOptions = {}): AgentTool {
     return agentAsTool(this, options);
@@ -273,4 +289,4 @@ export class Agent extends EventSource<AgentStreamEvent> {
   }
 }
 
-const NO_HANDOFFS: readonly (Agent | Handoff)[] = Object.freeze([]);
+const NO_HANDOFFS: readonly (AgentHandle | Handoff)[] = Object.freeze([]);

@@ -3,7 +3,7 @@ import { errorToolResult, type ToolResult } from '../types/messages.js';
 import type { AgentResult } from './agent-result.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
-import type { Agent } from './agent.js';
+import type { AgentHandle } from './agent-handle.js';
 import { toolBudgetScope } from '../budget/open-scope.js';
 import {
   answersOf,
@@ -30,7 +30,7 @@ export interface AsToolOptions {
 }
 
 /** Wraps an agent as a tool taking `{ input: string }` and answering with the agent's final text. */
-export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
+export function agentAsTool(agent: AgentHandle, options: AsToolOptions): AgentTool {
   const name = options.name ?? agent.name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
   const initialMessages: Message[] = [...agent.messages];
   const initialState: JsonObject = agent.state.get();
@@ -88,14 +88,14 @@ export function agentAsTool(agent: Agent, options: AsToolOptions): AgentTool {
 }
 
 /** Where a nested agent stands now, for the outer agent's pending turn. */
-function nestedSnapshot(agent: Agent): NestedAgentState {
+function nestedSnapshot(agent: AgentHandle): NestedAgentState {
   const turn = pendingTurnOf(agent);
   const interruptState = turn ? pendingTurnToJson(turn) : undefined;
   return { messages: [...agent.messages], state: agent.state.get(), ...(interruptState ? { interruptState } : {}) };
 }
 
 /** Puts a nested agent back where a pause or stop left it. */
-function restoreNested(agent: Agent, saved: NestedAgentState): void {
+function restoreNested(agent: AgentHandle, saved: NestedAgentState): void {
   agent.messages = decodeBytes(saved.messages) as Message[];
   agent.state.replace(saved.state);
   const turn = saved.interruptState && (decodeBytes(saved.interruptState) as JsonObject);
@@ -136,7 +136,7 @@ function nestedResult(name: string, toolUseId: string, result: AgentResult): Too
  * all of them are answered, else from where it stood (`undefined`: no new prompt).
  */
 function resumePrompt(
-  agent: Agent,
+  agent: AgentHandle,
   answers: ReadonlyMap<string, JsonValue> | undefined,
 ): InterruptResponseBlock[] | undefined {
   const pending = agent.interrupts;

@@ -2,7 +2,7 @@ import { MessageAddedEvent } from '../hooks/events.js';
 import { checkResponses, closingResults, resumeStopped, type PendingTurn } from '../interrupt/pending-turn.js';
 import type { ResumeAnswers } from '../interrupt/pending-turn.js';
 import type { Message } from '../types/messages.js';
-import type { Agent } from './agent.js';
+import type { AgentHandle } from './agent-handle.js';
 import { checkMessage, promptResponses, promptToMessages, type Prompt } from './prompt.js';
 
 /**
@@ -11,12 +11,12 @@ import { checkMessage, promptResponses, promptToMessages, type Prompt } from './
  * `MessageAddedEvent` when a hook listens.
  */
 export class Conversation {
-  readonly #agent: Agent;
+  readonly #agent: AgentHandle;
   #messages: Message[];
   /** The turn waiting aside, if any. */
   pending: PendingTurn | undefined;
 
-  constructor(agent: Agent, messages: readonly Message[] | undefined) {
+  constructor(agent: AgentHandle, messages: readonly Message[] | undefined) {
     if (messages) messages.forEach((m, i) => checkMessage(m, `messages[${i}]`));
     this.#agent = agent;
     this.#messages = messages ? [...messages] : [];

@@ -6,7 +6,7 @@ import { AgentMetrics } from '../metrics/agent-metrics.js';
 import { assertJson } from '../state/agent-state.js';
 import type { JsonValue } from '../types/json.js';
 import { errorToolResult, type Message, type ToolResult, type ToolUse } from '../types/messages.js';
-import type { InvocationState } from '../tools/agent-tool.js';
+import type { InvocationState } from '../types/invocation-state.js';
 
 /** Options of a direct tool call. */
 export interface DirectToolCallOptions {

@@ -7,7 +7,7 @@ import { closeDanglingToolUses } from '../conversation/tool-pairs.js';
 import { CancelledError } from '../errors/cancellation-errors.js';
 import { AfterInvocationEvent, BeforeInvocationEvent } from '../hooks/events.js';
 import type { LoopOutcome } from '../loop/event-loop.js';
-import type { Agent } from './agent.js';
+import type { LoopAgent } from '../loop/loop-host.js';
 import type { Conversation } from './conversation.js';
 import { Cleanup, type OpenInvocation } from './invocation.js';
 import type { Prompt } from './prompt.js';
@@ -20,7 +20,7 @@ import type { Message } from '../types/messages.js';
  * when something must be waited for (a hook, a pending turn, a reader): the usual start is synchronous.
  */
 export function beginInvocation(
-  agent: Agent,
+  agent: LoopAgent,
   conversation: Conversation,
   prompt: Prompt | undefined,
   inv: OpenInvocation['inv'],
@@ -37,7 +37,7 @@ export function beginInvocation(
 }
 
 async function hookedBegin(
-  agent: Agent,
+  agent: LoopAgent,
   conversation: Conversation,
   prompt: Prompt | undefined,
   inv: OpenInvocation['inv'],
@@ -65,7 +65,7 @@ async function showAdded(opened: Message[] | Promise<Message[]>, inv: OpenInvoca
  * waited for (an early end, a manager that answers with one, a hook): the usual end is synchronous.
  */
 export function closeInvocation(
-  agent: Agent,
+  agent: LoopAgent,
   conversation: Conversation,
   opened: OpenInvocation,
   ended: { outcome: LoopOutcome | undefined; error: unknown },
@@ -84,7 +84,7 @@ export function closeInvocation(
 
 /** An invocation that ended early: cancelled, its dangling tool uses closed, then closed as usual. */
 async function closeEarly(
-  agent: Agent,
+  agent: LoopAgent,
   conversation: Conversation,
   opened: OpenInvocation,
   ended: { outcome: LoopOutcome | undefined; error: unknown },
@@ -104,7 +104,7 @@ async function closeEarly(
 
 /** The rest of the close once the conversation manager ran (`managed`: its promise, if it gave one). */
 async function afterManaged(
-  agent: Agent,
+  agent: LoopAgent,
   opened: OpenInvocation,
   ended: { outcome: LoopOutcome | undefined; error: unknown },
   release: () => void,

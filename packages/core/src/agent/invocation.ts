@@ -1,17 +1,17 @@
 import { openBudgetScope, type OpenScope } from '../budget/open-scope.js';
 import { LoopBudget } from '../budget/loop-budget.js';
 import type { Listeners } from '../events/listeners.js';
-import type { Handoff } from '../handoffs/handoff.js';
+import type { Handoff } from './handoff.js';
 import type { Invocation, InvocationTools } from '../loop/loop-host.js';
 import type { ResumeAnswers } from '../interrupt/pending-turn.js';
-import type { InvocationState } from '../tools/agent-tool.js';
+import type { InvocationState } from '../types/invocation-state.js';
 import { InvocationSignal } from './invocation-signal.js';
 import type { LoopOutcome } from '../loop/event-loop.js';
 import { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { Emit } from '../events/lockstep-stream.js';
 import type { AgentStreamEvent, CallbackHandler, RequestState } from './agent-events.js';
 import { AgentResult } from './agent-result.js';
-import type { InvokeOptions } from './invoke-options.js';
+import type { InvokeOptions } from './agent-handle.js';
 
 /** What opening an invocation reads of its agent. */
 export interface InvocationOwner {

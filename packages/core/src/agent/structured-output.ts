@@ -5,7 +5,7 @@ import type { AgentTool } from '../tools/agent-tool.js';
 import { formatIssues, toValidationIssues } from '../tools/format-issues.js';
 import { toJsonSchema } from '../tools/tool.js';
 import type { AgentResult } from './agent-result.js';
-import type { InvokeOptions } from './invoke-options.js';
+import type { InvokeOptions } from './agent-handle.js';
 import type { Prompt } from './prompt.js';
 import { describeExceeded } from '../budget/ledger.js';
 

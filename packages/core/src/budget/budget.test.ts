@@ -149,7 +149,9 @@ describe('budget on an agent', () => {
     expect(result.budgetExceeded?.limit).toBe('wallMs');
     expect(model.callCount).toBe(1); // the call that crossed the limit ran to its end, and its tool too
     expect(toolResultsOf(agent.messages.at(-1) as Message)).toHaveLength(1);
-    expect(result.usage?.spend.wallMs).toBeGreaterThanOrEqual(30);
+    // The spend it reports is past the limit that stopped it (no claim on how fast the machine is).
+    expect(result.budgetExceeded?.max).toBe(30);
+    expect(result.usage?.spend.wallMs).toBeGreaterThanOrEqual(result.budgetExceeded?.spent ?? Number.NaN);
   });
 
   it('continues where it stopped when invoked again without a prompt and a larger budget', async () => {

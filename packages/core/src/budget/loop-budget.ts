@@ -1,8 +1,32 @@
-import type { Invocation, LoopHost } from '../loop/loop-host.js';
-import type { ModelCallOutcome, RetryGate } from '../loop/model-call.js';
+import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
+import type { HookRegistry } from '../hooks/hook-registry.js';
+import type { ModelTurn } from '../loop/stream-accumulator.js';
+import type { AgentMetrics } from '../metrics/agent-metrics.js';
+import type { Model } from '../model/model.js';
 import type { BudgetScope } from './budget-scope.js';
 import type { BudgetExceeded, BudgetWarning } from './budget-types.js';
 import { BudgetWarningEvent } from './budget-warning-event.js';
+
+/** Asked before a failed attempt is retried after `delayMs`: the budget limit that stops the retry, if any. */
+export type RetryGate = (delayMs: number) => BudgetExceeded | undefined;
+
+/** What one model call came to: the answer, `undefined` when cancelled, or the budget limit that refused a retry. */
+export type ModelCallOutcome = ModelTurn | BudgetExceeded | undefined;
+
+/** What the budget reads of the loop's agent (the loop's host is one). */
+interface BudgetHost {
+  readonly model: Model;
+  readonly hooks: HookRegistry;
+  readonly agent: AgentHandle;
+}
+
+/** What the budget reads of the invocation (the loop's invocation is one). */
+interface BudgetInvocation {
+  readonly signal: AbortSignal;
+  readonly metrics: AgentMetrics;
+  readonly emit: (event: AgentStreamEvent) => Promise<void> | undefined;
+}
 
 /**
  * The budget of one agent invocation, as the loop sees it: model calls reserve and settle, tools
@@ -28,8 +52,8 @@ export class LoopBudget {
    * `undefined` when cancelled.
    */
   async modelCall(
-    host: LoopHost,
-    inv: Invocation,
+    host: BudgetHost,
+    inv: BudgetInvocation,
     call: (retryGate: RetryGate) => Promise<ModelCallOutcome>,
   ): Promise<ModelCallOutcome> {
     const held = await this.scope.reserveModelCall(host.model, inv.signal);
@@ -84,7 +108,7 @@ export class LoopBudget {
   }
 
   /** Hands the warnings raised since the last flush to the watchers as `budgetWarning` events, after firing `BudgetWarningEvent` hooks. */
-  async flush(host: LoopHost, inv: Invocation): Promise<void> {
+  async flush(host: BudgetHost, inv: BudgetInvocation): Promise<void> {
     if (this.#warnings.length === 0) return;
     const warnings = this.#warnings;
     this.#warnings = [];

@@ -1,7 +1,8 @@
-import { AgentResult } from '../agent/agent-result.js';
+import type { AgentResult } from '../agent/agent-result.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
 import type { MultiAgentBase, MultiAgentResult, MultiAgentStreamEvent } from '../multiagent/multi-agent.js';
-import type { InvocationState } from '../tools/agent-tool.js';
+import { isAgentResult } from '../multiagent/runnable.js';
+import type { InvocationState } from '../types/invocation-state.js';
 import type { BudgetScope } from './budget-scope.js';
 import type { BudgetExceeded, BudgetSpend, UsageTree } from './budget-types.js';
 import { MultiAgentBudgetWarningEvent } from './multi-agent-budget-warning-event.js';
@@ -99,7 +100,7 @@ export class OrchestratorBudget {
 /** The limit that stopped an agent (`stopReason: 'budget_exceeded'`) or a nested run (`status: 'budgetExceeded'`), else `undefined`. */
 export function budgetStopOf(outcome: AgentResult | MultiAgentResult | undefined): BudgetExceeded | undefined {
   if (!outcome) return undefined;
-  if (outcome instanceof AgentResult)
+  if (isAgentResult(outcome))
     return outcome.stopReason === 'budget_exceeded'
       ? (outcome.budgetExceeded ?? { limit: 'totalTokens', max: 0, spent: 0 })
       : undefined;

@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import type { HookProvider, HookRegistry } from '../hooks/hook-registry.js';
 import type { JsonObject } from '../types/json.js';
@@ -13,16 +13,16 @@ import type { ConversationSessionState } from './conversation-state.js';
  * - `removedMessageCount` counts messages removed from the start, so sessions load only the rest
  */
 export interface ConversationManager extends HookProvider, ConversationSessionState {
-  applyManagement(agent: Agent): void | Promise<void>;
-  reduceContext(agent: Agent, error?: unknown): boolean | Promise<boolean>;
+  applyManagement(agent: AgentHandle): void | Promise<void>;
+  reduceContext(agent: AgentHandle, error?: unknown): boolean | Promise<boolean>;
 }
 
 /** Shared bookkeeping of the built-in managers: the removed count and its persistence. */
 export abstract class BaseConversationManager implements ConversationManager {
   removedMessageCount = 0;
 
-  abstract applyManagement(agent: Agent): void | Promise<void>;
-  abstract reduceContext(agent: Agent, error?: unknown): boolean | Promise<boolean>;
+  abstract applyManagement(agent: AgentHandle): void | Promise<void>;
+  abstract reduceContext(agent: AgentHandle, error?: unknown): boolean | Promise<boolean>;
 
   registerHooks(_registry: HookRegistry): void {}
 

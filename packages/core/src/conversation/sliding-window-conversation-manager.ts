@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import { BeforeModelCallEvent } from '../hooks/events.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
@@ -51,11 +51,11 @@ export class SlidingWindowConversationManager extends BaseConversationManager {
     });
   }
 
-  applyManagement(agent: Agent): void {
+  applyManagement(agent: AgentHandle): void {
     if (agent.messages.length > this.windowSize) this.#trim(agent.messages, agent.messages.length - this.windowSize);
   }
 
-  reduceContext(agent: Agent, error?: unknown): boolean {
+  reduceContext(agent: AgentHandle, error?: unknown): boolean {
     const messages = agent.messages;
     if (error !== undefined && this.shouldTruncateResults && truncateNewestToolResults(messages)) return true;
     const excess = messages.length - this.windowSize;

@@ -1,11 +1,10 @@
-import type { Agent } from '../agent/agent.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import { ContextWindowOverflowError } from '../errors/model-errors.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { JsonObject } from '../types/json.js';
 import { messageText, type Message } from '../types/messages.js';
 import { BaseConversationManager } from './conversation-manager.js';
-import { NullConversationManager } from './null-conversation-manager.js';
 import { isValidStart } from './tool-pairs.js';
 
 /** Options of {@link SummarizingConversationManager}. */
@@ -15,7 +14,7 @@ export interface SummarizingOptions {
   /** Messages always kept as they are. Default 10. */
   preserveRecentMessages?: number;
   /** An agent that writes the summary (e.g. a cheaper model). Not together with `summarizationSystemPrompt`. */
-  summarizationAgent?: Agent;
+  summarizationAgent?: AgentHandle;
   /** The system prompt for summaries made with the agent's own model. Not together with `summarizationAgent`. */
   summarizationSystemPrompt?: string;
 }
@@ -33,7 +32,7 @@ names, numbers, file paths and identifiers, and open questions. Do not add anyth
 export class SummarizingConversationManager extends BaseConversationManager {
   readonly summaryRatio: number;
   readonly preserveRecentMessages: number;
-  readonly #agent: Agent | undefined;
+  readonly #agent: AgentHandle | undefined;
   readonly #systemPrompt: string;
   #summary: Message | undefined;
 
@@ -57,7 +56,7 @@ export class SummarizingConversationManager extends BaseConversationManager {
 
   applyManagement(): void {}
 
-  async reduceContext(agent: Agent, error?: unknown): Promise<boolean> {
+  async reduceContext(agent: AgentHandle, error?: unknown): Promise<boolean> {
     const messages = agent.messages;
     let split = Math.min(
       Math.max(1, Math.floor(messages.length * this.summaryRatio)),
@@ -103,14 +102,8 @@ export class SummarizingConversationManager extends BaseConversationManager {
     return [this.#summary];
   }
 
-  async #summarize(agent: Agent, older: Message[]): Promise<string> {
-    const summarizer =
-      this.#agent ??
-      new (agent.constructor as typeof Agent)({
-        model: agent.model,
-        systemPrompt: this.#systemPrompt,
-        conversationManager: new NullConversationManager(),
-      });
+  async #summarize(agent: AgentHandle, older: Message[]): Promise<string> {
+    const summarizer = this.#agent ?? agent.derive({ systemPrompt: this.#systemPrompt });
     const saved = summarizer.messages;
     summarizer.messages = [...older];
     try {

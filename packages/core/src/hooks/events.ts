@@ -19,14 +19,15 @@
 import type { StopReason } from '../model/model.js';
 import type { JsonValue } from '../types/json.js';
 import type { Message, ToolResult, ToolUse } from '../types/messages.js';
-import type { AgentTool, InvocationState } from '../tools/agent-tool.js';
-import type { Agent } from '../agent/agent.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import type { InvocationState } from '../types/invocation-state.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 import type { MemoryTarget } from '../memory/memory-target.js';
 
 /** Base of single-agent hook events: every event carries the agent. */
 export abstract class AgentHookEvent {
-  readonly agent: Agent;
-  constructor(agent: Agent) {
+  readonly agent: AgentHandle;
+  constructor(agent: AgentHandle) {
     this.agent = agent;
   }
 }
@@ -37,7 +38,7 @@ export class AgentInitializedEvent extends AgentHookEvent {}
 /** An invocation starts. */
 export class BeforeInvocationEvent extends AgentHookEvent {
   readonly invocationState: InvocationState;
-  constructor(agent: Agent, invocationState: InvocationState) {
+  constructor(agent: AgentHandle, invocationState: InvocationState) {
     super(agent);
     this.invocationState = invocationState;
   }
@@ -49,7 +50,10 @@ export class AfterInvocationEvent extends AgentHookEvent {
   readonly invocationState: InvocationState;
   readonly stopReason: StopReason | undefined;
   readonly error: unknown;
-  constructor(agent: Agent, fields: { invocationState: InvocationState; stopReason?: StopReason; error?: unknown }) {
+  constructor(
+    agent: AgentHandle,
+    fields: { invocationState: InvocationState; stopReason?: StopReason; error?: unknown },
+  ) {
     super(agent);
     this.invocationState = fields.invocationState;
     this.stopReason = fields.stopReason;
@@ -60,7 +64,7 @@ export class AfterInvocationEvent extends AgentHookEvent {
 /** A message was appended to the agent's history. */
 export class MessageAddedEvent extends AgentHookEvent {
   readonly message: Message;
-  constructor(agent: Agent, message: Message) {
+  constructor(agent: AgentHandle, message: Message) {
     super(agent);
     this.message = message;
   }
@@ -75,7 +79,7 @@ export class BeforeModelCallEvent extends AgentHookEvent {
   systemPrompt: string | undefined;
   readonly #warn: ((code: string, message: string) => Promise<void> | undefined) | undefined;
   constructor(
-    agent: Agent,
+    agent: AgentHandle,
     invocationState: InvocationState,
     fields: {
       systemPrompt?: string | undefined;
@@ -111,7 +115,7 @@ export class AfterModelCallEvent extends AgentHookEvent {
   /** Set to `true` to discard this response (or error) and call the model again. */
   retry = false;
   constructor(
-    agent: Agent,
+    agent: AgentHandle,
     fields: { invocationState: InvocationState; stopResponse?: ModelCallOutcome; error?: unknown },
   ) {
     super(agent);
@@ -131,7 +135,7 @@ export class BeforeToolCallEvent extends AgentHookEvent {
   cancel: boolean | string = false;
   readonly #interrupt: ((name: string, reason?: JsonValue) => JsonValue) | undefined;
   constructor(
-    agent: Agent,
+    agent: AgentHandle,
     fields: {
       toolUse: ToolUse;
       selectedTool: AgentTool | undefined;
@@ -167,7 +171,7 @@ export class AfterToolCallEvent extends AgentHookEvent {
   /** The result the model will see; replace it to change that. */
   result: ToolResult;
   constructor(
-    agent: Agent,
+    agent: AgentHandle,
     fields: {
       toolUse: ToolUse;
       selectedTool: AgentTool | undefined;

@@ -8,7 +8,7 @@
  *   AfterMultiAgentInvocationEvent (rev) the run ended
  */
 import type { MultiAgentBase, MultiAgentResult, NodeResult } from '../multiagent/multi-agent.js';
-import type { InvocationState } from '../tools/agent-tool.js';
+import type { InvocationState } from '../types/invocation-state.js';
 import type { JsonValue } from '../types/json.js';
 
 /** Base of orchestrator hook events: every event carries the orchestrator. */

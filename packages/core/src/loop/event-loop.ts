@@ -1,5 +1,5 @@
 import type { StopReason } from '../model/model.js';
-import type { HandoffRequest } from '../handoffs/handoff.js';
+import type { HandoffRequest } from '../agent/handoff.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
 import type { BudgetExceeded } from '../budget/budget-types.js';
 import type { ResumeAnswers } from '../interrupt/pending-turn.js';

@@ -1,11 +1,12 @@
-import type { Agent } from '../agent/agent.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 import type { AgentStreamEvent, RequestState } from '../agent/agent-events.js';
 import type { ConversationManager } from '../conversation/conversation-manager.js';
-import type { Handoff } from '../handoffs/handoff.js';
+import type { Handoff } from '../agent/handoff.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
 import type { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { Model, ToolChoice } from '../model/model.js';
-import type { AgentTool, InvocationState } from '../tools/agent-tool.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import type { InvocationState } from '../types/invocation-state.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Message } from '../types/messages.js';
 import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
@@ -13,9 +14,12 @@ import type { RetryStrategy } from './retry-strategy.js';
 import type { LoopBudget } from '../budget/loop-budget.js';
 import type { MemoryTarget } from '../memory/memory-target.js';
 
+/** An agent as the loop and an invocation's bounds use it: the interface, with its whole conversation manager. */
+export type LoopAgent = AgentHandle & { readonly conversationManager: ConversationManager };
+
 /** What the event loop needs of an agent (kept internal; the Agent builds it once). */
 export interface LoopHost {
-  readonly agent: Agent;
+  readonly agent: AgentHandle;
   readonly model: Model;
   readonly systemPrompt: string | undefined;
   readonly hooks: HookRegistry;
@@ -90,13 +94,13 @@ export type LoopHostParts = Pick<LoopHost, 'tools' | 'retryStrategy' | 'toolExec
 };
 
 /** The loop's view of `agent` (built once per agent, on its first invocation or direct tool call). */
-export function createLoopHost(agent: Agent, parts: LoopHostParts): LoopHost {
+export function createLoopHost(agent: LoopAgent, parts: LoopHostParts): LoopHost {
   return new AgentLoopHost(agent, parts);
 }
 
 /** A class rather than an object literal with a getter, which V8 builds on a slow path. */
 class AgentLoopHost implements LoopHost {
-  readonly agent: Agent;
+  readonly agent: AgentHandle;
   readonly model: Model;
   readonly hooks: HookRegistry;
   readonly tools: ToolRegistry;
@@ -106,7 +110,7 @@ class AgentLoopHost implements LoopHost {
   readonly maxConcurrentTools: number;
   readonly #history: LoopHistory;
 
-  constructor(agent: Agent, parts: LoopHostParts) {
+  constructor(agent: LoopAgent, parts: LoopHostParts) {
     this.agent = agent;
     this.model = agent.model;
     this.hooks = agent.hooks;

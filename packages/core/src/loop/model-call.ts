@@ -1,6 +1,7 @@
 import type { BudgetExceeded } from '../budget/budget-types.js';
+import type { ModelCallOutcome, RetryGate } from '../budget/loop-budget.js';
 import { ContextWindowOverflowError, decisiveError } from '../errors/model-errors.js';
-import type { HandoffContext, Handoff } from '../handoffs/handoff.js';
+import type { HandoffContext, Handoff } from '../agent/handoff.js';
 import { AfterModelCallEvent, BeforeModelCallEvent } from '../hooks/events.js';
 import type { ModelRequest, ModelStreamEvent, ToolSpec } from '../model/model.js';
 import type { AgentTool } from '../tools/agent-tool.js';
@@ -52,12 +53,6 @@ async function offeredWithExtras(host: LoopHost, inv: Invocation, base: readonly
   }
   return { specs, handoffs, extras };
 }
-
-/** Asked before a failed attempt is retried after `delayMs`: the budget limit that stops the retry, if any. */
-export type RetryGate = (delayMs: number) => BudgetExceeded | undefined;
-
-/** What one model call came to: the answer, `undefined` when cancelled, or the budget limit that refused a retry. */
-export type ModelCallOutcome = ModelTurn | BudgetExceeded | undefined;
 
 /**
  * Calls the model once, with retries: throttling and transient faults per the retry strategy,

@@ -1,5 +1,6 @@
-import type { Agent } from '../agent/agent.js';
-import type { InvocationState, ToolContext } from '../tools/agent-tool.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
+import type { ToolContext } from '../tools/agent-tool.js';
+import type { InvocationState } from '../types/invocation-state.js';
 import type { JsonValue } from '../types/json.js';
 import type { ToolUse } from '../types/messages.js';
 import { idempotencyKey } from './idempotency-key.js';
@@ -7,7 +8,7 @@ import type { Invocation, LoopHost } from './loop-host.js';
 
 /** The context a tool call receives. A class so that the idempotency key costs nothing until a tool reads it. */
 export class ToolCallContext implements ToolContext {
-  readonly agent: Agent;
+  readonly agent: AgentHandle;
   readonly toolUse: ToolUse;
   readonly invocationState: InvocationState;
   readonly signal: AbortSignal;

@@ -1,5 +1,5 @@
 import type { AgentStreamEvent } from '../agent/agent-events.js';
-import type { HandoffRequest } from '../handoffs/handoff.js';
+import type { HandoffRequest } from '../agent/handoff.js';
 import type { ToolResult, ToolUse } from '../types/messages.js';
 import { EventChannel } from '../events/event-channel.js';
 import type { Invocation, LoopHost } from './loop-host.js';

@@ -1,4 +1,4 @@
-import type { HandoffRequest } from '../handoffs/handoff.js';
+import type { HandoffRequest } from '../agent/handoff.js';
 import { formatIssues } from '../tools/format-issues.js';
 import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
 import type { Invocation, LoopHost } from './loop-host.js';

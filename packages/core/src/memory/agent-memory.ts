@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 import type { HookProvider } from '../hooks/hook-registry.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import type { MemoryTarget } from './memory-target.js';
@@ -20,11 +20,11 @@ export interface AgentMemory extends HookProvider {
   closeTurn(turn: MemoryTarget, answer: string | undefined): Promise<void>;
 }
 
-let addTools: ((agent: Agent, tools: readonly AgentTool[]) => boolean) | undefined;
-const attached = new WeakMap<Agent, Set<AgentMemory>>();
+let addTools: ((agent: AgentHandle, tools: readonly AgentTool[]) => boolean) | undefined;
+const attached = new WeakMap<AgentHandle, Set<AgentMemory>>();
 
 /** Lets `Agent` add tools to an agent already built (set once, by the Agent class). */
-export function registerToolAdder(adder: (agent: Agent, tools: readonly AgentTool[]) => boolean): void {
+export function registerToolAdder(adder: (agent: AgentHandle, tools: readonly AgentTool[]) => boolean): void {
   addTools = adder;
 }
 
@@ -33,7 +33,7 @@ export function registerToolAdder(adder: (agent: Agent, tools: readonly AgentToo
  * it; a Graph or Swarm holding a memory does it for each agent it runs. Attaching the same memory
  * twice does nothing.
  */
-export function attachMemory(agent: Agent, memory: AgentMemory): void {
+export function attachMemory(agent: AgentHandle, memory: AgentMemory): void {
   const memories = attached.get(agent) ?? new Set<AgentMemory>();
   if (memories.has(memory)) return;
   if (memory.tools.length > 0 && !addTools?.(agent, memory.tools))

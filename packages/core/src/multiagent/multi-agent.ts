@@ -4,7 +4,7 @@ import type { AgentResult } from '../agent/agent-result.js';
 import type { Prompt } from '../agent/prompt.js';
 import type { AccumulatedUsage } from '../metrics/agent-metrics.js';
 import type { NodeTransition } from '../session/session-types.js';
-import type { InvocationState } from '../tools/agent-tool.js';
+import type { InvocationState } from '../types/invocation-state.js';
 import type { Interrupt } from '../interrupt/interrupt.js';
 import type { BudgetExceeded, BudgetWarning, UsageTree } from '../budget/budget-types.js';
 import type { BudgetOption } from '../budget/open-scope.js';
@@ -98,9 +98,4 @@ export interface MultiAgentBase {
     task: MultiAgentTask,
     options?: MultiAgentInvokeOptions,
   ): AsyncGenerator<MultiAgentStreamEvent, MultiAgentResult>;
-}
-
-/** True when `value` is an orchestrator (not an agent). */
-export function isMultiAgent(value: unknown): value is MultiAgentBase {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'multiAgent';
 }

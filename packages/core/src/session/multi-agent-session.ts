@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 import { SessionCorruptError, SessionNotFoundError } from '../errors/session-errors.js';
 import { AfterInvocationEvent, MessageAddedEvent } from '../hooks/events.js';
 import type { JsonObject } from '../types/json.js';
@@ -22,7 +22,7 @@ export interface StepWrite {
   /** Node entries (each replaces that node's earlier entry). */
   nodes?: readonly { id: string; entry: JsonObject }[];
   /** Member agents attached with `deferWrites` whose messages and state since their last step go with this one. */
-  agents?: readonly Agent[];
+  agents?: readonly AgentHandle[];
   /** The orchestrator's state document: the step's commit point, written after everything else of the step. */
   state: JsonObject;
   /** The step's transitions, numbered now and appended after the commit point (awaited by the next write). */
@@ -64,7 +64,7 @@ export class MultiAgentSession {
   readonly #record: OrchestratorRecord;
   readonly #history: RunHistory;
   readonly #runDocument: RunDocument;
-  readonly #agents = new Map<Agent, AgentPersistence>();
+  readonly #agents = new Map<AgentHandle, AgentPersistence>();
 
   constructor(repo: SessionRepository, sessionId: string, multiAgentId: string, type: string) {
     checkSessionId(multiAgentId, 'orchestrator id');
@@ -199,7 +199,7 @@ export class MultiAgentSession {
   }
 
   /** What a step's history keeps of `agents`: each one's stored position and record once its held writes are stored. */
-  #snapshots(agents: readonly Agent[]): Record<string, AgentAtStep> {
+  #snapshots(agents: readonly AgentHandle[]): Record<string, AgentAtStep> {
     const out: Record<string, AgentAtStep> = {};
     for (const agent of agents) {
       const persistence = this.#agents.get(agent);
@@ -214,7 +214,7 @@ export class MultiAgentSession {
   }
 
   /** Where `agent` (attached) stands now: what an orchestrator commits to restore it to after a crash. */
-  checkpointOf(agent: Agent): AgentCheckpoint | undefined {
+  checkpointOf(agent: AgentHandle): AgentCheckpoint | undefined {
     return this.#agents.get(agent)?.checkpoint(agent);
   }
 
@@ -242,7 +242,7 @@ export class MultiAgentSession {
    * or stores it as it is now (replacing what was stored); then stores each message it adds and its
    * state after each invocation (with `deferWrites`: in the next `commitStep` that names it).
    */
-  async attachAgent(agent: Agent, key: string, options: AttachOptions): Promise<void> {
+  async attachAgent(agent: AgentHandle, key: string, options: AttachOptions): Promise<void> {
     checkSessionId(key, 'node id');
     if (this.multiAgentId.endsWith('.')) {
       throw new SessionNotFoundError(
@@ -268,7 +268,7 @@ export class MultiAgentSession {
    * after the writes queued before it. With history kept, the messages it replaces are archived first
    * (earlier steps still show them).
    */
-  resetAgent(agent: Agent): Promise<void> {
+  resetAgent(agent: AgentHandle): Promise<void> {
     return this.#queue.run(async () => {
       const persistence = this.#agents.get(agent);
       if (!persistence) return;

@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 import { ConfigurationError } from '../errors/configuration-errors.js';
 import { AfterInvocationEvent, AgentInitializedEvent, MessageAddedEvent } from '../hooks/events.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
@@ -34,8 +34,8 @@ export interface RepositorySessionManagerOptions {
 export class RepositorySessionManager implements SessionManager {
   readonly sessionId: string;
   readonly repository: SessionRepository;
-  readonly #agents = new Map<Agent, AgentPersistence>();
-  readonly #ids = new Map<string, Agent>();
+  readonly #agents = new Map<AgentHandle, AgentPersistence>();
+  readonly #ids = new Map<string, AgentHandle>();
   readonly #multiAgents = new Map<string, MultiAgentSession>();
   #session: Promise<Session> | undefined;
 
@@ -94,7 +94,7 @@ export class RepositorySessionManager implements SessionManager {
   }
 
   /** Restores `agent` from the session, or stores it there when it is new. Two agents with one id are refused. */
-  async initializeAgent(agent: Agent): Promise<void> {
+  async initializeAgent(agent: AgentHandle): Promise<void> {
     const holder = this.#ids.get(agent.id);
     if (holder && holder !== agent) {
       throw new ConfigurationError(
@@ -116,7 +116,7 @@ export class RepositorySessionManager implements SessionManager {
   }
 
   /** Replaces what the session restores for `agent`'s latest message (e.g. to mask personal data). */
-  async redactLatestMessage(agent: Agent, redacted: Message): Promise<void> {
+  async redactLatestMessage(agent: AgentHandle, redacted: Message): Promise<void> {
     await this.#persistence(agent).redactLatest(redacted);
   }
 
@@ -139,7 +139,7 @@ export class RepositorySessionManager implements SessionManager {
     return session;
   }
 
-  async #onMessageAdded(agent: Agent, message: Message): Promise<void> {
+  async #onMessageAdded(agent: AgentHandle, message: Message): Promise<void> {
     if (!this.#agents.has(agent)) {
       // A message added before the agent's first invocation (a recorded direct tool call): restore the
       // session first, so the message lands after the stored history instead of replacing it.
@@ -154,7 +154,7 @@ export class RepositorySessionManager implements SessionManager {
     await this.#persistence(agent).append(message);
   }
 
-  #persistence(agent: Agent): AgentPersistence {
+  #persistence(agent: AgentHandle): AgentPersistence {
     const p = this.#agents.get(agent);
     if (!p)
       throw new ConfigurationError(

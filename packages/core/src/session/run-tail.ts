@@ -1,4 +1,5 @@
 import type { JsonObject } from '../types/json.js';
+import type { SessionRepository } from './session-repository.js';
 import { nowIso, type NodeTransition } from './session-types.js';
 
 /** A transition to record; `seq` and `at` are filled in. */
@@ -43,4 +44,37 @@ export function cutTail(state: JsonObject, stored: number): NewTransition[] {
   if (typeof committed !== 'number' || !Array.isArray(tail) || stored >= committed) return [];
   const missing = tail.slice(tail.length - (committed - stored)) as unknown as NewTransition[];
   return missing.map((t) => tailEntry(t) as unknown as NewTransition);
+}
+
+/**
+ * The transitions a committed run holds, as readers must see them: those stored, then those its state
+ * document commits but a crash cut before they were appended (numbered after the stored ones, stamped
+ * `at`, the document's time). What a writer's `repairTail` would append, without writing anything.
+ */
+export function committedTransitions(
+  state: JsonObject,
+  stored: readonly NodeTransition[],
+  at: string,
+): NodeTransition[] {
+  const missing = cutTail(state, stored.length);
+  return missing.length === 0
+    ? [...stored]
+    : [...stored, ...missing.map((t, i) => ({ seq: stored.length + i, ...t, at }))];
+}
+
+/**
+ * Reads an orchestrator's transitions as committed (see {@link committedTransitions}): every reader
+ * (an inspector, a copy, a server's view) reads them through this, so none shows a committed step
+ * without its last transitions. Reads only.
+ */
+export async function readCommittedTransitions(
+  repo: SessionRepository,
+  sessionId: string,
+  multiAgentId: string,
+): Promise<NodeTransition[]> {
+  const [doc, stored] = await Promise.all([
+    repo.readMultiAgent(sessionId, multiAgentId),
+    repo.readTransitions(sessionId, multiAgentId),
+  ]);
+  return doc ? committedTransitions(doc.state, stored, doc.updated_at) : stored;
 }

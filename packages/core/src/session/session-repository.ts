@@ -84,4 +84,12 @@ export interface SessionRepository {
 
   /** Optional: gives up this writer's claim on `sessionId` (lock, lease) and keeps its view; `close()` does it for every session. */
   release?(sessionId: string): Promise<void>;
+
+  /**
+   * Optional: resolves `true` once no other live writer holds `sessionId` (at once when none does; when
+   * its holder gives it up, as the store tells it, e.g. PostgreSQL `NOTIFY`; or when the holder is
+   * found gone), `false` when another still holds it after `timeoutMs`. Callers that wait for a
+   * session (a server's `"wait": true`) poll with a bound where a store has none.
+   */
+  waitForRelease?(sessionId: string, timeoutMs: number): Promise<boolean>;
 }

@@ -1,15 +1,13 @@
 import type { ToolSpec } from '../model/model.js';
 import type { JsonValue } from '../types/json.js';
 import type { ToolResult, ToolUse } from '../types/messages.js';
-import type { Agent } from '../agent/agent.js';
-
-/** Caller-owned values passed through an invocation to tools and hooks (never sent to the model). */
-export type InvocationState = Record<string, unknown>;
+import type { InvocationState } from '../types/invocation-state.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
 
 /** What a tool receives besides its input. */
 export interface ToolContext {
-  /** The agent running the tool. */
-  agent: Agent;
+  /** The agent running the tool (an `AgentHandle`: what a tool may read and call of it). */
+  agent: AgentHandle;
   /** The model's request, with its id. */
   toolUse: ToolUse;
   /** The invocation state given to `invoke(prompt, { invocationState })`. */
@@ -43,7 +41,7 @@ export interface AgentTool {
   /** Ask for approval (interrupt `approval`, answer `{ approved, message? }`) before running. */
   readonly needsApproval?: NeedsApproval;
   /** The agent behind a tool made with `agent.asTool()` (instrumentation follows it to nested agents). */
-  readonly agent?: Agent;
+  readonly agent?: AgentHandle;
   invoke(input: JsonValue, context: ToolContext): Promise<ToolResult>;
 }
 

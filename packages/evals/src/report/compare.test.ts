@@ -99,5 +99,17 @@ describe('compare', () => {
     expect(shown).toContain(
       '  FAIL refund\n      trajectory 0.00: ran triage > billing; expected exactly triage > refund\n      run: e.refund.r0 (npx skein show .desk/evals/sessions e.refund.r0)',
     );
+    // Inside the skein repository the inspector runs from source; a long reason is printed whole.
+    const long = `issue_refund: expected ${JSON.stringify({ orderId: '108', amountEur: 60, reason: 'x'.repeat(150) })} got amountEur 600`;
+    const inRepo = formatSummary(
+      {
+        ...next,
+        store: '.desk/evals/sessions',
+        cases: next.cases.map((c) => ({ ...c, reasons: { trajectory: long } })),
+      },
+      { showCommand: 'npm run skein --' },
+    );
+    expect(inRepo).toContain(`trajectory 0.00: ${long}\n`);
+    expect(inRepo).toContain('(npm run skein -- show .desk/evals/sessions e.refund.r0)');
   });
 });

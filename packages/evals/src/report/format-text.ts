@@ -3,7 +3,7 @@ import type { EvalComparison } from './compare.js';
 import type { CaseSummary, EvalSummary } from './summarize.js';
 
 const fixed = (n: number | undefined): string => (n === undefined ? '-' : n.toFixed(2));
-const cut = (s: string, n = 160): string => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
+const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
 const MARK: Record<CaseSummary['status'], string> = {
   passed: 'ok',
   failed: 'FAIL',
@@ -12,7 +12,13 @@ const MARK: Record<CaseSummary['status'], string> = {
   invalid: 'INVALID',
 };
 
-function caseLines(c: CaseSummary, summary: EvalSummary): string[] {
+/** How a summary is printed. */
+export interface FormatOptions {
+  /** The command that shows a stored run, before `show <store> <session>`; default `npx skein` (`npm run skein --` inside the skein repository). */
+  showCommand?: string;
+}
+
+function caseLines(c: CaseSummary, summary: EvalSummary, show: string): string[] {
   const head = `  ${MARK[c.status]} ${c.id}${c.tags.length ? ` [${c.tags.join(' ')}]` : ''}`;
   const lines = [
     summary.repeats > 1 ? `${head}  passed ${c.passes}/${c.runs}, pass@${summary.passAtK} ${fixed(c.passAtK)}` : head,
@@ -21,15 +27,18 @@ function caseLines(c: CaseSummary, summary: EvalSummary): string[] {
   for (const [name, score] of Object.entries(c.scores)) {
     const threshold = summary.scorers.find((s) => s.name === name)?.threshold ?? 1;
     if (c.status === 'failed' || c.status === 'flaky' ? score < 1 : score < threshold)
-      lines.push(`      ${name} ${fixed(score)}: ${cut(c.reasons[name] ?? '')}`);
+      // Whole: a reason names the value that did not match, often at its end.
+      lines.push(`      ${name} ${fixed(score)}: ${c.reasons[name] ?? ''}`);
   }
   const session = c.sessionIds.at(-1);
   if (session && c.status !== 'passed')
-    lines.push(`      run: ${session}${summary.store ? ` (npx skein show ${summary.store} ${session})` : ''}`);
+    lines.push(`      run: ${session}${summary.store ? ` (${show} show ${summary.store} ${session})` : ''}`);
   return lines;
 }
 
-export function formatSummary(summary: EvalSummary): string {
+/** The summary as text: counts, each scorer, the cases that did not pass (each reason whole, the command that shows the run), totals. */
+export function formatSummary(summary: EvalSummary, options: FormatOptions = {}): string {
+  const show = options.showCommand ?? 'npx skein';
   const { counts } = summary;
   const t = summary.totals;
   const lines = [
@@ -42,7 +51,7 @@ export function formatSummary(summary: EvalSummary): string {
     ),
   ];
   const shown = summary.cases.filter((c) => c.status !== 'passed');
-  if (shown.length) lines.push('cases that did not pass:', ...shown.flatMap((c) => caseLines(c, summary)));
+  if (shown.length) lines.push('cases that did not pass:', ...shown.flatMap((c) => caseLines(c, summary, show)));
   lines.push(
     `totals: ${t.totalTokens} tokens (${t.inputTokens} in, ${t.outputTokens} out), ${t.modelCalls} model calls, ${t.toolCalls} tool calls${t.costUsd ? `, $${t.costUsd.toFixed(4)}` : ''}, ${(t.wallMs / 1000).toFixed(1)} s of runs`,
   );
@@ -60,7 +69,7 @@ export function formatComparison(c: EvalComparison): string {
     lines.push(`${title} (${list.length}):`);
     for (const x of list) {
       lines.push(`  ${x.id}: ${x.base.status} -> ${x.next.status}`);
-      for (const s of x.scores) lines.push(`      ${s.name} ${fixed(s.base)} -> ${fixed(s.next)}: ${cut(s.reason)}`);
+      for (const s of x.scores) lines.push(`      ${s.name} ${fixed(s.base)} -> ${fixed(s.next)}: ${s.reason}`);
     }
   };
   changes('regressions', c.regressions);

@@ -3,12 +3,17 @@
  * nodes that started and the handoffs, for an Agent's `AgentResult` and an orchestrator's
  * `MultiAgentResult` alike.
  */
-import type { AgentResult, Interrupt, JsonValue, MultiAgentResult, NodeTransition } from '@skein/core';
+import {
+  isAgentResult,
+  type AgentResult,
+  type Interrupt,
+  type JsonValue,
+  type MultiAgentResult,
+  type NodeTransition,
+} from '@skein/core';
 import type { RunStatus } from './case-run.js';
 
 export type AnyResult = AgentResult | MultiAgentResult;
-
-export const isAgentResult = (r: AnyResult): r is AgentResult => 'stopReason' in r;
 
 /** The run's status: an orchestrator's own; an agent's stop reason mapped onto the same words. */
 export function statusOf(result: AnyResult): RunStatus {

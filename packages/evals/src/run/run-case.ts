@@ -2,20 +2,21 @@
  * Runs one case once: builds the target, sends each customer turn, answers what the run asks from
  * the turn's scripted answers, and records what happened as a `CaseRun`.
  */
-import { Agent, emptySpend, type BudgetScope, type Prompt, type SessionManager, errorMessage } from '@skein/core';
+import {
+  emptySpend,
+  errorMessage,
+  isAgent,
+  isAgentResult,
+  type Agent,
+  type BudgetScope,
+  type Prompt,
+  type SessionManager,
+} from '@skein/core';
 import type { EvalSessions } from '../runner/evaluate-options.js';
 import type { EvalCase, EvalTurn } from '../case/eval-case.js';
 import { answerInterrupts } from './answer-interrupts.js';
 import type { CaseRun, InterruptRecord, TurnRun } from './case-run.js';
-import {
-  interruptsOf,
-  isAgentResult,
-  statusOf,
-  structuredOutputOf,
-  textOf,
-  trajectoryOf,
-  type AnyResult,
-} from './outcome-of.js';
+import { interruptsOf, statusOf, structuredOutputOf, textOf, trajectoryOf, type AnyResult } from './outcome-of.js';
 import { isTargetRun, type EvalTarget, type Runnable, type TargetRun } from './target.js';
 import { observeTools, type ToolObserver } from './tool-observer.js';
 import { agentsOf } from './walk.js';
@@ -39,7 +40,7 @@ const invoke = (
   signal: AbortSignal | undefined,
 ): Promise<AnyResult> => {
   const options = { budget: scope, ...(signal ? { signal } : {}) };
-  return runnable instanceof Agent ? runnable.invoke(prompt, options) : runnable.invoke(prompt, options);
+  return isAgent(runnable) ? runnable.invoke(prompt, options) : runnable.invoke(prompt, options);
 };
 
 /** Mutable record of the run so far (kept when the target throws midway). */

@@ -1,5 +1,5 @@
 /** What an evaluation runs each case on: a function that builds a fresh Agent, Graph or Swarm. */
-import type { Agent, MultiAgentBase, SessionManager } from '@skein/core';
+import type { Runnable, SessionManager } from '@skein/core';
 import type { EvalCase } from '../case/eval-case.js';
 import type { AnyResult } from './outcome-of.js';
 
@@ -19,8 +19,8 @@ export interface TargetContext {
   signal: AbortSignal | undefined;
 }
 
-/** What runs: an Agent, or an orchestrator (Graph, Swarm, anything implementing `MultiAgentBase`). */
-export type Runnable = Agent | MultiAgentBase;
+/** What runs: an Agent, or an orchestrator (Graph, Swarm, anything implementing `MultiAgentBase`): core's `Runnable`. */
+export type { Runnable };
 
 /** A runnable with extras: how to read its answer, and what to clean up after the run. */
 export interface TargetRun {

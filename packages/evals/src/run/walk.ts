@@ -3,10 +3,10 @@
  * agents behind `asTool()` tools and handoff targets. Found through what Graph and Swarm expose
  * (`nodes`), so this package needs only @skein/core.
  */
-import { Agent, isMultiAgent, type MultiAgentBase } from '@skein/core';
+import { isAgent, isRunnable, type Agent, type MultiAgentBase, type Runnable } from '@skein/core';
 
 /** A Graph's `nodes` (a map of `{ target }`) or a Swarm's `nodes` (its member agents). */
-function nodeTargets(o: MultiAgentBase): (Agent | MultiAgentBase)[] {
+function nodeTargets(o: MultiAgentBase): Runnable[] {
   const nodes = (o as { nodes?: unknown }).nodes;
   const values: unknown[] =
     nodes instanceof Map
@@ -14,25 +14,25 @@ function nodeTargets(o: MultiAgentBase): (Agent | MultiAgentBase)[] {
       : Array.isArray(nodes)
         ? nodes
         : [];
-  return values.filter((v): v is Agent | MultiAgentBase => v instanceof Agent || isMultiAgent(v));
+  return values.filter(isRunnable);
 }
 
-function children(target: Agent | MultiAgentBase): (Agent | MultiAgentBase)[] {
-  if (!(target instanceof Agent)) return nodeTargets(target);
-  const out: (Agent | MultiAgentBase)[] = [];
-  for (const tool of target.tools) if (tool.agent instanceof Agent) out.push(tool.agent);
-  for (const handoff of target.handoffs) out.push(handoff.agent);
+function children(target: Runnable): Runnable[] {
+  if (!isAgent(target)) return nodeTargets(target);
+  const out: Runnable[] = [];
+  for (const tool of target.tools) if (isAgent(tool.agent)) out.push(tool.agent);
+  for (const handoff of target.handoffs) if (isAgent(handoff.agent)) out.push(handoff.agent);
   return out;
 }
 
 /** The agents reachable from `root`, each once. */
-export function agentsOf(root: Agent | MultiAgentBase): Agent[] {
-  const seen = new Set<Agent | MultiAgentBase>();
+export function agentsOf(root: Runnable): Agent[] {
+  const seen = new Set<Runnable>();
   const agents: Agent[] = [];
-  const visit = (t: Agent | MultiAgentBase): void => {
+  const visit = (t: Runnable): void => {
     if (seen.has(t)) return;
     seen.add(t);
-    if (t instanceof Agent) agents.push(t);
+    if (isAgent(t)) agents.push(t);
     for (const child of children(t)) visit(child);
   };
   visit(root);

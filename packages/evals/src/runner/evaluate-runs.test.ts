@@ -5,7 +5,7 @@ import { judge } from '../scorers/judge.js';
 import { answer } from '../scorers/answer.js';
 import { trajectory } from '../scorers/trajectory.js';
 import { evaluate } from './evaluate.js';
-import { shopGraph } from './targets.test-helpers.js';
+import { shopGraph } from '../test-support/targets.js';
 
 const billing = (id: string) => ({
   id,

@@ -8,7 +8,7 @@ import { scorer } from '../scorers/scorer.js';
 import { toolCalls } from '../scorers/tool-calls.js';
 import { trajectory } from '../scorers/trajectory.js';
 import { evaluate } from './evaluate.js';
-import { shopAgent, shopGraph, shopSwarm } from './targets.test-helpers.js';
+import { shopAgent, shopGraph, shopSwarm } from '../test-support/targets.js';
 
 const scorers = [trajectory(), toolCalls(), interrupts(), answer(), cost()];
 

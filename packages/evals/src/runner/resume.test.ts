@@ -9,7 +9,7 @@ import { loadResults } from '../report/load-results.js';
 import { trajectory } from '../scorers/trajectory.js';
 import { evaluate } from './evaluate.js';
 import type { EvaluateOptions } from './evaluate-options.js';
-import { shopGraph } from './targets.test-helpers.js';
+import { shopGraph } from '../test-support/targets.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -133,5 +133,10 @@ describe('evaluate: resume', () => {
       'billing>:complete',
     ]);
     expect(report.summary.cases.map((c) => c.sessionIds)).toEqual([['desk.c0.r0'], ['desk.c1.r0']]);
+    // Once the evaluation returned, a run's session is one like any other: another writer goes on with it.
+    const next = new FileSessionManager({ sessionId: 'desk.c1.r0', storageDir });
+    const again = await shopGraph(next).invoke('I want a refund for order 7');
+    await next.close();
+    expect(again.executionOrder).toEqual(['triage', 'refund']);
   });
 });

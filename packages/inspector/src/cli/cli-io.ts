@@ -11,6 +11,15 @@ export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 
+/**
+ * The command the user ran skein by, for the commands it suggests: `npm run skein --` through an npm
+ * script named `skein` (as in the skein repository), `npx skein` through npx, else `skein`.
+ */
+export function skeinCommand(env: NodeJS.ProcessEnv): string {
+  const event = env['npm_lifecycle_event'];
+  return event === 'skein' ? 'npm run skein --' : event === 'npx' ? 'npx skein' : 'skein';
+}
+
 /** A usage error: printed with the usage line, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -18,9 +27,10 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage: skein <command> ...
 
-  skein sessions <store> [--json]
+  skein sessions <store> [--internal] [--json]
       The sessions there, newest first. A store is a directory (or file:<dir>), s3://bucket/prefix,
-      sqlite:<file.db> or postgres://user@host:port/database.
+      sqlite:<file.db> or postgres://user@host:port/database. A server's own sessions and records
+      (ids beginning with skein-) are hidden unless --internal (also for show, export and serve).
   skein sessions copy <from-store> <to-store>
       Copies every session into another store (of any kind), then checks both read back equal.
   skein memory <store> [<resource>] [--json]
@@ -28,16 +38,16 @@ export const USAGE = `Usage: skein <command> ...
       remembered messages by conversation.
   skein memory forget <store> <resource>
       Erases everything kept of the resource (documents, messages, vectors, index entries).
-  skein show <store> <sessionId> [--agent <id>] [--full] [--steps] [--json]
+  skein show <store> <sessionId> [--agent <id>] [--full] [--steps] [--internal] [--json]
       An orchestrator's run as a timeline, or an agent's conversation; --steps lists every kept step
       of every run (its number, transitions, what was running, waiting, paused and done).
   skein fork <store> <sessionId> --step <n> --to <newSessionId> [--orchestrator <id>]
       A new session in the same store whose run continues from step n (the session is only read);
       prints what to run next.
-  skein export <store> <sessionId> -o <file.html>
+  skein export <store> <sessionId> -o <file.html> [--internal]
       One self-contained HTML page: the graph, the timeline, the conversations, and a step slider
       that shows them as they were at each kept step.
-  skein serve <store> [--port <n>]
+  skein serve <store> [--port <n>] [--internal]
       The same pages on http://127.0.0.1, updating live while a run writes.
   skein graph <module> [export]
       Print the Mermaid of a graph (or anything with toMermaid()) exported by a module.

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { CliIo } from './cli-io.js';
 import { UsageError } from './cli-io.js';
+import { isInternalSession } from '../view/internal.js';
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -20,6 +21,7 @@ const OPTIONS = {
   step: { type: 'string' },
   to: { type: 'string' },
   orchestrator: { type: 'string' },
+  internal: { type: 'boolean' },
 } as const;
 
 /** Splits the arguments into the flags and the positionals (the command first); throws on an unknown flag. */
@@ -36,6 +38,15 @@ export interface CommandContext {
   values: CliFlags;
   io: CliIo;
   onServe: ((close: () => Promise<void>, url: string) => void) | undefined;
+}
+
+/** Refuses a server's own session (`skein-index-...`) unless `--internal` was given. */
+export function userSession(sessionId: string, values: CliFlags): string {
+  if (isInternalSession(sessionId) && values.internal !== true)
+    throw new UsageError(
+      `Session ${sessionId} is a server's own bookkeeping, not a run (hidden by default); add --internal to show it.`,
+    );
+  return sessionId;
 }
 
 /** The value, or a usage error naming what is missing. */

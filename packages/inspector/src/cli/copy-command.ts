@@ -1,4 +1,11 @@
-import { encodeBytes, type SessionRepository, type SessionWrite } from '@skein/core';
+import {
+  committedTransitions,
+  encodeBytes,
+  readCommittedTransitions,
+  type Session,
+  type SessionRepository,
+  type SessionWrite,
+} from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
 
 /** JSON with object keys sorted (so two stores' records compare equal whatever order they keep keys in). */
@@ -23,7 +30,7 @@ async function snapshot(store: InspectorStore, sessionId: string): Promise<strin
     (await store.listMultiAgents(sessionId)).map(async (id) => ({
       doc: await r.readMultiAgent(sessionId, id),
       nodes: await r.readNodeEntries(sessionId, id),
-      transitions: await r.readTransitions(sessionId, id),
+      transitions: await readCommittedTransitions(r, sessionId, id),
     })),
   );
   return canonical({ session: await r.readSession(sessionId), agents, orchestrators });
@@ -51,6 +58,22 @@ async function copySession(from: InspectorStore, to: InspectorStore, sessionId: 
       `${to.label} already has session ${sessionId}; nothing was copied over it. Delete it there first or copy into an empty store.`,
     );
   await to.repository.beginView?.(sessionId);
+  try {
+    await writeSession(from, to, sessionId, session);
+  } finally {
+    // The copy is a session like any other once made (or cut): no claim of this writer stays on it.
+    await to.repository.release?.(sessionId);
+  }
+}
+
+/** Writes one session's records into `to` (agents with their messages, orchestrators with their entries and transitions). */
+async function writeSession(
+  from: InspectorStore,
+  to: InspectorStore,
+  sessionId: string,
+  session: Session,
+): Promise<void> {
+  const r = from.repository;
   await to.repository.createSession(session);
   for (const agentId of await from.listAgents(sessionId)) {
     const agent = await r.readAgent(sessionId, agentId);
@@ -64,7 +87,13 @@ async function copySession(from: InspectorStore, to: InspectorStore, sessionId: 
   for (const id of await from.listMultiAgents(sessionId)) {
     const multiAgent = await r.readMultiAgent(sessionId, id);
     if (!multiAgent) continue;
-    const [nodes, transitions] = [await r.readNodeEntries(sessionId, id), await r.readTransitions(sessionId, id)];
+    // As committed: a step's last transitions that a crash cut after its commit point are copied too.
+    const nodes = await r.readNodeEntries(sessionId, id);
+    const transitions = committedTransitions(
+      multiAgent.state,
+      await r.readTransitions(sessionId, id),
+      multiAgent.updated_at,
+    );
     await write(to.repository, sessionId, [
       { op: 'createMultiAgent', multiAgent },
       ...Object.entries(nodes).map(
@@ -73,7 +102,6 @@ async function copySession(from: InspectorStore, to: InspectorStore, sessionId: 
       ...(transitions.length > 0 ? [{ op: 'appendTransitions', multiAgentId: id, transitions } as SessionWrite] : []),
     ]);
   }
-  await to.repository.release?.(sessionId);
 }
 
 /** Everything memory keeps of one resource, canonical (document versions left out: a copy starts at 1). */

@@ -1,5 +1,6 @@
 import { forkSession, isSideRecord } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
+import { isInternalRecord } from '../view/internal.js';
 import { UsageError } from './cli-io.js';
 
 /** What `skein fork` was given. */
@@ -12,7 +13,7 @@ export interface ForkArgs {
 
 /** The orchestrator to fork: the one named, or the session's only one. */
 async function orchestratorOf(store: InspectorStore, args: ForkArgs): Promise<string> {
-  const ids = (await store.listMultiAgents(args.sessionId)).filter((id) => !isSideRecord(id));
+  const ids = (await store.listMultiAgents(args.sessionId)).filter((id) => !isSideRecord(id) && !isInternalRecord(id));
   if (args.orchestrator !== undefined) {
     if (!ids.includes(args.orchestrator))
       throw new UsageError(
@@ -37,10 +38,11 @@ export async function forkCommand(
   store: InspectorStore,
   args: ForkArgs,
   write: (text: string) => void,
+  skein = 'skein',
 ): Promise<number> {
   const step = Number(args.step);
   if (args.step === undefined || !Number.isInteger(step) || step < 0)
-    throw new UsageError(`--step takes a step number (see skein show <store> ${args.sessionId} --steps).`);
+    throw new UsageError(`--step takes a step number (see ${skein} show <store> ${args.sessionId} --steps).`);
   if (args.to === undefined || args.to === '') throw new UsageError('--to takes the id of the new session.');
   const orchestratorId = await orchestratorOf(store, args);
   const fork = await forkSession(store.repository, { sessionId: args.sessionId, orchestratorId, step, to: args.to });
@@ -53,7 +55,7 @@ export async function forkCommand(
       `  1. Build the same ${kind} (id ${JSON.stringify(orchestratorId)}) with a session manager for session ${JSON.stringify(fork.sessionId)} on this store.`,
       `  2. Call ${kind}.invoke(...): it continues from step ${step}. If it waits for answers, read ${kind}.pendingInterrupts() and answer them instead.`,
       `  3. To replay the original's model outputs instead of calling the models, fork in code: ${kind}.fork({ step: ${step}, to }) returns a recording (recording.model(id), recording.guard(nodes)).`,
-      `  See the fork: skein show ${store.label} ${fork.sessionId} --steps`,
+      `  See the fork: ${skein} show ${store.label} ${fork.sessionId} --steps`,
     ].join('\n') + '\n',
   );
   return 0;

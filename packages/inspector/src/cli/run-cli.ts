@@ -1,5 +1,5 @@
 import { errorMessage } from '@skein/core';
-import { USAGE, UsageError, type CliIo } from './cli-io.js';
+import { USAGE, UsageError, skeinCommand, type CliIo } from './cli-io.js';
 import { type CommandContext, need, parseCommandLine } from './command-line.js';
 import { exportCommand } from './export-command.js';
 import { forkCommand } from './fork-command.js';
@@ -25,6 +25,7 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<number>> = {
           orchestrator: values.orchestrator,
         },
         (text) => io.stdout.write(text),
+        skeinCommand(io.env),
       ),
     ),
   export: exportCommand,

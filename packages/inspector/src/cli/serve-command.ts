@@ -9,7 +9,7 @@ export async function serveCommand({ rest, values, io, onServe }: CommandContext
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be a port number (got ${values.port ?? ''}).`);
-  const server = await serveStore(store, { port });
+  const server = await serveStore(store, { port, internal: values.internal === true });
   io.stdout.write(`Serving ${store.label} on ${server.url} (Ctrl-C to stop)\n`);
   onServe?.(async () => {
     await server.close();

@@ -32,7 +32,7 @@ export async function sessionsCommand(context: CommandContext): Promise<number> 
     need(rest[0], 'the store (a directory, s3://bucket/prefix, sqlite:file.db or postgres://...)'),
     io.env,
     async (store) => {
-      const list = await listSessionSummaries(store);
+      const list = await listSessionSummaries(store, { internal: values.internal === true });
       io.stdout.write(
         values.json ? `${JSON.stringify(list, null, 2)}\n` : renderSessions(list, paintFor(io.stdout, io.env)),
       );

@@ -8,7 +8,7 @@ import { loadSession } from '../view/load-session.js';
 import { runView } from '../view/run-view.js';
 import { loadSteps } from '../view/steps-view.js';
 import { UsageError } from './cli-io.js';
-import { type CommandContext, need } from './command-line.js';
+import { type CommandContext, need, userSession } from './command-line.js';
 import { withStore } from './with-store.js';
 
 /** `--agent <id>`: that agent's conversation. */
@@ -60,11 +60,15 @@ function writeTimeline(session: SessionView, { values, io }: CommandContext): nu
 export async function showCommand(context: CommandContext): Promise<number> {
   const { rest, values, io } = context;
   return await withStore(need(rest[0], 'the store'), io.env, async (store) => {
-    const sessionId = need(rest[1], 'the session id');
+    const sessionId = userSession(need(rest[1], 'the session id'), values);
     const wanted = values.agent;
     const matches = (id: string): boolean => id === wanted || id.endsWith(`.${wanted ?? ''}`);
     const agentIds = wanted === undefined ? [] : (await store.listAgents(sessionId)).filter(matches);
-    const session = await loadSession(store, sessionId, { messages: agentIds, steps: false });
+    const session = await loadSession(store, sessionId, {
+      messages: agentIds,
+      steps: false,
+      internal: values.internal === true,
+    });
     if (wanted !== undefined) return writeAgent(session, wanted, context);
     if (values.steps) return await writeSteps(store, sessionId, session, context);
     return writeTimeline(session, context);

@@ -3,11 +3,11 @@ import type { PageData } from './page-data.js';
 
 const STYLE = `
 :root { font: 14px/1.45 system-ui, sans-serif; color: #1d2330; background: #f7f8fa; }
-body { margin: 0 auto; max-width: 1200px; padding: 16px 24px; }
+body { margin: 0 auto; max-width: 1200px; padding: 16px 24px; overflow-wrap: anywhere; }
 h1 { font-size: 20px; margin: 0; } h2 { font-size: 17px; margin: 24px 0 6px; } h3 { font-size: 14px; margin: 14px 0 6px; color: #4a5468; }
 .meta, .task { color: #5b6476; margin: 2px 0; }
 section.run { background: #fff; border: 1px solid #dde1e8; border-radius: 8px; padding: 8px 16px 16px; margin-top: 16px; }
-svg.graph { display: block; max-width: 100%; height: auto; }
+svg.graph { display: block; max-width: 100%; height: auto; } .graph-wrap { overflow-x: auto; }
 .edge { stroke: #b7bfcc; stroke-width: 1.5; } .edge.taken { stroke: #2f6fde; stroke-width: 2.5; } .edge.conditional { stroke-dasharray: 5 4; }
 marker path { fill: #7d8799; }
 .node rect { fill: #eef1f6; stroke: #9aa4b5; } .node text { font-size: 13px; fill: #1d2330; }
@@ -28,6 +28,23 @@ pre { white-space: pre-wrap; margin: 4px 0 4px 12px; font-size: 12px; }
 .problem { color: #b3261e; }
 .steps { display: flex; align-items: center; gap: 10px; margin: 4px 0 8px; font-size: 13px; color: #4a5468; } .step-slider { flex: 1; max-width: 520px; }
 .node.waiting rect { fill: #e8efff; stroke: #2f6fde; stroke-dasharray: 4 3; }
+.wait { position: absolute; top: -2px; height: 18px; background: repeating-linear-gradient(135deg, #fff 0 3px, #c9d1dc 3px 5px); border-left: 1px solid #7d8799; border-right: 1px solid #7d8799; }
+.wait-note { font-size: 12px; color: #5b6476; margin: 4px 0 0; }
+.table-wrap { overflow-x: auto; } td.output { min-width: 12em; }
+@media (max-width: 600px) {
+  body { padding: 10px 10px; }
+  section.run { padding: 6px 10px 12px; }
+  .graph-wrap svg.graph { max-width: none; }
+  .row-label { width: 72px; }
+  .steps { flex-wrap: wrap; } .step-slider { flex-basis: 100%; }
+  table.nodes, table.nodes tbody, table.nodes tr, table.nodes td { display: block; width: auto; }
+  table.nodes tr:first-child { display: none; }
+  table.nodes tr { border-bottom: 1px solid #dde1e8; padding: 4px 0; }
+  table.nodes td { border: 0; padding: 1px 4px; min-width: 0; }
+  table.nodes td[data-label]:not(:first-child)::before { content: attr(data-label) ": "; color: #5b6476; }
+  table.nodes td:first-child { font-weight: 600; }
+  ol.transitions { padding-left: 22px; }
+}
 `;
 
 /** JSON that is safe inside a <script> element. */
@@ -57,6 +74,7 @@ export function renderHtmlPage(data: PageData, options: { live?: boolean } = {})
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">
 <title>skein · ${data.session.id.replace(/[<&"]/g, '')}</title>
+<link rel="icon" href="data:,">
 <style>${STYLE}</style>
 </head>
 <body data-live="${options.live === true}">

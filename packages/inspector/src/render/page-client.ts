@@ -1,3 +1,5 @@
+import { PAGE_DRAW } from './page-draw.js';
+
 /**
  * The page's script, as plain browser JavaScript (no build step, no network). It draws the data in
  * `#skein-data`; on a live page it re-draws whenever the server sends new data over `/events`.
@@ -26,10 +28,11 @@ export const PAGE_CLIENT = String.raw`
     var steps = entry.steps || [];
     var index = selected[entry.run.id];
     if (index === undefined || index >= steps.length - 1) return null;
-    var at = { step: steps[index], nodes: {}, agents: {} };
+    var at = { step: steps[index], nodes: {}, agents: {}, results: {} };
     for (var i = 0; i <= index; i++) {
       var s = steps[i];
       for (var id in s.settled) at.nodes[id] = s.settled[id];
+      for (var r in s.results || {}) at.results[r] = s.results[r];
       for (var a in s.agents) at.agents[a] = s.agents[a];
     }
     return at;
@@ -56,88 +59,7 @@ export const PAGE_CLIENT = String.raw`
     return wrap;
   }
 
-  function graph(entry, at) {
-    var run = entry.run, layout = entry.layout;
-    var box = svg('svg', { width: layout.width, height: layout.height, 'class': 'graph', role: 'img' });
-    var defs = svg('defs', {});
-    var marker = svg('marker', { id: 'arrow-' + run.id, viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
-    marker.appendChild(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z' }));
-    defs.appendChild(marker);
-    box.appendChild(defs);
-    var taken = {}, ran = {};
-    shown(run, at).forEach(function (t) {
-      if (t.to) ran[t.to] = true;
-      if (t.from && t.to) taken[t.from + '->' + t.to] = true;
-      if (t.kind === 'join' && t.to) taken['join->' + t.to] = true;
-    });
-    // A join's transition names its last source; every source that ran took its edge.
-    var isTaken = function (e) { return taken[e.from + '->' + e.to] || (e.join && taken['join->' + e.to] && ran[e.from]); };
-    run.shape.edges.forEach(function (e) {
-      var a = layout.nodes[e.from], b = layout.nodes[e.to];
-      if (!a || !b) return;
-      var line = svg('line', { x1: a.x + 140, y1: a.y + 20, x2: b.x, y2: b.y + 20, 'marker-end': 'url(#arrow-' + run.id + ')',
-        'class': 'edge' + (isTaken(e) ? ' taken' : '') + (e.conditional ? ' conditional' : '') });
-      box.appendChild(line);
-    });
-    run.shape.nodes.forEach(function (id) {
-      var p = layout.nodes[id];
-      if (!p) return;
-      var result = run.results[id];
-      var status = result ? result.status : (run.executions.some(function (x) { return x.nodeId === id; }) ? 'running' : 'pending');
-      if (at) {
-        var st = at.step;
-        status = st.running.indexOf(id) >= 0 ? 'running' : st.paused.indexOf(id) >= 0 ? 'interrupted' : st.waiting.indexOf(id) >= 0 ? 'waiting' : at.nodes[id] || 'pending';
-      }
-      var g = svg('g', { 'class': 'node ' + status, 'data-node': id });
-      g.appendChild(svg('rect', { x: p.x, y: p.y, width: 140, height: 40, rx: 6 }));
-      var label = svg('text', { x: p.x + 70, y: p.y + 25, 'text-anchor': 'middle' });
-      label.textContent = id;
-      g.appendChild(label);
-      box.appendChild(g);
-    });
-    return box;
-  }
-
-  function timeline(run) {
-    var wrap = el('div', 'timeline');
-    var span = Math.max(run.spanMs, 1);
-    var rows = {};
-    run.executions.forEach(function (x) {
-      var row = rows[x.nodeId];
-      if (!row) {
-        row = el('div', 'row');
-        row.appendChild(el('span', 'row-label', x.nodeId));
-        row.appendChild(el('div', 'lane'));
-        rows[x.nodeId] = row;
-        wrap.appendChild(row);
-      }
-      var bar = el('div', 'bar ' + x.status);
-      bar.style.left = (100 * x.startMs / span).toFixed(2) + '%';
-      var width = x.durationMs === undefined || x.durationMs === null ? (span - x.startMs) : x.durationMs;
-      bar.style.width = Math.max(0.6, 100 * width / span).toFixed(2) + '%';
-      bar.title = x.nodeId + ': ' + x.status + ', ' + ms(x.durationMs) + (x.tokens !== undefined && x.tokens !== null ? ', ' + x.tokens + ' tokens' : '') + ' (' + x.via.kind + ': ' + x.via.reason + ')';
-      bar.setAttribute('data-node', x.nodeId);
-      row.lastChild.appendChild(bar);
-    });
-    return wrap;
-  }
-
-  function nodeTable(run) {
-    var table = el('table', 'nodes');
-    var head = el('tr');
-    ['node', 'status', 'runs', 'time', 'tokens', 'model', 'output'].forEach(function (h) { head.appendChild(el('th', '', h)); });
-    table.appendChild(head);
-    Object.keys(run.results).forEach(function (id) {
-      var r = run.results[id];
-      var tr = el('tr');
-      [id, r.status, String(r.executionCount === undefined ? '' : r.executionCount), ms(r.executionTimeMs), r.tokens === undefined ? '' : String(r.tokens) + (r.cache ? ' (cache ' + r.cache.read + ' read, ' + r.cache.write + ' written)' : ''), Object.keys(r.models || {}).join(', '), r.error || r.text].forEach(function (v, i) {
-        tr.appendChild(el('td', i === 1 ? 'status ' + v : '', v));
-      });
-      table.appendChild(tr);
-    });
-    return table;
-  }
-
+${PAGE_DRAW}
   function events(entry, at) {
     var run = entry.run;
     var list = el('ol', 'transitions');
@@ -205,13 +127,15 @@ export const PAGE_CLIENT = String.raw`
       var s = el('section', 'run');
       s.appendChild(el('h2', '', run.type + ' ' + run.id));
       s.appendChild(slider(entry));
-      s.appendChild(el('p', 'status ' + run.status, run.status + ' · ' + run.executions.length + ' node executions · ' + (run.totalTokens === undefined ? '-' : run.totalTokens) + ' tokens · ' + ms(run.spanMs)));
+      s.appendChild(summaryLine(run, at));
       if (run.task) s.appendChild(el('p', 'task', run.task));
-      s.appendChild(graph(entry, at));
+      var figure = el('div', 'graph-wrap');
+      figure.appendChild(graph(entry, at));
+      s.appendChild(figure);
       s.appendChild(el('h3', '', 'Timeline'));
-      s.appendChild(timeline(run));
+      s.appendChild(timeline(run, at));
       s.appendChild(el('h3', '', 'Nodes'));
-      s.appendChild(nodeTable(run));
+      s.appendChild(nodeTable(run, at));
       s.appendChild(el('h3', '', 'Transitions'));
       s.appendChild(events(entry, at));
       parts.push(s);

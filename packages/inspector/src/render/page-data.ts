@@ -1,6 +1,6 @@
-import type { Message } from '@skein/core';
+import type { ContentBlock, Message } from '@skein/core';
 import { blockText } from '../view/message-text.js';
-import type { RunView } from '../view/run-types.js';
+import type { NodeResultView, RunView } from '../view/run-types.js';
 import { runView } from '../view/run-view.js';
 import type { MessageView, Problem, SessionView } from '../view/session-view.js';
 import type { StepView } from '../view/steps-view.js';
@@ -44,6 +44,12 @@ export interface PageStep {
   agents: Record<string, number>;
   /** A swarm's committed turns. */
   turns?: number;
+  /** The run's tokens then (counted as the run's total). */
+  tokens?: number;
+  /** The node results this step stored (what the node table shows from this step on). */
+  results: Record<string, NodeResultView>;
+  /** When the step was committed, in ms since the run's first transition. */
+  atMs: number;
 }
 
 /** Everything the page draws, embedded as JSON (export) or fetched live (serve). */
@@ -56,12 +62,20 @@ export interface PageData {
   generatedAt: string;
 }
 
+/** A block's line and full text; a text the line shows whole is one block (not a heading repeated in a box below it). */
+function pageBlock(block: ContentBlock): { short: string; full: string } {
+  const short = blockText(block);
+  const full = blockText(block, true);
+  const whole = 'text' in block && !short.endsWith('…') && short.trim() === full.replace(/\s+/g, ' ').trim();
+  return whole ? { short: full.trim(), full: full.trim() } : { short, full };
+}
+
 const pageMessage = (m: MessageView): PageMessage => {
   const out: PageMessage = {
     id: m.id,
     role: m.message?.role ?? '?',
     redacted: m.redacted,
-    blocks: (m.message?.content ?? []).map((b) => ({ short: blockText(b), full: blockText(b, true) })),
+    blocks: (m.message?.content ?? []).map(pageBlock),
   };
   if (m.problem !== undefined) out.problem = m.problem;
   return out;
@@ -93,8 +107,8 @@ function nodeOf(agentId: string, session: SessionView): string | undefined {
   return session.orchestrators.length > 0 ? agentId : undefined;
 }
 
-/** The steps as deltas (what each one changed), so that the page stays in proportion to the run. */
-function pageSteps(steps: readonly StepView[]): PageStep[] {
+/** The steps as deltas (what each one changed), so that the page stays in proportion to the run; `t0` is the run's first transition. */
+function pageSteps(steps: readonly StepView[], t0: number): PageStep[] {
   let done: Record<string, string> = {};
   let agents: Record<string, number> = {};
   return steps.map((s) => {
@@ -112,6 +126,9 @@ function pageSteps(steps: readonly StepView[]): PageStep[] {
       settled,
       agents: moved,
       ...(s.turns !== undefined ? { turns: s.turns } : {}),
+      ...(s.tokens !== undefined ? { tokens: s.tokens } : {}),
+      results: s.results,
+      atMs: Math.max(0, Date.parse(s.at) - t0),
     };
   });
 }
@@ -123,7 +140,8 @@ export function pageData(session: SessionView, now = new Date()): PageData {
     const received = Object.fromEntries(
       run.transitions.flatMap((t) => (t.kind === 'handoff' && handoffReceived(t) ? [[t.seq, handoffReceived(t)]] : [])),
     );
-    return { run, layout: layoutGraph(run.shape), received, steps: pageSteps(o.steps ?? []) };
+    const t0 = run.transitions[0] ? Date.parse(run.transitions[0].at) : 0;
+    return { run, layout: layoutGraph(run.shape), received, steps: pageSteps(o.steps ?? [], t0) };
   });
   const agents: PageConversation[] = session.agents.map((a) => ({
     title: `agent ${a.id}`,

@@ -25,11 +25,12 @@ function renderRun(run: RunView, paint: Paint): string {
   const steps = run.transitions.length > 0 ? run.transitions : run.executions.map((e) => e.via);
   for (const t of steps) {
     const at = paint.dim(`#${t.seq}`);
-    if (t.kind === 'resume') out.push(`  ${at} ${paint.yellow('resume')}  ${t.reason}`);
+    const exec = run.executions.find((e) => e.via === t);
+    // A resume that re-opened a node is that node's line (`resume: answered approval`), not a second one.
+    if (t.kind === 'resume' && !exec) out.push(`  ${at} ${paint.yellow('resume')}  ${t.reason}`);
     else if (t.kind === 'interrupt')
       out.push(`  ${at} ${paint.yellow('interrupt')} at ${t.from ?? t.to ?? '?'}: ${t.reason}`);
     else if (t.to === null) out.push(`  ${at} ${t.kind} from ${t.from ?? '-'}: ${t.reason}`);
-    const exec = run.executions.find((e) => e.via === t);
     if (!exec) continue;
     const colour = statusColour(paint, exec.status);
     const tokens = exec.tokens === undefined ? '' : `  ${exec.tokens} tokens`;

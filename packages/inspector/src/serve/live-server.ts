@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { InspectorStore } from '../store/inspector-store.js';
 import { PAGE_CSP, renderHtmlPage } from '../render/html-page.js';
 import { pageData } from '../render/page-data.js';
+import { isInternalSession } from '../view/internal.js';
 import { loadSession } from '../view/load-session.js';
 import { indexPage } from './index-page.js';
 import { streamSessionEvents } from './session-events.js';
@@ -14,6 +15,8 @@ export interface ServeOptions {
   port?: number;
   /** How often a watched session is read again, in ms; default 500. */
   pollMs?: number;
+  /** List and show a server's own sessions and records too (ids beginning with `skein-`); default false. */
+  internal?: boolean;
 }
 
 /** A running inspector server. */
@@ -36,6 +39,7 @@ const SECURITY_HEADERS = {
  */
 export async function serveStore(store: InspectorStore, options: ServeOptions = {}): Promise<LiveServer> {
   const pollMs = options.pollMs ?? 500;
+  const internal = options.internal === true;
   const timers = new Set<NodeJS.Timeout>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -47,17 +51,18 @@ export async function serveStore(store: InspectorStore, options: ServeOptions = 
     }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const match = /^\/session\/([^/]+)\/(events)?$/.exec(path);
+    const id = match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
     if (path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(await indexPage(store));
-    } else if (match?.[1] && match[2] === 'events') {
-      await streamSessionEvents(store, decodeURIComponent(match[1]), req, res, { pollMs, timers });
-    } else if (match?.[1]) {
-      const data = pageData(await loadSession(store, decodeURIComponent(match[1])));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(await indexPage(store, internal));
+    } else if (id === undefined || (isInternalSession(id) && !internal)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found. Open / for the sessions.\n');
+    } else if (match?.[2] === 'events') {
+      await streamSessionEvents(store, id, req, res, { pollMs, timers, internal });
+    } else {
+      const data = pageData(await loadSession(store, id, { internal }));
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
         .end(renderHtmlPage(data, { live: true }));
-    } else {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found. Open / for the sessions.\n');
     }
   };
 

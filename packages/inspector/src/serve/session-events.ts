@@ -15,7 +15,7 @@ export async function streamSessionEvents(
   id: string,
   req: IncomingMessage,
   res: ServerResponse,
-  poll: { pollMs: number; timers: Set<NodeJS.Timeout> },
+  poll: { pollMs: number; timers: Set<NodeJS.Timeout>; internal: boolean },
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
   let last = '';
@@ -24,7 +24,7 @@ export async function streamSessionEvents(
     if (busy) return;
     busy = true;
     try {
-      const data = pageData(await loadSession(store, id));
+      const data = pageData(await loadSession(store, id, { internal: poll.internal }));
       const print = fingerprint(data);
       if (print !== last) {
         if (last !== '') res.write(`data: ${JSON.stringify(data)}\n\n`);

@@ -1,6 +1,8 @@
-import { errorMessage, isSideRecord, runDocumentId, type SessionMessage } from '@skein/core';
+import { committedTransitions, errorMessage, isSideRecord, runDocumentId, type SessionMessage } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
+import { isInternalRecord } from './internal.js';
 import { readOrchestratorDoc } from './read-orchestrator-doc.js';
+import { readRunTokens, runTokens } from './run-tokens.js';
 import { loadSteps } from './steps-view.js';
 import type { AgentView, MessageView, OrchestratorView, Problem, SessionView } from './session-view.js';
 
@@ -94,8 +96,10 @@ async function loadOrchestrator(
   const doc = await attempt(problems, `orchestrator ${id}`, () => readOrchestratorDoc(store, sessionId, id));
   const nodes =
     (await attempt(problems, `node entries of ${id}`, () => store.repository.readNodeEntries(sessionId, id))) ?? {};
-  const transitions =
+  const stored =
     (await attempt(problems, `transitions of ${id}`, () => store.repository.readTransitions(sessionId, id))) ?? [];
+  // A run committed by a writer killed before it appended the step's transitions: its document carries them.
+  const transitions = doc ? committedTransitions(doc.state, stored, doc.updatedAt ?? '') : stored;
   const view: OrchestratorView = {
     id,
     type: doc?.type ?? 'unknown',
@@ -113,6 +117,13 @@ async function loadOrchestrator(
     const steps = await attempt(problems, `steps of ${id}`, () => loadSteps(store, sessionId, id, 'current'));
     if (steps) view.steps = steps;
   }
+  const tokens = view.steps
+    ? runTokens(
+        view.steps.map((s) => s.budgetTokens),
+        view.state,
+      )
+    : await readRunTokens(store, sessionId, id, view.state).catch(() => undefined);
+  if (tokens) view.tokens = tokens;
   return view;
 }
 
@@ -121,6 +132,8 @@ export interface LoadOptions {
   messages?: 'all' | 'none' | readonly string[];
   /** Read each orchestrator's kept steps of its current run (default true: the page's step slider). */
   steps?: boolean;
+  /** Read a server's own records too (`skein-server`: the conversation's owner and turns); default false. */
+  internal?: boolean;
 }
 
 /**
@@ -140,7 +153,9 @@ export async function loadSession(
   const agentIds = (await attempt(problems, 'agents', () => store.listAgents(sessionId))) ?? [];
   // An orchestrator's history records (`<id>@history`, `<id>@run-...`) are read through it (`--steps`), not listed.
   const listed = (await attempt(problems, 'orchestrators', () => store.listMultiAgents(sessionId))) ?? [];
-  const orchestratorIds = listed.filter((id) => !isSideRecord(id));
+  const orchestratorIds = listed.filter(
+    (id) => !isSideRecord(id) && (options.internal === true || !isInternalRecord(id)),
+  );
   const agents = await Promise.all(agentIds.map((id) => loadAgent(store, sessionId, id, wanted(id))));
   const orchestrators = await Promise.all(
     orchestratorIds.map((id) => loadOrchestrator(store, sessionId, id, options.steps !== false)),

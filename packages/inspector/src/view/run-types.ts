@@ -28,7 +28,10 @@ export interface RunView {
   type: string;
   status: string;
   task: string;
+  /** Every model call of the run (see `tokensCounted`), input plus output. */
   totalTokens: number | undefined;
+  /** How `totalTokens` was counted: by the run's budget (every call), or from the nodes' stored results. */
+  tokensCounted: 'budget' | 'results' | undefined;
   /** Wall time from the first to the last transition, in ms. */
   spanMs: number;
   executions: NodeExecution[];
@@ -36,6 +39,8 @@ export interface RunView {
   handoffs: NodeTransition[];
   /** Interrupts with no later resume: waiting for an answer. */
   waiting: NodeTransition[];
+  /** Stretches the run spent waiting for an answer (drawn as a marked gap on the page's timeline). */
+  waits: WaitView[];
   /** Resumes of the run after a crash or an interrupt. */
   resumes: NodeTransition[];
   /** Nodes and edges: the stored shape, or the path taken. */
@@ -56,4 +61,16 @@ export interface NodeResultView {
   cache?: { read: number; write: number };
   /** Which models answered the node's agent (model id -> answers), when the result says. */
   models?: Record<string, number>;
+}
+
+/** A stretch of a run spent waiting for an answer (an interrupt until its resume), on the run's clock. */
+export interface WaitView {
+  /** ms since the run's first transition: when the last work before the pause ended. */
+  startMs: number;
+  /** When the run resumed (or, for a wait still open, the run's last known time). */
+  endMs: number;
+  /** What it waited for (the interrupt's reason). */
+  reason: string;
+  /** True while nothing answered yet. */
+  open: boolean;
 }

@@ -1,8 +1,9 @@
 import type { NodeTransition } from '@skein/core';
 import { placeExecutions, settleOpenExecutions, strandsExecutions, time } from './execution-timeline.js';
-import { num, obj } from './json-read.js';
 import { messagesText } from './message-text.js';
 import { nodeResults } from './node-results.js';
+import { runTokens } from './run-tokens.js';
+import { waitsOf } from './waits.js';
 import type { NodeExecution, RunView } from './run-types.js';
 import { shapeOf } from './run-shape.js';
 import type { OrchestratorView } from './session-view.js';
@@ -22,15 +23,17 @@ export function runView(run: OrchestratorView): RunView {
   const last = new Map<string, NodeExecution>();
   for (const exec of executions) last.set(exec.nodeId, exec);
   for (const [nodeId, exec] of last) exec.tokens = results[nodeId]?.tokens;
-  const usage = obj(run.state['usage']);
+  const tokens = run.tokens ?? runTokens([], run.state);
   const end = transitions.length > 0 ? time(transitions[transitions.length - 1] as NodeTransition) - t0 : 0;
   const spanMs = Math.max(end, ...executions.map((e) => e.startMs + (e.durationMs ?? 0)));
   return {
+    waits: waitsOf(transitions, executions, t0, spanMs),
     id: run.id,
     type: run.type,
     status: run.status,
     task: taskText(run),
-    totalTokens: num(usage?.['totalTokens']),
+    totalTokens: tokens?.tokens,
+    tokensCounted: tokens?.counted,
     spanMs,
     executions,
     transitions,

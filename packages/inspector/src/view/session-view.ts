@@ -1,3 +1,4 @@
+import type { RunTokens } from './run-tokens.js';
 import type { StepView } from './steps-view.js';
 import type { JsonObject, Message, NodeTransition } from '@skein/core';
 
@@ -41,6 +42,8 @@ export interface OrchestratorView {
   transitions: NodeTransition[];
   /** The current run's kept steps, oldest first (empty without history; absent when not loaded). */
   steps?: StepView[];
+  /** The current run's tokens (see `run-tokens.ts`), when known. */
+  tokens?: RunTokens;
   /** The run document kept beside the orchestrator's record (`<id>@run`: a graph's shape, a swarm's members), when stored. */
   runDocument?: JsonObject;
   updatedAt?: string;

@@ -6,6 +6,9 @@ import {
   type StoredStep,
 } from '@skein/core';
 import type { InspectorStore } from '../store/inspector-store.js';
+import { resultView } from './result-view.js';
+import type { NodeResultView } from './run-types.js';
+import { budgetTokens, runTokens, tokensAlong } from './run-tokens.js';
 
 /** One committed step of an orchestrator run, as the inspector shows it (Graph and Swarm alike). */
 export interface StepView {
@@ -28,6 +31,12 @@ export interface StepView {
   turns?: number;
   /** A swarm's member that runs next. */
   current?: string;
+  /** What the run's budget had counted at this step (runs with a budget). */
+  budgetTokens?: number;
+  /** The run's tokens at this step, counted as its total is (see `run-tokens.ts`). */
+  tokens?: number;
+  /** The node results this step stored, by node. */
+  results: Record<string, NodeResultView>;
   /** Where the run came from, when it is a fork (on its first step). */
   forkedFrom?: JsonObject;
 }
@@ -77,8 +86,11 @@ export async function loadSteps(
   for (const run of chosen) {
     const done: Record<string, string> = {};
     const agents: Record<string, number> = {};
-    for (const step of await history.path(run.lastStep)) {
-      fold(step, done, agents);
+    const path = await history.path(run.lastStep);
+    const along = tokensAlong(path.map((s) => budgetTokens(s.state)));
+    for (const [i, step] of path.entries()) {
+      const results = fold(step, done, agents);
+      const tokens = along[i] ?? resultTokensOf(step.state);
       out.push({
         step: step.step,
         run: step.run,
@@ -90,6 +102,9 @@ export async function loadSteps(
             ? step.state['transitionCount']
             : (step.transitions.at(-1)?.seq ?? -1) + 1,
         ...nodeSets(step.state),
+        ...budgetOf(step.state),
+        ...(tokens !== undefined ? { tokens } : {}),
+        results,
         done: { ...done },
         agents: { ...agents },
         ...(step.step === run.firstStep && run.forkedFrom
@@ -101,14 +116,32 @@ export async function loadSteps(
   return out;
 }
 
-/** Adds a step's node results and agent positions to the run's so far. */
-function fold(step: StoredStep, done: Record<string, string>, agents: Record<string, number>): void {
+/** What a step's state document's node results hold (a run without a budget). */
+const resultTokensOf = (state: JsonObject): number | undefined => runTokens([], state)?.tokens;
+
+/** `{ budgetTokens }` when the step's state has a budget. */
+function budgetOf(state: JsonObject): { budgetTokens?: number } {
+  const tokens = budgetTokens(state);
+  return tokens === undefined ? {} : { budgetTokens: tokens };
+}
+
+/** Adds a step's node results and agent positions to the run's so far; returns the results it stored. */
+function fold(
+  step: StoredStep,
+  done: Record<string, string>,
+  agents: Record<string, number>,
+): Record<string, NodeResultView> {
+  const results: Record<string, NodeResultView> = {};
   for (const [id, entry] of Object.entries(step.nodes)) {
     if (id.startsWith('run.')) continue;
     // A graph entry is { result, order }; a swarm entry is the result itself (keyed by the member's key).
     const result = obj(entry['result']) ?? entry;
     const node = typeof result['nodeId'] === 'string' ? result['nodeId'] : id;
-    if (typeof result['status'] === 'string') done[node] = result['status'];
+    if (typeof result['status'] === 'string') {
+      done[node] = result['status'];
+      results[node] = resultView(result);
+    }
   }
   for (const [storeId, at] of Object.entries(step.agents)) agents[storeId] = at.nextMessageId;
+  return results;
 }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { testServer } from '../server-fixtures.test-helpers.js';
+import { testServer } from '../test-support/server-fixtures.js';
 import { messageBodySchema } from './schemas.js';
 
 const require = createRequire(import.meta.url);

@@ -1,12 +1,16 @@
 /**
  * The zod schemas of the HTTP contract: they validate requests and generate `GET /openapi.json`, so
- * the document and the checks cannot drift apart.
+ * the document and the checks cannot drift apart. The path, query and header schemas at the end only
+ * describe (the routes check those by hand, in the order the README gives).
  */
 import { z } from 'zod';
 import { RESERVED_PREFIX } from '../store/session-ids.js';
 
 /** The named schemas of the OpenAPI document (`#/components/schemas/<id>`). */
 export const schemaRegistry = z.registry<{ id: string }>();
+
+/** Any JSON value (named, so the document refers to it instead of repeating it). */
+const jsonValue = z.json();
 
 /** A conversation id: a session id that cannot leave the store (no separators, no NUL, no `..`), at most 128 characters. */
 export const conversationIdSchema = z
@@ -90,9 +94,9 @@ export const uiBodySchema = z.looseObject({
 const interruptSchema = z.object({
   id: z.string(),
   name: z.string(),
-  reason: z.json(),
+  reason: jsonValue,
   source: z.string(),
-  toolUse: z.object({ toolUseId: z.string(), name: z.string(), input: z.json() }).optional(),
+  toolUse: z.object({ toolUseId: z.string(), name: z.string(), input: jsonValue }).optional(),
 });
 
 /** Token counts. */
@@ -110,7 +114,7 @@ const turnStatusSchema = z.enum([
 ]);
 
 /** The result of one turn: the JSON answer of `POST .../messages`, and the `turnEnd` event. */
-const turnResultSchema = z.object({
+export const turnResultSchema = z.object({
   conversationId: z.string(),
   turn: z.number().int(),
   status: turnStatusSchema,
@@ -127,6 +131,10 @@ const turnSummarySchema = z.object({
   turn: z.number().int(),
   status: turnStatusSchema,
   prompt: z.string().meta({ description: 'The message (its text), or a note for answers.' }),
+  answers: z
+    .record(z.string(), z.json())
+    .optional()
+    .meta({ description: 'A turn that answered interrupts: the answers, by interrupt id (an approval and its note).' }),
   text: z.string().optional(),
   interrupts: z.array(interruptSchema).optional(),
   failureReason: z.string().optional(),
@@ -135,29 +143,29 @@ const turnSummarySchema = z.object({
 });
 
 /** `GET .../conversations/{id}`. */
-const conversationSchema = z.object({
+export const conversationSchema = z.object({
   id: z.string(),
   kind: z.enum(['agents', 'graphs', 'swarms']),
   name: z.string(),
   createdAt: z.string(),
   status: turnStatusSchema.or(z.literal('new')),
   turns: z.array(turnSummarySchema),
-  messages: z.array(z.json()).optional().meta({ description: 'An agent: its whole stored history.' }),
-  transitions: z.array(z.json()).optional().meta({ description: "A graph or swarm: the last run's transitions." }),
+  messages: z.array(jsonValue).optional().meta({ description: 'An agent: its whole stored history.' }),
+  transitions: z.array(jsonValue).optional().meta({ description: "A graph or swarm: the last run's transitions." }),
   interrupts: z.array(interruptSchema),
 });
 
 /** `GET .../conversations`. */
-const conversationListSchema = z.object({
+export const conversationListSchema = z.object({
   conversations: z.array(z.object({ id: z.string(), createdAt: z.string(), title: z.string() })),
   next: z.string().optional().meta({ description: 'Pass as `cursor` for the next page.' }),
 });
 
 /** `GET .../pending`. */
-const pendingSchema = z.object({ conversationId: z.string(), interrupts: z.array(interruptSchema) });
+export const pendingSchema = z.object({ conversationId: z.string(), interrupts: z.array(interruptSchema) });
 
 /** `POST .../cancel`. */
-const cancelSchema = z.object({ conversationId: z.string(), turn: z.number().int(), cancelled: z.boolean() });
+export const cancelSchema = z.object({ conversationId: z.string(), turn: z.number().int(), cancelled: z.boolean() });
 
 /** `GET .../conversations` query. */
 export const listQuerySchema = z.object({
@@ -166,7 +174,7 @@ export const listQuerySchema = z.object({
 });
 
 /** A problem document (RFC 9457). */
-const problemSchema = z.looseObject({
+export const problemSchema = z.looseObject({
   type: z.string(),
   title: z.string(),
   status: z.number().int(),
@@ -195,4 +203,32 @@ export function registerSchemas(): void {
   schemaRegistry.add(pendingSchema, { id: 'Pending' });
   schemaRegistry.add(cancelSchema, { id: 'CancelResult' });
   schemaRegistry.add(problemSchema, { id: 'Problem' });
+  schemaRegistry.add(jsonValue, { id: 'JsonValue' });
 }
+
+const kindSchema = z.enum(['agents', 'graphs', 'swarms']);
+const nameSchema = z.string().meta({ description: 'A key of `agents`, `graphs` or `swarms` given to createServer.' });
+
+/** The path of a route of an agent, graph or swarm. */
+export const targetPathSchema = z.object({ kind: kindSchema, name: nameSchema });
+
+/** The path of a route of one conversation. */
+export const conversationPathSchema = z.object({ kind: kindSchema, name: nameSchema, id: conversationIdSchema });
+
+/** `GET .../stream`: where to re-join, and in which format. */
+export const streamQuerySchema = z.object({
+  lastEventId: z
+    .string()
+    .optional()
+    .meta({ description: 'As the Last-Event-ID header (for clients that cannot send it).' }),
+  format: z.enum(['server', 'ui']).optional().meta({ description: '`ui`: the AI SDK UI message stream.' }),
+});
+
+/** `GET .../stream`: the id of the last event the client saw. */
+export const streamHeadersSchema = z.object({
+  'last-event-id': z
+    .string()
+    .regex(/^\d+\.\d+\.\d+$/)
+    .optional()
+    .meta({ description: '`<turn>.<attempt>.<seq>`: the events after it, then the live ones.' }),
+});

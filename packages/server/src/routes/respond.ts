@@ -12,7 +12,7 @@ export function turnHeaders(turn: RunningTurn): Record<string, string> {
 
 export async function respondWithTurn(ctx: ServerContext, c: Context, turn: RunningTurn): Promise<Response> {
   if (wantsEventStream(c)) {
-    return sseResponse(turn.log, {
+    return sseResponse(c, turn.log, {
       from: 0,
       format: 'server',
       heartbeatMs: ctx.limits.heartbeatMs,

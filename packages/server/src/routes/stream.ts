@@ -14,29 +14,25 @@ import { checkAccess } from '../runs/open-turn.js';
 import type { ServerContext } from '../server-context.js';
 import type { ServerEvent } from '../stream/server-events.js';
 import { sseResponse } from '../stream/sse-response.js';
-import { parseEventId, sseFrame } from '../stream/sse.js';
+import { parseEventId } from '../stream/sse.js';
 
 type EventIdParts = NonNullable<ReturnType<typeof parseEventId>>;
 
-function notice(event: ServerEvent): string {
-  return sseFrame(JSON.stringify(event), event.type);
-}
-
 /** Where a client that last saw `last` starts in `log`, and what it is told first. */
-function startIn(log: EventLog, last: EventIdParts | undefined): { from: number; prelude: string[] } {
+function startIn(log: EventLog, last: EventIdParts | undefined): { from: number; prelude: ServerEvent[] } {
   if (!last) return { from: 0, prelude: [] };
   if (last.turn === log.turn && last.attempt === log.attempt) {
     const from = last.seq + 1;
     if (from >= log.firstSeq) return { from, prelude: [] };
     const detail = `Events ${from} to ${log.firstSeq - 1} of turn ${log.turn} are no longer kept (limits.maxEventsPerTurn); the stream goes on from event ${log.firstSeq}.`;
-    return { from, prelude: [notice({ type: 'gap', detail })] };
+    return { from, prelude: [{ type: 'gap', detail }] };
   }
   if (last.turn === log.turn && last.attempt < log.attempt) {
     const detail = `Turn ${log.turn} was resumed from the store after its server process stopped; events after ${last.turn}.${last.attempt}.${last.seq} were not kept. This is everything since the resume (a node or model call that was running runs again).`;
-    return { from: 0, prelude: [notice({ type: 'resumed', turn: log.turn, attempt: log.attempt, detail })] };
+    return { from: 0, prelude: [{ type: 'resumed', turn: log.turn, attempt: log.attempt, detail }] };
   }
   const detail = `The last event you saw belongs to another turn; this is turn ${log.turn} from its start.`;
-  return { from: 0, prelude: [notice({ type: 'gap', detail })] };
+  return { from: 0, prelude: [{ type: 'gap', detail }] };
 }
 
 function readFormat(c: Context): 'server' | 'ui' {
@@ -46,9 +42,15 @@ function readFormat(c: Context): 'server' | 'ui' {
   throw badRequest('query.format', `is ${JSON.stringify(format.slice(0, 40))}; use server (default) or ui.`);
 }
 
-function stream(ctx: ServerContext, log: EventLog, format: 'server' | 'ui', last: EventIdParts | undefined): Response {
+function stream(
+  ctx: ServerContext,
+  c: Context,
+  log: EventLog,
+  format: 'server' | 'ui',
+  last: EventIdParts | undefined,
+): Response {
   const { from, prelude } = format === 'ui' ? { from: 0, prelude: [] } : startIn(log, last);
-  return sseResponse(log, { from, prelude, format, heartbeatMs: ctx.limits.heartbeatMs });
+  return sseResponse(c, log, { from, prelude, format, heartbeatMs: ctx.limits.heartbeatMs });
 }
 
 function access(run: { owner: string; kind: string; name: string }, route: ConversationRoute): void {
@@ -66,12 +68,12 @@ export async function getStream(ctx: ServerContext, c: Context): Promise<Respons
   const running = ctx.registry.running(id);
   if (running) {
     access(running, route);
-    return stream(ctx, running.log, format, last);
+    return stream(ctx, c, running.log, format, last);
   }
   const finished = ctx.registry.finished(id);
   if (finished && last && last.turn === finished.log.turn && last.attempt === finished.log.attempt) {
     access(finished, route);
-    if (last.seq + 1 < finished.log.size) return stream(ctx, finished.log, format, last);
+    if (last.seq + 1 < finished.log.size) return stream(ctx, c, finished.log, format, last);
     return c.body(null, 204);
   }
   const holder = ctx.registry.holder(id);
@@ -94,5 +96,5 @@ export async function getStream(ctx: ServerContext, c: Context): Promise<Respons
     traceParent: traceParentOf(c),
   });
   if (!resumed) return c.body(null, 204);
-  return stream(ctx, resumed.log, format, last);
+  return stream(ctx, c, resumed.log, format, last);
 }

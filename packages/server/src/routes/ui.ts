@@ -35,7 +35,7 @@ export async function postUi(ctx: ServerContext, c: Context): Promise<Response> 
   }
   const turn = await beginTurn(ctx, route, prompt, { wait: false, counted: true, traceParent: traceParentOf(c) });
   if (!turn) throw new Error('unreachable: a UI request always opens a turn');
-  return sseResponse(turn.log, {
+  return sseResponse(c, turn.log, {
     from: 0,
     format: 'ui',
     heartbeatMs: ctx.limits.heartbeatMs,

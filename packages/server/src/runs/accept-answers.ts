@@ -54,7 +54,7 @@ export async function acceptAnswers(
     else unknown.push(id);
   }
   const missing = shown.filter((_, i) => !byCoreId.has(pending[i]?.id ?? '')).map((i) => i.id);
-  if (unknown.length === 0 && missing.length === 0) return answersPrompt(Object.fromEntries(byCoreId));
+  if (unknown.length === 0 && missing.length === 0) return answersPrompt(Object.fromEntries(byCoreId), tag);
   const parts = [
     unknown.length > 0 ? `no interrupt ${unknown.map((u) => JSON.stringify(u.slice(0, 80))).join(', ')} waits` : '',
     missing.length > 0 ? `${missing.join(', ')} still need an answer` : '',

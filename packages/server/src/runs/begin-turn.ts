@@ -1,7 +1,8 @@
 /**
  * The gate before a turn: the server is not stopping (503), the principal has turns left this minute
  * (429), the process has room for one more run (503), and the conversation is free (409 with what
- * runs, or a wait when the request asked for it). Then the turn is opened.
+ * runs, or a wait when the request asked for it). Then the turn is opened; when another server process
+ * holds the conversation, a request that asked to wait waits for it there too (wait-elsewhere.ts).
  */
 import { notFound, ProblemError } from '../http/problem.js';
 import type { ConversationRoute } from '../http/route-context.js';
@@ -10,6 +11,7 @@ import type { TurnPrompt } from '../store/conversation-record.js';
 import type { TraceParent } from '../telemetry/trace-parent.js';
 import { openTurn } from './open-turn.js';
 import type { Reservation, RunningTurn } from './run-registry.js';
+import { busyElsewhere, waitElsewhere } from './wait-elsewhere.js';
 
 /** Options of {@link beginTurn}. */
 export interface BeginOptions {
@@ -49,8 +51,12 @@ function busyProblem(ctx: ServerContext, route: ConversationRoute): ProblemError
   );
 }
 
-async function reserve(ctx: ServerContext, route: ConversationRoute, wait: boolean): Promise<Reservation> {
-  const deadline = Date.now() + ctx.limits.waitMs;
+async function reserve(
+  ctx: ServerContext,
+  route: ConversationRoute,
+  wait: boolean,
+  deadline: number,
+): Promise<Reservation> {
   for (;;) {
     const reservation = ctx.registry.reserve(route.sessionId, route.owner);
     if (reservation) return reservation;
@@ -97,20 +103,30 @@ export async function beginTurn(
       },
     );
   }
-  const reservation = await reserve(ctx, route, options.wait);
-  return openTurn(
-    ctx,
-    {
-      kind: route.kind,
-      name: route.name,
-      conversationId: route.conversationId,
-      sessionId: route.sessionId,
-      door: route.action,
-      principal: route.principal,
-      owner: route.owner,
-      prompt,
-      traceParent: options.traceParent,
-    },
-    reservation,
-  );
+  // Waiting: for a turn of this process (the registry tells when it ends), or of another process (the store does).
+  const deadline = Date.now() + ctx.limits.waitMs;
+  for (let attempt = 0; ; attempt++) {
+    const reservation = await reserve(ctx, route, options.wait, deadline);
+    try {
+      return await openTurn(
+        ctx,
+        {
+          kind: route.kind,
+          name: route.name,
+          conversationId: route.conversationId,
+          sessionId: route.sessionId,
+          door: route.action,
+          principal: route.principal,
+          owner: route.owner,
+          prompt,
+          traceParent: options.traceParent,
+        },
+        reservation,
+      );
+    } catch (error) {
+      if (!options.wait || !busyElsewhere(error) || Date.now() >= deadline) throw error;
+    }
+    await waitElsewhere(ctx, route.sessionId, deadline - Date.now(), attempt);
+    if (ctx.stopping) throw stoppingProblem();
+  }
 }

@@ -6,13 +6,23 @@
  * does not fit, and is refused with the pending list. Turns stored before tags existed keep core's ids.
  */
 import { randomBytes } from 'node:crypto';
-import type { Interrupt } from '@skein/core';
+import type { Interrupt, JsonValue } from '@skein/core';
 
 const SEPARATOR = '~';
 
-/** A new turn's tag. */
+const TAG_BYTES = 9;
+const POOL_BYTES = TAG_BYTES * 256;
+let pool: Buffer | undefined;
+let used = POOL_BYTES;
+
+/** A new turn's tag: 9 random bytes, base64url (drawn from a pool: one call of the random source per 256 turns). */
 export function newTurnTag(): string {
-  return randomBytes(9).toString('base64url');
+  if (!pool || used + TAG_BYTES > POOL_BYTES) {
+    pool = randomBytes(POOL_BYTES);
+    used = 0;
+  }
+  used += TAG_BYTES;
+  return pool.toString('base64url', used - TAG_BYTES, used);
 }
 
 /** The id a client sees for core's `id` in a turn tagged `tag`. */
@@ -25,6 +35,16 @@ export function publicInterrupts(interrupts: readonly Interrupt[], turn: { tag?:
   const tag = turn?.tag;
   if (tag === undefined) return [...interrupts];
   return interrupts.map((i) => ({ ...i, id: publicId(i.id, tag) }));
+}
+
+/** The answers of an answers prompt keyed as clients saw the interrupts (core's ids with the answered turn's tag). */
+export function publicAnswers(prompt: {
+  answers: Record<string, JsonValue>;
+  answered?: string;
+}): Record<string, JsonValue> {
+  const tag = prompt.answered;
+  if (tag === undefined) return prompt.answers;
+  return Object.fromEntries(Object.entries(prompt.answers).map(([id, answer]) => [publicId(id, tag), answer]));
 }
 
 /** Core's id for a public id of the turn tagged `tag`; `undefined` when it is not one of that turn's. */

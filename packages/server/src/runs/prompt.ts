@@ -2,6 +2,7 @@
 import type { ContentBlock, InterruptResponseBlock, JsonObject, JsonValue, Prompt } from '@skein/core';
 import type { InputBlock } from '../http/schemas.js';
 import type { TurnPrompt } from '../store/conversation-record.js';
+import { publicAnswers } from './interrupt-ids.js';
 
 /** Core's prompt for a turn: text, content blocks (bytes decoded), or `interruptResponse` blocks. */
 export function promptOfTurn(prompt: TurnPrompt): Prompt {
@@ -32,14 +33,18 @@ export function messageChars(message: string | readonly InputBlock[]): number {
   return n;
 }
 
-/** A line that names a prompt in lists and titles. */
-export function promptLabel(prompt: TurnPrompt): string {
-  if (prompt.kind === 'answers') return `(answers: ${Object.keys(prompt.answers).join(', ')})`.slice(0, 200);
-  if (typeof prompt.message === 'string') return prompt.message.slice(0, 200);
-  const text = prompt.message
+/** A prompt's whole text, as a finished turn keeps it: the message's text (attachments named), or a note for answers. */
+export function promptText(prompt: TurnPrompt): string {
+  if (prompt.kind === 'answers') return `(answers: ${Object.keys(publicAnswers(prompt)).join(', ')})`;
+  if (typeof prompt.message === 'string') return prompt.message;
+  return prompt.message
     .map((b) => (typeof (b as JsonObject)['text'] === 'string' ? String((b as JsonObject)['text']) : '[attachment]'))
     .join(' ');
-  return text.slice(0, 200);
+}
+
+/** A line that names a prompt in lists and titles. */
+export function promptLabel(prompt: TurnPrompt): string {
+  return promptText(prompt).slice(0, 200);
 }
 
 /** The record's form of a message. */
@@ -48,6 +53,6 @@ export function messagePrompt(message: string | readonly InputBlock[]): TurnProm
 }
 
 /** The record's form of answers. */
-export function answersPrompt(answers: Record<string, JsonValue>): TurnPrompt {
-  return { kind: 'answers', answers };
+export function answersPrompt(answers: Record<string, JsonValue>, answered?: string): TurnPrompt {
+  return answered === undefined ? { kind: 'answers', answers } : { kind: 'answers', answers, answered };
 }

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  Agent,
   ConfigurationError,
-  isMultiAgent,
+  runnableKind,
+  type Agent,
   type AgentResult,
   type AgentStreamEvent,
   type Interrupt,
@@ -37,17 +37,14 @@ export async function buildTarget(
   context: FactoryContext,
 ): Promise<Target> {
   const built: unknown = await factory(context);
+  const builtKind = runnableKind(built);
   if (kind === 'agents') {
-    if (
-      built instanceof Agent ||
-      (typeof built === 'object' && built !== null && !isMultiAgent(built) && 'messages' in built)
-    )
-      return { kind: 'agent', agent: built as Agent };
+    if (builtKind === 'agent') return { kind: 'agent', agent: built as Agent };
     throw new ConfigurationError(
       `The factory of agents/${name} did not return an Agent; return new Agent({ ..., sessionManager }).`,
     );
   }
-  if (isMultiAgent(built)) return { kind: 'multi', multi: built as MultiAgentBase & OrchestratorExtras };
+  if (builtKind === 'multiAgent') return { kind: 'multi', multi: built as MultiAgentBase & OrchestratorExtras };
   throw new ConfigurationError(
     `The factory of ${kind}/${name} did not return a Graph or Swarm (a core MultiAgentBase); return one built on the sessionManager it is given.`,
   );
@@ -64,6 +61,8 @@ export function streamTarget(
   if (target.kind === 'agent') return target.agent.stream(prompt, invokeOptions);
   return target.multi.stream(prompt ?? '', invokeOptions);
 }
+
+let noMessage: string | undefined;
 
 const hash = (value: unknown): string =>
   createHash('sha256')
@@ -82,7 +81,7 @@ export async function standing(
   fresh = false,
 ): Promise<JsonValue> {
   if (target.kind === 'agent') {
-    if (fresh) return { count: 0, last: hash(null), pending: '' };
+    if (fresh) return { count: 0, last: (noMessage ??= hash(null)), pending: '' };
     const agent = target.agent;
     await agent.initialize();
     const messages = agent.messages;

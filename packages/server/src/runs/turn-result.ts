@@ -2,7 +2,14 @@
  * What a turn ended with, the same for agents and orchestrators: the JSON answer of a message, the
  * `turnEnd` event, and what the conversation record keeps.
  */
-import { AgentResult, describeExceeded, type Interrupt, type MultiAgentResult, type Usage } from '@skein/core';
+import {
+  describeExceeded,
+  isAgentResult,
+  type AgentResult,
+  type Interrupt,
+  type MultiAgentResult,
+  type Usage,
+} from '@skein/core';
 
 /** How a turn ended (`running` while it runs). `stopped`: the server stopped it (SIGTERM); it resumes. */
 export type TurnStatus =
@@ -67,8 +74,8 @@ export function turnResultOf(
   result: AgentResult | MultiAgentResult,
   cause: AbortCause,
 ): TurnResult {
-  if (result instanceof AgentResult || 'stopReason' in result) {
-    const r = result as AgentResult;
+  if (isAgentResult(result)) {
+    const r = result;
     const status = agentStatus(r, cause);
     return {
       conversationId,

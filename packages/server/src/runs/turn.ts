@@ -21,8 +21,8 @@ import { runUnderParent, type TraceParent } from '../telemetry/trace-parent.js';
 import { writeRecord, type ConversationRecord, type CurrentTurn } from '../store/conversation-record.js';
 import { closeQuietly } from '../store/repository-of.js';
 import { EventLog } from './event-log.js';
-import { publicInterrupts } from './interrupt-ids.js';
-import { promptLabel } from './prompt.js';
+import { publicAnswers, publicInterrupts } from './interrupt-ids.js';
+import { promptText } from './prompt.js';
 import type { ResumePlan } from './resume-plan.js';
 import type { Reservation, RunningTurn } from './run-registry.js';
 import { streamTarget, type Target } from './target.js';
@@ -148,7 +148,9 @@ async function commit(setup: TurnSetup, result: TurnResult): Promise<void> {
     await writeRecord(repo, setup.sessionId, { ...record, current }, true, {
       turn: current.seq,
       status: result.status,
-      prompt: promptLabel(current.prompt),
+      prompt: promptText(current.prompt),
+      // What a person answered (an approval and its note): the conversation shows the decision.
+      ...(current.prompt.kind === 'answers' ? { answers: publicAnswers(current.prompt) } : {}),
       text: result.text,
       ...(result.interrupts.length > 0 ? { interrupts: result.interrupts as unknown as JsonValue[] } : {}),
       ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),

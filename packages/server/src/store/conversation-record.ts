@@ -22,7 +22,13 @@ const RECORD_ID = 'skein-server';
 /** What a turn was asked: a message, or answers to interrupts. */
 export type TurnPrompt =
   | { kind: 'message'; message: string | JsonObject[] }
-  | { kind: 'answers'; answers: Record<string, JsonValue> };
+  | {
+      kind: 'answers';
+      /** Keyed by core's interrupt ids. */
+      answers: Record<string, JsonValue>;
+      /** The tag of the turn whose interrupts they answer (absent for turns stored before tags). */
+      answered?: string;
+    };
 
 /** The last turn of a conversation. */
 export interface CurrentTurn {
@@ -56,7 +62,10 @@ export interface ConversationRecord {
 export interface TurnEntry {
   turn: number;
   status: TurnStatus;
+  /** The message's whole text, or a note for answers. */
   prompt: string;
+  /** The answers a turn that answered interrupts was given, by interrupt id. */
+  answers?: Record<string, JsonValue>;
   text?: string;
   interrupts?: JsonValue[];
   failureReason?: string;

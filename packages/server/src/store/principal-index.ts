@@ -3,6 +3,7 @@
  * entry per conversation. The store alone lists nothing, and several server processes share it, so
  * the list lives in the store too. Written through a session manager of its own that is closed at
  * once, so a conversation's turn never holds the index; a write that meets another writer retries.
+ * Entries that arrive together are written together.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -36,10 +37,21 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 type Sessions = (id: string) => SessionManager;
 
-/** Per store (its `sessions` function): index writes of one principal in this process one after another (they would only meet each other's lock), and the index sessions known to exist (the server never removes one), so a write skips those checks. */
-const stores = new WeakMap<Sessions, { queues: Map<string, Promise<void>>; known: Set<string> }>();
+/**
+ * The index writes of one principal in this process: one batch at a time (they would only meet each
+ * other's lock), and the entries that arrive while a batch is written go together in the next one
+ * (one claim of the index, one transaction on a SQL store: a thousand new conversations at once are a
+ * few writes, not a thousand in a row).
+ */
+interface Queue {
+  writing: boolean;
+  waiting: { entry: IndexEntry; done: (error?: unknown) => void }[];
+}
 
-function storeOf(sessions: Sessions): { queues: Map<string, Promise<void>>; known: Set<string> } {
+/** Per store (its `sessions` function): the queues by index session, and the index sessions known to exist (the server never removes one), so a write skips those checks. */
+const stores = new WeakMap<Sessions, { queues: Map<string, Queue>; known: Set<string> }>();
+
+function storeOf(sessions: Sessions): { queues: Map<string, Queue>; known: Set<string> } {
   let store = stores.get(sessions);
   if (!store) {
     store = { queues: new Map(), known: new Set() };
@@ -51,22 +63,48 @@ function storeOf(sessions: Sessions): { queues: Map<string, Promise<void>>; know
 /** Adds (or, with `deleted`, removes) a conversation in `principal`'s index. */
 export function writeIndexEntry(sessions: Sessions, principal: string, entry: IndexEntry): Promise<void> {
   const sessionId = indexSessionId(principal);
-  const { queues, known } = storeOf(sessions);
-  const previous = queues.get(sessionId) ?? Promise.resolve();
-  const next = previous.then(() => writeWithRetries(sessions, known, sessionId, entry));
-  const settled = next.catch(() => undefined);
-  queues.set(sessionId, settled);
-  void settled.then(() => {
-    if (queues.get(sessionId) === settled) queues.delete(sessionId);
-  });
-  return next;
+  const store = storeOf(sessions);
+  let queue = store.queues.get(sessionId);
+  if (!queue) {
+    queue = { writing: false, waiting: [] };
+    store.queues.set(sessionId, queue);
+  }
+  const written = new Promise<void>((resolve, reject) =>
+    queue.waiting.push({ entry, done: (error) => (error === undefined ? resolve() : reject(error)) }),
+  );
+  if (!queue.writing) void drain(sessions, store, sessionId, queue);
+  return written;
+}
+
+async function drain(
+  sessions: Sessions,
+  store: { queues: Map<string, Queue>; known: Set<string> },
+  sessionId: string,
+  queue: Queue,
+): Promise<void> {
+  queue.writing = true;
+  while (queue.waiting.length > 0) {
+    const batch = queue.waiting.splice(0);
+    const error = await writeWithRetries(
+      sessions,
+      store.known,
+      sessionId,
+      batch.map((w) => w.entry),
+    ).then(
+      () => undefined,
+      (failure: unknown) => failure ?? new Error('The index write failed.'),
+    );
+    for (const w of batch) w.done(error);
+  }
+  queue.writing = false;
+  store.queues.delete(sessionId);
 }
 
 async function writeWithRetries(
   sessions: Sessions,
   known: Set<string>,
   sessionId: string,
-  entry: IndexEntry,
+  entries: readonly IndexEntry[],
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const assumed = known.has(sessionId);
@@ -75,7 +113,7 @@ async function writeWithRetries(
       const repo = repositoryOf(manager);
       await repo.beginView?.(sessionId);
       if (!assumed) await ensureIndex(repo, sessionId);
-      await repo.putNodeEntry(sessionId, INDEX_ID, `c.${entry.id}`, entry as unknown as JsonObject);
+      await putEntries(repo, sessionId, entries);
       if (known.size > 10_000) known.clear();
       known.add(sessionId);
       return;
@@ -88,6 +126,22 @@ async function writeWithRetries(
       await closeQuietly(manager);
     }
   }
+}
+
+/** The entries in one write where the store can (a SQL store's transaction), else one after another. */
+async function putEntries(repo: SessionRepository, sessionId: string, entries: readonly IndexEntry[]): Promise<void> {
+  const node = (entry: IndexEntry): string => `c.${entry.id}`;
+  if (repo.writeBatch && entries.length > 1) {
+    const writes = entries.map((entry) => ({
+      op: 'putNodeEntry' as const,
+      multiAgentId: INDEX_ID,
+      nodeId: node(entry),
+      entry: entry as unknown as JsonObject,
+    }));
+    return repo.writeBatch(sessionId, writes);
+  }
+  for (const entry of entries)
+    await repo.putNodeEntry(sessionId, INDEX_ID, node(entry), entry as unknown as JsonObject);
 }
 
 async function ensureIndex(repo: SessionRepository, sessionId: string): Promise<void> {

@@ -2,11 +2,18 @@
  * Reading a conversation for `GET` routes: through the store's repository only, so a read never
  * writes (nor creates a session), and never waits for a running turn.
  */
-import { encodeBytes, type JsonValue, type SessionManager, type SessionRepository } from '@skein/core';
+import {
+  encodeBytes,
+  readCommittedTransitions,
+  type JsonValue,
+  type SessionManager,
+  type SessionRepository,
+} from '@skein/core';
 import { notFound } from '../http/problem.js';
 import type { ConversationRoute } from '../http/route-context.js';
 import { checkAccess } from '../runs/open-turn.js';
-import { publicInterrupts } from '../runs/interrupt-ids.js';
+import { publicAnswers, publicInterrupts } from '../runs/interrupt-ids.js';
+import { promptText } from '../runs/prompt.js';
 import { buildTarget, pendingOf, type Target } from '../runs/target.js';
 import type { ServerContext } from '../server-context.js';
 import { readRecord, readTurnEntries, type ConversationRecord } from './conversation-record.js';
@@ -60,7 +67,13 @@ export async function conversationView(
   const turns: JsonValue[] = entries.map((e) => e as unknown as JsonValue);
   const current = record.current;
   if (current && (current.status === 'running' || running)) {
-    turns.push({ turn: current.seq, status: 'running', prompt: '', startedAt: current.startedAt });
+    turns.push({
+      turn: current.seq,
+      status: 'running',
+      prompt: promptText(current.prompt),
+      ...(current.prompt.kind === 'answers' ? { answers: publicAnswers(current.prompt) } : {}),
+      startedAt: current.startedAt,
+    });
   }
   const target = await targetFor(ctx, route, read);
   const view: Record<string, JsonValue> = {
@@ -76,7 +89,7 @@ export async function conversationView(
     const stored = await repo.listMessages(id, target.agent.id).catch(() => []);
     view['messages'] = stored.map((m) => encodeBytes(m.redact_message ?? m.message) as JsonValue);
   } else {
-    view['transitions'] = (await repo.readTransitions(id, target.multi.id)) as unknown as JsonValue;
+    view['transitions'] = (await readCommittedTransitions(repo, id, target.multi.id)) as unknown as JsonValue;
   }
   if (!running && current?.status === 'interrupted')
     view['interrupts'] = publicInterrupts(await pendingOf(target), current) as unknown as JsonValue;

@@ -37,6 +37,18 @@ export type ServerEvent =
     }
   | { type: 'interrupt'; path: SpeakerPath; interrupts: Interrupt[] }
   | { type: 'budgetWarning'; path: SpeakerPath; warning: BudgetWarning }
+  /** A model behind `fallback` or `route` answered, failed (`error`, its message) or was skipped by its circuit breaker. */
+  | {
+      type: 'modelAttempt';
+      path: SpeakerPath;
+      modelId: string;
+      outcome: 'answered' | 'failed' | 'skipped';
+      error?: string;
+      startedAt: number;
+      durationMs: number;
+    }
+  /** Something works worse than it could; `code` says what (`cache_prefix_rewritten`). */
+  | { type: 'warning'; path: SpeakerPath; code: string; message: string }
   | { type: 'nodeStart'; path: SpeakerPath; nodeId: string }
   | {
       type: 'nodeStop';

@@ -1,15 +1,19 @@
 /**
  * Streams a turn's event log to one client as SSE: what it missed, then the live events, batched per
- * turn of the event loop into one write (the events a model call streams in one go cost one chunk and
- * one syscall, not one each; they leave within the same loop turn), with keep-alive comments,
- * and detached when the client goes away (the turn goes on). Two formats: the server's own events, or
- * the AI SDK UI message stream (mapped per client from the same events).
+ * turn of the event loop into one write (the events a model call streams in one go, or a turn's start
+ * and its first message, cost one chunk and one syscall, not one each; they leave within the same loop
+ * turn), with keep-alive comments, and detached when the client goes away (the turn goes on). Two
+ * formats: the server's own events, or the AI SDK UI message stream (mapped per client from the same
+ * events).
  */
+import type { Context } from 'hono';
 import type { EventLog } from '../runs/event-log.js';
 import { mapUiEvent, newUiState } from '../ui/ui-mapper.js';
 import { UI_STREAM_DONE, UI_STREAM_HEADERS, type UiChunk } from '../ui/ui-chunks.js';
-import type { LoggedEvent } from './server-events.js';
-import { SSE_HEADERS, SSE_KEEPALIVE } from './sse.js';
+import { onHeartbeat } from './heartbeat.js';
+import type { LoggedEvent, ServerEvent } from './server-events.js';
+import { SSE_HEADERS, SSE_KEEPALIVE, sseFrame } from './sse.js';
+import { openSink } from './sse-sink.js';
 
 /** How one client's stream is written. */
 export interface StreamOptions {
@@ -17,42 +21,15 @@ export interface StreamOptions {
   from: number;
   format: 'server' | 'ui';
   heartbeatMs: number;
-  /** Frames sent before the log's events (a `resumed` or `gap` notice). */
-  prelude?: string[];
+  /** Events sent before the log's, without an id (a `resumed` or `gap` notice). */
+  prelude?: ServerEvent[];
   /** Extra response headers. */
   headers?: Record<string, string>;
 }
 
-const encoder = new TextEncoder();
-
-/** One keep-alive timer for every open stream (a thousand streams, one timer), per interval. */
-const beats = new Map<number, { timer: NodeJS.Timeout; streams: Set<() => void> }>();
-
-function onHeartbeat(ms: number, beat: () => void): () => void {
-  let entry = beats.get(ms);
-  if (!entry) {
-    const streams = new Set<() => void>();
-    const timer = setInterval(() => {
-      for (const send of streams) send();
-    }, ms);
-    timer.unref();
-    entry = { timer, streams };
-    beats.set(ms, entry);
-  }
-  const { streams, timer } = entry;
-  streams.add(beat);
-  return () => {
-    streams.delete(beat);
-    if (streams.size === 0 && beats.get(ms)?.timer === timer) {
-      clearInterval(timer);
-      beats.delete(ms);
-    }
-  };
-}
-
 /** Turns log entries into frames for one client. */
-function framer(format: 'server' | 'ui'): { frames(entry: LoggedEvent): string; end(): string } {
-  if (format === 'server') return { frames: (entry) => entry.frame, end: () => '' };
+function framer(format: 'server' | 'ui'): { frames(entry: LoggedEvent): string; end: string } {
+  if (format === 'server') return { frames: (entry) => entry.frame, end: '' };
   const state = newUiState();
   const chunks: UiChunk[] = [];
   return {
@@ -63,56 +40,57 @@ function framer(format: 'server' | 'ui'): { frames(entry: LoggedEvent): string; 
       for (const chunk of chunks) text += `data: ${JSON.stringify(chunk)}\n\n`;
       return text;
     },
-    end: () => UI_STREAM_DONE,
+    end: UI_STREAM_DONE,
   };
 }
 
-/** The SSE response for `log` from `options.from` on. */
-export function sseResponse(log: EventLog, options: StreamOptions): Response {
+/** The SSE response for `log` from `options.from` on, written to the client of `c`. */
+export function sseResponse(c: Context, log: EventLog, options: StreamOptions): Response {
   const make = framer(options.format);
-  let detach: (() => void) | undefined;
-  let stopBeat: (() => void) | undefined;
-  let pending = options.prelude?.join('') ?? '';
+  const headers = { ...(options.format === 'ui' ? UI_STREAM_HEADERS : SSE_HEADERS), ...options.headers };
+  const sink = openSink(c, headers);
+  let pending = '';
+  for (const event of options.prelude ?? []) pending += sseFrame(JSON.stringify(event), event.type);
   let scheduled = false;
+  let ending = false;
   let closed = false;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const flush = (): void => {
-        scheduled = false;
-        if (closed || pending === '') return;
-        controller.enqueue(encoder.encode(pending));
-        pending = '';
-      };
-      const finish = (): void => {
-        if (closed) return;
-        pending += make.end();
-        flush();
-        closed = true;
-        stopBeat?.();
-        controller.close();
-      };
-      detach = log.subscribe(options.from, {
-        event: (entry) => {
-          pending += make.frames(entry);
-          if (!scheduled) {
-            scheduled = true;
-            setImmediate(flush);
-          }
-        },
-        end: () => setImmediate(finish),
-      });
-      flush();
-      if (!closed)
-        stopBeat = onHeartbeat(options.heartbeatMs, () => {
-          if (!closed) controller.enqueue(encoder.encode(SSE_KEEPALIVE));
-        });
+  let stopBeat: (() => void) | undefined;
+  const flush = (): void => {
+    scheduled = false;
+    if (closed) return;
+    const text = pending;
+    pending = '';
+    if (!ending) return sink.write(text);
+    closed = true;
+    stopBeat?.();
+    sink.end(text + make.end);
+  };
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  const detach = log.subscribe(options.from, {
+    event: (entry) => {
+      pending += make.frames(entry);
+      schedule();
     },
-    cancel() {
-      closed = true;
-      stopBeat?.();
-      detach?.();
+    end: () => {
+      ending = true;
+      schedule();
     },
   });
-  const headers = { ...(options.format === 'ui' ? UI_STREAM_HEADERS : SSE_HEADERS), ...options.headers };
-  return new Response(body, { status: 200, headers });
+  // What is already there (the replay, or a new turn's start) leaves with what the run adds in this
+  // loop turn (the first message), and with the status line and headers.
+  schedule();
+  if (!ending)
+    stopBeat = onHeartbeat(options.heartbeatMs, () => {
+      if (!closed) sink.write(SSE_KEEPALIVE);
+    });
+  sink.onClose(() => {
+    closed = true;
+    stopBeat?.();
+    detach();
+  });
+  return sink.response;
 }

@@ -1,7 +1,7 @@
 /**
  * Core's stream events -> the server's events: a pure table by event type. Orchestrators' `nodeStream`
  * wrappers are unwrapped into `path`; `modelStreamEvent` (the provider's raw events, repeated by
- * `textDelta` and friends) is not sent; bytes become base64 (`{ __bytes_encoded__, data }`, as stores keep them).
+ * `textDelta` and friends) is not sent, nor a `modelAttempt`'s model object (its `modelId` is); bytes become base64 (`{ __bytes_encoded__, data }`, as stores keep them).
  */
 import { withBytesEncoded, type Message, type NodeResult, type ToolResult, errorMessage } from '@skein/core';
 import type { ServerEvent, SpeakerPath } from './server-events.js';
@@ -33,6 +33,18 @@ const MAPPERS: Record<string, Mapper> = {
     }),
   interrupt: (e, path, out) => out.push({ type: 'interrupt', path, interrupts: e['interrupts'] as never }),
   budgetWarning: (e, path, out) => out.push({ type: 'budgetWarning', path, warning: e['warning'] as never }),
+  modelAttempt: (e, path, out) =>
+    out.push({
+      type: 'modelAttempt',
+      path,
+      modelId: String(e['modelId']),
+      outcome: e['outcome'] as 'answered' | 'failed' | 'skipped',
+      ...(e['error'] === undefined ? {} : { error: errorText(e['error']) }),
+      startedAt: Number(e['startedAt']),
+      durationMs: Number(e['durationMs']),
+    }),
+  warning: (e, path, out) =>
+    out.push({ type: 'warning', path, code: String(e['code']), message: String(e['message']) }),
   nodeStart: (e, path, out) => out.push({ type: 'nodeStart', path, nodeId: String(e['nodeId']) }),
   nodeStop: (e, path, out) => {
     const result = e['result'] as NodeResult;

@@ -5,7 +5,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { Agent } from '@skein/core';
 import { instrument } from '@skein/otel';
 import { createServer } from '../index.js';
-import { echoModel, memorySessions, post } from '../server-fixtures.test-helpers.js';
+import { echoModel, memorySessions, post } from '../test-support/server-fixtures.js';
 import { parseTraceParent } from './trace-parent.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';

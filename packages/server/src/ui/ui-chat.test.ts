@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
-import { post, readSome, testServer } from '../server-fixtures.test-helpers.js';
-import { TestChat } from './ui-chat.test-helpers.js';
+import { post, readSome, testServer } from '../test-support/server-fixtures.js';
+import { TestChat } from '../test-support/ui-chat.js';
 
 const partTypes = (m: UIMessage | undefined) => (m?.parts ?? []).map((p) => p.type);
 

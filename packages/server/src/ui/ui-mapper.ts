@@ -187,6 +187,17 @@ const TABLE: Table = {
   budgetWarning: (_state, e, out) => {
     out.push({ type: 'data-skein-budget', data: { path: [...e.path], ...e.warning }, transient: true });
   },
+  modelAttempt: (_state, e, out) => {
+    const { type: _type, path, ...attempt } = e;
+    out.push({ type: 'data-skein-model-attempt', data: { path: [...path], ...attempt }, transient: true });
+  },
+  warning: (_state, e, out) => {
+    out.push({
+      type: 'data-skein-warning',
+      data: { path: [...e.path], code: e.code, message: e.message },
+      transient: true,
+    });
+  },
   nodeStart: (state, e, out) => {
     const path = [...e.path, e.nodeId];
     const key = keyOf(path);

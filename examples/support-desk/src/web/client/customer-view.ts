@@ -27,7 +27,9 @@ export function showConversations(list: readonly ConversationEntry[], current: s
 
 let lastSpent: number | undefined;
 
-/** What the conversation spent of its budget (in this server process), and what the last answer took. */
+const calls = (n: number): string => `${n} model call${n === 1 ? '' : 's'}`;
+
+/** What the conversation spent of its budget (in this server process) and what the last answer took; nothing before it spent any. */
 export async function showBudget(conversationId: string): Promise<void> {
   const response = await fetch(`/desk/api/conversations/${encodeURIComponent(conversationId)}/budget`);
   if (!response.ok) return;
@@ -35,10 +37,12 @@ export async function showBudget(conversationId: string): Promise<void> {
     limits: { totalTokens?: number };
     spent: { totalTokens: number; modelCalls: number };
   };
-  const turn = lastSpent === undefined ? '' : `; last answer: ${spent.totalTokens - lastSpent} tokens`;
+  const turn = lastSpent === undefined ? '' : ` (the last answer: ${spent.totalTokens - lastSpent})`;
   lastSpent = spent.totalTokens;
   byId('budget').textContent =
-    `Budget: ${spent.totalTokens} of ${limits.totalTokens ?? '∞'} tokens spent in ${spent.modelCalls} model calls${turn}`;
+    spent.modelCalls === 0
+      ? ''
+      : `Budget: ${spent.totalTokens} of ${limits.totalTokens ?? '∞'} tokens spent in ${calls(spent.modelCalls)}${turn}.`;
 }
 
 /** What went wrong, in words: the server's problem detail when it sent one. */

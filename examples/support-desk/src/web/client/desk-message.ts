@@ -21,8 +21,6 @@ type DeskDataParts = {
   'skein-budget': unknown;
   'skein-resumed': { turn: number; attempt: number; detail: string };
   'skein-server': { stopping: boolean; detail: string };
-  /** From the stored conversation (a reload): the turn waited for a person. */
-  'desk-waiting': { tool?: string; input?: unknown };
 };
 
 export type DeskMessage = UIMessage<unknown, DeskDataParts>;

@@ -1,20 +1,25 @@
 /**
  * The supervisor page: what waits for a person across every conversation (the desk's
- * `/desk/api/waiting`, read again every second), approve or deny it (`POST .../answers` on
- * `@skein/server`, acting for the customer), and every conversation with its inspector page. Items
- * are kept in place between reads, so focus and what is typed survive a refresh.
+ * `/desk/api/waiting`, read again every second) with the customer, the order (what was bought, paid
+ * and refunded) and the conversation as the customer sees it; approve or deny with a note that the
+ * customer reads with the decision (`POST .../answers` on `@skein/server`, acting for the customer);
+ * and every conversation, named by its first message, with its inspector page. Items are kept in
+ * place between reads, so focus and what is typed survive a refresh.
  */
-import { describeCall } from './describe-part.js';
+import { callSubject } from './desk-words.js';
+import { storyFromView, type ConversationView } from './stored-story.js';
 
 interface WaitingItem {
   conversationId: string;
   customer: string;
+  title: string;
   interruptId: string;
   name: string;
   tool?: string;
   input?: unknown;
   source: string;
-  turns: { prompt: string; text: string; status: string }[];
+  order?: { id: string; item: string; paidEur: number; refundedEur: number; buyer?: { id: string; name: string } };
+  view: ConversationView;
   answers: string;
   inspect: string;
 }
@@ -22,10 +27,23 @@ interface WaitingItem {
 interface ConversationRow {
   id: string;
   customer: string;
+  title: string;
   createdAt: string;
   status: string;
   inspect: string;
 }
+
+/** A conversation's status in words. */
+const STATUS: Record<string, string> = {
+  interrupted: 'waiting for a person',
+  completed: 'answered',
+  running: 'answering',
+  failed: 'could not finish',
+  budgetExceeded: 'out of budget',
+  cancelled: 'stopped',
+  stopped: 'stopped',
+  new: 'new',
+};
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 const keyOf = (item: WaitingItem): string => `${item.conversationId} ${item.interruptId}`;
@@ -45,8 +63,50 @@ function link(href: string, text: string): HTMLAnchorElement {
 }
 
 function title(item: WaitingItem): string {
-  const what = item.tool ? describeCall(item.tool, item.input) : `an answer (${item.name})`;
+  const what = item.tool ? callSubject(item.tool, item.input) : `an answer (${item.name})`;
   return `${what[0]?.toUpperCase() ?? ''}${what.slice(1)}`;
+}
+
+/** The facts to decide on: who asks, the order, what is asked and why. */
+function facts(item: WaitingItem): HTMLDListElement {
+  const list = element('dl', undefined, 'facts');
+  const add = (term: string, value: string): void => {
+    list.append(element('dt', term), element('dd', value));
+  };
+  const buyer = item.order?.buyer;
+  add(
+    'Customer',
+    `${item.customer} (signed in)${buyer ? `; the order is ${buyer.name}'s (shop customer ${buyer.id})` : ''}`,
+  );
+  if (item.order) {
+    const { id, item: bought, paidEur, refundedEur } = item.order;
+    add(
+      'Order',
+      `${id}: ${bought}, paid ${paidEur} EUR, ${refundedEur > 0 ? `${refundedEur} EUR refunded so far` : 'nothing refunded yet'}`,
+    );
+  }
+  const reason =
+    typeof item.input === 'object' && item.input !== null ? (item.input as { reason?: unknown }).reason : undefined;
+  add('Asked', `${title(item)}${typeof reason === 'string' ? `, because: "${reason}"` : ''}`);
+  add('Asked by', item.source ? `the ${item.source.split('/').at(-1)} agent` : 'the desk');
+  return list;
+}
+
+/** The conversation as the customer sees it (their messages, the answers, what waits). */
+function asCustomerSees(item: WaitingItem): HTMLElement {
+  const box = element('details', undefined, 'transcript');
+  box.open = true;
+  box.append(element('summary', 'The conversation as the customer sees it'));
+  const list = element('ol');
+  for (const story of storyFromView(item.view)) {
+    if (story.message) list.append(element('li', `${item.customer}: ${story.message}`, 'said'));
+    for (const decision of story.decisions) list.append(element('li', `desk: ${decision.text}`));
+    if (story.answer) list.append(element('li', `desk: ${story.answer}`));
+    if (story.waiting) list.append(element('li', `desk: ${story.waiting}`, 'waits'));
+    if (story.problem) list.append(element('li', `desk: ${story.problem}`));
+  }
+  box.append(list);
+  return box;
 }
 
 async function answer(item: WaitingItem, approved: boolean, note: string): Promise<void> {
@@ -64,7 +124,8 @@ async function answer(item: WaitingItem, approved: boolean, note: string): Promi
   }
   // The turn goes on without us: the customer's page shows it.
   await response.body?.cancel();
-  byId('waiting-status').textContent = `${approved ? 'Approved' : 'Denied'}: ${title(item)} for ${item.customer}.`;
+  byId('waiting-status').textContent =
+    `${approved ? 'Approved' : 'Denied'}: ${title(item)} for ${item.customer}${note ? `, with your note` : ''}.`;
   byId('waiting')
     .querySelector(`[data-key="${CSS.escape(keyOf(item))}"]`)
     ?.remove();
@@ -74,17 +135,9 @@ function waitingElement(item: WaitingItem): HTMLLIElement {
   const n = ++serial;
   const li = element('li', undefined, 'item');
   li.dataset['key'] = keyOf(item);
-  const heading = element('h3', title(item));
+  const heading = element('h3', `${title(item)}, for ${item.customer}`);
   heading.id = `waiting-${n}`;
-  const who = element('p');
-  who.append(`Customer ${item.customer}, asked by ${item.source}, in `, link(item.inspect, item.conversationId));
-  const transcript = element('ol', undefined, 'transcript');
-  for (const turn of item.turns) {
-    if (turn.prompt && !turn.prompt.startsWith('(answers:'))
-      transcript.append(element('li', `${item.customer}: ${turn.prompt}`));
-    if (turn.text) transcript.append(element('li', `desk: ${turn.text}`));
-  }
-  const label = element('label', 'Note to the customer (optional)');
+  const label = element('label', 'Note to the customer (they read it with your decision)');
   label.htmlFor = `note-${n}`;
   const note = element('input');
   note.id = `note-${n}`;
@@ -103,7 +156,9 @@ function waitingElement(item: WaitingItem): HTMLLIElement {
     });
     buttons.append(button);
   }
-  li.append(heading, who, transcript, label, note, buttons);
+  const more = element('p', undefined, 'inspect');
+  more.append(link(item.inspect, 'What the agents did (inspector)'));
+  li.append(heading, facts(item), asCustomerSees(item), label, note, buttons, more);
   return li;
 }
 
@@ -129,16 +184,24 @@ function showConversations(rows: readonly ConversationRow[]): void {
       row = element('tr');
       row.dataset['id'] = c.id;
       const conversation = element('td');
-      conversation.append(link(c.inspect, c.id));
-      row.append(
+      conversation.dataset['label'] = 'Conversation';
+      conversation.append(link(c.inspect, c.title || 'New conversation'));
+      const cells = [
         element('td', c.customer),
         conversation,
         element('td'),
         element('td', new Date(c.createdAt).toLocaleString()),
+      ];
+      ['Customer', 'Conversation', 'Status', 'Started'].forEach((label, j) =>
+        (cells[j] as HTMLElement).setAttribute('data-label', label),
       );
+      row.append(...cells);
     }
     const status = row.cells[2] as HTMLTableCellElement;
-    if (status.textContent !== c.status) status.textContent = c.status;
+    const words = STATUS[c.status] ?? c.status;
+    if (status.textContent !== words) status.textContent = words;
+    const anchor = row.cells[1]?.querySelector('a');
+    if (anchor && c.title && anchor.textContent !== c.title) anchor.textContent = c.title;
     if (body.rows[i] !== row) body.insertBefore(row, body.rows[i] ?? null);
   });
   for (const row of Array.from(body.rows).slice(rows.length)) row.remove();

@@ -42,7 +42,9 @@ export interface ForkResult {
  * orchestrator on the new session continues from there. The original session is only read. The new
  * session's state document is its commit point: it is written last (in one batch on stores with
  * `writeBatch`; elsewhere first marked `forking` and completed last), and a fork cut by a crash is
- * made again over its remains. Throws `SessionConflictError` when `to` exists.
+ * made again over its remains. The claim its writes took on `to` (a lock, a lease) is given up before
+ * it returns or throws, so any writer, in this process or another, may open the fork at once.
+ * Throws `SessionConflictError` when `to` exists.
  */
 export async function forkSession(repo: SessionRepository, options: ForkSessionOptions): Promise<ForkResult> {
   const { sessionId, orchestratorId, step, to } = options;
@@ -55,20 +57,26 @@ export async function forkSession(repo: SessionRepository, options: ForkSessionO
   const type = typeof index?.state['type'] === 'string' ? index.state['type'] : 'graph';
   const edits = options.edit ? await options.edit(snapshot) : [];
   const forkedFrom: ForkOrigin = { sessionId, orchestratorId, step, at: nowIso(), edits };
-  await clearInterruptedFork(repo, to, orchestratorId);
-  const now = nowIso();
-  await repo.createSession({ session_id: to, session_type: 'MULTI_AGENT', created_at: now, updated_at: now });
+  const cut = await interruptedFork(repo, to, orchestratorId);
   const writes = forkWrites(orchestratorId, type, snapshot, path, forkedFrom, options.entries ?? {});
-  if (repo.writeBatch) await repo.writeBatch(to, writes);
-  else await writeInOrder(repo, to, writes);
+  try {
+    if (cut) await repo.deleteSession(to);
+    const now = nowIso();
+    await repo.createSession({ session_id: to, session_type: 'MULTI_AGENT', created_at: now, updated_at: now });
+    if (repo.writeBatch) await repo.writeBatch(to, writes);
+    else await writeInOrder(repo, to, writes);
+  } finally {
+    // The fork is a session like any other once made (or cut): no claim of this writer stays on it.
+    await repo.release?.(to);
+  }
   return { sessionId: to, orchestratorId, step, forkedFrom };
 }
 
-/** Removes what a fork into `to` cut by a crash left (its state document still says `forking`); refuses any other existing session. */
-async function clearInterruptedFork(repo: SessionRepository, to: string, orchestratorId: string): Promise<void> {
-  if (!(await repo.readSession(to))) return;
+/** True when `to` holds what a fork cut by a crash left (its state document still says `forking`); refuses any other existing session. */
+async function interruptedFork(repo: SessionRepository, to: string, orchestratorId: string): Promise<boolean> {
+  if (!(await repo.readSession(to))) return false;
   const main = await repo.readMultiAgent(to, orchestratorId);
-  if (main?.state['forking'] === true) return repo.deleteSession(to);
+  if (main?.state['forking'] === true) return true;
   throw new SessionConflictError(`Session ${to} already exists; fork into a new session id (or delete ${to} first).`);
 }
 

@@ -1,4 +1,4 @@
-import type { Agent } from '../../agent/agent.js';
+import type { AgentHandle } from '../../agent/agent-handle.js';
 import { ConfigurationError } from '../../errors/configuration-errors.js';
 import { ModelError } from '../../errors/model-errors.js';
 import { BeforeToolCallEvent } from '../../hooks/events.js';
@@ -86,7 +86,7 @@ export class Recording {
    * original run recorded for that tool use, or, without one, an error result saying it was not run.
    * Approvals still ask as in the original. Returns a function that removes the guard.
    */
-  guard(agents: Iterable<Agent | readonly [string, unknown]>, options: ReplayToolOptions = {}): () => void {
+  guard(agents: Iterable<AgentHandle | readonly [string, unknown]>, options: ReplayToolOptions = {}): () => void {
     const allow = options.allow ?? [];
     if (allow !== 'all' && !Array.isArray(allow))
       throw new ConfigurationError(`guard(agents, { allow }) takes tool names or 'all' (got ${typeof allow}).`);
@@ -119,11 +119,13 @@ export class Recording {
   }
 }
 
-function agentIn(item: Agent | readonly [string, unknown]): Agent | undefined {
+function agentIn(item: AgentHandle | readonly [string, unknown]): AgentHandle | undefined {
   const candidate = Array.isArray(item) ? (item as readonly [string, unknown])[1] : item;
   const target = (candidate as { target?: unknown }).target ?? candidate;
   const hooks = (target as { hooks?: { addCallback?: unknown } }).hooks;
-  return typeof hooks?.addCallback === 'function' && 'messages' in (target as object) ? (target as Agent) : undefined;
+  return typeof hooks?.addCallback === 'function' && 'messages' in (target as object)
+    ? (target as AgentHandle)
+    : undefined;
 }
 
 /** A recorded assistant message as the model events that produce it. */
