@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const answers = async (page: Parameters<typeof logLines>[0]): Promise<string[]> =>
-  (await logLines(page)).filter((l) => l.kind === 'text').map((l) => l.text);
+  (await logLines(page)).filter((l) => l.kind === 'answer').map((l) => l.text);
 
 it('a customer asking in a new conversation about "my double charge" gets order 42 / INV-42; another customer is asked which order', async () => {
   const aiko = await signIn(browser, desk.url, 'aiko');
