@@ -197,7 +197,8 @@ export function memoryStoreContract(under: MemoryStoreUnderTest): void {
     });
 
     it('Memory on this store: the second conversation of a customer recalls the first; another customer recalls nothing', async () => {
-      const memory = new Memory({ store: s });
+      // A latency cap far above the store's (a loaded machine must not skip the recall this test reads).
+      const memory = new Memory({ store: s, recall: { latencyMs: 30_000 } });
       const turn = async (resource: string, thread: string, prompt: string, answer: string) => {
         const model = new ScriptedModel([answer]);
         await new Agent({ model, memory, systemPrompt: 'desk' }).invoke(prompt, { memory: { resource, thread } });
