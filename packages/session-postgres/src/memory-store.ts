@@ -196,16 +196,17 @@ export class PostgresMemoryStore implements MemoryStore {
     checkMemoryId(resource, 'resource');
     const words = terms.map((t) => t.replace(/[^\p{L}\p{N}]/gu, '')).filter((t) => t !== '');
     if (words.length === 0) return [];
-    // Per word, its newest matches (the GIN index and (resource, seq) stop there), ranked together:
+    // Per word, its newest matches (the GIN index and (resource, seq) stop there), ranked together
+    // (no join back to the table, which the planner would make a scan of the resource's rows):
     // recall does not grow with history, and a rare word still finds its old message.
     const { rows } = await this.#query<Row & { score: number }>(
       'searching memory',
-      `SELECT ${COLUMNS}, ts_rank(tsv, to_tsquery('english', $2)) AS score FROM ${this.#s}.skein_memory_messages
-       WHERE resource = $1 AND (thread, seq) IN (
-         SELECT c.thread, c.seq FROM unnest($5::text[]) AS w(word), LATERAL (
-           SELECT thread, seq FROM ${this.#s}.skein_memory_messages
+      `SELECT ${COLUMNS}, score FROM (
+         SELECT DISTINCT ON (c.thread, c.seq) c.*, ts_rank(c.tsv, to_tsquery('english', $2)) AS score
+         FROM unnest($5::text[]) AS w(word), LATERAL (
+           SELECT ${COLUMNS}, tsv FROM ${this.#s}.skein_memory_messages
            WHERE resource = $1 AND thread <> $3 AND tsv @@ to_tsquery('english', w.word)
-           ORDER BY seq DESC LIMIT ${CANDIDATES}) c)
+           ORDER BY seq DESC LIMIT ${CANDIDATES}) c) r
        ORDER BY score DESC, seq DESC LIMIT $4`,
       [resource, words.join(' | '), options.excludeThread ?? '', options.limit, words],
     );
