@@ -197,7 +197,8 @@ export class PostgresMemoryStore implements MemoryStore {
     const words = terms.map((t) => t.replace(/[^\p{L}\p{N}]/gu, '')).filter((t) => t !== '');
     if (words.length === 0) return [];
     // Per word, its newest matches (the GIN index and (resource, seq) stop there), ranked together
-    // (no join back to the table, which the planner would make a scan of the resource's rows):
+    // (no join back to the table, which the planner would make a scan of the resource's rows; `IS TRUE`
+    // keeps it on the (resource, seq) index walked newest first, not a GIN scan of every match):
     // recall does not grow with history, and a rare word still finds its old message.
     const { rows } = await this.#query<Row & { score: number }>(
       'searching memory',
@@ -205,7 +206,7 @@ export class PostgresMemoryStore implements MemoryStore {
          SELECT DISTINCT ON (c.thread, c.seq) c.*, ts_rank(c.tsv, to_tsquery('english', $2)) AS score
          FROM unnest($5::text[]) AS w(word), LATERAL (
            SELECT ${COLUMNS}, tsv FROM ${this.#s}.skein_memory_messages
-           WHERE resource = $1 AND thread <> $3 AND tsv @@ to_tsquery('english', w.word)
+           WHERE resource = $1 AND thread <> $3 AND (tsv @@ to_tsquery('english', w.word)) IS TRUE
            ORDER BY seq DESC LIMIT ${CANDIDATES}) c) r
        ORDER BY score DESC, seq DESC LIMIT $4`,
       [resource, words.join(' | '), options.excludeThread ?? '', options.limit, words],
