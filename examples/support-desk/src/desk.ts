@@ -1,5 +1,13 @@
 /** What every shape of the desk offers the terminal and the tests. */
-import type { Interrupt, InterruptResponseBlock, Model, RunBudget, SessionManager } from '@skein/core';
+import type {
+  AgentMemory,
+  Interrupt,
+  InterruptResponseBlock,
+  MemoryTarget,
+  Model,
+  RunBudget,
+  SessionManager,
+} from '@skein/core';
 import type { DeskRole } from './scripted-desk.js';
 import type { DeskStore } from './desk-store.js';
 
@@ -39,4 +47,8 @@ export interface DeskParts {
   refundRemote?: string | undefined;
   /** The key the refund service printed (`[a2a] approver key: ...`): the person at this desk answers its approvals. */
   refundRemoteKey?: string | undefined;
+  /** The desk's long-term memory of customers (shared by every node, member or the desk agent). */
+  memory?: AgentMemory | undefined;
+  /** Whose memory the terminal desk's turns read and write (the web desk's server names it per request). */
+  customer?: MemoryTarget | undefined;
 }

@@ -17,6 +17,7 @@ import { TerminalInput } from './terminal-input.js';
 const HELP = `npm run desk -- [options]
   --shape graph|swarm|agent   how the desk is built (default graph)
   --session <id>              conversation id (default "customer-1")
+  --customer <id>             whose memory the desk reads and writes across conversations (default: the session id)
   --dir <path>                the shop's data, and the sessions of --store sqlite or file (default ./.desk)
   --store sqlite|file|s3|postgres
                               where sessions are stored (default sqlite: <dir>/desk.db; file: <dir>/sessions)
@@ -37,6 +38,7 @@ const { values } = parseArgs({
   options: {
     shape: { type: 'string', default: 'graph' },
     session: { type: 'string', default: 'customer-1' },
+    customer: { type: 'string' },
     dir: { type: 'string', default: '.desk' },
     s3: { type: 'string' },
     store: { type: 'string' },
@@ -90,6 +92,7 @@ const opened = await openDesk({
   shape,
   dir,
   sessionId: values.session,
+  ...(values.customer ? { customer: values.customer } : {}),
   models,
   budget,
   store,

@@ -1,7 +1,14 @@
 /** Builds a desk of the chosen shape on a session in SQLite (default), files, S3 or PostgreSQL. */
 import { resolve } from 'node:path';
-import { RunBudget, type Budget, type RepositorySessionManager, type SessionManager } from '@skein/core';
-import { FileSessionManager } from '@skein/session-file';
+import {
+  RunBudget,
+  type Budget,
+  type MemoryStore,
+  type RepositorySessionManager,
+  type SessionManager,
+} from '@skein/core';
+import { Memory } from '@skein/memory';
+import { FileMemoryStore, FileSessionManager } from '@skein/session-file';
 import { agentDesk } from './shapes/agent-desk.js';
 import { graphDesk } from './shapes/graph-desk.js';
 import { swarmDesk } from './shapes/swarm-desk.js';
@@ -27,6 +34,8 @@ export interface OpenDeskOptions {
   refundRemote?: string;
   /** Its key (`Authorization: Bearer <key>`). */
   refundRemoteKey?: string;
+  /** Whose memory the desk reads and writes (the customer); default the session id. */
+  customer?: string;
 }
 
 export type DeskStoreKind = 'sqlite' | 'file' | 's3' | 'postgres';
@@ -55,6 +64,8 @@ export interface DeskSessions {
   inspectorSpec: string;
   /** Where, for the lines the desk prints. */
   where: string;
+  /** A memory store beside the sessions (the same database, folder or prefix). */
+  memoryStore(): MemoryStore;
 }
 
 /** The desk's store (the terminal desk and the web desk choose it here): SQLite by default, or files, S3, PostgreSQL. */
@@ -63,23 +74,25 @@ export async function openDeskSessions(
 ): Promise<DeskSessions> {
   const store = options.store ?? (options.s3 ? 's3' : 'sqlite');
   if (store === 'sqlite') {
-    const { SqliteSessionManager } = await import('@skein/session-sqlite');
+    const { SqliteMemoryStore, SqliteSessionManager } = await import('@skein/session-sqlite');
     const path = resolve(options.dir, 'desk.db');
     return {
       managerFor: (sessionId) => new SqliteSessionManager({ sessionId, path }),
       inspectorSpec: `sqlite:${path}`,
       where: path,
+      memoryStore: () => new SqliteMemoryStore({ path }),
     };
   }
   if (store === 'postgres') {
     const connectionString = options.postgres;
     if (!connectionString)
       throw new Error('--store postgres needs --postgres postgres://user@host:5432/db (or DATABASE_URL).');
-    const { PostgresSessionManager } = await import('@skein/session-postgres');
+    const { PostgresMemoryStore, PostgresSessionManager } = await import('@skein/session-postgres');
     return {
       managerFor: (sessionId) => new PostgresSessionManager({ sessionId, connectionString }),
       inspectorSpec: connectionString,
       where: connectionString.replace(/\/\/[^@/]*@/, '//'),
+      memoryStore: () => new PostgresMemoryStore({ connectionString }),
     };
   }
   if (store === 's3') {
@@ -88,11 +101,12 @@ export async function openDeskSessions(
     const bucket = match?.[1];
     if (!bucket) throw new Error(`--s3 takes s3://bucket/prefix (got ${options.s3}).`);
     const prefix = match[2] ?? '';
-    const { S3SessionManager } = await import('@skein/session-s3');
+    const { S3MemoryStore, S3SessionManager } = await import('@skein/session-s3');
     return {
       managerFor: (sessionId) => new S3SessionManager({ sessionId, bucket, prefix }),
       inspectorSpec: options.s3,
       where: options.s3,
+      memoryStore: () => new S3MemoryStore({ bucket, prefix }),
     };
   }
   const storageDir = `${options.dir}/sessions`;
@@ -100,18 +114,19 @@ export async function openDeskSessions(
     managerFor: (sessionId) => new FileSessionManager({ sessionId, storageDir }),
     inspectorSpec: storageDir,
     where: storageDir,
+    memoryStore: () => new FileMemoryStore({ storageDir }),
   };
-}
-
-async function sessionManagerFor(options: OpenDeskOptions): Promise<RepositorySessionManager> {
-  return (await openDeskSessions(options)).managerFor(`${options.sessionId}-${options.shape}`);
 }
 
 export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
   const store = new DeskStore(options.dir);
   const budget = options.budget ? new RunBudget(options.budget) : undefined;
+  const sessions = await openDeskSessions(options);
+  // The desk remembers each customer across conversations (`--session`s) in the sessions' store.
+  const memory = new Memory({ store: sessions.memoryStore() });
+  const customer = { resource: options.customer ?? options.sessionId, thread: `${options.sessionId}-${options.shape}` };
   const build = async (): Promise<{ desk: Desk; manager: RepositorySessionManager }> => {
-    const manager = await sessionManagerFor(options);
+    const manager = sessions.managerFor(`${options.sessionId}-${options.shape}`);
     const parts = {
       store,
       modelFor: options.models.modelFor,
@@ -119,6 +134,8 @@ export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
       budget,
       refundRemote: options.refundRemote,
       refundRemoteKey: options.refundRemoteKey,
+      memory,
+      customer,
     };
     const desk =
       options.shape === 'graph' ? graphDesk(parts) : options.shape === 'swarm' ? swarmDesk(parts) : agentDesk(parts);
@@ -136,6 +153,9 @@ export async function openDesk(options: OpenDeskOptions): Promise<OpenDesk> {
       await current.manager.close();
       current = await build();
     },
-    close: () => current.manager.close(),
+    async close() {
+      await current.manager.close();
+      await memory.close();
+    },
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { JsonValue, Message, ModelRequest, ToolResultContent } from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
+import { MEMORY_HEADING } from '@skein/memory';
 import { denialNote } from './web/client/desk-words.js';
 
 export type DeskRole = 'triage' | 'billing' | 'refund' | 'notes' | 'summary' | 'concierge' | 'judge';
@@ -50,6 +51,24 @@ function orderIdIn(messages: readonly Message[]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The order the customer wrote about in an earlier conversation, as the desk's memory recalled it
+ * (its part of the system prompt: `- [date, conversation c1] user: I was charged twice for order 42`).
+ */
+function rememberedOrderId(request: ModelRequest): string | undefined {
+  const memory = (request.systemPrompt ?? '').split(MEMORY_HEADING)[1] ?? '';
+  let found: string | undefined;
+  for (const line of memory.matchAll(/^- \[[^\]]*\] user: (.*)$/gm)) {
+    const match = /(?:order\s*(?:number\s*)?#?|#)\s*(\d+)/i.exec(line[1] ?? '');
+    if (match) found = match[1];
+  }
+  return found;
+}
+
+/** The order a turn is about: the one the customer names, one an earlier agent shared, or one memory recalls. */
+const orderFor = (request: ModelRequest): string | undefined =>
+  orderIdIn(request.messages) ?? sharedOrderId(request.messages) ?? rememberedOrderId(request);
 
 const amountIn = (line: string): number | undefined => {
   const match = /(\d+(?:[.,]\d+)?)\s*(?:eur|€|euros?)\b/i.exec(line);
@@ -113,15 +132,19 @@ function triage(request: ModelRequest, route: DeskRouting): ScriptedTurn {
   const transfer = offered.find((n) => n.startsWith('transfer_to_') && n.includes(topic));
   if (transfer) {
     // The transfer leaves a message and shares the order id with every later agent (the swarm's shared context).
-    const orderId = orderIdIn(request.messages);
+    const orderId = orderFor(request);
     const input = {
       message: `The customer asks about ${topic}: "${lastCustomerLine(request.messages)}"`,
       ...(orderId ? { context: { orderId } } : {}),
     };
     return { text: `Let me pass you to our ${topic} team.`, toolUses: [{ name: transfer, input }] };
   }
-  if (offered.includes(topic))
-    return { toolUses: [{ name: topic, input: { input: lastCustomerLine(request.messages) } }] };
+  if (offered.includes(topic)) {
+    // The one-agent desk asks its specialist in its own words: with the order memory recalled, when the customer named none.
+    const line = lastCustomerLine(request.messages);
+    const remembered = orderIdIn(request.messages) ? undefined : rememberedOrderId(request);
+    return { toolUses: [{ name: topic, input: { input: remembered ? `${line} (order ${remembered})` : line } }] };
+  }
   const routing = offered.length === 0; // a graph's triage routes by its text
   if (topic === 'other')
     return `${routing ? 'ROUTE: other. ' : ''}I can help with charges, invoices and refunds: what happened, and which order is it?`;
@@ -141,7 +164,7 @@ function billing(request: ModelRequest): ScriptedTurn {
   if (outcome?.name === 'reverse_duplicate_charge') {
     return `I reversed the duplicate charge on invoice ${String(field(outcome.value, 'id'))}; you are now charged ${String(field(outcome.value, 'amountEur'))} EUR once.`;
   }
-  const orderId = orderIdIn(request.messages) ?? sharedOrderId(request.messages);
+  const orderId = orderFor(request);
   if (!orderId) return 'Which order number is it about?';
   return { toolUses: [{ name: 'lookup_order', input: { orderId } }] };
 }
@@ -168,7 +191,7 @@ function refund(request: ModelRequest): ScriptedTurn {
   if (outcome?.name === 'issue_refund') {
     return `I refunded ${String(field(outcome.value, 'amountEur'))} EUR for order ${String(field(outcome.value, 'orderId'))}; it reaches your card in 3 to 5 days.`;
   }
-  const orderId = orderIdIn(request.messages) ?? sharedOrderId(request.messages);
+  const orderId = orderFor(request);
   if (!orderId) return 'Which order should I refund?';
   return { toolUses: [{ name: 'lookup_order', input: { orderId } }] };
 }
@@ -189,7 +212,7 @@ function summary(request: ModelRequest): ScriptedTurn {
 
 function notes(request: ModelRequest): ScriptedTurn {
   const line = lastCustomerLine(request.messages);
-  return `Case note: ${topicOf(line)} request about order ${orderIdIn(request.messages) ?? 'unknown'}.`;
+  return `Case note: ${topicOf(line)} request about order ${orderFor(request) ?? 'unknown'}.`;
 }
 
 /** The injection judge: BLOCK for words that try to override the desk's instructions. */

@@ -247,6 +247,23 @@ export { editedMessage, withToolResult } from './session/journal/fork-edit.js';
 export type { ForkEditKind, ForkEditSchema, ForkEdits } from './session/journal/fork-edit.js';
 export { answerPrompt, beforeNodeAsk, pauseTransition, resumeTransition } from './multiagent/node-pause.js';
 
+// Long-term memory (the contract; Memory is in @skein/memory, stores in the session packages)
+export { attachMemory } from './memory/agent-memory.js';
+export { answerOf, attachMemberMemory, openOrchestratorTurn } from './memory/orchestrator-memory.js';
+export type { OrchestratorTurn } from './memory/orchestrator-memory.js';
+export type { AgentMemory } from './memory/agent-memory.js';
+export { checkMemoryId, isSafeMemoryId } from './memory/memory-target.js';
+export { rankLexical } from './memory/rank-lexical.js';
+export type { MemoryTarget } from './memory/memory-target.js';
+export type {
+  MemoryDocument,
+  MemoryHit,
+  MemoryMessage,
+  MemorySearchOptions,
+  MemoryStore,
+} from './memory/memory-store.js';
+export type { EmbeddingModel } from './model/embedding-model.js';
+
 // Run-tree budgets
 export {
   BUDGET_LIMITS,
@@ -321,3 +338,4 @@ export {
 export type { SessionErrorOptions } from './errors/session-errors.js';
 export { ConcurrencyError, MultiAgentError } from './errors/orchestration-errors.js';
 export { CancelledError, TimeoutError } from './errors/cancellation-errors.js';
+export { MemoryError } from './errors/memory-errors.js';

@@ -8,6 +8,7 @@ import {
   isRunnable,
   type OrchestratorGuardrails,
   type SessionManager,
+  type AgentMemory,
   type HistoryOptions,
 } from '@skein/core';
 import { checkGraph } from './build-checks.js';
@@ -36,6 +37,7 @@ export class GraphBuilder {
   #maxConcurrency = Infinity;
   #continueOnFailure = false;
   #sessionManager: SessionManager | undefined;
+  #memory: AgentMemory | undefined;
   #history: HistoryOptions | undefined;
   #guardrails: OrchestratorGuardrails | undefined;
 
@@ -143,6 +145,18 @@ export class GraphBuilder {
   }
 
   /**
+   * Long-term memory (`new Memory({...})` from `@skein/memory`) shared by the graph's agent nodes:
+   * each reads it under the resource of `invoke(task, { memory })`, and the graph records each
+   * completed run (its task and its answer).
+   */
+  setMemory(memory: AgentMemory): this {
+    if (!memory || typeof memory.openTurn !== 'function')
+      throw new ConfigurationError('setMemory() takes a memory, e.g. new Memory({ store }) from @skein/memory.');
+    this.#memory = memory;
+    return this;
+  }
+
+  /**
    * What the session keeps of past steps for time travel (`history()`, `stateAt()`, `fork()`):
    * `{ keep: 'all' }` (the default), `{ keep: n }` (the last n runs) or `{ keep: 'none' }`.
    */
@@ -198,6 +212,7 @@ export class GraphBuilder {
       sessionManager: this.#sessionManager,
       history: this.#history,
       guardrails: this.#guardrails,
+      memory: this.#memory,
     });
   }
 

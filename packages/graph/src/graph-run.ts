@@ -12,6 +12,7 @@ import {
   type JsonObject,
   type Principal,
   guardrailsForNode,
+  type MemoryTarget,
   type Message,
   type MultiAgentBase,
   type MultiAgentStreamEvent,
@@ -52,6 +53,8 @@ export interface RunHost {
   /** The guardrails an enclosing run handed this one (and its path), and who asked. */
   guardrails?: InvocationGuardrails | undefined;
   principal?: Principal | undefined;
+  /** Whose memory the nodes read (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 /**
@@ -182,6 +185,7 @@ export class GraphRun {
       budget,
       guardrails: guardrailsForNode(config.guardrails, this.#host.guardrails, nodeId),
       principal: this.#host.principal,
+      memory: this.#host.memory,
     });
     return this.#ended(activation, agent, result);
   }

@@ -1,4 +1,5 @@
 import type {
+  AgentMemory,
   HistoryOptions,
   MultiAgentResult,
   MultiAgentTask,
@@ -63,6 +64,8 @@ export interface GraphConfig {
   readonly history: HistoryOptions | undefined;
   /** The graph's input guardrails (its task) and those every node runs with (output, tool). */
   readonly guardrails?: OrchestratorGuardrails | undefined;
+  /** Long-term memory its agent nodes read (`setMemory`); the graph records each completed run. */
+  readonly memory?: AgentMemory | undefined;
 }
 
 /** The outcome of a graph run. */

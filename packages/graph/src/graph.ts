@@ -1,4 +1,6 @@
 import {
+  attachMemberMemory,
+  openOrchestratorTurn,
   OrchestratorBudget,
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
@@ -83,6 +85,10 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
     this.entryPoints = config.entryPoints;
     this.#journal = new RunJournal(config.sessionManager, config.id, 'graph', config.history);
     this.#part = graphPart(config);
+    attachMemberMemory(
+      config.memory,
+      [...config.nodes.values()].map((n) => n.target),
+    );
     const initial: RunHost['initial'] extends ReadonlyMap<string, infer V> ? Map<string, V> : never = new Map();
     for (const node of config.nodes.values()) {
       const t = node.target;
@@ -218,6 +224,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
         'graph',
         resumed?.budgetSpent,
       );
+      const memory = openOrchestratorTurn(this.#config.memory, options.memory, state.task);
       const host: RunHost = {
         config: this.#config,
         graph: this,
@@ -227,12 +234,14 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
         budget,
         guardrails: options.guardrails,
         principal: options.principal,
+        memory: memory.target,
       };
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);
       const result = await run.execute(start, options.signal);
       if (checked !== task) result.rewrittenTask = taskText(checked);
       this.#keep(result, state, budget);
+      await memory.close(result);
       await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       const tripped = trippedBy(result);
       if (tripped) throw new GuardrailTripped({ ...tripped, result });

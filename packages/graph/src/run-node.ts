@@ -14,6 +14,7 @@ import {
   type InvocationGuardrails,
   type InvocationState,
   type Principal,
+  type MemoryTarget,
   type MultiAgentResult,
   type MultiAgentStreamEvent,
   type NodeResult,
@@ -42,6 +43,8 @@ export interface NodeRun {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked, for the node's guardrails. */
   principal?: Principal | undefined;
+  /** Whose long-term memory the node reads (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 /**
@@ -172,6 +175,7 @@ async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | M
     ...(run.budget ? { budget: run.budget } : {}),
     ...(run.guardrails ? { guardrails: run.guardrails } : {}),
     ...(run.principal !== undefined ? { principal: run.principal } : {}),
+    ...(run.memory ? { memory: run.memory } : {}),
   };
   const { target, id } = run.node;
   const onEvent = run.onEvent;

@@ -3,6 +3,7 @@ import type {
   AuthorizeAnswer,
   BudgetOption,
   InvocationState,
+  MemoryTarget,
   MultiAgentBase,
   Principal,
   SessionManager,
@@ -48,6 +49,11 @@ export interface RouteInfo {
 export interface RunOptions {
   budget?: BudgetOption;
   invocationState?: InvocationState;
+  /**
+   * Whose long-term memory the turn reads and writes (a target with `@skein/memory` attached). Default,
+   * with `authorize`: `{ resource: <principal id>, thread: <conversation id> }`; without, none.
+   */
+  memory?: MemoryTarget;
 }
 
 /** Limits; every one has a default. */

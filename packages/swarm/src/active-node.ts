@@ -1,5 +1,6 @@
 import {
   addUsage,
+  type MemoryTarget,
   AfterNodeCallEvent,
   BeforeNodeCallEvent,
   beforeNodeAsk,
@@ -62,6 +63,8 @@ export interface ActiveNodeHost {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked, for the member's guardrails. */
   principal?: Principal | undefined;
+  /** Whose long-term memory the members read (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 /**
@@ -161,6 +164,7 @@ async function runMember(
     quiet: host.quiet,
     guardrails: host.guardrails,
     principal: host.principal,
+    memory: host.memory,
   };
   const onEvent = (event: AgentStreamEvent) => emit({ type: 'nodeStream', nodeId, event });
   const ran = await runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : [], onEvent);

@@ -7,6 +7,7 @@ import {
   type Handoff,
   type InvocationGuardrails,
   type InvocationState,
+  type MemoryTarget,
   type InvokeOptions,
   type Message,
   type Principal,
@@ -52,6 +53,8 @@ export interface NodeRun {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked, for the member's guardrails. */
   principal?: Principal | undefined;
+  /** Whose long-term memory the member reads (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 /** Hands a member's event on (as `nodeStream`): a promise when the stream's reader must take it first. */
@@ -78,6 +81,7 @@ export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutco
     idempotencyScope: run.idempotencyScope,
     ...(run.guardrails ? { guardrails: run.guardrails } : {}),
     ...(run.principal !== undefined ? { principal: run.principal } : {}),
+    ...(run.memory ? { memory: run.memory } : {}),
   };
   try {
     if (!run.quiet) return await streamed(run, options, emit, newItems, started);

@@ -6,6 +6,7 @@ import {
   pauseTransition,
   type BudgetScope,
   type InvocationState,
+  type MemoryTarget,
   type MultiAgentStreamEvent,
   type HandoffRequest,
 } from '@skein/core';
@@ -34,6 +35,8 @@ export interface SwarmInvocation {
   /** The guardrails an enclosing run handed this one (and its path), and who asked. */
   guardrails?: InvocationGuardrails | undefined;
   principal?: Principal | undefined;
+  /** Whose long-term memory the members read (`undefined`: none). */
+  memory?: MemoryTarget | undefined;
 }
 
 const REFUSED = Symbol('refused');
@@ -102,6 +105,7 @@ function activeHost(
     starting: run.starting,
     guardrails: guardrailsForNode(parts.guardrails, inv.guardrails, nodeId),
     principal: inv.principal,
+    memory: inv.memory,
   };
 }
 

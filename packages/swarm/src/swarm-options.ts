@@ -1,5 +1,6 @@
 import {
   checkGuardrailOptions,
+  type AgentMemory,
   checkHistoryOptions,
   type Guardrail,
   type GuardrailOptions,
@@ -69,6 +70,11 @@ export interface SwarmOptions {
   toolGuardrails?: Guardrail<ToolSubject>[];
   /** How members apply them (`maxRetries`, `windowChars`). */
   guardrailOptions?: GuardrailOptions;
+  /**
+   * Long-term memory (`new Memory({...})` from `@skein/memory`) its members read under the resource
+   * of `invoke(task, { memory })`; the swarm records each completed run (its task and its answer).
+   */
+  memory?: AgentMemory;
 }
 
 /** Options with defaults applied. */
@@ -105,6 +111,7 @@ const KNOWN = new Set([
   'outputGuardrails',
   'toolGuardrails',
   'guardrailOptions',
+  'memory',
 ]);
 
 function count(options: SwarmOptions, key: keyof SwarmOptions, fallback: number, min: number): number {
@@ -190,6 +197,10 @@ function checkShapes(options: SwarmOptions): void {
       'Swarm option hooks must be an array of hook providers ({ registerHooks(registry) }).',
     );
   }
+  if (o['memory'] !== undefined && !has(o['memory'], 'openTurn'))
+    throw new ConfigurationError(
+      'Swarm option memory must be a memory, e.g. new Memory({ store }) from @skein/memory.',
+    );
   if (o['id'] !== undefined && (typeof o['id'] !== 'string' || o['id'] === ''))
     throw new ConfigurationError('Swarm option id must be a non-empty string.');
   if (o['nestHandoffHistory'] !== undefined && typeof o['nestHandoffHistory'] !== 'boolean')

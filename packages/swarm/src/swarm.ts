@@ -1,6 +1,9 @@
 import {
   GuardrailTripped,
   taskText,
+  attachMemberMemory,
+  openOrchestratorTurn,
+  type AgentMemory,
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
   ConcurrencyError,
@@ -67,6 +70,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   /** Callbacks on multi-agent events (node calls, run start and end). */
   readonly hooks = new HookRegistry();
   readonly #members: SwarmMembers;
+  readonly #memory: AgentMemory | undefined;
   #lastResult: SwarmResult | undefined;
   readonly #options: ResolvedSwarmOptions;
   readonly #settings: HandoffRunSettings;
@@ -111,6 +115,8 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     const initialStates = new Map<string, JsonObject>();
     for (const id of this.#members.ids) initialStates.set(id, this.#members.agent(id).state.get());
     for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
+    this.#memory = options.memory;
+    attachMemberMemory(options.memory, options.nodes);
     const parts: SwarmParts = {
       swarm: this,
       hooks: this.hooks,
@@ -250,6 +256,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     const elapsed = (): number => before + (performance.now() - started);
     await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
     const clock = new MemberClock(options.signal);
+    const memory = openOrchestratorTurn(this.#memory, options.memory, run.context.conversation.inputHistory);
     try {
       const { guardrails, principal } = options;
       await runSwarmLoop(run, run.parts, state, {
@@ -260,6 +267,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
         emit,
         guardrails,
         principal,
+        memory: memory.target,
       });
     } finally {
       clock.dispose();
@@ -275,6 +283,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     const asked = waitingFor(state);
     if (asked.length > 0) result.interrupts = asked;
     if (state.status === 'completed' || state.status === 'failed') this.#lastResult = result;
+    await memory.close(result);
     await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
     if (tripped) throw new GuardrailTripped({ ...tripped.trip, cause: tripped.cause, result });
     return result;

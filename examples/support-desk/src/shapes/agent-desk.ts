@@ -28,6 +28,7 @@ export function buildDeskAgent(parts: DeskParts): Agent {
     outputGuardrails: [deskPii],
     toolGuardrails: [deskPii],
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
+    ...(parts.memory ? { memory: parts.memory } : {}),
   });
 }
 
@@ -36,7 +37,7 @@ export function agentDesk(parts: DeskParts): Desk {
   const run = (prompt: Prompt | undefined, progress: DeskProgress): Promise<DeskReply> =>
     unlessBlocked(() => runOnce(prompt, progress));
   const runOnce = async (prompt: Prompt | undefined, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = agent.stream(prompt, { budget: parts.budget });
+    const stream = agent.stream(prompt, { budget: parts.budget, memory: parts.customer });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;

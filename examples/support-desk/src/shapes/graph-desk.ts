@@ -44,6 +44,7 @@ export function buildDeskGraph(parts: DeskParts): Graph {
     // Every customer message, every node's answer and every tool call: personal data redacted.
     .setGuardrails({ inputGuardrails: [deskPii], outputGuardrails: [deskPii], toolGuardrails: [deskPii] });
   if (parts.sessionManager) builder.setSessionManager(parts.sessionManager);
+  if (parts.memory) builder.setMemory(parts.memory);
   return builder.build();
 }
 
@@ -52,7 +53,7 @@ export function graphDesk(parts: DeskParts): Desk {
   const turn = (message: Prompt, progress: DeskProgress): Promise<DeskReply> =>
     unlessBlocked(() => run(message, progress));
   const run = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = graph.stream(message, { budget: parts.budget });
+    const stream = graph.stream(message, { budget: parts.budget, memory: parts.customer });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;

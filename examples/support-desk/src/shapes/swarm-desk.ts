@@ -43,6 +43,7 @@ export function buildDeskSwarm(parts: DeskParts): Swarm {
     outputGuardrails: [deskPii],
     toolGuardrails: [deskPii],
     ...(parts.sessionManager ? { sessionManager: parts.sessionManager } : {}),
+    ...(parts.memory ? { memory: parts.memory } : {}),
   });
 }
 
@@ -51,7 +52,7 @@ export function swarmDesk(parts: DeskParts): Desk {
   const turn = (message: Prompt, progress: DeskProgress): Promise<DeskReply> =>
     unlessBlocked(() => run(message, progress));
   const run = async (message: Prompt, progress: DeskProgress): Promise<DeskReply> => {
-    const stream = swarm.stream(message, { budget: parts.budget });
+    const stream = swarm.stream(message, { budget: parts.budget, memory: parts.customer });
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const result = step.value;

@@ -5,7 +5,8 @@
  * supervisor pages, their scripts, the supervisor's list of what waits, and each conversation's
  * inspector page. One Hono app; `serve()` runs it.
  */
-import { RunBudget, type SessionManager } from '@skein/core';
+import { isSafeMemoryId, principalId, RunBudget, type SessionManager } from '@skein/core';
+import { Memory } from '@skein/memory';
 import { createServer, type Limits, type ServerControl, type SkeinServer, type TargetKind } from '@skein/server';
 import { Hono } from 'hono';
 import type { DeskModels } from '../desk-models.js';
@@ -56,10 +57,13 @@ export interface DeskWebContext {
 
 export function createDeskWeb(options: DeskWebOptions): SkeinServer {
   const store = new DeskStore(options.dir);
+  // One memory for every conversation: each customer's, under their id (see `runOptions`).
+  const memory = new Memory({ store: options.sessions.memoryStore() });
   const parts = (sessionManager: SessionManager): DeskParts => ({
     store,
     modelFor: options.models.modelFor,
     sessionManager,
+    memory,
   });
   const budgets = new Map<string, RunBudget>();
   const budgetOf = (id: string): RunBudget => {
@@ -74,7 +78,12 @@ export function createDeskWeb(options: DeskWebOptions): SkeinServer {
     sessions: options.sessions.managerFor,
     authorize: deskAuthorize(options.keys),
     authorizeAnswer: deskAuthorizeAnswer,
-    runOptions: ({ sessionId }) => ({ budget: budgetOf(sessionId) }),
+    runOptions: ({ sessionId, principal, conversationId }) => {
+      // The customer's id as the memory resource (the principal is `customer:<id>`, also when the supervisor acts for one).
+      const customer = principalId(principal).replace(/^customer:/, '');
+      const memoryTarget = isSafeMemoryId(customer) ? { memory: { resource: customer, thread: conversationId } } : {};
+      return { budget: budgetOf(sessionId), ...memoryTarget };
+    },
     ...(options.limits ? { limits: options.limits } : {}),
   });
   const ctx: DeskWebContext = {
@@ -94,6 +103,7 @@ export function createDeskWeb(options: DeskWebOptions): SkeinServer {
       ctx.notices.closeAll();
       await skein.skein.stop(stopOptions);
       await closeInspector();
+      await memory.close();
     },
     get runningTurns() {
       return skein.skein.runningTurns;

@@ -16,6 +16,7 @@ import type { InvocationState } from '../types/invocation-state.js';
 import type { Message } from '../types/messages.js';
 import type { InvocationGuardrails } from '../guardrails/guardrail.js';
 import type { Principal } from '../doors/principal.js';
+import type { MemoryTarget } from '../memory/memory-target.js';
 import type { AgentStreamEvent } from './agent-events.js';
 import type { AgentResult } from './agent-result.js';
 import type { Prompt } from './prompt.js';
@@ -104,4 +105,9 @@ export interface InvokeOptions {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked (a server's principal): guardrails read it as `context.principal`. */
   principal?: Principal | undefined;
+  /**
+   * Whose long-term memory this invocation reads and writes, for an agent with a `memory`: the
+   * resource (a customer) and the thread (this conversation). Without it, the memory does nothing.
+   */
+  memory?: MemoryTarget | undefined;
 }

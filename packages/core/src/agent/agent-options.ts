@@ -12,6 +12,7 @@ import type { CallbackHandler } from './agent-events.js';
 import type { AgentHandle } from './agent-handle.js';
 import { checkGuardrailOptions } from '../guardrails/check-guardrails.js';
 import type { Guardrail, GuardrailOptions, InputSubject, OutputSubject, ToolSubject } from '../guardrails/guardrail.js';
+import type { AgentMemory } from '../memory/agent-memory.js';
 
 /** Options of `new Agent({...})`. Only `model` is required. */
 export interface AgentOptions {
@@ -59,6 +60,8 @@ export interface AgentOptions {
   toolGuardrails?: Guardrail<ToolSubject>[];
   /** How guardrails apply: `maxRetries` (default 2), `windowChars` (default 200). */
   guardrailOptions?: GuardrailOptions;
+  /** Long-term memory (`new Memory({...})` from `@skein/memory`), read and written under the resource each `invoke` names. */
+  memory?: AgentMemory;
 }
 
 const KNOWN = new Set<string>([
@@ -84,6 +87,7 @@ const KNOWN = new Set<string>([
   'outputGuardrails',
   'toolGuardrails',
   'guardrailOptions',
+  'memory',
 ]);
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -186,6 +190,11 @@ function checkShapes(options: AgentOptions): void {
   if (o['sessionManager'] !== undefined && !hasMethods(o['sessionManager'], 'registerHooks')) {
     wrong('sessionManager', 'a session manager (e.g. new FileSessionManager({ sessionId }) from @skein/session-file)');
   }
+  if (
+    o['memory'] !== undefined &&
+    !(hasMethods(o['memory'], 'registerHooks', 'openTurn') && Array.isArray((o['memory'] as { tools?: unknown }).tools))
+  )
+    wrong('memory', 'a memory (new Memory({ store }) from @skein/memory)');
   const handoffs = o['handoffs'];
   const isTarget = (h: unknown): boolean =>
     isObject(h) && (h['kind'] === 'handoff' || (typeof h['name'] === 'string' && typeof h['invoke'] === 'function'));

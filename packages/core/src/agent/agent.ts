@@ -34,6 +34,7 @@ import { beginInvocation, closeInvocation } from './invocation-bounds.js';
 import type { AgentHandle, DeriveOptions, InvokeOptions } from './agent-handle.js';
 import { agentGuardrails, type AgentGuardrails } from '../guardrails/guard-run.js';
 import { openGuards } from './invocation-guards.js';
+import { attachMemory, registerToolAdder } from '../memory/agent-memory.js';
 
 /**
  * An agent: a model, a system prompt, tools and a history, driven by the agent loop.
@@ -90,6 +91,7 @@ export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle 
     if (options.conversationManager) this.hooks.addHook(options.conversationManager);
     if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
     if (this.sessionManager) this.hooks.addHook(this.sessionManager);
+    if (options.memory) attachMemory(this, options.memory);
   }
 
   /** Always `'agent'` (an orchestrator's is `'multiAgent'`): what `runnableKind` tells them apart by. */
@@ -122,6 +124,12 @@ export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle 
       set: (agent, turn) => {
         if (#conversation in agent) agent.#conversation.pending = turn;
       },
+    });
+    // A memory attached after construction (an orchestrator's, see `attachMemory`) adds its tools.
+    registerToolAdder((agent, tools) => {
+      if (!(#tools in agent)) return false;
+      for (const t of tools) agent.#tools.add(t);
+      return true;
     });
     // Orchestrators hand on a conversation they checked when it entered the run (see `setCheckedHistory`).
     registerHistoryAdopter((agent, messages) => {

@@ -44,6 +44,7 @@ class LiveInvocation implements Invocation {
   readonly onMessageAdded: Invocation['onMessageAdded'];
   readonly idempotencyScope: string;
   readonly principal: Principal | undefined;
+  readonly memory: Invocation['memory'];
   readonly abortion: InvocationSignal;
 
   constructor(
@@ -63,6 +64,7 @@ class LiveInvocation implements Invocation {
     this.onMessageAdded = options.onMessageAdded;
     this.idempotencyScope = options.idempotencyScope ?? owner.defaultScope;
     this.principal = options.principal;
+    this.memory = options.memory;
   }
 
   get signal(): AbortSignal {

@@ -22,6 +22,7 @@ import type { Message, ToolResult, ToolUse } from '../types/messages.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import type { InvocationState } from '../types/invocation-state.js';
 import type { AgentHandle } from '../agent/agent-handle.js';
+import type { MemoryTarget } from '../memory/memory-target.js';
 
 /** Base of single-agent hook events: every event carries the agent. */
 export abstract class AgentHookEvent {
@@ -69,12 +70,33 @@ export class MessageAddedEvent extends AgentHookEvent {
   }
 }
 
-/** The model is about to be called. */
+/** The model is about to be called. Writable: `systemPrompt` (for this call only). */
 export class BeforeModelCallEvent extends AgentHookEvent {
   readonly invocationState: InvocationState;
-  constructor(agent: AgentHandle, invocationState: InvocationState) {
+  /** Whose long-term memory the invocation reads and writes (`invoke(prompt, { memory })`), if it names one. */
+  readonly memory: MemoryTarget | undefined;
+  /** The system prompt this call sends: the agent's own; a hook may change it for this call (memory appends its part). */
+  systemPrompt: string | undefined;
+  readonly #warn: ((code: string, message: string) => Promise<void> | undefined) | undefined;
+  constructor(
+    agent: AgentHandle,
+    invocationState: InvocationState,
+    fields: {
+      systemPrompt?: string | undefined;
+      memory?: MemoryTarget | undefined;
+      warn?: (code: string, message: string) => Promise<void> | undefined;
+    } = {},
+  ) {
     super(agent);
     this.invocationState = invocationState;
+    this.systemPrompt = 'systemPrompt' in fields ? fields.systemPrompt : agent.systemPrompt;
+    this.memory = fields.memory;
+    this.#warn = fields.warn;
+  }
+
+  /** Tells whoever watches the invocation (stream, listeners, callback handler) that something works worse than it could: a `warning` event. */
+  async warn(code: string, message: string): Promise<void> {
+    await this.#warn?.(code, message);
   }
 }
 

@@ -19,13 +19,12 @@ function keeps(prefix: readonly Message[], messages: readonly Message[]): boolea
 /**
  * For a model that places prompt-cache breakpoints itself (`cache: 'auto'`): when the history the
  * previous call sent is no longer the start of this one (a conversation manager trimmed or
- * summarized it, memory rewrote it) or the system prompt changed, emits a `warning` event: this call
+ * summarized it, memory rewrote it) or the system prompt sent (`system`: the agent's, as hooks left it) changed, emits a `warning` event: this call
  * writes the cache anew instead of reading it. Does nothing for other models.
  */
-export async function checkCachePrefix(host: LoopHost, inv: Invocation): Promise<void> {
+export async function checkCachePrefix(host: LoopHost, inv: Invocation, system: string | undefined): Promise<void> {
   if (host.model.cache !== 'auto') return;
   const messages = host.messages();
-  const system = host.systemPrompt;
   const before = sent.get(host);
   sent.set(host, { system, messages: [...messages] });
   if (!before || inv.unobserved) return;

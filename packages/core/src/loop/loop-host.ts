@@ -14,6 +14,7 @@ import type { RetryStrategy } from './retry-strategy.js';
 import type { LoopBudget } from '../budget/loop-budget.js';
 import type { GuardRun } from '../guardrails/guard-run.js';
 import type { Principal } from '../doors/principal.js';
+import type { MemoryTarget } from '../memory/memory-target.js';
 
 /** An agent as the loop and an invocation's bounds use it: the interface, with its whole conversation manager. */
 export type LoopAgent = AgentHandle & { readonly conversationManager: ConversationManager };
@@ -82,6 +83,8 @@ export interface Invocation {
   readonly guards: GuardRun | undefined;
   /** Who asked (`InvokeOptions.principal`): tools read it, agents they run inherit it. */
   readonly principal: Principal | undefined;
+  /** Whose long-term memory this invocation reads and writes (`InvokeOptions.memory`). */
+  readonly memory?: MemoryTarget | undefined;
 }
 
 /** The history an agent hands the loop (its conversation). */

@@ -72,8 +72,8 @@ export async function callModel(
   for (;;) {
     attempt++;
     if (inv.aborted) return undefined;
-    if (hooks.has(BeforeModelCallEvent)) await hooks.invoke(new BeforeModelCallEvent(agent, inv.invocationState));
-    if (host.model.cache === 'auto') await checkCachePrefix(host, inv);
+    const system = hooks.has(BeforeModelCallEvent) ? await hookedSystemPrompt(host, inv) : host.systemPrompt;
+    if (host.model.cache === 'auto') await checkCachePrefix(host, inv, system);
     inv.metrics.modelCallCount++;
     const answer = new StreamAccumulator();
     // Only a model that delegates (`fallback`, `route`) reports attempts: no log for the others.
@@ -82,7 +82,7 @@ export async function callModel(
     let error: unknown;
     const window = inv.guards && outputWindow(host, inv);
     try {
-      const events = host.model.stream(modelRequest(host, inv, offered, log));
+      const events = host.model.stream(modelRequest(host, inv, offered, log, system));
       if (window) await streamGuarded(inv, events, answer, log, window);
       else if (inv.unobserved) for await (const event of events) answer.add(event);
       else await streamWatched(inv, events, answer, log);
@@ -131,6 +131,7 @@ function modelRequest(
   inv: Invocation,
   offered: OfferedTools,
   observer: AttemptLog | undefined,
+  system: string | undefined,
 ): ModelRequest {
   const messages = inv.guards ? requestMessages(host.messages(), inv.guards) : host.messages();
   const request: ModelRequest = inv.signalMade
@@ -144,7 +145,7 @@ function modelRequest(
           Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true });
         },
       };
-  if (host.systemPrompt !== undefined) request.systemPrompt = host.systemPrompt;
+  if (system !== undefined) request.systemPrompt = system;
   if (offered.specs.length > 0) request.toolSpecs = offered.specs;
   if (inv.extra?.toolChoice) request.toolChoice = inv.extra.toolChoice;
   if (observer) {
@@ -152,6 +153,16 @@ function modelRequest(
     request.observer = observer;
   }
   return request;
+}
+
+/** Fires BeforeModelCallEvent and returns the system prompt the hooks left for this call. */
+async function hookedSystemPrompt(host: LoopHost, inv: Invocation): Promise<string | undefined> {
+  const event = new BeforeModelCallEvent(host.agent, inv.invocationState, {
+    systemPrompt: host.systemPrompt,
+    memory: inv.memory,
+    warn: (code, message) => inv.emit({ type: 'warning', code, message }),
+  });
+  return (await host.hooks.invoke(event)).systemPrompt;
 }
 
 /** Reads the model's stream into `answer`, handing each model event and each delta to the watchers. */

@@ -1,3 +1,4 @@
+import type { MemoryTarget } from '../memory/memory-target.js';
 import type { AgentStreamEvent } from '../agent/agent-events.js';
 import type { AgentResult } from '../agent/agent-result.js';
 import type { Prompt } from '../agent/prompt.js';
@@ -86,6 +87,8 @@ export interface MultiAgentInvokeOptions {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked (a server's principal): every node's guardrails read it as `context.principal`. */
   principal?: Principal | undefined;
+  /** Whose long-term memory the run reads and writes (an orchestrator holding a memory; nested ones get it too). */
+  memory?: MemoryTarget | undefined;
 }
 
 /** Events of an orchestrator's stream; it returns the result when done. */

@@ -33,6 +33,11 @@ export const USAGE = `Usage: skein <command> ...
       (ids beginning with skein-) are hidden unless --internal (also for show, export and serve).
   skein sessions copy <from-store> <to-store>
       Copies every session into another store (of any kind), then checks both read back equal.
+  skein memory <store> [<resource>] [--json]
+      The resources with long-term memory there, or one resource's working memory, facts and
+      remembered messages by conversation.
+  skein memory forget <store> <resource>
+      Erases everything kept of the resource (documents, messages, vectors, index entries).
   skein show <store> <sessionId> [--agent <id>] [--full] [--steps] [--internal] [--json]
       An orchestrator's run as a timeline, or an agent's conversation; --steps lists every kept step
       of every run (its number, transitions, what was running, waiting, paused and done).

@@ -104,6 +104,22 @@ async function writeSession(
   }
 }
 
+/** Everything memory keeps of one resource, canonical (document versions left out: a copy starts at 1). */
+async function memorySnapshot(store: InspectorStore, resource: string): Promise<string> {
+  const documents = (await store.memory.listDocuments(resource)).map((d) => ({ key: d.key, value: d.value }));
+  return canonical({ documents, messages: await store.memory.listMessages(resource) });
+}
+
+/** Copies one resource's memory (refused when `to` has memory of it: nothing is overwritten). */
+async function copyMemory(from: InspectorStore, to: InspectorStore, resource: string): Promise<void> {
+  if ((await to.memory.listResources()).includes(resource))
+    throw new Error(
+      `${to.label} already has memory of ${resource}; nothing was copied over it. Forget it there first (skein memory forget) or copy into an empty store.`,
+    );
+  await to.memory.putMessages(resource, await from.memory.listMessages(resource));
+  for (const d of await from.memory.listDocuments(resource)) await to.memory.writeDocument(resource, d.key, d.value, 0);
+}
+
 /**
  * `skein sessions copy FROM TO`: copies every session of FROM into TO (any two stores), then reads
  * both back and checks they hold the same records. Returns the ids copied.
@@ -121,6 +137,14 @@ export async function copySessions(
         `Session ${id} reads back differently from ${to.label} than from ${from.label}; the copy is not trustworthy.`,
       );
     log(`copied ${id}`);
+  }
+  for (const resource of await from.memory.listResources()) {
+    await copyMemory(from, to, resource);
+    if ((await memorySnapshot(from, resource)) !== (await memorySnapshot(to, resource)))
+      throw new Error(
+        `The memory of ${resource} reads back differently from ${to.label} than from ${from.label}; the copy is not trustworthy.`,
+      );
+    log(`copied the memory of ${resource}`);
   }
   return ids;
 }

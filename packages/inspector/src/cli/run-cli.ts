@@ -4,6 +4,7 @@ import { type CommandContext, need, parseCommandLine } from './command-line.js';
 import { exportCommand } from './export-command.js';
 import { forkCommand } from './fork-command.js';
 import { mermaidOf } from './graph-command.js';
+import { memoryCommand } from './memory-command.js';
 import { serveCommand } from './serve-command.js';
 import { sessionsCommand } from './sessions-command.js';
 import { showCommand } from './show-command.js';
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<number>> = {
       ),
     ),
   export: exportCommand,
+  memory: memoryCommand,
   serve: serveCommand,
   graph: async ({ rest, io }) => {
     io.stdout.write(`${await mermaidOf(need(rest[0], 'the module'), rest[1], io.cwd)}\n`);

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { FileSessionRepository } from '@skein/session-file';
+import { FileMemoryStore, FileSessionRepository } from '@skein/session-file';
 import { idsWithPrefix, type InspectorStore } from './inspector-store.js';
 
 async function dirNames(dir: string): Promise<string[]> {
@@ -17,10 +17,12 @@ async function dirNames(dir: string): Promise<string[]> {
 export function openFileStore(dir: string): InspectorStore {
   const root = resolve(dir);
   const repository = new FileSessionRepository({ storageDir: root });
+  const memory = new FileMemoryStore({ storageDir: root });
   const session = (id: string): string => join(root, `session_${id}`);
   return {
     label: dir,
     repository,
+    memory,
     listSessions: async () => idsWithPrefix(await dirNames(root), 'session_'),
     listAgents: async (id) => idsWithPrefix(await dirNames(join(session(id), 'agents')), 'agent_'),
     listMultiAgents: async (id) => idsWithPrefix(await dirNames(join(session(id), 'multi_agents')), 'multi_agent_'),

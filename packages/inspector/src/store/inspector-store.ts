@@ -1,4 +1,4 @@
-import type { SessionRepository } from '@skein/core';
+import type { MemoryStore, SessionRepository } from '@skein/core';
 
 /**
  * A session store as the inspector reads it: the repository (file or S3) for the documents, plus
@@ -9,6 +9,8 @@ export interface InspectorStore {
   /** How the user named it (`./sessions`, `s3://bucket/prefix`). */
   readonly label: string;
   readonly repository: SessionRepository;
+  /** The long-term memory kept in the same place (`@skein/memory`'s records: documents and messages per resource). */
+  readonly memory: MemoryStore;
   /** Session ids found in the store. */
   listSessions(): Promise<string[]>;
   /** Agent ids stored in one session. */

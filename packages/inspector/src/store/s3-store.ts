@@ -1,6 +1,6 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { ConfigurationError } from '@skein/core';
-import { S3SessionRepository } from '@skein/session-s3';
+import { S3MemoryStore, S3SessionRepository } from '@skein/session-s3';
 import { idsWithPrefix, type InspectorStore } from './inspector-store.js';
 
 /** Where an `s3://bucket/prefix` URL points. */
@@ -73,11 +73,13 @@ export function openS3Store(url: string, client?: S3Client, env: NodeJS.ProcessE
   const { bucket, prefix } = parseS3Url(url);
   const s3 = client ?? new S3Client(s3ConfigFromEnv(env));
   const repository = new S3SessionRepository({ bucket, prefix, client: s3 });
+  const memory = new S3MemoryStore({ bucket, prefix, client: s3 });
   const root = prefix === '' ? '' : `${prefix}/`;
   const session = (id: string): string => `${root}session_${id}/`;
   return {
     label: url,
     repository,
+    memory,
     listSessions: async () => idsWithPrefix(await listPrefixes(s3, bucket, root), 'session_'),
     listAgents: async (id) => idsWithPrefix(await listPrefixes(s3, bucket, `${session(id)}agents/`), 'agent_'),
     listMultiAgents: async (id) =>
@@ -94,6 +96,7 @@ export function openS3Store(url: string, client?: S3Client, env: NodeJS.ProcessE
     close: async () => {
       // Gives up any lease a write took (skein fork, sessions copy); the client passed in is left open.
       await repository.close();
+      await memory.close();
       if (!client) s3.destroy();
     },
   };

@@ -28,6 +28,7 @@ import type { Reservation, RunningTurn } from './run-registry.js';
 import { buildTarget, standing, type Target } from './target.js';
 import { startTurn } from './turn.js';
 import type { TurnStatus } from './turn-result.js';
+import { memoryTargetOf } from './memory-target.js';
 
 /** One request for a turn. `prompt` undefined: resume the conversation's cut turn (a re-join). */
 export interface TurnRequest {
@@ -100,7 +101,8 @@ export async function openTurn(
       ? await claimNew(ctx, request, request.prompt, opened)
       : await claimResume(ctx, request, opened);
     if (!claimed) return undefined;
-    const runOptions = (await ctx.options.runOptions?.(context)) ?? {};
+    const memory = memoryTargetOf(ctx.options.authorize !== undefined, request.principal, request.conversationId);
+    const runOptions = { ...(memory ? { memory } : {}), ...((await ctx.options.runOptions?.(context)) ?? {}) };
     const turn = startTurn({
       ctx,
       conversationId: request.conversationId,
