@@ -96,7 +96,19 @@ describe('POST /v1/{kind}/{name}/agui with @ag-ui/client HttpAgent', () => {
     const desk = await start();
     const client = aguiClient(desk.running, '/v1/graphs/desk/agui', 'ben', { threadId: 'g-1' });
     client.agent.addMessage(user('u1', 'route this'));
+    const active: string[][] = [];
+    client.agent.subscribe({
+      onStateChanged: ({ state }) => void active.push([...(state as { active: string[] }).active]),
+    });
     await client.agent.runAgent({ runId: 'g-run-1' });
+    // The deltas as they came: who ran, one node after the other.
+    expect(active.filter((a, i) => JSON.stringify(a) !== JSON.stringify(active[i - 1]))).toEqual([
+      [],
+      ['triage'],
+      [],
+      ['answer'],
+      [],
+    ]);
     const seen = types(client.events);
     expect(seen.slice(0, 2)).toEqual([EventType.RUN_STARTED, EventType.STATE_SNAPSHOT]);
     const steps = ofType<BaseEvent & { stepName: string }>(client.events, EventType.STEP_STARTED);
