@@ -33,7 +33,17 @@ export type MultiAgentFactory = (context: FactoryContext) => MultiAgentBase | Pr
 export type TargetKind = 'agents' | 'graphs' | 'swarms';
 
 /** What a request asks for, as the server routed it (decoded path, method): `authorize`'s second argument. */
-export type ServerAction = 'message' | 'answers' | 'ui' | 'stream' | 'pending' | 'read' | 'delete' | 'list' | 'cancel';
+export type ServerAction =
+  | 'message'
+  | 'answers'
+  | 'ui'
+  | 'agui'
+  | 'stream'
+  | 'pending'
+  | 'read'
+  | 'delete'
+  | 'list'
+  | 'cancel';
 
 /** The routed request `authorize` decides on: never re-parse the URL, it may be percent-encoded. */
 export interface RouteInfo {
@@ -41,7 +51,7 @@ export interface RouteInfo {
   /** The `{kind}` segment as routed (an unknown kind is answered 404 after `authorize`). */
   kind: string;
   name: string;
-  /** The `{id}` segment as routed (checked after `authorize`); absent for `list`. */
+  /** The `{id}` segment as routed (checked after `authorize`); for `agui` the body's `threadId`; absent for `list`. */
   conversationId?: string;
 }
 
@@ -62,7 +72,7 @@ export interface Limits {
   maxBodyBytes: number;
   /** Largest message: its text, or its content blocks as JSON, in characters (413). Default 32,000. */
   maxMessageChars: number;
-  /** Turns (messages, answers, UI requests) one principal may start per minute (429 with retry-after). Default 60. */
+  /** Turns (messages, answers, UI and AG-UI requests) one principal may start per minute (429 with retry-after). Default 60. */
   turnsPerMinute: number;
   /** Turns running at once in this process (503 with retry-after). Default 1,000. */
   maxConcurrentRuns: number;

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EventType, HttpAgent, type BaseEvent } from '@ag-ui/client';
 import type { SkeinServer } from '@skein/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refundsMade } from '../test-support/desk-run.js';
@@ -112,6 +113,31 @@ describe('the web desk routes', () => {
     const chunks = await replay.text();
     expect(chunks).toContain('"type":"tool-output-available"');
     expect(chunks).toContain('"data":{"turn":2,"status":"completed"}');
+  });
+
+  it('AG-UI (POST /v1/graphs/desk/agui, HttpAgent): the customer sees the run and its approval, and may not answer it', async () => {
+    const agent = (headers: Record<string, string>) => {
+      const client = new HttpAgent({
+        url: 'http://127.0.0.1/v1/graphs/desk/agui',
+        threadId: 'agui-1',
+        headers,
+        fetch: (url, init) => Promise.resolve(app.fetch(new Request(url, init))),
+      });
+      const events: BaseEvent[] = [];
+      client.subscribe({ onEvent: ({ event }) => void events.push(event) });
+      return { client, events };
+    };
+    const paid = (await refundsMade(dir)).length;
+    const ben = agent(asCustomer('ben'));
+    ben.client.addMessage({ id: 'u1', role: 'user', content: 'Please refund order 108, 60 EUR' });
+    await ben.client.runAgent({ runId: 'agui-run-1' });
+    expect(ben.events[0]?.type).toBe(EventType.RUN_STARTED);
+    expect(ben.events.some((e) => e.type === EventType.CUSTOM && e['name'] === 'skein.approval')).toBe(true);
+    const [pending] = ben.client.pendingInterrupts;
+    expect(pending).toMatchObject({ reason: 'approval' });
+    const resume = [{ interruptId: pending?.id ?? '', status: 'resolved' as const, payload: { approved: true } }];
+    await expect(ben.client.runAgent({ runId: 'agui-run-2', resume })).rejects.toMatchObject({ status: 403 });
+    expect(await refundsMade(dir)).toHaveLength(paid);
   });
 
   it("another customer's conversation id answers as a free id does, in every route the pages use", async () => {

@@ -57,6 +57,7 @@ describe('GET /openapi.json', () => {
         'GET /v1/{kind}/{name}/conversations/{id}',
         'DELETE /v1/{kind}/{name}/conversations/{id}',
         'GET /v1/{kind}/{name}/conversations',
+        'POST /v1/{kind}/{name}/agui',
       ].sort(),
     );
     const post = doc.paths['/v1/{kind}/{name}/conversations/{id}/messages']?.['post'] as {

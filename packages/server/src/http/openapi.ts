@@ -11,6 +11,7 @@ import type { RouteName, ServerRoute } from '../routes/route-table.js';
 import { describeRoute, generateSpecs, resolver, uniqueSymbol } from 'hono-openapi';
 import type { z } from 'zod';
 import {
+  aguiBodySchema,
   answersBodySchema,
   cancelSchema,
   conversationListSchema,
@@ -106,6 +107,16 @@ function routeDocs(): Record<RouteName, MiddlewareHandler[]> {
       }),
       conversation,
       reads('json', uiBodySchema),
+    ],
+    agui: [
+      describe('AG-UI: run the agent, graph or swarm on the thread (`threadId`) and stream AG-UI events.', {
+        '200': sse('AG-UI events (`data: <event JSON>`): RUN_STARTED ... RUN_FINISHED or RUN_ERROR.'),
+        '409': problem('Another run of the thread is running, or the named run has finished.'),
+        '413': problem('The body or the message is too large.'),
+        '422': problem('The resume entries do not fit the pending interrupts (`pending` lists them).'),
+      }),
+      reads('param', targetPathSchema),
+      reads('json', aguiBodySchema),
     ],
     stream: [
       describe('Re-join the current turn: after `Last-Event-ID`, then live; resumes a turn cut by a restart.', {

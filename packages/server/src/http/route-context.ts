@@ -53,8 +53,30 @@ export async function conversationRoute(
   action: ServerAction,
 ): Promise<ConversationRoute> {
   const raw = c.req.param('id') ?? '';
-  const target = await checkTarget(ctx, c, action, raw);
-  const conversationId = parseWith(conversationIdSchema, raw, 'path.id');
+  return placeConversation(ctx, await checkTarget(ctx, c, action, raw), raw, 'path.id');
+}
+
+/**
+ * Checks principal, kind and name for a conversation whose id the request carries elsewhere (AG-UI's
+ * body `threadId`): `authorize` sees it as `route.conversationId`. Then {@link placeConversation}.
+ */
+export function targetRouteFor(
+  ctx: ServerContext,
+  c: Context,
+  action: ServerAction,
+  id: string | undefined,
+): Promise<TargetRoute> {
+  return checkTarget(ctx, c, action, id);
+}
+
+/** Checks a conversation id (400 naming `field`) and places it in the principal's namespace. */
+export function placeConversation(
+  ctx: ServerContext,
+  target: TargetRoute,
+  raw: unknown,
+  field: string,
+): ConversationRoute {
+  const conversationId = parseWith(conversationIdSchema, raw, field);
   return { ...target, conversationId, sessionId: ctx.sessionIdOf(target.owner, conversationId) };
 }
 

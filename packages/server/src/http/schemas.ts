@@ -198,6 +198,36 @@ export const problemSchema = z.looseObject({
 
 type MessageBody = z.infer<typeof messageBodySchema>;
 type AnswersBody = z.infer<typeof answersBodySchema>;
+/**
+ * `POST /v1/{kind}/{name}/agui`: AG-UI's `RunAgentInput` (checked by `@ag-ui/core`'s own schema; this
+ * one describes it in the document).
+ */
+export const aguiBodySchema = z
+  .looseObject({
+    threadId: z.string().meta({ description: "The conversation id (the principal's own, as in the other routes)." }),
+    runId: z.string().meta({ description: 'The run (turn); the runId of the running turn re-joins it.' }),
+    messages: z
+      .array(z.looseObject({ id: z.string(), role: z.string(), content: z.json().optional() }))
+      .meta({ description: "The thread's messages; only the last one (the user's) is read." }),
+    resume: z
+      .array(
+        z.looseObject({
+          interruptId: z.string(),
+          status: z.enum(['resolved', 'cancelled']),
+          payload: z.json().optional(),
+        }),
+      )
+      .optional()
+      .meta({
+        description: 'Answers to every interrupt the last run ended with (an approval: `{ approved, message? }`).',
+      }),
+    tools: z.array(z.json()).optional(),
+    context: z.array(z.json()).optional(),
+    state: z.json().optional(),
+    forwardedProps: z.json().optional(),
+  })
+  .meta({ description: "AG-UI's RunAgentInput." });
+
 export type UiBody = z.infer<typeof uiBodySchema>;
 export type InputBlock = z.infer<typeof inputBlockSchema>;
 
@@ -207,6 +237,7 @@ export function registerSchemas(): void {
   schemaRegistry.add(messageBodySchema, { id: 'MessageRequest' });
   schemaRegistry.add(answersBodySchema, { id: 'AnswersRequest' });
   schemaRegistry.add(uiBodySchema, { id: 'UiChatRequest' });
+  schemaRegistry.add(aguiBodySchema, { id: 'AguiRunAgentInput' });
   schemaRegistry.add(interruptSchema, { id: 'Interrupt' });
   schemaRegistry.add(turnResultSchema, { id: 'TurnResult' });
   schemaRegistry.add(turnSummarySchema, { id: 'TurnSummary' });

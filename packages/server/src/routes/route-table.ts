@@ -6,12 +6,23 @@
 import type { Context } from 'hono';
 import type { ServerContext } from '../server-context.js';
 import { deleteConversation, getConversation, getPending, listConversations, postCancel } from './conversations.js';
+import { postAgui } from './agui.js';
 import { postAnswers, postMessage } from './messages.js';
 import { getStream } from './stream.js';
 import { postUi } from './ui.js';
 
 /** The routes' names (the document's description of each is keyed by them). */
-export type RouteName = 'messages' | 'answers' | 'ui' | 'stream' | 'pending' | 'cancel' | 'read' | 'delete' | 'list';
+export type RouteName =
+  | 'messages'
+  | 'answers'
+  | 'ui'
+  | 'agui'
+  | 'stream'
+  | 'pending'
+  | 'cancel'
+  | 'read'
+  | 'delete'
+  | 'list';
 
 /** One route. */
 export interface ServerRoute {
@@ -35,4 +46,5 @@ export const ROUTES: readonly ServerRoute[] = [
   { method: 'GET', path: CONV, doc: 'read', handle: getConversation },
   { method: 'DELETE', path: CONV, doc: 'delete', handle: deleteConversation },
   { method: 'GET', path: '/v1/:kind/:name/conversations', doc: 'list', handle: listConversations },
+  { method: 'POST', path: '/v1/:kind/:name/agui', doc: 'agui', handle: postAgui },
 ];

@@ -7,10 +7,10 @@
  */
 import type { Context } from 'hono';
 import { badRequest, notFound, ProblemError } from '../http/problem.js';
-import { conversationRoute, traceParentOf, type ConversationRoute } from '../http/route-context.js';
+import { conversationRoute, traceParentOf } from '../http/route-context.js';
 import { beginTurn } from '../runs/begin-turn.js';
 import type { EventLog } from '../runs/event-log.js';
-import { checkAccess } from '../runs/open-turn.js';
+import { checkRunAccess } from '../runs/open-turn.js';
 import type { ServerContext } from '../server-context.js';
 import type { ServerEvent } from '../stream/server-events.js';
 import { sseResponse } from '../stream/sse-response.js';
@@ -53,13 +53,6 @@ function stream(
   return sseResponse(c, log, { from, prelude, format, heartbeatMs: ctx.limits.heartbeatMs });
 }
 
-function access(run: { owner: string; kind: string; name: string }, route: ConversationRoute): void {
-  checkAccess(
-    { v: 1, kind: run.kind as ConversationRoute['kind'], name: run.name, owner: run.owner, createdAt: '', title: '' },
-    route,
-  );
-}
-
 export async function getStream(ctx: ServerContext, c: Context): Promise<Response> {
   const route = await conversationRoute(ctx, c, 'stream');
   const format = readFormat(c);
@@ -67,12 +60,12 @@ export async function getStream(ctx: ServerContext, c: Context): Promise<Respons
   const id = route.sessionId;
   const running = ctx.registry.running(id);
   if (running) {
-    access(running, route);
+    checkRunAccess(running, route);
     return stream(ctx, c, running.log, format, last);
   }
   const finished = ctx.registry.finished(id);
   if (finished && last && last.turn === finished.log.turn && last.attempt === finished.log.attempt) {
-    access(finished, route);
+    checkRunAccess(finished, route);
     if (last.seq + 1 < finished.log.size) return stream(ctx, c, finished.log, format, last);
     return c.body(null, 204);
   }

@@ -20,6 +20,8 @@ export interface BeginOptions {
   /** Count against the principal's turns per minute (new messages and answers do; re-joins do not). */
   counted: boolean;
   traceParent: TraceParent | undefined;
+  /** The AG-UI `runId` of the turn (see `TurnRequest.runId`). */
+  runId?: string;
 }
 
 function stoppingProblem(): ProblemError {
@@ -120,6 +122,7 @@ export async function beginTurn(
           owner: route.owner,
           prompt,
           traceParent: options.traceParent,
+          runId: options.runId,
         },
         reservation,
       );

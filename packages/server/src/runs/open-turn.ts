@@ -44,6 +44,8 @@ export interface TurnRequest {
   owner: string;
   prompt: TurnPrompt | undefined;
   traceParent: TraceParent | undefined;
+  /** The AG-UI `runId`: stored with a new turn; the id of the conversation's last turn re-joins (resumes) it instead. */
+  runId?: string | undefined;
 }
 
 interface Opened {
@@ -77,6 +79,17 @@ export function checkAccess(
   }
 }
 
+/** The same checks for a turn running (or just finished) in this process, whose record is not read. */
+export function checkRunAccess(
+  run: { owner: string; kind: string; name: string },
+  request: Pick<TurnRequest, 'conversationId' | 'owner' | 'kind' | 'name'>,
+): void {
+  checkAccess(
+    { v: 1, kind: run.kind as TargetKind, name: run.name, owner: run.owner, createdAt: '', title: '' },
+    request,
+  );
+}
+
 /** Opens and starts a turn on a reserved conversation; `undefined` when a re-join finds nothing to resume. Releases the reservation on failure. */
 export async function openTurn(
   ctx: ServerContext,
@@ -97,9 +110,13 @@ export async function openTurn(
       sessionManager: manager,
     };
     const opened: Opened = { repo, manager, record, context };
-    const claimed = request.prompt
-      ? await claimNew(ctx, request, request.prompt, opened)
-      : await claimResume(ctx, request, opened);
+    const again = request.runId !== undefined && record?.current?.runId === request.runId;
+    const claimed =
+      request.prompt && !again
+        ? await claimNew(ctx, request, request.prompt, opened)
+        : again
+          ? await claimAgain(ctx, request, opened)
+          : await claimResume(ctx, request, opened);
     if (!claimed) return undefined;
     const memory = memoryTargetOf(ctx.options.authorize !== undefined, request.principal, request.conversationId);
     const runOptions = { ...(memory ? { memory } : {}), ...((await ctx.options.runOptions?.(context)) ?? {}) };
@@ -159,6 +176,7 @@ async function claimNew(
     prompt: asked,
     before,
     tag: newTurnTag(),
+    ...(request.runId !== undefined ? { runId: request.runId } : {}),
   };
   const next = record ? { ...record, current } : await createConversation(ctx, request, opened, target, current);
   if (record) await writeRecord(repo, id, next, true);
@@ -235,6 +253,20 @@ async function claimResume(ctx: ServerContext, request: TurnRequest, opened: Ope
   const next = { ...record, current };
   await writeRecord(repo, request.sessionId, next, true);
   return { record: next, target, plan };
+}
+
+/** A request naming the run of the conversation's last turn again: resumes it when it is unfinished, else 409. */
+async function claimAgain(ctx: ServerContext, request: TurnRequest, opened: Opened): Promise<Claimed> {
+  const claimed = await claimResume(ctx, request, opened);
+  if (claimed) return claimed;
+  const last = opened.record?.current;
+  throw new ProblemError(
+    409,
+    'run-finished',
+    'The run has finished',
+    `Run ${JSON.stringify(request.runId?.slice(0, 80))} (turn ${last?.seq}) of ${request.conversationId} ended ${last?.status}, and its events are no longer kept. Start a new run with a new runId; GET /v1/${request.kind}/${request.name}/conversations/${request.conversationId} reads what it did.`,
+    { field: 'body.runId', turn: last?.seq, turnStatus: last?.status },
+  );
 }
 
 function unfinishedProblem(id: string, last: CurrentTurn, request: TurnRequest): ProblemError {

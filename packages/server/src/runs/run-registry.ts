@@ -15,6 +15,8 @@ export interface RunningTurn {
   readonly owner: string;
   readonly turn: number;
   readonly startedAt: string;
+  /** The AG-UI `runId` it was started with, if any. */
+  readonly runId: string | undefined;
   readonly log: EventLog;
   readonly done: Promise<TurnResult>;
   abort(cause: Exclude<AbortCause, undefined>): void;
@@ -25,6 +27,7 @@ export interface FinishedLog {
   readonly owner: string;
   readonly kind: string;
   readonly name: string;
+  readonly runId: string | undefined;
   readonly log: EventLog;
 }
 

@@ -78,6 +78,7 @@ export function startTurn(setup: TurnSetup): RunningTurn {
     owner: record.owner,
     turn: current.seq,
     startedAt: current.startedAt,
+    runId: current.runId,
     log,
     done,
     abort: (why) => {
@@ -126,7 +127,13 @@ async function execute(
   }
   await commit(setup, result, stored.kept(current.prompt, result));
   await closeQuietly(setup.manager);
-  setup.reservation.release({ owner: record.owner, kind: record.kind, name: record.name, log });
+  setup.reservation.release({
+    owner: record.owner,
+    kind: record.kind,
+    name: record.name,
+    runId: current.runId,
+    log,
+  });
   log.append({ type: 'turnEnd', result });
   log.end();
   return result;

@@ -43,6 +43,8 @@ export interface CurrentTurn {
   before: JsonValue;
   /** The turn's tag, carried by the ids of the interrupts it raises (absent in turns stored before tags). */
   tag?: string;
+  /** The AG-UI `runId` the turn was started with (`POST .../agui`): the same id again re-joins it. */
+  runId?: string;
 }
 
 /** The state document. */

@@ -2,11 +2,14 @@
  * Streams a turn's event log to one client as SSE: what it missed, then the live events, batched per
  * turn of the event loop into one write (the events a model call streams in one go, or a turn's start
  * and its first message, cost one chunk and one syscall, not one each; they leave within the same loop
- * turn), with keep-alive comments, and detached when the client goes away (the turn goes on). Two
- * formats: the server's own events, or the AI SDK UI message stream (mapped per client from the same
- * events).
+ * turn), with keep-alive comments, and detached when the client goes away (the turn goes on). Three
+ * formats: the server's own events, the AI SDK UI message stream, or AG-UI events (both mapped per
+ * client from the same events).
  */
+import type { AGUIEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
 import type { Context } from 'hono';
+import { mapAguiEvent, newAguiState, type AguiRun } from '../agui/agui-mapper.js';
 import type { EventLog } from '../runs/event-log.js';
 import { mapUiEvent, newUiState } from '../ui/ui-mapper.js';
 import { UI_STREAM_DONE, UI_STREAM_HEADERS, type UiChunk } from '../ui/ui-chunks.js';
@@ -19,7 +22,9 @@ import { openSink } from './sse-sink.js';
 export interface StreamOptions {
   /** The first seq to send. */
   from: number;
-  format: 'server' | 'ui';
+  format: 'server' | 'ui' | 'agui';
+  /** The AG-UI run (`format: 'agui'`): its thread and run ids. */
+  agui?: AguiRun;
   heartbeatMs: number;
   /** Events sent before the log's, without an id (a `resumed` or `gap` notice). */
   prelude?: ServerEvent[];
@@ -28,8 +33,24 @@ export interface StreamOptions {
 }
 
 /** Turns log entries into frames for one client. */
-function framer(format: 'server' | 'ui'): { frames(entry: LoggedEvent): string; end: string } {
-  if (format === 'server') return { frames: (entry) => entry.frame, end: '' };
+function framer(options: StreamOptions): { frames(entry: LoggedEvent): string; end: string } {
+  if (options.format === 'server') return { frames: (entry) => entry.frame, end: '' };
+  if (options.format === 'agui') {
+    if (!options.agui) throw new Error('unreachable: an AG-UI stream names its run');
+    const state = newAguiState(options.agui);
+    const encoder = new EventEncoder();
+    const events: AGUIEvent[] = [];
+    return {
+      frames: (entry) => {
+        events.length = 0;
+        mapAguiEvent(state, entry.event, events);
+        let text = '';
+        for (const event of events) text += encoder.encodeSSE(event);
+        return text;
+      },
+      end: '',
+    };
+  }
   const state = newUiState();
   const chunks: UiChunk[] = [];
   return {
@@ -46,7 +67,7 @@ function framer(format: 'server' | 'ui'): { frames(entry: LoggedEvent): string; 
 
 /** The SSE response for `log` from `options.from` on, written to the client of `c`. */
 export function sseResponse(c: Context, log: EventLog, options: StreamOptions): Response {
-  const make = framer(options.format);
+  const make = framer(options);
   const headers = { ...(options.format === 'ui' ? UI_STREAM_HEADERS : SSE_HEADERS), ...options.headers };
   const sink = openSink(c, headers);
   let pending = '';
