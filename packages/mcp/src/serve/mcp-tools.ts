@@ -13,7 +13,7 @@ import { callTarget } from './tool-call.js';
 import { TURN_OUTPUT } from './tool-result.js';
 
 /** The input of every tool. */
-const TURN_INPUT = z.object({
+const TURN_INPUT = z.strictObject({
   message: z.string().min(1).optional().describe('The message to send (leave out when sending answers).'),
   conversationId: z
     .string()

@@ -151,4 +151,19 @@ describe('serveMcp over streamable HTTP, with the SDK client', () => {
     };
     expect(read.status).toBe('cancelled');
   });
+
+  it('a dropped connection is resumed: the client comes back with Last-Event-ID and gets the result', async () => {
+    const client = await connect();
+    let progress = 0;
+    const call = client.callTool(
+      { name: 'slow', arguments: { message: 'y'.repeat(40) } },
+      { onprogress: () => progress++ },
+    );
+    await vi.waitUntil(() => mcp.app.skein.runningTurns === 1, { timeout: 5000 });
+    (running.server as { closeAllConnections(): void }).closeAllConnections();
+    const result = await call;
+    expect(turnOf(result)).toMatchObject({ status: 'completed', text: `You said: ${'y'.repeat(40)}` });
+    const again = await client.callTool({ name: 'echo', arguments: { message: 'still here' } });
+    expect(textOf(again)).toContain('You said: still here');
+  });
 });
