@@ -1,7 +1,7 @@
 /**
  * Which of a run's events become MCP progress notifications, and how they read: tool calls and their
  * results, node starts and stops, handoffs and other transitions, interrupts, model retries, guardrail
- * trips and resumes. Each names where it happened (its run-tree path, as an interrupt's `source`).
+ * trips and the start of a turn resumed from the store (its process had died). Each names where it happened (its run-tree path, as an interrupt's `source`).
  * Text deltas and stored messages are not sent (the answer comes in the result). A pure mapping.
  */
 import type { ServerEvent } from '@skein/server';
@@ -41,8 +41,8 @@ function describe(event: ServerEvent): string | undefined {
       return `model call retried (attempt ${event.attempt}): ${event.error}`;
     case 'guardrailTripped':
       return `guardrail ${event.trip.guardrail} blocked the turn`;
-    case 'resumed':
-      return `turn ${event.turn} resumed from the store`;
+    case 'turnStart':
+      return event.resumed ? `turn ${event.turn} resumed from the store` : undefined;
     default:
       return undefined;
   }
