@@ -20,5 +20,3 @@ export function benchOptions(): ServeMcpOptions {
     limits: { turnsPerMinute: 1_000_000 }, // the door keeps the server's limits: 60 a minute would stop the bench
   };
 }
-
-export default benchOptions;

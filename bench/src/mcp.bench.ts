@@ -53,6 +53,7 @@ async function main(): Promise<void> {
         'mcp',
         'serve',
         resolve(here, 'mcp-bench-module.ts'),
+        'benchOptions',
       ],
       stderr: 'ignore',
     }),

@@ -22,7 +22,13 @@ async function loadOptions(modulePath: string, name: string | undefined, cwd: st
   const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   const candidates = Object.entries(mod).filter(([, v]) => isOptions(v));
   const found =
-    name !== undefined ? mod[name] : isDeclared(mod['default']) ? mod['default'] : candidates.length === 1 ? candidates[0]?.[1] : undefined;
+    name !== undefined
+      ? mod[name]
+      : isDeclared(mod['default'])
+        ? mod['default']
+        : candidates.length === 1
+          ? candidates[0]?.[1]
+          : undefined;
   if (!isDeclared(found))
     throw new UsageError(
       name !== undefined
@@ -30,14 +36,18 @@ async function loadOptions(modulePath: string, name: string | undefined, cwd: st
         : `${modulePath} exports ${candidates.length === 0 ? 'no' : 'several'} serveMcp options; export { agents, graphs, swarms, sessions } as default (or a function returning them), or name the export.`,
     );
   const options = typeof found === 'function' ? await found() : found;
-  if (!isOptions(options)) throw new UsageError(`${modulePath}: the export must be the options of serveMcp: { agents, graphs, swarms, sessions, ... }.`);
+  if (!isOptions(options))
+    throw new UsageError(
+      `${modulePath}: the export must be the options of serveMcp: { agents, graphs, swarms, sessions, ... }.`,
+    );
   return options;
 }
 
 /** Runs `skein mcp serve`: resolves once serving (the process lives while stdin is open). */
 export async function mcpCommand({ rest, io }: CommandContext): Promise<number> {
   const [sub, modulePath, name] = rest;
-  if (sub !== 'serve') throw new UsageError(`Unknown command "mcp ${sub ?? ''}"; use: skein mcp serve <module> [export].`);
+  if (sub !== 'serve')
+    throw new UsageError(`Unknown command "mcp ${sub ?? ''}"; use: skein mcp serve <module> [export].`);
   const options = await loadOptions(need(modulePath, 'the module'), name, io.cwd);
   const { serveMcp } = await import('@skein/mcp'); // loads the MCP SDK and the server only for this command
   const mcp = serveMcp(options);

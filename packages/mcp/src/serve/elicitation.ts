@@ -15,7 +15,9 @@ export function reasonText(interrupt: Interrupt): string {
 
 /** The form asking a person to answer `interrupt`. */
 export function elicitationFor(interrupt: Interrupt): ElicitRequestFormParams {
-  const tool = interrupt.toolUse ? ` (tool ${interrupt.toolUse.name}, input ${JSON.stringify(interrupt.toolUse.input)})` : '';
+  const tool = interrupt.toolUse
+    ? ` (tool ${interrupt.toolUse.name}, input ${JSON.stringify(interrupt.toolUse.input)})`
+    : '';
   if (interrupt.name === 'approval') {
     return {
       mode: 'form',

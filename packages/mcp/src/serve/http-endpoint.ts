@@ -7,11 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { jsonDeeperThan, principalId, readBodyBytes, type Principal } from '@skein/core';
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { Limits } from '@skein/server';
 import { ReplayStore } from './event-store.js';
-import type { McpServerBuilder } from './serve-mcp.js';
 import type { ServeMcpOptions } from './options.js';
+
+/** Builds the MCP server of one HTTP session. */
+export type McpServerBuilder = () => McpServer;
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -53,10 +59,19 @@ export class HttpEndpoint {
     let parsedBody: unknown;
     if (request.method === 'POST') {
       const bytes = await readBodyBytes(request, this.#limits.maxBodyBytes);
-      if (!bytes) return rpcError(413, -32600, `The request body is larger than ${this.#limits.maxBodyBytes} bytes (limits.maxBodyBytes).`);
+      if (!bytes)
+        return rpcError(
+          413,
+          -32600,
+          `The request body is larger than ${this.#limits.maxBodyBytes} bytes (limits.maxBodyBytes).`,
+        );
       const text = new TextDecoder().decode(bytes);
       if (jsonDeeperThan(text, this.#limits.maxJsonDepth))
-        return rpcError(400, -32600, `The JSON body nests deeper than ${this.#limits.maxJsonDepth} levels (limits.maxJsonDepth).`);
+        return rpcError(
+          400,
+          -32600,
+          `The JSON body nests deeper than ${this.#limits.maxJsonDepth} levels (limits.maxJsonDepth).`,
+        );
       try {
         parsedBody = JSON.parse(text);
       } catch {
@@ -94,7 +109,11 @@ export class HttpEndpoint {
       return rpcError(403, -32001, `Forbidden: the request is not allowed${why}.`);
     }
     if (principal === undefined)
-      return rpcError(401, -32001, 'Unauthorized: the request has no valid credentials; send them (e.g. an authorization header).');
+      return rpcError(
+        401,
+        -32001,
+        'Unauthorized: the request has no valid credentials; send them (e.g. an authorization header).',
+      );
     return principalId(principal);
   }
 

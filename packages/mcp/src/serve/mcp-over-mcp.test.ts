@@ -32,7 +32,8 @@ describe("a skein agent using another skein service's agent as a tool over MCP",
       (request) => {
         const result = request.messages.at(-1)?.content.find((b) => 'toolResult' in b);
         const json = result && 'toolResult' in result ? result.toolResult.content.find((c) => 'json' in c) : undefined;
-        remembered = (json && 'json' in json ? (json.json as { conversationId: string }) : { conversationId: '' }).conversationId;
+        remembered = (json && 'json' in json ? (json.json as { conversationId: string }) : { conversationId: '' })
+          .conversationId;
         return { toolUses: [{ name: 'desk_echo', input: { message: 'And now?', conversationId: remembered } }] };
       },
       (request) => {
@@ -45,7 +46,9 @@ describe("a skein agent using another skein service's agent as a tool over MCP",
     const answer = await agent.invoke('Ask the desk twice');
     expect(String(answer)).toBe('The desk said: You said: And now?');
     expect(remembered).toMatch(/^mcp-/);
-    const read = (await (await mcp.app.fetch(new Request(`http://x/v1/agents/echo/conversations/${remembered}`))).json()) as {
+    const read = (await (
+      await mcp.app.fetch(new Request(`http://x/v1/agents/echo/conversations/${remembered}`))
+    ).json()) as {
       turns: unknown[];
     };
     expect(read.turns).toHaveLength(2);

@@ -26,7 +26,11 @@ const TURN_INPUT = z.strictObject({
     .describe('Answers to what the conversation waits for, by id: { "<id>": { "approved": true, "message": "..." } }.'),
 });
 
-const KIND_WORDS: Record<TargetKind, string> = { agents: 'agent', graphs: 'graph of agents', swarms: 'swarm of agents' };
+const KIND_WORDS: Record<TargetKind, string> = {
+  agents: 'agent',
+  graphs: 'graph of agents',
+  swarms: 'swarm of agents',
+};
 
 /** A target the door serves as a tool. */
 export interface ServedTarget {
@@ -59,6 +63,11 @@ function describe(target: ServedTarget, options: ServeMcpOptions): string {
   );
 }
 
+/** The client can answer form elicitation: it declared `elicitation` with `form`, or with nothing (form is the default). */
+function formElicitation(declared: Record<string, unknown> | undefined): boolean {
+  return declared !== undefined && (declared['form'] !== undefined || Object.keys(declared).length === 0);
+}
+
 /** Builds the MCP server of one connection; `doorOf` gives the door of a call (its caller's headers). */
 export function buildMcpServer(
   options: ServeMcpOptions,
@@ -75,7 +84,7 @@ export function buildMcpServer(
       (args, ctx) =>
         callTarget(doorOf(ctx.http?.req), target, args, {
           ctx,
-          canElicit: server.server.getClientCapabilities()?.elicitation !== undefined,
+          canElicit: formElicitation(server.server.getClientCapabilities()?.elicitation),
         }),
     );
   }

@@ -55,13 +55,20 @@ describe('serveMcp: bad input is a protocol-correct error and stores nothing', (
   it('arguments that do not match the input schema', async () => {
     await start();
     const client = await connect();
-    for (const args of [{ message: 42 }, { message: 'hi', conversationId: '../etc' }, { message: 'hi', extra: { a: 1 } }, {}]) {
+    for (const args of [
+      { message: 42 },
+      { message: 'hi', conversationId: '../etc' },
+      { message: 'hi', extra: { a: 1 } },
+      {},
+    ]) {
       const result = await client.callTool({ name: 'echo', arguments: args });
       expect(result.isError, JSON.stringify(args)).toBe(true);
     }
     const both = await client.callTool({ name: 'echo', arguments: { message: 'hi', answers: {} } });
     expect(textOf(both)).toMatch(/either message .* or answers/);
-    await expect(client.callTool({ name: 'nobody', arguments: { message: 'hi' } })).rejects.toThrow(/Tool nobody not found/);
+    await expect(client.callTool({ name: 'nobody', arguments: { message: 'hi' } })).rejects.toThrow(
+      /Tool nobody not found/,
+    );
     expect(await stored()).toEqual([]);
   });
 
@@ -70,7 +77,9 @@ describe('serveMcp: bad input is a protocol-correct error and stores nothing', (
     const client = await connect();
     const result = await client.callTool({ name: 'echo', arguments: { message: 'hi', conversationId: 'never-made' } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Unknown conversation "never-made": .* Leave conversationId out to start a new one/);
+    expect(textOf(result)).toMatch(
+      /^Unknown conversation "never-made": .* Leave conversationId out to start a new one/,
+    );
     expect(await stored()).toEqual([]);
   });
 
@@ -140,8 +149,11 @@ describe('serveMcp: who may do what', () => {
     expect(await stored()).toEqual(before);
   });
 
-  it('takes an elicitation's answer only from whom authorizeAnswer allows', async () => {
-    await start({ authorize, authorizeAnswer: ({ principal }) => typeof principal === 'object' && principal['boss'] === true });
+  it('takes an answer to an elicitation only from whom authorizeAnswer allows', async () => {
+    await start({
+      authorize,
+      authorizeAnswer: ({ principal }) => typeof principal === 'object' && principal['boss'] === true,
+    });
     const alice = await connect('alice', { elicitation: {} });
     alice.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { approved: true } }));
     const refused = await alice.callTool({ name: 'refund', arguments: { message: 'Refund 80 EUR please' } });

@@ -64,7 +64,9 @@ describe('serveMcp over streamable HTTP, with the SDK client', () => {
     expect(textOf(first)).toContain(`conversationId: ${conversationId}`);
     const second = await client.callTool({ name: 'echo', arguments: { message: 'Again', conversationId } });
     expect(turnOf(second)).toMatchObject({ conversationId, turn: 2, status: 'completed', text: 'You said: Again' });
-    const stored = (await (await mcp.app.fetch(new Request(`http://x/v1/agents/echo/conversations/${conversationId}`))).json()) as {
+    const stored = (await (
+      await mcp.app.fetch(new Request(`http://x/v1/agents/echo/conversations/${conversationId}`))
+    ).json()) as {
       messages: { role: string }[];
     };
     expect(stored.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);

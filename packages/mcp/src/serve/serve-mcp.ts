@@ -13,9 +13,6 @@ import { buildMcpServer, servedTargets } from './mcp-tools.js';
 import type { ServeMcpOptions } from './options.js';
 import { ServerDoor } from './server-door.js';
 
-/** Builds the MCP server of one HTTP session (internal). */
-export type McpServerBuilder = () => McpServer;
-
 /** One connected MCP client (stdio, or another transport given to `connect`). */
 export interface McpConnection {
   /** Ends the connection (a running turn goes on; its conversation keeps it). */
@@ -61,9 +58,18 @@ export interface SkeinMcpServer {
 export function serveMcp(options: ServeMcpOptions): SkeinMcpServer {
   const path = options.path ?? '/mcp';
   if (!/^\/[A-Za-z0-9/_-]*$/.test(path) || path.startsWith('/v1'))
-    throw new ConfigurationError(`serveMcp: path ${JSON.stringify(path)} must start with / and not with /v1 (default /mcp).`);
+    throw new ConfigurationError(
+      `serveMcp: path ${JSON.stringify(path)} must start with / and not with /v1 (default /mcp).`,
+    );
   const targets = servedTargets(options);
-  const { path: _path, serverInfo: _info, descriptions: _d, sessionIdleMs: _i, maxReplayEvents: _m, ...server } = options;
+  const {
+    path: _path,
+    serverInfo: _info,
+    descriptions: _d,
+    sessionIdleMs: _i,
+    maxReplayEvents: _m,
+    ...server
+  } = options;
   const app = createServer(server as ServerOptions);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const doorOf = (fallback: Headers) => (request: Request | undefined) =>

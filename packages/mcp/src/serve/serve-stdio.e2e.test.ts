@@ -23,7 +23,9 @@ afterEach(async () => {
 });
 
 /** Starts `skein mcp serve` on the test module as a child process, and the SDK's client on its stdio. */
-async function start(capabilities: { elicitation?: object } = {}): Promise<{ client: Client; transport: StdioClientTransport }> {
+async function start(
+  capabilities: { elicitation?: object } = {},
+): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--conditions=@skein/source', '--import', 'tsx', bin, 'mcp', 'serve', module],
@@ -56,7 +58,10 @@ describe('skein mcp serve <module>, with the SDK client over stdio', () => {
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['desk', 'echo', 'refund', 'slow']);
     const first = turnOf(await client.callTool({ name: 'desk', arguments: { message: 'Charged twice' } }));
     expect(first).toMatchObject({ status: 'completed', turn: 1 });
-    const second = await client.callTool({ name: 'desk', arguments: { message: 'Still?', conversationId: first.conversationId } });
+    const second = await client.callTool({
+      name: 'desk',
+      arguments: { message: 'Still?', conversationId: first.conversationId },
+    });
     expect(turnOf(second)).toMatchObject({ conversationId: first.conversationId, turn: 2, status: 'completed' });
   }, 60_000);
 
@@ -76,10 +81,13 @@ describe('skein mcp serve <module>, with the SDK client over stdio', () => {
     await expect(slow).rejects.toThrow();
     expect(progressed).toBe(0); // a plain answer streams text only: no progress lines
     // The slow answer takes ~10 s; the stored record says cancelled well before.
-    await vi.waitUntil(async () => (await records()).some((r) => r.name === 'slow' && r.current?.status === 'cancelled'), {
-      timeout: 4000,
-      interval: 100,
-    });
+    await vi.waitUntil(
+      async () => (await records()).some((r) => r.name === 'slow' && r.current?.status === 'cancelled'),
+      {
+        timeout: 4000,
+        interval: 100,
+      },
+    );
   }, 60_000);
 
   it('a process killed mid-turn: the next process resumes the cut turn, then takes the new message', async () => {

@@ -30,7 +30,15 @@ export class DoorRefusal extends Error {
 
 const ORIGIN = 'http://skein.mcp';
 /** Headers of the caller's request that say nothing about who asks, and are not forwarded. */
-const DROPPED = new Set(['content-length', 'content-type', 'accept', 'host', 'connection', 'transfer-encoding', 'last-event-id']);
+const DROPPED = new Set([
+  'content-length',
+  'content-type',
+  'accept',
+  'host',
+  'connection',
+  'transfer-encoding',
+  'last-event-id',
+]);
 
 /** Calls the server's routes for one caller (`headers`: the MCP HTTP request's, or the stdio connection's). */
 export class ServerDoor {

@@ -49,7 +49,9 @@ export async function callTarget(
   try {
     if (args.conversationId !== undefined) await door.pending(target, id);
     let events =
-      args.answers !== undefined ? door.answers(target, id, args.answers) : await messageEvents(door, target, id, args, call);
+      args.answers !== undefined
+        ? door.answers(target, id, args.answers)
+        : await messageEvents(door, target, id, args, call);
     for (;;) {
       const result = await follow(events, door, target, id, call);
       if (result.status !== 'interrupted' || !call.canElicit) return turnToolResult(result);
@@ -83,9 +85,10 @@ async function messageEvents(
     if (!(error instanceof DoorRefusal) || error.problem.type !== `${PROBLEM}turn-unfinished`) throw error;
   }
   const resumed = await follow(door.rejoin(target, id), door, target, id, call);
-  if (resumed.status === 'interrupted') return (async function* () {
-    yield { type: 'turnEnd', result: resumed } as ServerEvent;
-  })();
+  if (resumed.status === 'interrupted')
+    return (async function* () {
+      yield { type: 'turnEnd', result: resumed } as ServerEvent;
+    })();
   return door.message(target, id, message);
 }
 
@@ -134,7 +137,10 @@ async function follow(
 }
 
 /** Asks the client about each interrupt; the answers, or `undefined` when one stays unanswered. */
-async function elicit(interrupts: readonly Interrupt[], ctx: ServerContext): Promise<Record<string, JsonValue> | undefined> {
+async function elicit(
+  interrupts: readonly Interrupt[],
+  ctx: ServerContext,
+): Promise<Record<string, JsonValue> | undefined> {
   const answers: Record<string, JsonValue> = {};
   for (const interrupt of interrupts) {
     const result = await ctx.mcpReq.elicitInput(elicitationFor(interrupt), { signal: ctx.mcpReq.signal });

@@ -36,7 +36,11 @@ export function turnToolResult(result: TurnResult): CallToolResult {
   const waiting = result.status === 'interrupted' ? result.interrupts : [];
   const why = result.failureReason ?? result.guardrail?.reason;
   const text =
-    result.text !== '' ? result.text : why !== undefined ? `The turn ended ${result.status}: ${why}` : `(${result.status})`;
+    result.text !== ''
+      ? result.text
+      : why !== undefined
+        ? `The turn ended ${result.status}: ${why}`
+        : `(${result.status})`;
   const content: CallToolResult['content'] = [{ type: 'text', text }];
   if (waiting.length > 0) content.push({ type: 'text', text: waitingText(waiting, result.conversationId) });
   content.push({ type: 'text', text: `conversationId: ${result.conversationId}` });

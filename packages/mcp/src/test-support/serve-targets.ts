@@ -17,8 +17,11 @@ function lastUserText(messages: readonly Message[]): string {
 }
 
 /** Answers "You said: <last user text>", the text in `chunkSize` pieces `chunkDelayMs` apart. */
-export function echoModel(chunkDelayMs = 0): ScriptedModel {
-  const turn = (request: ModelRequest): ScriptedTurn => ({ text: `You said: ${lastUserText(request.messages)}`, chunkDelayMs });
+function echoModel(chunkDelayMs = 0): ScriptedModel {
+  const turn = (request: ModelRequest): ScriptedTurn => ({
+    text: `You said: ${lastUserText(request.messages)}`,
+    chunkDelayMs,
+  });
   return new ScriptedModel([turn], { loop: true, record: false, chunkSize: 4 });
 }
 
