@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import type { Principal } from '@skein/core';
 import { FileSessionManager } from '@skein/session-file';
 import { serve, type RunningServer } from '@skein/server';
@@ -39,7 +39,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function connect(token?: string, capabilities: { elicitation?: object } = {}): Promise<Client> {
+async function connect(token?: string, capabilities: ClientCapabilities = {}): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities });
   const requestInit = token ? { headers: { authorization: `Bearer ${token}` } } : {};
   await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`), { requestInit }));
@@ -49,6 +49,9 @@ async function connect(token?: string, capabilities: { elicitation?: object } = 
 
 const textOf = (result: { content?: unknown }): string =>
   ((result.content ?? []) as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+/** The progress notification's `_meta` (sent, though the SDK's callback type leaves it out). */
+const metaOf = (progress: object): Record<string, unknown> =>
+  (progress as { _meta?: Record<string, unknown> })._meta ?? {};
 const stored = async (): Promise<string[]> => (await readdir(dir)).sort();
 
 describe('serveMcp: bad input is a protocol-correct error and stores nothing', () => {
@@ -91,8 +94,8 @@ describe('serveMcp: bad input is a protocol-correct error and stores nothing', (
     const first = await client.callTool(
       { name: 'refund', arguments: { message: 'Refund 80 EUR please' } },
       {
-        onprogress: ({ _meta }) => {
-          const event = _meta?.['dev.skein/event'] as { type: string; interrupts?: { id: string }[] };
+        onprogress: (progress) => {
+          const event = metaOf(progress)['dev.skein/event'] as { type: string; interrupts?: { id: string }[] };
           if (event.type === 'interrupt') answeredId = event.interrupts?.[0]?.id ?? '';
         },
       },

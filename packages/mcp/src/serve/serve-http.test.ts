@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { InMemorySessionRepository, RepositorySessionManager } from '@skein/core';
 import { serve, type RunningServer } from '@skein/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -24,7 +24,7 @@ afterEach(async () => {
   await running.stop();
 });
 
-async function connect(capabilities: { elicitation?: object } = {}): Promise<Client> {
+async function connect(capabilities: ClientCapabilities = {}): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`)));
   clients.push(client);
@@ -81,7 +81,10 @@ describe('serveMcp over streamable HTTP, with the SDK client', () => {
       {
         onprogress: (p) => {
           lines.push(p.message ?? '');
-          paths.push((p._meta?.['dev.skein/event'] as { path?: unknown } | undefined)?.path);
+          paths.push(
+            ((p as { _meta?: Record<string, unknown> })._meta?.['dev.skein/event'] as { path?: unknown } | undefined)
+              ?.path,
+          );
         },
       },
     );
