@@ -51,6 +51,10 @@ export const USAGE = `Usage: skein <command> ...
       The same pages on http://127.0.0.1, updating live while a run writes.
   skein graph <module> [export]
       Print the Mermaid of a graph (or anything with toMermaid()) exported by a module.
+  skein mcp serve <module> [export]
+      Serve the agents, graphs and swarms a module declares (the options of serveMcp from @skein/mcp)
+      as MCP tools on stdin/stdout, for a desktop MCP client. SKEIN_MCP_AUTHORIZATION is sent to
+      authorize as the authorization header of every call.
   skein eval run <module> [export] [--out <dir>] [--resume] [--concurrency <n>] [--repeats <n>]
                  [--baseline <results>] [--threshold <x>]
       Run the evaluation a module exports; exit 1 when a case fails (with --baseline: when a

@@ -5,6 +5,7 @@ import { exportCommand } from './export-command.js';
 import { forkCommand } from './fork-command.js';
 import { mermaidOf } from './graph-command.js';
 import { memoryCommand } from './memory-command.js';
+import { mcpCommand } from './mcp-command.js';
 import { serveCommand } from './serve-command.js';
 import { sessionsCommand } from './sessions-command.js';
 import { showCommand } from './show-command.js';
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<number>> = {
     io.stdout.write(`${await mermaidOf(need(rest[0], 'the module'), rest[1], io.cwd)}\n`);
     return 0;
   },
+  mcp: mcpCommand,
   eval: async ({ rest, values, io }) => {
     const { evalCommand } = await import('./eval-command.js'); // loads @skein/evals only for eval commands
     return await evalCommand(rest, values, io);
