@@ -145,7 +145,7 @@ async function settleStop(
 }
 
 /** Fires AfterModelCallEvent with `error` in place of the answer (its `retry` is not followed). */
-async function afterModelCall(host: LoopHost, inv: Invocation, error: unknown): Promise<void> {
+export async function afterModelCall(host: LoopHost, inv: Invocation, error: unknown): Promise<void> {
   if (!host.hooks.has(AfterModelCallEvent)) return;
   await host.hooks.invoke(new AfterModelCallEvent(host.agent, { invocationState: inv.invocationState, error }));
 }

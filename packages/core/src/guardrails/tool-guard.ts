@@ -9,7 +9,8 @@ import type { AgentTool } from '../tools/agent-tool.js';
 import type { Invocation, LoopHost } from '../loop/loop-host.js';
 import type { OfferedTools } from '../loop/model-call.js';
 import type { ModelTurn } from '../loop/stream-accumulator.js';
-import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
+import { errorToolResult, toolUsesOf, type ToolResult, type ToolUse } from '../types/messages.js';
+import { afterModelCall } from './output-guard.js';
 import type { GuardRun } from './guard-run.js';
 import type { GuardrailTripped } from '../errors/guardrail-errors.js';
 import type { Guardrail, GuardrailDecision, ToolSubject } from './guardrail.js';
@@ -27,7 +28,7 @@ function guardrailsOf(guards: GuardRun, tool: AgentTool | undefined): readonly G
  * Checks the tool uses of an answer before it enters the history: rewritten inputs are changed in
  * place, uses a guardrail refused get their error result in `turn.refused`; a block throws the trip.
  */
-export async function guardToolUses(
+async function guardToolUses(
   host: LoopHost,
   inv: Invocation,
   turn: ModelTurn,
@@ -49,6 +50,26 @@ export async function guardToolUses(
     } else {
       await trip(inv, guards, verdict, use.name);
     }
+  }
+}
+
+/**
+ * Checks the tool uses of a model's answer (see `guardToolUses`), inside the model call: a block fires
+ * AfterModelCallEvent with the trip in place of the answer, as an output block does, then throws it.
+ */
+export async function guardCalls(
+  host: LoopHost,
+  inv: Invocation,
+  turn: ModelTurn,
+  offered: OfferedTools,
+): Promise<void> {
+  const uses = toolUsesOf(turn.message);
+  if (uses.length === 0) return;
+  try {
+    await guardToolUses(host, inv, turn, uses, offered);
+  } catch (error) {
+    await afterModelCall(host, inv, error);
+    throw error;
   }
 }
 

@@ -7,7 +7,6 @@ import { toolUsesOf, type Message, type ToolResult } from '../types/messages.js'
 import type { Invocation, LoopHost } from './loop-host.js';
 import { callModel, offeredTools } from './model-call.js';
 import { executeTools, type ToolsOutcome } from './tool-execution.js';
-import { guardToolUses } from '../guardrails/tool-guard.js';
 import { emitTrip } from '../guardrails/tripwire.js';
 
 /** How the loop ended. */
@@ -86,8 +85,6 @@ async function modelCycle(host: LoopHost, inv: Invocation, last: Message): Promi
     return { stopReason: 'budget_exceeded', message: last, handoff: undefined, budgetExceeded: turn };
   inv.metrics.cycleCount++;
   const uses = toolUsesOf(turn.message);
-  // Tool guardrails check the calls before the answer enters the history (a rewritten input is what is stored).
-  if (inv.guards && uses.length > 0) await guardToolUses(host, inv, turn, uses, offered);
   const added = addMessage(host, inv, turn.message);
   if (added) await added;
   if (uses.length === 0) {

@@ -10,6 +10,7 @@ import { isStreamClosed } from '../events/lockstep-stream.js';
 import { isDelegating } from '../model/delegating-model.js';
 import { AttemptLog } from './attempt-log.js';
 import { guardAnswer, outputWindow, streamGuarded } from '../guardrails/output-guard.js';
+import { guardCalls } from '../guardrails/tool-guard.js';
 import { requestMessages } from '../guardrails/request-messages.js';
 import { checkCachePrefix } from './cache-prefix.js';
 import { sleep } from './retry-strategy.js';
@@ -107,6 +108,9 @@ export async function callModel(
         continue;
       }
     }
+    // Tool guardrails check the calls before anyone sees the answer (hooks, traces, the history): a
+    // rewritten input is what AfterModelCallEvent carries and what is stored.
+    if (turn && inv.guards) await guardCalls(host, inv, turn, offered);
     if (turn) answered(inv, turn, (log?.answeredBy ?? host.model).modelId);
     if (hooks.has(AfterModelCallEvent) && (await askedToRetry(host, inv, turn, error))) continue;
     if (turn) return turn;
