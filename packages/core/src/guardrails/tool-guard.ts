@@ -7,7 +7,6 @@
  */
 import type { AgentTool } from '../tools/agent-tool.js';
 import type { Invocation, LoopHost } from '../loop/loop-host.js';
-import type { OfferedTools } from '../loop/model-call.js';
 import type { ModelTurn } from '../loop/stream-accumulator.js';
 import { errorToolResult, toolUsesOf, type ToolResult, type ToolUse } from '../types/messages.js';
 import { afterModelCall } from './output-guard.js';
@@ -16,6 +15,12 @@ import type { GuardrailTripped } from '../errors/guardrail-errors.js';
 import type { Guardrail, GuardrailDecision, ToolSubject } from './guardrail.js';
 import { runChecks, type Verdict } from './run-checks.js';
 import { emitTrip } from './tripwire.js';
+
+/** What a model call offered, as the checks need it: handoffs are not checked, invocation tools are. */
+interface Offered {
+  readonly handoffs: ReadonlyMap<string, unknown> | undefined;
+  readonly extras: ReadonlyMap<string, AgentTool> | undefined;
+}
 
 /** The guardrails of a call of `tool`: the invocation's, then the tool's own. */
 function guardrailsOf(guards: GuardRun, tool: AgentTool | undefined): readonly Guardrail<ToolSubject>[] {
@@ -33,7 +38,7 @@ async function guardToolUses(
   inv: Invocation,
   turn: ModelTurn,
   uses: readonly ToolUse[],
-  offered: OfferedTools,
+  offered: Offered,
 ): Promise<void> {
   const guards = inv.guards as GuardRun;
   for (const use of uses) {
@@ -57,12 +62,7 @@ async function guardToolUses(
  * Checks the tool uses of a model's answer (see `guardToolUses`), inside the model call: a block fires
  * AfterModelCallEvent with the trip in place of the answer, as an output block does, then throws it.
  */
-export async function guardCalls(
-  host: LoopHost,
-  inv: Invocation,
-  turn: ModelTurn,
-  offered: OfferedTools,
-): Promise<void> {
+export async function guardCalls(host: LoopHost, inv: Invocation, turn: ModelTurn, offered: Offered): Promise<void> {
   const uses = toolUsesOf(turn.message);
   if (uses.length === 0) return;
   try {
