@@ -1,6 +1,6 @@
 /**
  * An agent on Claude with one tool, through the Anthropic API. Needs ANTHROPIC_API_KEY:
- *   ANTHROPIC_API_KEY=... node --conditions=@skein/source --import tsx examples/src/anthropic-weather.ts
+ *   ANTHROPIC_API_KEY=... node --conditions=@skein/source --import tsx examples/basics/src/anthropic-weather.ts
  */
 import { Agent, tool } from '@skein/core';
 import { AnthropicModel } from '@skein/model-anthropic';

@@ -9,9 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentStreamEvent, MultiAgentStreamEvent } from '@skein/core';
-import { pickDeskModels } from '../support-desk/src/desk-models.js';
-import { DeskStore } from '../support-desk/src/desk-store.js';
-import { buildDeskGraph } from '../support-desk/src/shapes/graph-desk.js';
+import { pickDeskModels } from '../../support-desk/src/desk-models.js';
+import { DeskStore } from '../../support-desk/src/desk-store.js';
+import { buildDeskGraph } from '../../support-desk/src/shapes/graph-desk.js';
 
 interface Row {
   state: 'waiting' | 'running' | 'completed' | 'failed' | 'interrupted';

@@ -2,7 +2,7 @@
  * The typical support app: a triage agent hands the customer to a billing agent, which hands a
  * refund to the refund agent. Runs on scripted models (no credentials needed) and prints what happens:
  * node starts, streamed text, tool calls, transfers, and the final result.
- * Run: node --conditions=@skein/source --import tsx examples/src/triage-swarm.ts
+ * Run: node --conditions=@skein/source --import tsx examples/basics/src/triage-swarm.ts
  */
 import { z } from 'zod';
 import { Agent, tool } from '@skein/core';

@@ -22,9 +22,9 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { instrument } from '@skein/otel';
-import { pickDeskModels } from '../support-desk/src/desk-models.js';
-import { DeskStore } from '../support-desk/src/desk-store.js';
-import { buildDeskGraph } from '../support-desk/src/shapes/graph-desk.js';
+import { pickDeskModels } from '../../support-desk/src/desk-models.js';
+import { DeskStore } from '../../support-desk/src/desk-store.js';
+import { buildDeskGraph } from '../../support-desk/src/shapes/graph-desk.js';
 
 const endpoint = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
 const memory = new InMemorySpanExporter();

@@ -2,7 +2,7 @@
  * A support graph: triage routes a request to billing or refund with conditional edges; both
  * branches end at a summary node. Driven by scripted models so it runs offline; replace them with
  * `new BedrockModel()` or `new AnthropicModel()` for real answers.
- * Run: node --conditions=@skein/source --import tsx examples/src/graph-triage.ts "I was charged twice"
+ * Run: node --conditions=@skein/source --import tsx examples/basics/src/graph-triage.ts "I was charged twice"
  */
 import { Agent, InMemorySessionRepository, RepositorySessionManager } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';

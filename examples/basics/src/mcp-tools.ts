@@ -2,7 +2,7 @@
  * An agent whose tools come from an MCP server: @skein/mcp's test server, started as a child process
  * over stdio, so it runs offline. The model is scripted; replace it with `new BedrockModel()` or
  * `new AnthropicModel()` and the test server with a real one (`{ command: 'npx', args: [...] }`).
- * Run: node --conditions=@skein/source --import tsx examples/src/mcp-tools.ts
+ * Run: node --conditions=@skein/source --import tsx examples/basics/src/mcp-tools.ts
  */
 import { Agent } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';

@@ -1,6 +1,6 @@
 /**
  * An agent on Amazon Bedrock with one tool. Needs AWS credentials with access to the model:
- *   AWS_REGION=us-east-1 node --conditions=@skein/source --import tsx examples/src/bedrock-weather.ts
+ *   AWS_REGION=us-east-1 node --conditions=@skein/source --import tsx examples/basics/src/bedrock-weather.ts
  */
 import { Agent, tool } from '@skein/core';
 import { BedrockModel } from '@skein/model-bedrock';
