@@ -117,6 +117,11 @@ const examples: Example[] = [
     prints: /bytes of HTML/,
   },
   {
+    readme: 'packages/memory/README.md',
+    setup: async () => ({ cwd: await mkdtemp(join(work, 'memory-')) }),
+    prints: /^Yes: the double charge on order 42 was refunded\.$/,
+  },
+  {
     readme: 'packages/mcp/README.md',
     setup: async () => {
       await mkdir('/tmp/notes', { recursive: true });
