@@ -10,6 +10,7 @@ import {
   type MemoryStore,
   type MemoryTarget,
   MemoryError,
+  type Message,
   MessageAddedEvent,
   messageText,
   tool,
@@ -131,7 +132,7 @@ export class Memory implements AgentMemory {
     const agent = event.agent;
     if (this.#working) turn.working = await this.#working.read(target.resource, this.#workingKey(agent, target.thread));
     const facts = this.#observer ? await this.#observer.facts(target.resource, this.#factsKey(agent)) : [];
-    const outcome = await this.#recall(target, agent);
+    const outcome = await this.#recall(target, event.messages);
     if (outcome && !outcome.done)
       await event.warn(
         'memory_recall_skipped',
@@ -140,13 +141,13 @@ export class Memory implements AgentMemory {
     return { facts, recalled: outcome?.done ? outcome.value : [] };
   }
 
-  #recall(target: Resolved | MemoryTurn, agent: AgentHandle): Promise<Capped<Recalled>> | undefined {
+  #recall(target: Resolved | MemoryTurn, messages: readonly Message[]): Promise<Capped<Recalled>> | undefined {
     const options = this.#options.recall;
     if (!options) return undefined;
     const run = (query: string): Promise<Capped<Recalled>> =>
       capped(recall(this.store, target.resource, target.thread, query, options, this.#embedder), options.latencyMs);
     if (target instanceof MemoryTurn) return (target.recalled ??= run(target.task));
-    const lastUser = [...agent.messages].reverse().find((m) => m.role === 'user' && messageText(m).trim() !== '');
+    const lastUser = [...messages].reverse().find((m) => m.role === 'user' && messageText(m).trim() !== '');
     return run(lastUser ? messageText(lastUser) : '');
   }
 

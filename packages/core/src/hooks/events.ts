@@ -77,12 +77,15 @@ export class BeforeModelCallEvent extends AgentHookEvent {
   readonly memory: MemoryTarget | undefined;
   /** The system prompt this call sends: the agent's own; a hook may change it for this call (memory appends its part). */
   systemPrompt: string | undefined;
+  /** The messages this call sends (the history, with a prompt still held back while parallel input guardrails run). */
+  readonly messages: readonly Message[];
   readonly #warn: ((code: string, message: string) => Promise<void> | undefined) | undefined;
   constructor(
     agent: AgentHandle,
     invocationState: InvocationState,
     fields: {
       systemPrompt?: string | undefined;
+      messages?: readonly Message[] | undefined;
       memory?: MemoryTarget | undefined;
       warn?: (code: string, message: string) => Promise<void> | undefined;
     } = {},
@@ -91,6 +94,7 @@ export class BeforeModelCallEvent extends AgentHookEvent {
     this.invocationState = invocationState;
     this.systemPrompt = 'systemPrompt' in fields ? fields.systemPrompt : agent.systemPrompt;
     this.memory = fields.memory;
+    this.messages = fields.messages ?? agent.messages;
     this.#warn = fields.warn;
   }
 

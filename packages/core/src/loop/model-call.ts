@@ -163,6 +163,7 @@ function modelRequest(
 async function hookedSystemPrompt(host: LoopHost, inv: Invocation): Promise<string | undefined> {
   const event = new BeforeModelCallEvent(host.agent, inv.invocationState, {
     systemPrompt: host.systemPrompt,
+    messages: inv.guards ? requestMessages(host.messages(), inv.guards) : host.messages(),
     memory: inv.memory,
     warn: (code, message) => inv.emit({ type: 'warning', code, message }),
   });
