@@ -69,9 +69,12 @@ describe('the desk on --model anthropic,bedrock while Anthropic answers 529', ()
     // The budget counted every attempt: the failed Anthropic requests and the Bedrock answers.
     const spend = /\[budget\] turn: (\d+) tokens in (\d+) model calls/.exec(asked.stdout);
     expect(Number(spend?.[1])).toBeGreaterThan(0);
-    expect(Number(spend?.[2])).toBe(anthropic.requests.length + bedrock.requests.length);
+    // (The triage's injection judge calls the same models on a budget of its own: not the turn's.)
+    const forTurn = (requests: readonly unknown[]): number =>
+      requests.filter((r) => !JSON.stringify(r).includes('You are a guardrail.')).length;
+    expect(Number(spend?.[2])).toBe(forTurn(anthropic.requests) + forTurn(bedrock.requests));
     // Anthropic was tried until its circuit breaker opened (3 failures in the process), then skipped.
-    expect(anthropic.requests.length).toBe(3);
+    expect(forTurn(anthropic.requests)).toBe(3);
 
     const approved = await runDesk([...args, '--resume', '--yes'], { env: env() });
     expect(approved.stdout).toMatch(/\[approval\] \S*refund asks to issue_refund \{"orderId":"108","amountEur":60/);
@@ -79,7 +82,7 @@ describe('the desk on --model anthropic,bedrock while Anthropic answers 529', ()
     expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]);
     expect(await storedTransitions(dir, 'customer-1-graph', 'desk-graph')).toEqual(APPROVED_REFUND_PATH);
 
-    expect(anthropic.requests.length).toBeLessThanOrEqual(6); // the resuming process has a breaker of its own
+    expect(forTurn(anthropic.requests)).toBeLessThanOrEqual(6); // the resuming process has a breaker of its own
 
     // The refund agent's history: every tool use with its result, the refund paid once.
     const store = openStore(`sqlite:${join(dir, 'desk.db')}`);

@@ -23,6 +23,8 @@ const ROLES: [string, DeskRole][] = [
   [SUMMARY_PROMPT, 'summary'],
   [CONCIERGE_PROMPT, 'concierge'],
   [NOTES_PROMPT, 'notes'],
+  // The injection judge of the triage's input (an llmJudge of @skein/guardrails).
+  ['You are a guardrail.', 'judge'],
 ];
 
 interface ConverseBody {
