@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chatChunks, OpenAITestServer } from '@skein/model-openai/testing';
+import { chatChunks, OpenAITestServer, type RecordedRequest } from '@skein/model-openai/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, watchPage } from './test-support/browser.js';
@@ -23,11 +23,16 @@ const sentAt: number[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'skein-desk-web-latency-'));
   model = await OpenAITestServer.start();
-  for (let i = 1; i <= ROUNDS; i++)
-    model.enqueue(() => {
-      sentAt[i] = Date.now();
-      return { chunks: chatChunks({ text: [`Answer ${i}`, ' from the model on loopback.'] }) };
-    });
+  // Each message makes two calls: the desk's answer and the injection judge of its input (same model).
+  let answers = 0;
+  const reply = (request: RecordedRequest) => {
+    if (JSON.stringify(request.body).includes('You are a guardrail.'))
+      return { chunks: chatChunks({ text: ['PASS'] }) };
+    const i = ++answers;
+    sentAt[i] = Date.now();
+    return { chunks: chatChunks({ text: [`Answer ${i}`, ' from the model on loopback.'] }) };
+  };
+  for (let i = 0; i < 2 * ROUNDS; i++) model.enqueue(reply);
   const env = { OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'test', OPENAI_MODEL: 'test-model' };
   [desk, browser] = await Promise.all([startDeskWeb(['--dir', dir, '--shape', 'agent'], env), launchChromium()]);
 }, 600_000);
