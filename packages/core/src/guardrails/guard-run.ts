@@ -26,6 +26,14 @@ export interface AgentGuardrails extends GuardrailSet {
   readonly options: GuardrailOptions | undefined;
   /** True when some tool of the agent has guardrails of its own. */
   readonly toolsHaveGuardrails: boolean;
+  /** `inputGuardrails` split once: the blocking ones and the parallel ones. */
+  readonly split: InputSplit;
+}
+
+/** Input guardrails split: those that run before the model call and those that may run beside it. */
+interface InputSplit {
+  readonly blocking: readonly Guardrail<InputSubject>[];
+  readonly parallel: readonly Guardrail<InputSubject>[];
 }
 
 /** Parallel input checks still running beside the first model call. */
@@ -77,10 +85,12 @@ export class GuardRun {
     host: GuardHost,
     principal: Principal | undefined,
   ) {
-    const input = join(added?.inputGuardrails, own?.inputGuardrails);
-    const parallel = input.some((g) => g.parallel === true);
-    this.input = parallel ? input.filter((g) => g.parallel !== true) : input;
-    this.parallelInput = parallel ? input.filter((g) => g.parallel === true) : NONE;
+    const split =
+      own && !added?.inputGuardrails?.length
+        ? own.split
+        : splitInput(join(added?.inputGuardrails, own?.inputGuardrails));
+    this.input = split.blocking;
+    this.parallelInput = split.parallel;
     this.output = join(added?.outputGuardrails, own?.outputGuardrails);
     this.tool = join(added?.toolGuardrails, own?.toolGuardrails);
     this.toolsHaveGuardrails = own?.toolsHaveGuardrails === true;
@@ -170,11 +180,17 @@ export function agentGuardrails(
   if (!hasAny(set) && !toolsHaveGuardrails) return undefined;
   return {
     inputGuardrails: set.inputGuardrails ?? NONE,
+    split: splitInput(set.inputGuardrails ?? NONE),
     outputGuardrails: set.outputGuardrails ?? NONE,
     toolGuardrails: set.toolGuardrails ?? NONE,
     options: set.guardrailOptions,
     toolsHaveGuardrails,
   };
+}
+
+function splitInput(input: readonly Guardrail<InputSubject>[]): InputSplit {
+  if (!input.some((g) => g.parallel === true)) return { blocking: input, parallel: NONE };
+  return { blocking: input.filter((g) => g.parallel !== true), parallel: input.filter((g) => g.parallel === true) };
 }
 
 /** `a` then `b`, copied only when both have some. */
