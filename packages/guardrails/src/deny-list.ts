@@ -18,11 +18,21 @@ export interface DenyListOptions extends TextGuardrailOptions {
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whole words and phrases, case-insensitively, in one pattern: `\b` around ASCII words (fast), letter and digit lookarounds when one is not. */
-function wordsPattern(words: readonly string[]): RegExp {
+function wordsPattern(words: readonly string[], ascii: boolean): RegExp {
   const alternatives = words.map(escape).join('|');
-  const ascii = words.every((w) => /^[\x20-\x7e]*$/.test(w) && /^\w/.test(w) && /\w$/.test(w));
   if (ascii) return new RegExp(`\\b(?:${alternatives})\\b`, 'gi');
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'giu');
+}
+
+/**
+ * True when `text` may hold one of `lowered` (ASCII words, lower-cased): a case-insensitive match of
+ * an ASCII word is the same ASCII letters in any case, so a text whose lower case holds none of them
+ * cannot match, and the pattern need not run (a native substring search is several times faster).
+ */
+function mayHold(text: string, lowered: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  for (const word of lowered) if (lower.includes(word)) return true;
+  return false;
 }
 
 /**
@@ -33,9 +43,12 @@ function wordsPattern(words: readonly string[]): RegExp {
  */
 export function denyList(options: DenyListOptions): Guardrail {
   const words = options.words ?? [];
+  const ascii = words.every((w) => /^[\x20-\x7e]*$/.test(w) && /^\w/.test(w) && /\w$/.test(w));
+  const wordsRe = words.length > 0 ? wordsPattern(words, ascii) : undefined;
+  const lowered = ascii ? words.map((w) => w.toLowerCase()) : undefined;
   const sources = [
     // Words in one pattern (one scan of the text), unless one needs the Unicode lookarounds.
-    ...(words.length > 0 ? [wordsPattern(words)] : []),
+    ...(wordsRe ? [wordsRe] : []),
     ...(options.patterns ?? []).map((p) => (p.global ? p : new RegExp(p.source, `${p.flags}g`))),
   ];
   if (sources.length === 0) throw new TypeError('denyList() needs words or patterns to look for.');
@@ -46,6 +59,7 @@ export function denyList(options: DenyListOptions): Guardrail {
     (text) => {
       let out = text;
       for (const pattern of sources) {
+        if (pattern === wordsRe && lowered && !mayHold(out, lowered)) continue;
         pattern.lastIndex = 0;
         const match = pattern.exec(out);
         if (!match) continue;

@@ -17,6 +17,10 @@ describe('denyList()', () => {
       reason: 'contains "Gift Card"',
     });
     expect(check(deny, { text: 'giftcards are fine', final: true }, 'output')).toEqual({ action: 'pass' });
+    // A text whose lower case is longer than itself (İ) is still read right.
+    expect(check(deny, { text: 'İİ GIFT CARD', final: true }, 'output')).toMatchObject({
+      reason: 'contains "GIFT CARD"',
+    });
     expect(check(deny, { text: 'key sk-abcdef123456', final: false }, 'output')).toMatchObject({ action: 'block' });
     const redact = denyList({ words: ['darn'], action: 'redact' });
     expect(check(redact, { text: 'darn it, Darn!', messages: [] }, 'input')).toEqual({

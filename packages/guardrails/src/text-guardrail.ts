@@ -40,7 +40,7 @@ export function textGuardrail(name: string, check: TextCheck, options: TextGuard
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     check: (subject: GuardrailSubject, context: GuardrailContext): GuardrailDecision => {
       if (where && !where.includes(context.where)) return PASS;
-      if (!('tool' in subject)) return decide(check(subject.text, context), (text) => ({ action: 'rewrite', text }));
+      if (!('tool' in subject)) return decideText(check(subject.text, context));
       const blocked: string[] = [];
       const rewrite = (text: string): string => {
         const finding = check(text, context);
@@ -59,9 +59,10 @@ export function textGuardrail(name: string, check: TextCheck, options: TextGuard
   };
 }
 
-function decide(finding: TextFinding, rewrite: (text: string) => GuardrailDecision): GuardrailDecision {
+/** The decision on the text of an input or output. */
+function decideText(finding: TextFinding): GuardrailDecision {
   if (!finding) return PASS;
-  return 'block' in finding ? { action: 'block', reason: finding.block } : rewrite(finding.rewrite);
+  return 'block' in finding ? { action: 'block', reason: finding.block } : { action: 'rewrite', text: finding.rewrite };
 }
 
 /** `value` with every string mapped; the same object when nothing changed. */

@@ -177,16 +177,15 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#run(
       'reading memory',
       (db) => {
-        const upTo = this.#st(
+        // One statement: the hit and up to `before` messages before it (newest first), then up to `after` after it.
+        const rows = this.#st(
           db,
-          `SELECT ${COLUMNS} FROM skein_memory_messages WHERE resource = ? AND thread = ? AND seq <= ? ORDER BY seq DESC LIMIT ?`,
-        ).all(resource, thread, seq, before + 1) as Row[];
+          `SELECT * FROM (SELECT ${COLUMNS}, 0 AS side FROM skein_memory_messages WHERE resource = ? AND thread = ? AND seq <= ? ORDER BY seq DESC LIMIT ?)
+           UNION ALL SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM skein_memory_messages WHERE resource = ? AND thread = ? AND seq > ? ORDER BY seq LIMIT ?)`,
+        ).all(resource, thread, seq, before + 1, resource, thread, seq, after) as (Row & { side: number })[];
+        const upTo = rows.filter((r) => r.side === 0);
         if (Number(upTo[0]?.seq) !== seq) return [];
-        const later = this.#st(
-          db,
-          `SELECT ${COLUMNS} FROM skein_memory_messages WHERE resource = ? AND thread = ? AND seq > ? ORDER BY seq LIMIT ?`,
-        ).all(resource, thread, seq, after) as Row[];
-        return [...upTo.reverse(), ...later].map(toMessage);
+        return [...upTo.reverse(), ...rows.filter((r) => r.side === 1)].map(toMessage);
       },
       [],
     );
@@ -214,12 +213,16 @@ export class SqliteMemoryStore implements MemoryStore {
         for (const match of matches)
           for (const row of newest.all(match, resource, options.excludeThread ?? '') as (Row & { id: number })[])
             byId.set(row.id, row);
-        const rows = [...byId.entries()].sort((a, b) => b[0] - a[0]).map(([, row]) => row);
-        const rowOf = new Map(rows.map((r) => [toMessage({ ...r, embedding: null }), r]));
-        return rankLexical([...rowOf.keys()], terms, options).map((hit) => ({
-          message: toMessage(rowOf.get(hit.message) as Row),
-          score: hit.score,
-        }));
+        // Newest first (ranking keeps that order among equal scores); a vector is read only for a hit.
+        const rowOf = new Map<MemoryMessage, Row>();
+        for (const id of [...byId.keys()].sort((a, b) => b - a)) {
+          const row = byId.get(id) as Row;
+          rowOf.set(toMessage(row.embedding ? { ...row, embedding: null } : row), row);
+        }
+        return rankLexical([...rowOf.keys()], terms, options).map((hit) => {
+          const row = rowOf.get(hit.message) as Row;
+          return row.embedding ? { message: toMessage(row), score: hit.score } : hit;
+        });
       },
       [],
     );

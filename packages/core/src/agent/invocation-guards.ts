@@ -1,4 +1,5 @@
-import { guardRunFor, type AgentGuardrails, type GuardRun } from '../guardrails/guard-run.js';
+import { guardRunFor, type AgentGuardrails, type GuardHost, type GuardRun } from '../guardrails/guard-run.js';
+import type { InvocationState } from '../types/invocation-state.js';
 import type { AgentHandle } from './agent-handle.js';
 import type { OpenInvocation } from './invocation.js';
 import type { InvokeOptions } from './agent-handle.js';
@@ -13,19 +14,34 @@ export function openGuards(
   opened: OpenInvocation,
   options: InvokeOptions,
 ): GuardRun | undefined {
-  const { inv } = opened;
-  return guardRunFor(
-    own,
-    options.guardrails,
-    () => ({
-      agent,
-      invocationState: inv.invocationState,
-      signal: () => inv.signal,
-      // Who checks, and where in the whole conversation (removed messages count): a check's idempotency key.
-      position: () =>
-        `${inv.idempotencyScope}\u0000${agent.conversationManager.removedMessageCount + agent.messages.length}`,
-      abort: (reason) => opened.abort(reason),
-    }),
-    options.principal,
-  );
+  return guardRunFor(own, options.guardrails, new InvocationHost(agent, opened), options.principal);
+}
+
+/** What an invocation offers its guardrails: a class, so that an invocation makes no closure for them. */
+class InvocationHost implements GuardHost {
+  readonly agent: AgentHandle;
+  readonly #opened: OpenInvocation;
+
+  constructor(agent: AgentHandle, opened: OpenInvocation) {
+    this.agent = agent;
+    this.#opened = opened;
+  }
+
+  get invocationState(): InvocationState {
+    return this.#opened.inv.invocationState;
+  }
+
+  signal(): AbortSignal {
+    return this.#opened.inv.signal;
+  }
+
+  /** Who checks, and where in the whole conversation (removed messages count): a check's idempotency key. */
+  position(): string {
+    const { agent } = this;
+    return `${this.#opened.inv.idempotencyScope}\u0000${agent.conversationManager.removedMessageCount + agent.messages.length}`;
+  }
+
+  abort(reason: unknown): void {
+    this.#opened.abort(reason);
+  }
 }

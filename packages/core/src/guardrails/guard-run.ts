@@ -9,25 +9,31 @@ import type { Principal } from '../doors/principal.js';
 import { GuardrailTripped, type GuardrailTrip } from '../errors/guardrail-errors.js';
 import type { InvocationState } from '../types/invocation-state.js';
 import type { Message } from '../types/messages.js';
-import { CheckContext, type CheckScope } from './check-context.js';
+import type { CheckScope } from './check-context.js';
 import type {
   Guardrail,
   GuardrailOptions,
   GuardrailSet,
   InvocationGuardrails,
-  GuardrailSubject,
   GuardrailWhere,
   InputSubject,
   OutputSubject,
   ToolSubject,
 } from './guardrail.js';
-import type { ContextFor } from './run-checks.js';
 
 /** An agent's own guardrails, resolved at construction (`undefined`: none, and no tool has any). */
 export interface AgentGuardrails extends GuardrailSet {
   readonly options: GuardrailOptions | undefined;
   /** True when some tool of the agent has guardrails of its own. */
   readonly toolsHaveGuardrails: boolean;
+  /** `inputGuardrails` split once: the blocking ones and the parallel ones. */
+  readonly split: InputSplit;
+}
+
+/** Input guardrails split: those that run before the model call and those that may run beside it. */
+interface InputSplit {
+  readonly blocking: readonly Guardrail<InputSubject>[];
+  readonly parallel: readonly Guardrail<InputSubject>[];
 }
 
 /** Parallel input checks still running beside the first model call. */
@@ -71,7 +77,7 @@ export class GuardRun {
   /** The trip that ends the turn, once one fired. */
   tripped: GuardrailTripped | undefined;
   readonly #host: GuardHost;
-  readonly #makers: Partial<Record<GuardrailWhere, ContextFor<GuardrailSubject>>> = {};
+  readonly #scopes: Partial<Record<GuardrailWhere, PlaceScope>> = {};
 
   constructor(
     own: AgentGuardrails | undefined,
@@ -79,10 +85,12 @@ export class GuardRun {
     host: GuardHost,
     principal: Principal | undefined,
   ) {
-    const input = join(added?.inputGuardrails, own?.inputGuardrails);
-    const parallel = input.some((g) => g.parallel === true);
-    this.input = parallel ? input.filter((g) => g.parallel !== true) : input;
-    this.parallelInput = parallel ? input.filter((g) => g.parallel === true) : NONE;
+    const split =
+      own && !added?.inputGuardrails?.length
+        ? own.split
+        : splitInput(join(added?.inputGuardrails, own?.inputGuardrails));
+    this.input = split.blocking;
+    this.parallelInput = split.parallel;
     this.output = join(added?.outputGuardrails, own?.outputGuardrails);
     this.tool = join(added?.toolGuardrails, own?.toolGuardrails);
     this.toolsHaveGuardrails = own?.toolsHaveGuardrails === true;
@@ -94,24 +102,10 @@ export class GuardRun {
     this.#host = host;
   }
 
-  /** The context maker of checks at `where` (one per place and invocation). */
-  contextFor<S extends GuardrailSubject>(where: GuardrailWhere): ContextFor<S> {
-    const made = this.#makers[where];
-    if (made) return made as ContextFor<S>;
-    const host = this.#host;
-    const scope: CheckScope = {
-      where,
-      agent: host.agent,
-      path: this.path,
-      principal: this.principal,
-      invocationState: host.invocationState,
-      signal: () => host.signal(),
-      position: () => host.position(),
-    };
-    const maker: ContextFor<GuardrailSubject> = (guardrail, subject) =>
-      new CheckContext(scope, guardrail.name, subject);
-    this.#makers[where] = maker;
-    return maker as ContextFor<S>;
+  /** What the checks at `where` share (one object per place and invocation, made when first needed). */
+  scopeAt(where: GuardrailWhere): CheckScope {
+    this.#scopes[where] ??= new PlaceScope(where, this, this.#host);
+    return this.#scopes[where];
   }
 
   /** Records the trip that ends the turn (the first one wins) and returns it. */
@@ -126,15 +120,55 @@ export class GuardRun {
   }
 }
 
+/**
+ * The scope of the checks at one place of one invocation: a class, so that an invocation makes no
+ * closure for its checks (its signal and position are read through the host only when a check asks).
+ */
+class PlaceScope implements CheckScope {
+  readonly where: GuardrailWhere;
+  readonly #run: GuardRun;
+  readonly #host: GuardHost;
+
+  constructor(where: GuardrailWhere, run: GuardRun, host: GuardHost) {
+    this.where = where;
+    this.#run = run;
+    this.#host = host;
+  }
+
+  get agent(): AgentHandle {
+    return this.#host.agent;
+  }
+
+  get path(): string {
+    return this.#run.path;
+  }
+
+  get principal(): Principal | undefined {
+    return this.#run.principal;
+  }
+
+  get invocationState(): InvocationState {
+    return this.#host.invocationState;
+  }
+
+  signal(): AbortSignal {
+    return this.#host.signal();
+  }
+
+  position(): string {
+    return this.#host.position();
+  }
+}
+
 /** The guardrails of an invocation, or `undefined` when none applies (no guardrail work at all). */
 export function guardRunFor(
   own: AgentGuardrails | undefined,
   added: InvocationGuardrails | undefined,
-  host: () => GuardHost,
+  host: GuardHost,
   principal: Principal | undefined,
 ): GuardRun | undefined {
   if (!own && !hasAny(added)) return undefined;
-  return new GuardRun(own, added, host(), principal);
+  return new GuardRun(own, added, host, principal);
 }
 
 /** An agent's own guardrails from its options and tools, or `undefined` when it has none. */
@@ -146,11 +180,17 @@ export function agentGuardrails(
   if (!hasAny(set) && !toolsHaveGuardrails) return undefined;
   return {
     inputGuardrails: set.inputGuardrails ?? NONE,
+    split: splitInput(set.inputGuardrails ?? NONE),
     outputGuardrails: set.outputGuardrails ?? NONE,
     toolGuardrails: set.toolGuardrails ?? NONE,
     options: set.guardrailOptions,
     toolsHaveGuardrails,
   };
+}
+
+function splitInput(input: readonly Guardrail<InputSubject>[]): InputSplit {
+  if (!input.some((g) => g.parallel === true)) return { blocking: input, parallel: NONE };
+  return { blocking: input.filter((g) => g.parallel !== true), parallel: input.filter((g) => g.parallel === true) };
 }
 
 /** `a` then `b`, copied only when both have some. */

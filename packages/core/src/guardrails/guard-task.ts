@@ -8,7 +8,7 @@ import { promptToMessages } from '../agent/prompt.js';
 import type { Principal } from '../doors/principal.js';
 import { GuardrailTripped } from '../errors/guardrail-errors.js';
 import type { InvocationState } from '../types/invocation-state.js';
-import { CheckContext, type CheckScope } from './check-context.js';
+import type { CheckScope } from './check-context.js';
 import type { Guardrail, InputSubject } from './guardrail.js';
 import { inputSubject, rewriteInput } from './input-guard.js';
 import { runChecks } from './run-checks.js';
@@ -51,12 +51,7 @@ export async function guardTask(
     signal: () => signal,
     position: () => context.scope,
   };
-  const verdict = await runChecks(
-    guardrails,
-    inputSubject(messages),
-    (g, s) => new CheckContext(scope, g.name, s),
-    rewriteInput,
-  );
+  const verdict = await runChecks(guardrails, inputSubject(messages), scope, rewriteInput);
   if (verdict.action === 'pass') {
     if (!verdict.rewritten) return task;
     return typeof task === 'string' ? verdict.subject.text : verdict.subject.messages.slice();

@@ -26,7 +26,7 @@ export function checkInput(
 ): InputOutcome | Promise<InputOutcome> {
   const subject = inputSubject(messages);
   if (guards.input.length === 0) return afterBlocking(guards, subject, canHold);
-  const verdict = runChecks(guards.input, subject, guards.contextFor('input'), rewriteInput);
+  const verdict = runChecks(guards.input, subject, guards.scopeAt('input'), rewriteInput);
   if (verdict instanceof Promise) return verdict.then((v) => afterVerdict(guards, subject, v, canHold));
   return afterVerdict(guards, subject, verdict, canHold);
 }
@@ -79,7 +79,7 @@ async function runParallel(guards: GuardRun, subject: InputSubject): Promise<Gua
   const verdict = await runChecks(
     guards.parallelInput,
     subject,
-    guards.contextFor('input'),
+    guards.scopeAt('input'),
     () => 'a parallel guardrail runs while the model already reads the prompt: it can pass or block',
   );
   return tripOf(guards, verdict);

@@ -60,7 +60,7 @@ export function guardAnswer(
   if (!turn) return 'pass';
   const text = answerText(turn.message);
   if (guards.output.length === 0 || text === '') return 'pass';
-  const verdict = runChecks(guards.output, { text, final: true }, guards.contextFor('output'), rewriteOutput);
+  const verdict = runChecks(guards.output, { text, final: true }, guards.scopeAt('output'), rewriteOutput);
   if (verdict instanceof Promise) return verdict.then((v) => settle(host, inv, guards, turn, v, undefined));
   return settle(host, inv, guards, turn, verdict, undefined);
 }
@@ -82,7 +82,7 @@ async function guardWatched(
     return 'pass';
   }
   const subject: OutputSubject = { text, final: true };
-  const verdict = await runChecks(guards.output, subject, guards.contextFor('output'), rewriteOutput);
+  const verdict = await runChecks(guards.output, subject, guards.scopeAt('output'), rewriteOutput);
   if (verdict.action !== 'pass') return settleStop(host, inv, guards, verdict, window);
   settle(host, inv, guards, turn, verdict, window);
   await window?.finish(verdict.subject.text, verdict.by);

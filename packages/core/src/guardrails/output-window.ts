@@ -96,7 +96,7 @@ export class OutputWindow {
     const cut = windowEnd(this.#pending, guards.windowChars);
     if (cut < 0) return undefined;
     const subject: OutputSubject = { text: this.#pending.slice(0, cut), final: false };
-    const verdict = runChecks(guards.output, subject, guards.contextFor('output'), rewriteOutput);
+    const verdict = runChecks(guards.output, subject, guards.scopeAt('output'), rewriteOutput);
     if (verdict instanceof Promise) return verdict.then((v) => this.#after(v, cut));
     return this.#after(verdict, cut);
   }

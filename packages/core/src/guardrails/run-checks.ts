@@ -5,7 +5,8 @@
  * decision, or does not answer within its timeout blocks: guardrails fail closed.
  */
 import { errorMessage } from '../errors/error-message.js';
-import type { Guardrail, GuardrailContext, GuardrailDecision, GuardrailSubject } from './guardrail.js';
+import { CheckContext, type CheckScope } from './check-context.js';
+import type { Guardrail, GuardrailDecision, GuardrailSubject } from './guardrail.js';
 
 /** What the list came to: the subject (rewritten or not), or the first block or retry. */
 export type Verdict<S> =
@@ -16,20 +17,17 @@ export type Verdict<S> =
 /** Applies a rewrite to a subject: the new subject, or a string saying why the rewrite does not fit here. */
 export type Rewrite<S> = (subject: S, decision: GuardrailDecision & { action: 'rewrite' }) => S | string;
 
-/** Makes the context of one check (its idempotency key depends on the guardrail and the subject). */
-export type ContextFor<S> = (guardrail: Guardrail<never>, subject: S) => GuardrailContext;
-
 /** Default `timeoutMs` of a guardrail. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** Runs `guardrails` on `subject`; a promise only when a check answered with one. */
+/** Runs `guardrails` on `subject` (each check's context in `scope`); a promise only when a check answered with one. */
 export function runChecks<S extends GuardrailSubject>(
   guardrails: readonly Guardrail<S>[],
   subject: S,
-  contextFor: ContextFor<S>,
+  scope: CheckScope,
   rewrite: Rewrite<S>,
 ): Verdict<S> | Promise<Verdict<S>> {
-  return runFrom(guardrails, 0, subject, undefined, contextFor, rewrite);
+  return runFrom(guardrails, 0, subject, undefined, scope, rewrite);
 }
 
 function runFrom<S extends GuardrailSubject>(
@@ -37,17 +35,17 @@ function runFrom<S extends GuardrailSubject>(
   from: number,
   subject: S,
   by: string | undefined,
-  contextFor: ContextFor<S>,
+  scope: CheckScope,
   rewrite: Rewrite<S>,
 ): Verdict<S> | Promise<Verdict<S>> {
   for (let i = from; i < guardrails.length; i++) {
     const guardrail = guardrails[i] as Guardrail<S>;
-    const answered = ask(guardrail, subject, contextFor);
+    const answered = ask(guardrail, subject, scope);
     if (answered instanceof Promise) {
       return answered.then((decision) => {
         const next = apply(guardrail, decision, subject, rewrite);
         if (next.action !== 'pass') return next;
-        return runFrom(guardrails, i + 1, next.subject, next.rewritten ? guardrail.name : by, contextFor, rewrite);
+        return runFrom(guardrails, i + 1, next.subject, next.rewritten ? guardrail.name : by, scope, rewrite);
       });
     }
     const next = apply(guardrail, answered, subject, rewrite);
@@ -64,11 +62,11 @@ type Answer = GuardrailDecision | { action: 'failed'; reason: string; cause: unk
 function ask<S extends GuardrailSubject>(
   guardrail: Guardrail<S>,
   subject: S,
-  contextFor: ContextFor<S>,
+  scope: CheckScope,
 ): Answer | Promise<Answer> {
   let answer: GuardrailDecision | Promise<GuardrailDecision>;
   try {
-    answer = guardrail.check(subject, contextFor(guardrail as Guardrail<never>, subject));
+    answer = guardrail.check(subject, new CheckContext(scope, guardrail.name, subject));
   } catch (error) {
     return failed(error);
   }

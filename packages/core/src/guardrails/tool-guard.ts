@@ -46,7 +46,7 @@ async function guardToolUses(
     const list = guardrailsOf(guards, offered.extras?.get(use.name) ?? host.tools.get(use.name));
     if (list.length === 0) continue;
     const subject: ToolSubject = { tool: use.name, input: use.input, phase: 'before' };
-    const verdict = await runChecks(list, subject, guards.contextFor('tool'), rewriteTool);
+    const verdict = await runChecks(list, subject, guards.scopeAt('tool'), rewriteTool);
     if (verdict.action === 'pass') {
       if (verdict.rewritten) use.input = verdict.subject.input;
     } else if (verdict.action === 'retry') {
@@ -61,10 +61,25 @@ async function guardToolUses(
 /**
  * Checks the tool uses of a model's answer (see `guardToolUses`), inside the model call: a block fires
  * AfterModelCallEvent with the trip in place of the answer, as an output block does, then throws it.
+ * A promise only when the answer holds tool uses.
  */
-export async function guardCalls(host: LoopHost, inv: Invocation, turn: ModelTurn, offered: Offered): Promise<void> {
+export function guardCalls(
+  host: LoopHost,
+  inv: Invocation,
+  turn: ModelTurn,
+  offered: Offered,
+): Promise<void> | undefined {
   const uses = toolUsesOf(turn.message);
-  if (uses.length === 0) return;
+  return uses.length === 0 ? undefined : guardAll(host, inv, turn, uses, offered);
+}
+
+async function guardAll(
+  host: LoopHost,
+  inv: Invocation,
+  turn: ModelTurn,
+  uses: readonly ToolUse[],
+  offered: Offered,
+): Promise<void> {
   try {
     await guardToolUses(host, inv, turn, uses, offered);
   } catch (error) {
@@ -84,7 +99,7 @@ export async function guardToolResult(
   const list = guardrailsOf(guards, tool);
   if (list.length === 0) return result;
   const subject: ToolSubject = { tool: use.name, input: use.input, result, phase: 'after' };
-  const verdict = await runChecks(list, subject, guards.contextFor('tool'), rewriteTool);
+  const verdict = await runChecks(list, subject, guards.scopeAt('tool'), rewriteTool);
   if (verdict.action === 'pass') {
     const after = verdict.subject as ToolSubject & { phase: 'after' };
     return verdict.rewritten ? { ...after.result, toolUseId: use.toolUseId } : result;

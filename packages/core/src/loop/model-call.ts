@@ -110,7 +110,8 @@ export async function callModel(
     }
     // Tool guardrails check the calls before anyone sees the answer (hooks, traces, the history): a
     // rewritten input is what AfterModelCallEvent carries and what is stored.
-    if (turn && inv.guards) await guardCalls(host, inv, turn, offered);
+    const calls = turn && inv.guards && guardCalls(host, inv, turn, offered);
+    if (calls) await calls;
     if (turn) answered(inv, turn, (log?.answeredBy ?? host.model).modelId);
     if (hooks.has(AfterModelCallEvent) && (await askedToRetry(host, inv, turn, error))) continue;
     if (turn) return turn;

@@ -39,38 +39,58 @@ const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
 export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[] {
   const kinds = options.kinds ?? ALL;
   const found: PiiFinding[] = [];
-  const add = (kind: PiiKind, start: number, end: number): void => {
-    if (found.some((f) => start < f.end && f.start < end)) return;
-    found.push({ kind, start, end, text: text.slice(start, end) });
-  };
-  // Cheap tests first: most text (a window of an answer) holds no '@' and few digits, and then no
-  // pattern or library runs at all.
-  const digits = countDigits(text);
+  // One cheap pass first: most text (a window of an answer) holds no '@' and few digits, and then no
+  // pattern or library runs at all. No closure is made per call.
+  const digits = countDigits(text, ENOUGH_DIGITS);
   if (kinds.includes('email') && text.includes('@'))
-    for (const m of text.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
-  const valid = (kind: PiiKind, pattern: RegExp, ok: (candidate: string) => boolean): void => {
-    for (const m of text.matchAll(pattern)) {
-      const length = longestValid(m[0], ok);
-      if (length > 0) add(kind, m.index, m.index + length);
-    }
-  };
-  if (kinds.includes('card') && digits >= 13)
-    valid('card', CARD, (c) => cardValidator.number(c.replace(/[ -]/g, '')).isValid);
-  if (kinds.includes('iban') && digits >= 4) valid('iban', IBAN, (c) => isValidIBAN(electronicFormatIBAN(c) ?? ''));
+    for (const m of text.matchAll(EMAIL)) add(found, text, 'email', m.index, m.index + m[0].length);
+  if (kinds.includes('card') && digits >= 13) addValid(found, text, 'card', CARD, isCard);
+  if (kinds.includes('iban') && digits >= 4) addValid(found, text, 'iban', IBAN, isIban);
   if (kinds.includes('phone') && digits >= 7) {
     const phones = options.defaultCountry
       ? findPhoneNumbersInText(text, { defaultCountry: options.defaultCountry })
       : findPhoneNumbersInText(text);
-    for (const p of phones) add('phone', p.startsAt, p.endsAt);
+    for (const p of phones) add(found, text, 'phone', p.startsAt, p.endsAt);
   }
-  return found.sort((a, b) => a.start - b.start);
+  return found.length > 1 ? found.sort((a, b) => a.start - b.start) : found;
 }
 
-const DIGITS = /\d/g;
+/** Adds a finding unless a span found before overlaps it. */
+function add(found: PiiFinding[], text: string, kind: PiiKind, start: number, end: number): void {
+  for (const f of found) if (start < f.end && f.start < end) return;
+  found.push({ kind, start, end, text: text.slice(start, end) });
+}
 
-/** How many ASCII digits `text` holds (a native regex scan: faster than a loop over the characters). */
-function countDigits(text: string): number {
-  return text.match(DIGITS)?.length ?? 0;
+/** Adds the matches of `pattern` whose longest valid start `ok` accepts. */
+function addValid(
+  found: PiiFinding[],
+  text: string,
+  kind: PiiKind,
+  pattern: RegExp,
+  ok: (candidate: string) => boolean,
+): void {
+  for (const m of text.matchAll(pattern)) {
+    const length = longestValid(m[0], ok);
+    if (length > 0) add(found, text, kind, m.index, m.index + length);
+  }
+}
+
+const isCard = (candidate: string): boolean => cardValidator.number(candidate.replace(/[ -]/g, '')).isValid;
+const isIban = (candidate: string): boolean => isValidIBAN(electronicFormatIBAN(candidate) ?? '');
+
+/** The most digits any kind asks for (a card's 13): counting stops there. */
+const ENOUGH_DIGITS = 13;
+const DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+/**
+ * How many ASCII digits `text` holds, counted up to `enough`: one `indexOf` scan per digit (native
+ * and vectorized: several times faster than a regex or a loop over the characters).
+ */
+function countDigits(text: string, enough: number): number {
+  let count = 0;
+  for (const digit of DIGITS)
+    for (let at = text.indexOf(digit); at >= 0; at = text.indexOf(digit, at + 1)) if (++count >= enough) return count;
+  return count;
 }
 
 /**
