@@ -7,12 +7,21 @@
  *
  * argv: <storageDir> <amount> <phase> [arg]; phases: `run` (invoke the task), `answer <json>` (resume
  * with an interruptResponse), `resume` (invoke again to go on); `--budget <modelCalls>` limits the
- * invocation, `--hold` keeps the process alive after it printed its outcome (to be SIGKILLed).
+ * invocation, `--hold` keeps the process alive after it printed its outcome (to be SIGKILLed),
+ * `--stream` runs `graph.stream()` and prints what every level reported (path, event, text or tool).
  * Payments go to `payments.log` in the storage directory with their idempotency key.
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { Agent, type InterruptResponse, type ModelRequest, tool } from '@skein/core';
+import {
+  Agent,
+  type AgentStreamEvent,
+  type InterruptResponse,
+  type ModelRequest,
+  type MultiAgentResult,
+  type MultiAgentStreamEvent,
+  tool,
+} from '@skein/core';
 import { ScriptedModel, type ScriptedTurn } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
 import { FileSessionManager } from '@skein/session-file';
@@ -80,7 +89,24 @@ const graph = new GraphBuilder()
 
 const task =
   phase === 'answer' ? [{ interruptResponse: JSON.parse(arg ?? '{}') as InterruptResponse }] : 'Refund order 42';
-const result = await graph.invoke(task, { budget });
+const events: string[] = [];
+/** `path|type|detail` of the innermost event of a wrapper (`nodeStream`, `toolStream`). */
+function summary(e: MultiAgentStreamEvent | AgentStreamEvent): string {
+  if (e.type === 'nodeStream' || e.type === 'toolStream') return summary(e.event);
+  if (e.type === 'textDelta') return `${e.path}|text|${e.data}`;
+  if (e.type === 'toolStart' || e.type === 'toolResult')
+    return `${e.path}|${e.type}|${e.type === 'toolStart' ? e.toolUse.toolUseId : e.toolResult.toolUseId}`;
+  if (e.type === 'interrupt') return `${e.path}|interrupt|${e.interrupts.map((i) => i.source).join(',')}`;
+  return `${e.path}|${e.type}|`;
+}
+async function streamed(): Promise<MultiAgentResult> {
+  const gen = graph.stream(task, { budget });
+  for (let step = await gen.next(); ; step = await gen.next()) {
+    if (step.done) return step.value;
+    events.push(summary(step.value));
+  }
+}
+const result = args.includes('--stream') ? await streamed() : await graph.invoke(task, { budget });
 const calls = { approvals: approvalsModel.callCount, refund: refundModel.callCount };
 process.stdout.write(
   `${JSON.stringify({
@@ -88,6 +114,7 @@ process.stdout.write(
     interrupts: (result.interrupts ?? []).map((i) => ({ id: i.id, source: i.source })),
     text: result.results['desk']?.text,
     calls,
+    events,
   })}\n`,
 );
 if (args.includes('--hold')) setInterval(() => undefined, 1000);

@@ -19,6 +19,7 @@ interface Outcome {
   interrupts: { id: string; source: string }[];
   text: string | undefined;
   calls: { approvals: number; refund: number };
+  events: string[];
 }
 
 /** Runs the worker; with `--hold` it is SIGKILLed once it printed its outcome (its writes are done by then). */
@@ -83,4 +84,43 @@ describe('graph > swarm > agent used as a tool, across processes', () => {
     expect(done.calls).toEqual({ approvals: 1, refund: 1 });
     expect((await payments(dir)).map((p) => p.split(':').slice(0, 2).join(':'))).toEqual(['42:30']);
   });
+
+  it('streams every level of it with its path, the pause and the resume in two processes losing and doubling nothing', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-nested-stream-'));
+    const asked = await run([dir, '80', 'run', '--stream', '--hold']);
+    expect(asked.interrupts).toEqual([{ id: 'r1#approval', source: 'desk/refund/approvals' }]);
+    const answer = JSON.stringify({ interruptId: 'r1#approval', response: { approved: true } });
+    const done = await run([dir, '80', 'answer', answer, '--stream']);
+    expect(done.status).toBe('completed');
+    const all = [...asked.events, ...done.events];
+    const at = (p: string, type: string): string[] => all.filter((e) => e.startsWith(`${p}|${type}|`));
+    const text = (p: string): string =>
+      at(p, 'text')
+        .map((e) => e.split('|')[2])
+        .join('');
+    // Every level reports at its own path; the outermost graph's own events have the empty path.
+    expect(at('', 'nodeStart')).toEqual(['|nodeStart|', '|nodeStart|', '|nodeStart|']); // intake, desk, desk again
+    expect(at('desk', 'nodeStart').length).toBeGreaterThan(0); // the swarm's own, at its node's path
+    expect(text('intake')).toBe('A refund request.');
+    expect(text('desk/refund')).toBe('Your refund is on its way.');
+    // The nested approval: asked once in the first process, paid once in the second, its answer's text once.
+    expect(asked.events).toContain('desk/refund/approvals|interrupt|approvals');
+    expect(asked.events.filter((e) => e.startsWith('desk/refund/approvals|toolResult|'))).toEqual([]);
+    expect(done.events.filter((e) => e.startsWith('desk/refund/approvals|toolResult|'))).toEqual([
+      'desk/refund/approvals|toolResult|r1',
+    ]);
+    expect(text('desk/refund/approvals')).toBe('Refund of order 42 paid.');
+    // A nested run's events come between its caller's toolStart and toolResult.
+    const opened = done.events.indexOf('desk/refund|toolStart|' + firstToolUse(done.events));
+    const closed = done.events.indexOf('desk/refund|toolResult|' + firstToolUse(done.events));
+    const nested = done.events.map((e, i) => [e, i] as const).filter(([e]) => e.startsWith('desk/refund/approvals|'));
+    for (const [, i] of nested) expect(i > opened && i < closed).toBe(true);
+    expect((await payments(dir)).map((p) => p.split(':').slice(0, 2).join(':'))).toEqual(['42:80']);
+  });
 });
+
+/** The tool use id of the refund member's call of the approvals agent. */
+function firstToolUse(events: string[]): string {
+  const start = events.find((e) => e.startsWith('desk/refund|toolStart|'));
+  return start?.split('|')[2] ?? 'none';
+}

@@ -3,7 +3,15 @@ export { Agent } from './agent/agent.js';
 export type { AgentHandle, DeriveOptions, InvokeOptions } from './agent/agent-handle.js';
 export type { AgentOptions } from './agent/agent-options.js';
 export { AgentResult } from './agent/agent-result.js';
-export type { AgentStreamEvent, CallbackEvent, CallbackHandler, RequestState } from './agent/agent-events.js';
+export type {
+  AgentEventData,
+  AgentStreamEvent,
+  CallbackEvent,
+  CallbackHandler,
+  RequestState,
+} from './agent/agent-events.js';
+export { depthOf, placeEvent, placing, withinDepth } from './events/event-place.js';
+export type { EventPlace } from './events/event-place.js';
 export type { Prompt } from './agent/prompt.js';
 export type { AsToolOptions } from './agent/as-tool.js';
 export type { DirectToolCaller, DirectToolCallOptions } from './agent/direct-tool-call.js';
@@ -278,13 +286,14 @@ export type {
 } from './budget/index.js';
 
 // Multi-agent base
-export { isUnfinished } from './multiagent/multi-agent.js';
+export { isUnfinished, nodeStreamEvent } from './multiagent/multi-agent.js';
 export { isAgent, isAgentResult, isMultiAgent, isRunnable, runnableKind } from './multiagent/runnable.js';
 export type { Runnable, RunnableKind } from './multiagent/runnable.js';
 export type {
   MultiAgentBase,
   MultiAgentInvokeOptions,
   MultiAgentResult,
+  MultiAgentEventData,
   MultiAgentStreamEvent,
   MultiAgentTask,
   NodeResult,

@@ -3,7 +3,7 @@ import type {
   BudgetExceeded,
   BudgetScope,
   HookRegistry,
-  MultiAgentStreamEvent,
+  MultiAgentEventData,
   OrchestratorBudget,
   RunJournal,
   Status,
@@ -35,7 +35,7 @@ interface AdmitHost {
 export interface Admission {
   readonly state: RunState;
   readonly host: AdmitHost;
-  readonly emit: ((event: MultiAgentStreamEvent) => void) | undefined;
+  readonly emit: ((event: MultiAgentEventData) => void) | undefined;
   /** The run stops, or waits for a person: nothing new starts. */
   halting(): boolean;
   /** The budget limit that stopped the run, if any. */

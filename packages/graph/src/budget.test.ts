@@ -110,7 +110,13 @@ describe('a budget on a graph', () => {
     expect(result.transitions.at(-1)).toMatchObject({ kind: 'budget', to: null });
     expect(hooked).toEqual(['nodeExecutions 3/4']);
     expect(events.filter((e) => e.type === 'budgetWarning')).toEqual([
-      { type: 'budgetWarning', nodeId: 'c', warning: { limit: 'nodeExecutions', max: 4, spent: 3, fraction: 0.75 } },
+      {
+        type: 'budgetWarning',
+        nodeId: 'c',
+        warning: { limit: 'nodeExecutions', max: 4, spent: 3, fraction: 0.75 },
+        path: '',
+        depth: 0,
+      },
     ]);
   });
 

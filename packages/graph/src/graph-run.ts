@@ -14,7 +14,11 @@ import {
   guardrailsForNode,
   type Message,
   type MultiAgentBase,
+  type MultiAgentEventData,
   type MultiAgentStreamEvent,
+  placing,
+  depthOf,
+  withinDepth,
   type NewTransition,
   type NodeResult,
   type NodeTransition,
@@ -52,6 +56,8 @@ export interface RunHost {
   /** The guardrails an enclosing run handed this one (and its path), and who asked. */
   guardrails?: InvocationGuardrails | undefined;
   principal?: Principal | undefined;
+  /** How deep nested runs' events reach the stream (`MultiAgentInvokeOptions.depth`). */
+  depth?: number | undefined;
 }
 
 /**
@@ -68,7 +74,7 @@ export class GraphRun {
   readonly #outgoing: Map<string, GraphEdge[]>;
   readonly #controller = new AbortController();
   readonly #invocationState: InvocationState;
-  readonly #emit: ((event: MultiAgentStreamEvent) => void) | undefined;
+  readonly #emit: ((event: MultiAgentEventData) => void) | undefined;
   readonly #started = performance.now();
   readonly #admission: Admission;
   #stop: { status: Status; reason: string } | undefined;
@@ -87,7 +93,8 @@ export class GraphRun {
     this.#host = host;
     this.#state = state;
     this.#invocationState = invocationState;
-    this.#emit = emit;
+    // The run's own events at its place: '' for the outermost graph, the node path in an enclosing run.
+    this.#emit = placing<MultiAgentEventData, void>(emit, host.guardrails?.path ?? '');
     this.#queue = nodeQueue(host.config.maxConcurrency);
     this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
     host.journal.numberFrom(state.transitions.length);
@@ -97,7 +104,7 @@ export class GraphRun {
     this.#admission = {
       state,
       host,
-      emit,
+      emit: this.#emit,
       halting: () => this.#stop !== undefined || this.#pausing,
       budgetStop: () => this.#budgetStop,
       refuse: (exceeded) => void (this.#budgetStop ??= exceeded),
@@ -170,6 +177,8 @@ export class GraphRun {
     }
     this.#emit?.({ type: 'nodeStart', nodeId });
     const input = answerPrompt(answers?.node) ?? buildNodeInput(state.task, activation.sources, state.results);
+    const guardrails = guardrailsForNode(config.guardrails, this.#host.guardrails, nodeId);
+    const depth = this.#host.depth;
     const result = await runNode({
       node: config.nodes.get(nodeId) as GraphNode,
       input: continues && agent ? undefined : input,
@@ -178,9 +187,11 @@ export class GraphRun {
       timeoutMs: config.nodeTimeoutMs,
       invocationState: this.#invocationState,
       executionCount: count,
-      onEvent: this.#emit,
+      // A node deeper than the stream reaches runs through invoke(): it makes no events.
+      onEvent: withinDepth(depthOf(guardrails.path ?? nodeId), depth) ? this.#emit : undefined,
+      depth,
       budget,
-      guardrails: guardrailsForNode(config.guardrails, this.#host.guardrails, nodeId),
+      guardrails,
       principal: this.#host.principal,
     });
     return this.#ended(activation, agent, result);

@@ -227,6 +227,7 @@ export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAg
         budget,
         guardrails: options.guardrails,
         principal: options.principal,
+        depth: options.depth,
       };
       const run = new GraphRun(host, state, invocationState, emit);
       onRun(run);

@@ -7,7 +7,7 @@ import {
   emptyUsage,
   type Interrupt,
   type JsonObject,
-  type MultiAgentStreamEvent,
+  type MultiAgentEventData,
   type NewTransition,
   type NodeResult,
   type NodeTransition,
@@ -119,7 +119,7 @@ function fire(state: RunState, nodeId: string, result: NodeResult, config: Graph
 export function publishTransitions(
   state: RunState,
   transitions: readonly NodeTransition[],
-  emit: ((event: MultiAgentStreamEvent) => void) | undefined,
+  emit: ((event: MultiAgentEventData) => void) | undefined,
 ): void {
   const list = state.transitions;
   for (const t of transitions) {

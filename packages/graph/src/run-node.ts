@@ -9,13 +9,14 @@ import {
   isMultiAgent,
   type AgentResult,
   withSourcePrefix,
+  nodeStreamEvent,
   type AccumulatedUsage,
   type Interrupt,
   type InvocationGuardrails,
   type InvocationState,
   type Principal,
   type MultiAgentResult,
-  type MultiAgentStreamEvent,
+  type MultiAgentEventData,
   type NodeResult,
   type Prompt,
 } from '@skein/core';
@@ -35,7 +36,9 @@ export interface NodeRun {
   /** The node's execution number in this run (1 for the first). */
   executionCount: number;
   /** Receives the node's own events, wrapped as `nodeStream`. */
-  onEvent: ((event: MultiAgentStreamEvent) => void) | undefined;
+  onEvent: ((event: MultiAgentEventData) => void) | undefined;
+  /** How deep nested runs' events reach the stream (`MultiAgentInvokeOptions.depth`). */
+  depth?: number | undefined;
   /** The node's place in the run's budget (`undefined`: no budget). */
   budget?: BudgetScope | undefined;
   /** The guardrails the node runs with (the graph's and an enclosing run's), and its path. */
@@ -172,6 +175,7 @@ async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | M
     ...(run.budget ? { budget: run.budget } : {}),
     ...(run.guardrails ? { guardrails: run.guardrails } : {}),
     ...(run.principal !== undefined ? { principal: run.principal } : {}),
+    ...(run.depth !== undefined ? { depth: run.depth } : {}),
   };
   const { target, id } = run.node;
   const onEvent = run.onEvent;
@@ -187,7 +191,7 @@ async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | M
   for (;;) {
     const step = await gen.next();
     if (step.done) return step.value;
-    onEvent({ type: 'nodeStream', nodeId: id, event: step.value });
+    onEvent(nodeStreamEvent(id, step.value));
   }
 }
 

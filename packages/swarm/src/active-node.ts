@@ -19,6 +19,7 @@ import {
   type Message,
   type MultiAgentBase,
   type AgentStreamEvent,
+  nodeStreamEvent,
   type NodeResult,
   type Principal,
 } from '@skein/core';
@@ -62,6 +63,8 @@ export interface ActiveNodeHost {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked, for the member's guardrails. */
   principal?: Principal | undefined;
+  /** How deep nested runs' events reach the stream (`MultiAgentInvokeOptions.depth`). */
+  depth?: number | undefined;
 }
 
 /**
@@ -161,8 +164,9 @@ async function runMember(
     quiet: host.quiet,
     guardrails: host.guardrails,
     principal: host.principal,
+    depth: host.depth,
   };
-  const onEvent = (event: AgentStreamEvent) => emit({ type: 'nodeStream', nodeId, event });
+  const onEvent = (event: AgentStreamEvent) => emit(nodeStreamEvent(nodeId, event));
   const ran = await runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : [], onEvent);
   const newItems = resume ? [...resume.pause.items, ...ran.newItems] : ran.newItems;
   const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;

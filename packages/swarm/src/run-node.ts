@@ -52,6 +52,8 @@ export interface NodeRun {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked, for the member's guardrails. */
   principal?: Principal | undefined;
+  /** How deep nested runs' events reach the stream (`MultiAgentInvokeOptions.depth`). */
+  depth?: number | undefined;
 }
 
 /** Hands a member's event on (as `nodeStream`): a promise when the stream's reader must take it first. */
@@ -78,6 +80,7 @@ export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutco
     idempotencyScope: run.idempotencyScope,
     ...(run.guardrails ? { guardrails: run.guardrails } : {}),
     ...(run.principal !== undefined ? { principal: run.principal } : {}),
+    ...(run.depth !== undefined ? { depth: run.depth } : {}),
   };
   try {
     if (!run.quiet) return await streamed(run, options, emit, newItems, started);

@@ -1,4 +1,4 @@
-import type { MultiAgentStreamEvent, NodeTransition } from '@skein/core';
+import type { MultiAgentEventData, MultiAgentStreamEvent, NodeTransition } from '@skein/core';
 import { detailsOf, type HandoffDetails } from './handoff-details.js';
 
 /** The `handoff` event listeners get once per transfer: who handed over to whom, and what the receiver got. */
@@ -13,7 +13,7 @@ export interface SwarmHandoffEvent {
 }
 
 /** Hands a run's event to whoever watches: a promise when the stream's reader must take it first (await it then). */
-export type SwarmEmit = (event: MultiAgentStreamEvent) => Promise<void> | undefined;
+export type SwarmEmit = (event: MultiAgentEventData) => Promise<void> | undefined;
 
 /** What swarm listeners receive: the stream's events, and `handoff` for each transfer. */
 export type SwarmEvent = MultiAgentStreamEvent | SwarmHandoffEvent;

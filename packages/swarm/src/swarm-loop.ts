@@ -1,12 +1,14 @@
 import {
   budgetStopOf,
   guardrailsForNode,
+  depthOf,
+  withinDepth,
   type InvocationGuardrails,
   type Principal,
   pauseTransition,
   type BudgetScope,
   type InvocationState,
-  type MultiAgentStreamEvent,
+  type MultiAgentEventData,
   type HandoffRequest,
 } from '@skein/core';
 import { runActiveNode, type ActiveNodeHost, type ActiveOutcome } from './active-node.js';
@@ -34,6 +36,8 @@ export interface SwarmInvocation {
   /** The guardrails an enclosing run handed this one (and its path), and who asked. */
   guardrails?: InvocationGuardrails | undefined;
   principal?: Principal | undefined;
+  /** How deep nested runs' events reach the stream (`MultiAgentInvokeOptions.depth`). */
+  depth?: number | undefined;
 }
 
 const REFUSED = Symbol('refused');
@@ -69,7 +73,7 @@ async function startNode(
 ): Promise<BudgetScope | undefined | typeof REFUSED> {
   const budget = run.budget;
   if (!budget) return undefined;
-  const warnings: MultiAgentStreamEvent[] = [];
+  const warnings: MultiAgentEventData[] = [];
   // A member a stop left mid-turn goes on: its execution was counted when it started.
   const continues = state.pause?.node === state.current && state.pause.stage === 'stopped';
   const scope = await budget.startNode(state.current, parts.hooks, (e) => void warnings.push(e), continues);
@@ -87,6 +91,7 @@ function activeHost(
   budget: BudgetScope | undefined,
   nodeId: string,
 ): ActiveNodeHost {
+  const guardrails = guardrailsForNode(parts.guardrails, inv.guardrails, nodeId);
   return {
     swarm: parts.swarm,
     hooks: parts.hooks,
@@ -98,10 +103,12 @@ function activeHost(
     elapsed: inv.elapsed,
     initialState: (id) => run.initialState(id),
     budget,
-    quiet: inv.quiet,
+    // A member deeper than the stream reaches runs through invoke(): it makes no events.
+    quiet: inv.quiet || !withinDepth(depthOf(guardrails.path ?? nodeId), inv.depth),
     starting: run.starting,
-    guardrails: guardrailsForNode(parts.guardrails, inv.guardrails, nodeId),
+    guardrails,
     principal: inv.principal,
+    depth: inv.depth,
   };
 }
 

@@ -1,5 +1,7 @@
 import {
   GuardrailTripped,
+  depthOf,
+  placeEvent,
   taskText,
   AfterMultiAgentInvocationEvent,
   BeforeMultiAgentInvocationEvent,
@@ -164,7 +166,9 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     this.#running = true;
     try {
       const listeners = this.listeners;
-      return await this.#invocation(task, options, !reader && !listeners, emitter(listeners, reader));
+      const quiet = !reader && !listeners;
+      const path = options.guardrails?.path ?? '';
+      return await this.#invocation(task, options, quiet, quiet ? NOBODY : emitter(listeners, reader, path));
     } finally {
       this.#run.budget?.close();
       this.#run.budget = undefined;
@@ -260,6 +264,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
         emit,
         guardrails,
         principal,
+        depth: options.depth,
       });
     } finally {
       clock.dispose();
@@ -283,13 +288,19 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
 
 const NOBODY: SwarmEmit = () => undefined;
 
-/** The run's `emit`: the listeners first (with a `handoff` event after each handoff transition), then the reader. */
+/**
+ * The run's `emit`: stamps each event with the run's place (`path`: '' for the outermost swarm), then
+ * hands it to the listeners (with a `handoff` event after each handoff transition), then the reader.
+ */
 function emitter(
   listeners: Listeners<SwarmEvent> | undefined,
   reader: Emit<MultiAgentStreamEvent> | undefined,
+  path: string,
 ): SwarmEmit {
-  if (!listeners) return reader ?? NOBODY;
-  return (event) => {
+  const depth = depthOf(path);
+  if (!listeners) return (data) => reader?.(placeEvent(data, path, depth));
+  return (data) => {
+    const event = placeEvent(data, path, depth);
     listeners.emit(event);
     const handoff = handoffEventOf(event);
     if (handoff) listeners.emit(handoff);

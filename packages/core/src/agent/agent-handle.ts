@@ -104,4 +104,9 @@ export interface InvokeOptions {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked (a server's principal): guardrails read it as `context.principal`. */
   principal?: Principal | undefined;
+  /**
+   * How deep nested runs' events reach this stream (see `AgentStreamEvent`): `0` yields this agent's
+   * own events only (agents it uses as tools then run without making events). Default: all.
+   */
+  depth?: number | undefined;
 }

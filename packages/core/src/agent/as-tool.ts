@@ -4,7 +4,11 @@ import { errorToolResult, type ToolResult } from '../types/messages.js';
 import type { AgentResult } from './agent-result.js';
 import type { JsonObject } from '../types/json.js';
 import type { Message } from '../types/messages.js';
-import type { AgentHandle } from './agent-handle.js';
+import type { AgentHandle, InvokeOptions } from './agent-handle.js';
+import type { Prompt } from './prompt.js';
+import type { ToolUse } from '../types/messages.js';
+import { attachPlace } from '../events/event-place.js';
+import { nestedStreamOf, type NestedStream } from '../events/nested-stream.js';
 import { toolBudgetScope } from '../budget/open-scope.js';
 import {
   answersOf,
@@ -64,13 +68,17 @@ export function agentAsTool(agent: AgentHandle, options: AsToolOptions): AgentTo
       const prompt = saved ? resumePrompt(agent, answersOf(context)) : input;
       let result: AgentResult;
       try {
-        result = await agent.invoke(prompt, {
+        const invokeOptions: InvokeOptions = {
           signal: context.signal,
           invocationState: context.invocationState,
           budget: toolBudgetScope(context),
           idempotencyScope: context.idempotencyKey,
           ...(context.principal !== undefined ? { principal: context.principal } : {}),
-        });
+        };
+        const stream = nestedStreamOf(context);
+        result = stream
+          ? await streamNested(agent, prompt, invokeOptions, stream, context.toolUse)
+          : await agent.invoke(prompt, invokeOptions);
       } catch (error) {
         if (GuardrailTripped.is(error)) throw error; // a tripwire ends the caller's turn too
         return errorToolResult(
@@ -88,6 +96,28 @@ export function agentAsTool(agent: AgentHandle, options: AsToolOptions): AgentTo
       return nestedResult(agent.name, context.toolUse.toolUseId, result);
     },
   };
+}
+
+/**
+ * Runs the nested agent through `stream()`, handing each of its events to the calling agent's
+ * stream as a `toolStream` event at the nested agent's path (the caller's path and its name).
+ */
+async function streamNested(
+  agent: AgentHandle,
+  prompt: Prompt | undefined,
+  options: InvokeOptions,
+  stream: NestedStream,
+  toolUse: ToolUse,
+): Promise<AgentResult> {
+  const place = { path: `${stream.path}/${agent.name}`, maxDepth: stream.maxDepth };
+  const events = agent.stream(prompt, attachPlace(options, place));
+  for (;;) {
+    const step = await events.next();
+    if (step.done) return step.value;
+    const event = step.value;
+    const taken = stream.forward({ type: 'toolStream', toolUse, event, path: event.path, depth: event.depth });
+    if (taken) await taken;
+  }
 }
 
 /** Where a nested agent stands now, for the outer agent's pending turn. */

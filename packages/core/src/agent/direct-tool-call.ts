@@ -114,6 +114,8 @@ function directInvocation(config: DirectCallConfig, options: DirectToolCallOptio
     idempotencyScope: `direct/${config.scope()}`,
     guards: undefined, // a direct call is the application's own: no guardrail checks it
     principal: undefined,
+    nested: undefined, // nobody reads a direct call's events
+    path: '',
   };
 }
 

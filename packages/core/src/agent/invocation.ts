@@ -12,6 +12,7 @@ import type { LoopOutcome } from '../loop/event-loop.js';
 import { AgentMetrics } from '../metrics/agent-metrics.js';
 import type { Emit } from '../events/lockstep-stream.js';
 import type { AgentStreamEvent, CallbackHandler, RequestState } from './agent-events.js';
+import { depthOf, placeEvent, placeOf, withinDepth, type RunPlace } from '../events/event-place.js';
 import { AgentResult } from './agent-result.js';
 import type { InvokeOptions } from './agent-handle.js';
 
@@ -45,6 +46,8 @@ class LiveInvocation implements Invocation {
   readonly idempotencyScope: string;
   readonly principal: Principal | undefined;
   readonly abortion: InvocationSignal;
+  readonly path: string;
+  readonly nested: RunPlace | undefined;
 
   constructor(
     options: InvokeOptions,
@@ -59,7 +62,14 @@ class LiveInvocation implements Invocation {
     this.handoffs = owner.handoffs;
     // Listeners added during the run go to a Listeners object made then, which this run never emits to.
     this.unobserved = !reader && !handler && !listeners;
-    this.emit = emitter(listeners, handler, reader, this.requestState);
+    // Given by whoever runs this agent as a tool, else by an orchestrator (its node path), else its name.
+    const place = placeOf(options);
+    this.path = place?.path ?? options.guardrails?.path ?? owner.name;
+    const depth = depthOf(this.path);
+    const maxDepth = options.depth ?? place?.maxDepth;
+    const seen = reader !== undefined || handler !== undefined || listeners?.has('toolStream') === true;
+    this.nested = seen && withinDepth(depth + 1, maxDepth) ? { path: this.path, maxDepth } : undefined;
+    this.emit = this.unobserved ? NOBODY : emitter(listeners, handler, reader, this.requestState, this.path, depth);
     this.onMessageAdded = options.onMessageAdded;
     this.idempotencyScope = options.idempotencyScope ?? owner.defaultScope;
     this.principal = options.principal;
@@ -134,15 +144,21 @@ export class OpenInvocation {
 
 const NOBODY = (): undefined => undefined;
 
-/** The invocation's `emit`: the listeners and the callback handler first, then the reader (none of them: a no-op). */
+/**
+ * The invocation's `emit`: stamps each event with its place (`path`, `depth`), then hands it to the
+ * listeners and the callback handler, then the reader.
+ */
 function emitter(
   listeners: Listeners<AgentStreamEvent> | undefined,
   handler: CallbackHandler | undefined,
   reader: Emit<AgentStreamEvent> | undefined,
   requestState: RequestState,
+  path: string,
+  depth: number,
 ): Invocation['emit'] {
-  if (!listeners && !handler) return reader ?? NOBODY;
-  return (e) => {
+  if (!listeners && !handler && reader) return (data) => reader(placeEvent(data, path, depth));
+  return (data) => {
+    const e = placeEvent(data, path, depth);
     listeners?.emit(e);
     if (handler) handler({ ...e, requestState });
     return reader?.(e);

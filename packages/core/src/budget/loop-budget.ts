@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { AgentEventData } from '../agent/agent-events.js';
 import type { AgentHandle } from '../agent/agent-handle.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
 import type { ModelTurn } from '../loop/stream-accumulator.js';
@@ -25,7 +25,7 @@ interface BudgetHost {
 interface BudgetInvocation {
   readonly signal: AbortSignal;
   readonly metrics: AgentMetrics;
-  readonly emit: (event: AgentStreamEvent) => Promise<void> | undefined;
+  readonly emit: (event: AgentEventData) => Promise<void> | undefined;
 }
 
 /**

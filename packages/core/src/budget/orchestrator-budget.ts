@@ -1,6 +1,6 @@
 import type { AgentResult } from '../agent/agent-result.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
-import type { MultiAgentBase, MultiAgentResult, MultiAgentStreamEvent } from '../multiagent/multi-agent.js';
+import type { MultiAgentBase, MultiAgentResult, MultiAgentEventData } from '../multiagent/multi-agent.js';
 import { isAgentResult } from '../multiagent/runnable.js';
 import type { InvocationState } from '../types/invocation-state.js';
 import type { BudgetScope } from './budget-scope.js';
@@ -56,7 +56,7 @@ export class OrchestratorBudget {
   async startNode(
     nodeId: string,
     hooks: HookRegistry,
-    emit: ((event: MultiAgentStreamEvent) => void) | undefined,
+    emit: ((event: MultiAgentEventData) => void) | undefined,
     continues = false,
   ): Promise<BudgetScope | undefined> {
     if (this.exceeded) return undefined;

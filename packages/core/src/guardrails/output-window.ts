@@ -5,12 +5,12 @@
  * input checks run, nothing is shown at all. Raw `modelStreamEvent` content deltas are not handed on
  * (they would show unchecked text); the answer's other events are.
  */
-import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { AgentEventData } from '../agent/agent-events.js';
 import type { GuardRun } from './guard-run.js';
 import type { GuardrailDecision, OutputSubject } from './guardrail.js';
 import { runChecks, type Verdict } from './run-checks.js';
 
-type Emit = (event: AgentStreamEvent) => Promise<void> | undefined;
+type Emit = (event: AgentEventData) => Promise<void> | undefined;
 
 /** A window that was not shown: the first block or retry of its checks. */
 export type WindowStop = Exclude<Verdict<OutputSubject>, { action: 'pass' }>;
@@ -22,7 +22,7 @@ export class OutputWindow {
   /** The text not shown yet. */
   #pending = '';
   /** Events that wait for parallel input checks. */
-  #held: AgentStreamEvent[] | undefined;
+  #held: AgentEventData[] | undefined;
   #rewritten = false;
   /** Set when a window's checks blocked or asked for a retry: the caller stops reading the model. */
   stop: WindowStop | undefined;
@@ -48,7 +48,7 @@ export class OutputWindow {
   }
 
   /** Takes one event of the model call; a promise when a reader or a check must be waited for. */
-  take(event: AgentStreamEvent): Promise<void> | undefined {
+  take(event: AgentEventData): Promise<void> | undefined {
     const gate = this.#guards.gate;
     if (event.type === 'textDelta') this.#pending += event.data;
     else if (event.type === 'modelStreamEvent' && 'contentBlockDelta' in event.event) return undefined;

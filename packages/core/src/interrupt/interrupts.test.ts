@@ -151,7 +151,9 @@ describe('tool approval (needsApproval)', () => {
     const first = step.value;
     expect(first.interrupts.map((i) => i.id)).toEqual(['a#approval', 'c#approval']);
     expect(calls).toEqual(['lookup:2']);
-    expect(events.filter((e) => e.type === 'interrupt')).toEqual([{ type: 'interrupt', interrupts: first.interrupts }]);
+    expect(events.filter((e) => e.type === 'interrupt')).toEqual([
+      { type: 'interrupt', interrupts: first.interrupts, path: 'agent', depth: 0 },
+    ]);
     expect(agent.messages).toHaveLength(1);
 
     await agent.invoke(

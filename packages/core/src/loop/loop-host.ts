@@ -1,5 +1,6 @@
 import type { AgentHandle } from '../agent/agent-handle.js';
-import type { AgentStreamEvent, RequestState } from '../agent/agent-events.js';
+import type { AgentEventData, RequestState } from '../agent/agent-events.js';
+import type { RunPlace } from '../events/event-place.js';
 import type { ConversationManager } from '../conversation/conversation-manager.js';
 import type { Handoff } from '../agent/handoff.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
@@ -73,7 +74,13 @@ export interface Invocation {
    * reader of `stream()`, whose next request settles the promise (it rejects with `StreamClosed`
    * when the reader stopped). `undefined` when nothing has to be awaited.
    */
-  readonly emit: (event: AgentStreamEvent) => Promise<void> | undefined;
+  readonly emit: (event: AgentEventData) => Promise<void> | undefined;
+  /**
+   * Where the agents this invocation's tools run (`asTool`) stand in the run tree, when someone can
+   * see their events (a stream reader, a callback handler or a `toolStream` listener, and the depth
+   * limit reaches them); `undefined`: they run without making events.
+   */
+  readonly nested: RunPlace | undefined;
   /** The caller's `InvokeOptions.onMessageAdded`: told of each message appended, events or not. */
   readonly onMessageAdded: ((message: Message) => void) | undefined;
   /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
@@ -82,6 +89,8 @@ export interface Invocation {
   readonly guards: GuardRun | undefined;
   /** Who asked (`InvokeOptions.principal`): tools read it, agents they run inherit it. */
   readonly principal: Principal | undefined;
+  /** Where this invocation runs in the run tree (its events' `path`). */
+  readonly path: string;
 }
 
 /** The history an agent hands the loop (its conversation). */

@@ -16,6 +16,7 @@ import { errorToolResult, type ToolResult, type ToolUse } from '../types/message
 import { raceAbort } from './abort-race.js';
 import { askPerson, checkApproval } from './ask.js';
 import { attachToolScope } from '../budget/open-scope.js';
+import { attachNestedStream, type NestedStream } from '../events/nested-stream.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import { guardToolResult, nestedTrip } from '../guardrails/tool-guard.js';
 import { GuardrailTripped } from '../errors/guardrail-errors.js';
@@ -42,6 +43,7 @@ interface BeforeTool {
  * person), approval when the tool needs it, the tool itself (validation, unknown names and throws
  * become error results), AfterToolCall (may replace the result). Never throws for a tool's fault;
  * the model reads what went wrong. A hook or tool that asks a person pauses the use instead.
+ * `forward`: where the events of an agent the tool runs go (see `NestedStream`), when someone sees them.
  */
 export async function runTool(
   host: LoopHost,
@@ -49,6 +51,7 @@ export async function runTool(
   toolUse: ToolUse,
   found: AgentTool | undefined,
   invalidInput: string | undefined,
+  forward?: NestedStream['forward'],
 ): Promise<ToolResult | ToolPaused> {
   const { hooks } = host;
   const interrupt = interruptFor(inv, host.agent.name, toolUse);
@@ -62,6 +65,7 @@ export async function runTool(
     }
   }
   const context = toolContext(host, inv, toolUse, interrupt);
+  if (forward && inv.nested) attachNestedStream(context, { ...inv.nested, forward });
   let denied: string | undefined;
   if (selected?.needsApproval && cancel === false && invalidInput === undefined) {
     try {

@@ -1,5 +1,5 @@
 import { ModelError, ModelTransientError } from '../errors/model-errors.js';
-import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { AgentEventData } from '../agent/agent-events.js';
 import type { ModelStreamEvent, StopReason } from '../model/model.js';
 import type { AgentMetrics } from '../metrics/agent-metrics.js';
 import { addUsage, emptyUsage } from '../metrics/agent-metrics.js';
@@ -41,7 +41,7 @@ export class StreamAccumulator {
   }
 
   /** Takes one event; returns the `textDelta` or `reasoningDelta` event to yield after it, if any. */
-  add(event: ModelStreamEvent): AgentStreamEvent | undefined {
+  add(event: ModelStreamEvent): AgentEventData | undefined {
     const blocks = this.#blocks;
     if ('contentBlockDelta' in event) {
       this.#streamed = true;

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { AgentEventData } from '../agent/agent-events.js';
 import type { HandoffRequest } from '../agent/handoff.js';
 import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
 import { EventChannel } from '../events/event-channel.js';
@@ -9,6 +9,7 @@ import type { BudgetExceeded } from '../budget/budget-types.js';
 import { runTool, type ToolPaused } from './run-tool.js';
 import type { ModelTurn } from './stream-accumulator.js';
 import { runTransfers } from './transfers.js';
+import type { NestedStream } from '../events/nested-stream.js';
 
 /**
  * Results of all tool uses of one turn (in the order the model asked), and a transfer if one won.
@@ -69,7 +70,7 @@ export async function executeTools(
       const use = uses[i] as ToolUse;
       const started = inv.unobserved ? undefined : inv.emit({ type: 'toolStart', toolUse: use });
       if (started) await started;
-      const result = record(t, i, await runUse(t, use));
+      const result = record(t, i, await runUse(t, use, inv.nested ? inv.emit : undefined));
       const shown = result && !inv.unobserved ? inv.emit({ type: 'toolResult', toolResult: result }) : undefined;
       if (shown) await shown;
     }
@@ -91,14 +92,20 @@ export async function executeTools(
  * their events were taken.
  */
 async function runConcurrently(t: ToolTurn, indexes: readonly number[]): Promise<void> {
-  const channel = new EventChannel<AgentStreamEvent>();
+  const channel = new EventChannel<AgentEventData>();
+  const forward = t.inv.nested
+    ? (event: AgentEventData): undefined => {
+        channel.push(event);
+        return undefined;
+      }
+    : undefined;
   const queue = new (await loadPQueue())({ concurrency: t.host.maxConcurrentTools });
   const all = Promise.all(
     indexes.map((i) =>
       queue.add(async () => {
         const use = t.uses[i] as ToolUse;
         channel.push({ type: 'toolStart', toolUse: use });
-        const result = record(t, i, await runUse(t, use));
+        const result = record(t, i, await runUse(t, use, forward));
         if (result) channel.push({ type: 'toolResult', toolResult: result });
       }),
     ),
@@ -107,8 +114,15 @@ async function runConcurrently(t: ToolTurn, indexes: readonly number[]): Promise
   await all;
 }
 
-/** Runs one regular tool use: refused by the budget, or found among the offered tools and run. */
-function runUse(t: ToolTurn, use: ToolUse): Promise<ToolResult | ToolPaused> {
+/**
+ * Runs one regular tool use: refused by the budget, or found among the offered tools and run;
+ * `forward` takes the events of an agent it runs (`asTool`).
+ */
+function runUse(
+  t: ToolTurn,
+  use: ToolUse,
+  forward: NestedStream['forward'] | undefined,
+): Promise<ToolResult | ToolPaused> {
   const { host, inv } = t;
   const guarded = t.turn.refused?.get(use.toolUseId);
   if (guarded !== undefined) return Promise.resolve(errorToolResult(use.toolUseId, guarded));
@@ -117,7 +131,7 @@ function runUse(t: ToolTurn, use: ToolUse): Promise<ToolResult | ToolPaused> {
   if (refused)
     return Promise.resolve({ interrupts: [], budget: refused, nested: inv.resume?.turn.nested?.[use.toolUseId] });
   const found = t.offered.extras?.get(use.name) ?? host.tools.get(use.name);
-  return runTool(host, inv, use, found, t.turn.invalidInputs?.get(use.toolUseId));
+  return runTool(host, inv, use, found, t.turn.invalidInputs?.get(use.toolUseId), forward);
 }
 
 /** Keeps a use's result, or what it left unfinished (what it asked, the limit that stopped it); returns the result to report. */

@@ -10,6 +10,7 @@ import type { BudgetOption } from '../budget/open-scope.js';
 import type { GuardrailTrip } from '../errors/guardrail-errors.js';
 import type { InvocationGuardrails } from '../guardrails/guardrail.js';
 import type { Principal } from '../doors/principal.js';
+import type { EventPlace } from '../events/event-place.js';
 
 /**
  * Where an orchestrator or one of its nodes stands. `budgetExceeded`: a run-tree budget limit stopped
@@ -86,10 +87,22 @@ export interface MultiAgentInvokeOptions {
   guardrails?: InvocationGuardrails | undefined;
   /** Who asked (a server's principal): every node's guardrails read it as `context.principal`. */
   principal?: Principal | undefined;
+  /**
+   * How deep nested runs' events reach this stream (see `EventPlace`): `0` yields this run's own
+   * events and its nodes' (no agents they use as tools, no members of nested orchestrators). Default: all.
+   */
+  depth?: number | undefined;
 }
 
-/** Events of an orchestrator's stream; it returns the result when done. */
-export type MultiAgentStreamEvent =
+/**
+ * Events of an orchestrator's stream; it returns the result when done. Every event carries `path`
+ * and `depth` (see `EventPlace`): the orchestrator's own (`nodeStart`, `nodeStop`, `transition`) its
+ * run's path (empty for the outermost), a `nodeStream` the place of the event it wraps.
+ */
+export type MultiAgentStreamEvent = MultiAgentEventData & EventPlace;
+
+/** An orchestrator's event before it is stamped with its place (see {@link MultiAgentStreamEvent}). */
+export type MultiAgentEventData =
   | { type: 'nodeStart'; nodeId: string }
   | { type: 'nodeStream'; nodeId: string; event: AgentStreamEvent | MultiAgentStreamEvent }
   | { type: 'nodeStop'; nodeId: string; result: NodeResult }
@@ -106,4 +119,12 @@ export interface MultiAgentBase {
     task: MultiAgentTask,
     options?: MultiAgentInvokeOptions,
   ): AsyncGenerator<MultiAgentStreamEvent, MultiAgentResult>;
+}
+
+/** The `nodeStream` event wrapping `event` of node `nodeId`: it carries the place of the event it wraps. */
+export function nodeStreamEvent(
+  nodeId: string,
+  event: AgentStreamEvent | MultiAgentStreamEvent,
+): MultiAgentStreamEvent {
+  return { type: 'nodeStream', nodeId, event, path: event.path, depth: event.depth };
 }
