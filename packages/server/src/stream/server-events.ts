@@ -19,8 +19,14 @@ import type { TurnResult } from '../runs/turn-result.js';
 /** Who an event comes from: node ids from the outermost orchestrator in. */
 export type SpeakerPath = readonly string[];
 
-/** One event of a turn as HTTP clients receive it. */
-export type ServerEvent =
+/**
+ * One event of a turn as HTTP clients receive it. `nested: true`: it comes from an agent used as a
+ * tool (`asTool`), whose name ends `path` (`['refund']`: the `refund` agent the turn's agent calls).
+ */
+export type ServerEvent = ServerEventData & { nested?: true };
+
+/** A {@link ServerEvent} without the `nested` mark. */
+type ServerEventData =
   | {
       type: 'turnStart';
       turn: number;

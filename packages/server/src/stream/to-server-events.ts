@@ -1,6 +1,7 @@
 /**
  * Core's stream events -> the server's events: a pure table by event type. Orchestrators' `nodeStream`
- * wrappers are unwrapped into `path`; `modelStreamEvent` (the provider's raw events, repeated by
+ * wrappers are unwrapped into `path`, agents-as-tools' `toolStream` wrappers too (their events marked
+ * `nested`); `modelStreamEvent` (the provider's raw events, repeated by
  * `textDelta` and friends) is not sent, nor a `modelAttempt`'s model object (its `modelId` is); bytes become base64 (`{ __bytes_encoded__, data }`, as stores keep them).
  */
 import {
@@ -87,10 +88,27 @@ const MAPPERS: Record<string, Mapper> = {
     }),
   nodeStream: (e, path, out) => {
     const inner = e['event'];
-    if (typeof inner === 'object' && inner !== null && 'type' in inner)
-      toServerEvents(inner as CoreEvent, [...path, String(e['nodeId'])], out);
+    if (isCoreEvent(inner)) toServerEvents(inner, [...path, String(e['nodeId'])], out);
+  },
+  toolStream: (e, path, out) => {
+    // An agent used as a tool, maybe itself calling one: each wrapper adds the name of one nested agent.
+    let inner = e['event'];
+    let layers = 1;
+    while (isCoreEvent(inner) && inner.type === 'toolStream') {
+      inner = inner['event'];
+      layers++;
+    }
+    if (!isCoreEvent(inner)) return;
+    const names = String(inner['path']).split('/').slice(-layers);
+    const from = out.length;
+    toServerEvents(inner, [...path, ...names], out);
+    for (let i = from; i < out.length; i++) (out[i] as { nested?: true }).nested = true;
   },
 };
+
+function isCoreEvent(value: unknown): value is CoreEvent {
+  return typeof value === 'object' && value !== null && 'type' in value;
+}
 
 /** Appends to `out` the server events for one core event from the speaker at `path` (none for raw model events). */
 export function toServerEvents(event: CoreEvent, path: SpeakerPath, out: ServerEvent[]): ServerEvent[] {

@@ -4,11 +4,12 @@
  * from the same events. Text and reasoning become parts per speaker (graph nodes in parallel each have
  * their own); who speaks is a `data-skein-speaker` part before what they say; tools are dynamic tool
  * parts; a tool waiting for approval is the SDK's own `tool-approval-request`; nodes, transitions and
- * other interrupts are `data-skein-*` parts.
+ * other interrupts are `data-skein-*` parts; what agents used as tools do, `data-skein-nested` parts.
  */
 import type { ToolResult } from '@skein/core';
 import type { ServerEvent, SpeakerPath } from '../stream/server-events.js';
 import type { UiChunk } from './ui-chunks.js';
+import { mapNestedEvent, newNestedUiState, type NestedUiState } from './ui-nested.js';
 
 /** What the mapping remembers within one turn. */
 export interface UiState {
@@ -26,6 +27,8 @@ export interface UiState {
   nodeRuns: Map<string, number>;
   next: number;
   ended: boolean;
+  /** Agents used as tools: their `data-skein-nested` parts (see `ui-nested.ts`). */
+  nested: NestedUiState;
 }
 
 /** A fresh state for one turn's stream. */
@@ -40,6 +43,7 @@ export function newUiState(): UiState {
     nodeRuns: new Map(),
     next: 0,
     ended: false,
+    nested: newNestedUiState(),
   };
 }
 
@@ -289,6 +293,7 @@ const TABLE: Table = {
 /** The UI chunks for one server event (appended to `out`); `state` carries what the turn's earlier events left. */
 export function mapUiEvent(state: UiState, event: ServerEvent, out: UiChunk[] = []): UiChunk[] {
   if (state.ended) return out;
-  (TABLE[event.type] as Handler<typeof event.type>)(state, event as never, out);
+  if (event.nested) mapNestedEvent(state.nested, event, out);
+  else (TABLE[event.type] as Handler<typeof event.type>)(state, event as never, out);
   return out;
 }
