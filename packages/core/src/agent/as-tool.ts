@@ -9,6 +9,7 @@ import type { Prompt } from './prompt.js';
 import type { ToolUse } from '../types/messages.js';
 import { attachPlace } from '../events/event-place.js';
 import { nestedStreamOf, type NestedStream } from '../events/nested-stream.js';
+import { handedGuardrails } from '../guardrails/handed-guardrails.js';
 import { toolBudgetScope } from '../budget/open-scope.js';
 import {
   answersOf,
@@ -75,6 +76,9 @@ export function agentAsTool(agent: AgentHandle, options: AsToolOptions): AgentTo
           idempotencyScope: context.idempotencyKey,
           ...(context.principal !== undefined ? { principal: context.principal } : {}),
         };
+        // The caller's output and tool guardrails check what the nested agent says and calls, as its own would.
+        const guardrails = handedGuardrails(context);
+        if (guardrails) invokeOptions.guardrails = guardrails;
         const stream = nestedStreamOf(context);
         result = stream
           ? await streamNested(agent, prompt, invokeOptions, stream, context.toolUse)

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { Agent, tool, type AgentResult, type AgentStreamEvent } from '../index.js';
+import { Agent, tool, type AgentResult, type AgentStreamEvent, type Guardrail, type OutputSubject } from '../index.js';
 import { listenerDispatchCount, ScriptedModel } from '../testing/index.js';
 
 // One stream for the run tree: an agent used as a tool reports its events in its caller's stream.
@@ -158,5 +158,31 @@ describe('an agent used as a tool, in its caller stream', () => {
     expect(texts(after)).toBe('Paid out.');
     const nestedResults = after.filter((e) => e.path === 'billing/refund').map(leaf);
     expect(nestedResults.filter((e) => e.type === 'toolResult')).toHaveLength(1);
+  });
+
+  it("checks the nested agent's text with the caller's output guardrails, streamed or not", async () => {
+    const noOrderIds: Guardrail<OutputSubject> = {
+      name: 'no-order-ids',
+      check: ({ text }) =>
+        /42/.test(text) ? { action: 'rewrite', text: text.replace(/42/g, '[id]') } : { action: 'pass' },
+    };
+    const guarded = (nested: Agent): Agent =>
+      new Agent({
+        name: 'billing',
+        model: new ScriptedModel([{ toolUses: [{ name: 'refund', input: { input: 'order 42' } }] }, 'Done.']),
+        tools: [nested.asTool({ preserveContext: true })],
+        outputGuardrails: [noOrderIds],
+      });
+    const events = await collect(guarded(refundAgent()).stream('go'));
+    const nestedText = events
+      .filter((e) => e.path === 'billing/refund')
+      .map(leaf)
+      .map((e) => (e.type === 'textDelta' ? e.data : ''))
+      .join('');
+    expect(nestedText).toBe('Looking up order [id].Refund of 30 EUR is due.');
+    const quiet = refundAgent();
+    await guarded(quiet).invoke('go');
+    const said = JSON.stringify(quiet.messages.filter((m) => m.role === 'assistant'));
+    expect(said).toContain('Looking up order [id].');
   });
 });

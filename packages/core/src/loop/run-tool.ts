@@ -17,6 +17,7 @@ import { raceAbort } from './abort-race.js';
 import { askPerson, checkApproval } from './ask.js';
 import { attachToolScope } from '../budget/open-scope.js';
 import { attachNestedStream, type NestedStream } from '../events/nested-stream.js';
+import { handGuardrails } from '../guardrails/handed-guardrails.js';
 import type { Invocation, LoopHost } from './loop-host.js';
 import { guardToolResult, nestedTrip } from '../guardrails/tool-guard.js';
 import { GuardrailTripped } from '../errors/guardrail-errors.js';
@@ -124,6 +125,7 @@ function toolContext(
     if (nested) attachNestedState(context, nested);
   }
   if (inv.budget) attachToolScope(context, inv.budget.scope, toolUse.name);
+  if (inv.guards) handGuardrails(context, inv.guards);
   return context;
 }
 

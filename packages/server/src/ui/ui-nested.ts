@@ -12,12 +12,14 @@ import type { UiChunk } from './ui-chunks.js';
 export interface NestedUiState {
   /** Open text part by path key: its id and text so far. */
   text: Map<string, { id: string; text: string }>;
+  /** Tool calls by part id: their name and input, repeated when they end (a part's data is replaced whole). */
+  tools: Map<string, { tool: string; input: unknown }>;
   next: number;
 }
 
 /** A fresh nested-part state. */
 export function newNestedUiState(): NestedUiState {
-  return { text: new Map(), next: 0 };
+  return { text: new Map(), tools: new Map(), next: 0 };
 }
 
 /** Appends the `data-skein-nested` chunks for one event of an agent used as a tool. */
@@ -43,20 +45,20 @@ export function mapNestedEvent(state: NestedUiState, event: ServerEvent, out: Ui
     case 'messageAdded':
       if (event.message.role === 'assistant') state.text.delete(key);
       return;
-    case 'toolStart':
-      part(`nested-tool-${key}-${event.toolUse.toolUseId}`, {
-        kind: 'tool',
-        tool: event.toolUse.name,
-        input: event.toolUse.input,
-        status: 'running',
-      });
+    case 'toolStart': {
+      const id = `nested-tool-${key}-${event.toolUse.toolUseId}`;
+      const call = { tool: event.toolUse.name, input: event.toolUse.input };
+      state.tools.set(id, call);
+      part(id, { kind: 'tool', ...call, status: 'running' });
       return;
-    case 'toolResult':
-      part(`nested-tool-${key}-${event.toolResult.toolUseId}`, {
-        kind: 'tool',
-        status: event.toolResult.status === 'success' ? 'done' : 'error',
-      });
+    }
+    case 'toolResult': {
+      const id = `nested-tool-${key}-${event.toolResult.toolUseId}`;
+      const call = state.tools.get(id);
+      state.tools.delete(id);
+      part(id, { kind: 'tool', ...call, status: event.toolResult.status === 'success' ? 'done' : 'error' });
       return;
+    }
     case 'interrupt':
       for (const interrupt of event.interrupts)
         part(`nested-interrupt-${interrupt.id}`, { kind: 'interrupt', name: interrupt.name, source: interrupt.source });

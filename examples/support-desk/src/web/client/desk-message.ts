@@ -30,6 +30,15 @@ type DeskDataParts = {
   /** A guardrail took back what a speaker's answer had shown (in a graph or swarm; an agent's step is reset instead). */
   'skein-retract': { path: string[]; part: string; guardrail: string; action: string };
   'skein-budget': unknown;
+  /** What an agent used as a tool does (`path` ends with its name), updated in place as it goes. */
+  'skein-nested': {
+    path: string[];
+    kind: string;
+    text?: string;
+    tool?: string;
+    input?: unknown;
+    status?: string;
+  };
   'skein-resumed': { turn: number; attempt: number; detail: string };
   'skein-server': { stopping: boolean; detail: string };
 };

@@ -31,6 +31,18 @@ export function callDoing(tool: string, input: unknown): string {
   return 'working on it';
 }
 
+/** What an agent used as a tool is doing, for the progress line: `refund agent: looking up order 42`. */
+export function nestedDoing(path: readonly string[], tool: string, input: unknown): string {
+  return `${path.at(-1) ?? 'an'} agent: ${callDoing(tool, input)}`;
+}
+
+/** Who asked a person, for the supervisor: `the refund agent (desk → refund)` when it works for another. */
+export function askedBy(source: string): string {
+  if (!source) return 'the desk';
+  const path = source.split('/');
+  return `the ${path.at(-1)} agent${path.length > 1 ? ` (${path.join(' → ')})` : ''}`;
+}
+
 /** A call that finished, for the details: `looked up order 42`. */
 export function callDone(tool: string, input: unknown): string {
   if (tool === 'issue_refund') return `refunded ${field(input, 'amountEur')} EUR for order ${field(input, 'orderId')}`;

@@ -18,6 +18,7 @@ import {
   decisionText,
   denialNote,
   internalText,
+  nestedDoing,
   problemText,
   stepWords,
 } from './desk-words.js';
@@ -112,6 +113,8 @@ function answerPart(parts: readonly DeskPart[], shape: Shape): DeskPart | undefi
 function foldAnswer(story: StoryCase, message: DeskMessage, shape: Shape, asked: Map<string, string>): void {
   let speaker = 'desk';
   const working: string[] = [];
+  // What an agent used as a tool is doing now (its tool call that is running), for the progress line.
+  let nested = '';
   const parts = shownParts(message.parts);
   // A turn that stops to wait for a person has no answer yet (what was said on the way is a detail).
   const waits = parts.some((p) => p.type === 'dynamic-tool' && p.state.startsWith('approval-'));
@@ -123,7 +126,10 @@ function foldAnswer(story: StoryCase, message: DeskMessage, shape: Shape, asked:
     else if (part.type === 'data-skein-guardrail') story.blocked = blockedText(part.data);
     else if (part.type === 'text' && part !== answer) addDetail(story, speaker, internalText(part.text));
     else if (part.type === 'dynamic-tool') foldTool(story, part, speaker, asked);
-    else if (part.type === 'data-skein-transition') {
+    else if (part.type === 'data-skein-nested' && part.data.kind === 'tool') {
+      const { path, tool, input, status } = part.data;
+      nested = status === 'running' && tool ? nestedDoing(path, tool, input) : '';
+    } else if (part.type === 'data-skein-transition') {
       const { kind, from, to, reason } = part.data;
       // Branches come in the order the case reached their node (as the stored details list them).
       if (to) addBranch(story, to);
@@ -145,6 +151,7 @@ function foldAnswer(story: StoryCase, message: DeskMessage, shape: Shape, asked:
     }
   }
   if (answer?.type === 'text') story.answer = answerText(answer.text);
+  if (nested) story.progress = nested;
   const node = working.at(-1);
   if (!story.progress && node) story.progress = NODE_DOING[node] ?? 'working on it';
 }

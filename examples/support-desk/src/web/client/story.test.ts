@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeskMessage, DeskPart } from './desk-message.js';
-import { denialNote, internalText } from './desk-words.js';
+import { askedBy, denialNote, internalText } from './desk-words.js';
 import { liveStory } from './live-story.js';
 import { storyFromView, type ConversationView } from './stored-story.js';
 
@@ -102,6 +102,25 @@ describe("the customer's cases, live", () => {
       'graph',
     );
     expect(other[0]?.answer).toBe('I can help with charges.');
+  });
+
+  it('says what an agent used as a tool is doing while it works, and nothing once its call is done', () => {
+    const nested = (status: string): DeskPart => ({
+      type: 'data-skein-nested',
+      id: 'nested-tool-refund-t1',
+      data: { path: ['refund'], kind: 'tool', tool: 'lookup_order', input: { orderId: '42' }, status },
+    });
+    const at = (status: string): string | undefined =>
+      liveStory(
+        [],
+        [
+          user('u1', 'refund 42'),
+          assistant('a1', [tool('refund', { input: 'order 42' }, 'input-available'), nested(status)]),
+        ],
+        'agent',
+      )[0]?.progress;
+    expect(at('running')).toBe('refund agent: looking up order 42');
+    expect(at('done')).toBe('asking the refund team');
   });
 
   it('a refund that waits: no answer yet; the turn that goes on after a yes or a no shows the decision', () => {
@@ -253,5 +272,11 @@ describe('the words', () => {
     expect(denialNote('The user denied issue_refund. It was not run; do not call it again.')).toBe('');
     expect(denialNote('Order 108 was 420 EUR.')).toBeUndefined();
     expect(internalText('ROUTE: refund')).toBe('decided this is for refund');
+  });
+
+  it('names who asked a person, with the path of an agent used as a tool', () => {
+    expect(askedBy('refund')).toBe('the refund agent');
+    expect(askedBy('desk/refund')).toBe('the refund agent (desk → refund)');
+    expect(askedBy('')).toBe('the desk');
   });
 });

@@ -6,7 +6,7 @@
  * and every conversation, named by its first message, with its inspector page. Items are kept in
  * place between reads, so focus and what is typed survive a refresh.
  */
-import { callSubject } from './desk-words.js';
+import { askedBy, callSubject } from './desk-words.js';
 import { storyFromView, type ConversationView } from './stored-story.js';
 
 interface WaitingItem {
@@ -88,7 +88,7 @@ function facts(item: WaitingItem): HTMLDListElement {
   const reason =
     typeof item.input === 'object' && item.input !== null ? (item.input as { reason?: unknown }).reason : undefined;
   add('Asked', `${title(item)}${typeof reason === 'string' ? `, because: "${reason}"` : ''}`);
-  add('Asked by', item.source ? `the ${item.source.split('/').at(-1)} agent` : 'the desk');
+  add('Asked by', askedBy(item.source));
   return list;
 }
 
