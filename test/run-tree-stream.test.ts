@@ -64,18 +64,20 @@ describe('a graph stream over the run tree', () => {
 
   it('`depth: 0` keeps the nodes own events and streams no agent used as a tool', async () => {
     const nested = refund();
-    const stream = vi.spyOn(nested, 'stream');
+    const invoke = vi.spyOn(nested, 'invoke');
     const events = await collect(desk(nested).stream('go', { depth: 0 }));
     expect(events.filter((e) => e.depth > 0)).toEqual([]);
     expect(events.some((e) => e.path === 'billing')).toBe(true);
-    expect(stream).not.toHaveBeenCalled();
+    expect(invoke).toHaveBeenCalledTimes(1);
   });
 
-  it('invoke() with nobody listening streams no nested agent', async () => {
+  it('invoke() with nobody listening hands no nested agent a place in a stream', async () => {
     const nested = refund();
-    const stream = vi.spyOn(nested, 'stream');
+    const heard: string[] = [];
+    nested.on('textDelta', (e) => void heard.push(e.path));
     expect((await desk(nested).invoke('go')).status).toBe('completed');
-    expect(stream).not.toHaveBeenCalled();
+    // The nested agent's own listeners hear it at its own name: nobody handed it a place in a stream.
+    expect(new Set(heard)).toEqual(new Set(['refund']));
   });
 
   it('an outermost swarm streams its members and the agents they use as tools at their paths', async () => {

@@ -15,7 +15,8 @@ import type { SessionManager } from '../session/session-manager.js';
 import { AgentState } from '../state/agent-state.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import { EventSource } from '../events/event-source.js';
-import { isStreamClosed, LockstepStream, type Emit } from '../events/lockstep-stream.js';
+import { isStreamClosed, LockstepStream } from '../events/lockstep-stream.js';
+import { placeOf } from '../events/event-place.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { Message } from '../types/messages.js';
 import type { AgentStreamEvent } from './agent-events.js';
@@ -201,7 +202,8 @@ export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle 
 
   /** Runs the agent loop on `prompt` and resolves with the result. */
   invoke(prompt?: Prompt, options: InvokeOptions = {}): Promise<AgentResult> {
-    return this.#run(prompt, options, undefined, undefined);
+    // An agent used as a tool by an agent whose stream someone reads hands its events to that stream.
+    return this.#run(prompt, options, undefined, placeOf(options)?.reader);
   }
 
   /** Runs the agent loop, yielding events as they happen; the generator returns the result. */
@@ -248,7 +250,7 @@ export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle 
     prompt: Prompt | undefined,
     options: InvokeOptions,
     extra: InvocationTools | undefined,
-    reader: Emit<AgentStreamEvent> | undefined,
+    reader: ((event: AgentStreamEvent) => Promise<void> | undefined) | undefined,
   ): Promise<AgentResult> {
     if (this.#opened) {
       throw new ConcurrencyError(

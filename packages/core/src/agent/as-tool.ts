@@ -7,7 +7,9 @@ import type { Message } from '../types/messages.js';
 import type { AgentHandle, InvokeOptions } from './agent-handle.js';
 import type { Prompt } from './prompt.js';
 import type { ToolUse } from '../types/messages.js';
-import { attachPlace } from '../events/event-place.js';
+import { attachPlace, type PlacedReader } from '../events/event-place.js';
+import { isStreamClosed } from '../events/lockstep-stream.js';
+import type { AgentStreamEvent } from './agent-events.js';
 import { nestedStreamOf, type NestedStream } from '../events/nested-stream.js';
 import { handedGuardrails } from '../guardrails/handed-guardrails.js';
 import { toolBudgetScope } from '../budget/open-scope.js';
@@ -85,6 +87,7 @@ export function agentAsTool(agent: AgentHandle, options: AsToolOptions): AgentTo
           : await agent.invoke(prompt, invokeOptions);
       } catch (error) {
         if (GuardrailTripped.is(error)) throw error; // a tripwire ends the caller's turn too
+        if (isStreamClosed(error)) throw error; // the caller's reader stopped reading: unwind it too
         return errorToolResult(
           context.toolUse.toolUseId,
           `${agent.name} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -103,25 +106,20 @@ export function agentAsTool(agent: AgentHandle, options: AsToolOptions): AgentTo
 }
 
 /**
- * Runs the nested agent through `stream()`, handing each of its events to the calling agent's
- * stream as a `toolStream` event at the nested agent's path (the caller's path and its name).
+ * Runs the nested agent at its path (the caller's and its name), handing each of its events to the
+ * calling agent's stream as a `toolStream` event, straight from the nested loop (no generator between).
  */
-async function streamNested(
+function streamNested(
   agent: AgentHandle,
   prompt: Prompt | undefined,
   options: InvokeOptions,
   stream: NestedStream,
   toolUse: ToolUse,
 ): Promise<AgentResult> {
-  const place = { path: `${stream.path}/${agent.name}`, maxDepth: stream.maxDepth };
-  const events = agent.stream(prompt, attachPlace(options, place));
-  for (;;) {
-    const step = await events.next();
-    if (step.done) return step.value;
-    const event = step.value;
-    const taken = stream.forward({ type: 'toolStream', toolUse, event, path: event.path, depth: event.depth });
-    if (taken) await taken;
-  }
+  const reader = (e: AgentStreamEvent): Promise<void> | undefined =>
+    stream.forward({ type: 'toolStream', toolUse, event: e, path: e.path, depth: e.depth });
+  const place = { path: `${stream.path}/${agent.name}`, maxDepth: stream.maxDepth, reader: reader as PlacedReader };
+  return agent.invoke(prompt, attachPlace(options, place));
 }
 
 /** Where a nested agent stands now, for the outer agent's pending turn. */

@@ -10,7 +10,8 @@ import type { InvocationState } from '../types/invocation-state.js';
 import { InvocationSignal } from './invocation-signal.js';
 import type { LoopOutcome } from '../loop/event-loop.js';
 import { AgentMetrics } from '../metrics/agent-metrics.js';
-import type { Emit } from '../events/lockstep-stream.js';
+/** Who reads an invocation's events: a `stream()` reader, or the caller's stream of an agent used as a tool. */
+type Reader = (event: AgentStreamEvent) => Promise<void> | undefined;
 import type { AgentStreamEvent, CallbackHandler, RequestState } from './agent-events.js';
 import { depthOf, placeEvent, placeOf, withinDepth, type RunPlace } from '../events/event-place.js';
 import { AgentResult } from './agent-result.js';
@@ -52,7 +53,7 @@ class LiveInvocation implements Invocation {
   constructor(
     options: InvokeOptions,
     extra: InvocationTools | undefined,
-    reader: Emit<AgentStreamEvent> | undefined,
+    reader: Reader | undefined,
     owner: InvocationOwner,
   ) {
     const { callbackHandler: handler, listeners } = owner;
@@ -102,7 +103,7 @@ export class OpenInvocation {
   constructor(
     options: InvokeOptions,
     extra: InvocationTools | undefined,
-    reader: Emit<AgentStreamEvent> | undefined,
+    reader: Reader | undefined,
     owner: InvocationOwner,
   ) {
     this.inv = new LiveInvocation(options, extra, reader, owner);
@@ -151,7 +152,7 @@ const NOBODY = (): undefined => undefined;
 function emitter(
   listeners: Listeners<AgentStreamEvent> | undefined,
   handler: CallbackHandler | undefined,
-  reader: Emit<AgentStreamEvent> | undefined,
+  reader: Reader | undefined,
   requestState: RequestState,
   path: string,
   depth: number,

@@ -2,6 +2,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Agent, tool, type AgentResult, type AgentStreamEvent, type Guardrail, type OutputSubject } from '../index.js';
 import { listenerDispatchCount, ScriptedModel } from '../testing/index.js';
+import { placeOf } from '../events/event-place.js';
+
+/** True when the nested agent spied on was handed its caller's stream (its events are made and forwarded). */
+function handedOn(invoke: { mock: { calls: unknown[][] } }): boolean {
+  const options = invoke.mock.calls[0]?.[1];
+  return typeof options === 'object' && options !== null && placeOf(options)?.reader !== undefined;
+}
 
 // One stream for the run tree: an agent used as a tool reports its events in its caller's stream.
 
@@ -99,19 +106,24 @@ describe('an agent used as a tool, in its caller stream', () => {
 
   it('stops at the depth asked for: `depth: 0` yields the agent own events and streams no nested agent', async () => {
     const refund = refundAgent();
-    const stream = vi.spyOn(refund, 'stream');
+    const invoke = vi.spyOn(refund, 'invoke');
     const events = await collect(billing([refund]).stream('go', { depth: 0 }));
     expect(events.filter((e) => e.type === 'toolStream')).toEqual([]);
     expect(events.some((e) => e.type === 'toolResult')).toBe(true);
-    expect(stream).not.toHaveBeenCalled();
+    expect(invoke).toHaveBeenCalledTimes(1);
+    expect(handedOn(invoke)).toBe(false);
+    const loud = refundAgent();
+    const loudInvoke = vi.spyOn(loud, 'invoke');
+    await collect(billing([loud]).stream('go'));
+    expect(handedOn(loudInvoke)).toBe(true);
   });
 
   it('makes no nested events for invoke() with nobody listening, and hands them to toolStream listeners', async () => {
     const before = listenerDispatchCount();
     const quietRefund = refundAgent();
-    const stream = vi.spyOn(quietRefund, 'stream');
+    const invoke = vi.spyOn(quietRefund, 'invoke');
     const quiet = await billing([quietRefund]).invoke('go');
-    expect(stream).not.toHaveBeenCalled();
+    expect(handedOn(invoke)).toBe(false);
     expect(listenerDispatchCount()).toBe(before);
 
     const heard: string[] = [];

@@ -42,7 +42,16 @@ export interface RunPlace {
   readonly path: string;
   /** The deepest events the outermost stream asked for (`undefined`: all). */
   readonly maxDepth: number | undefined;
+  /**
+   * Takes each event of the invocation (already placed), as a `stream()` reader would (a promise: wait
+   * for it); an agent used as a tool hands its events to its caller's stream this way, without a
+   * generator of its own in between.
+   */
+  readonly reader?: PlacedReader | undefined;
 }
+
+/** Takes one placed event; a promise when the taker must be waited for. */
+export type PlacedReader = (event: EventPlace & { readonly type: string }) => Promise<void> | undefined;
 
 /** Places given to nested invocations, by the options object they were invoked with. */
 const byOptions = new WeakMap<object, RunPlace>();
