@@ -72,9 +72,6 @@ async function quietGraph(): Promise<(string | number)[]> {
   return ['graph.invoke() with agents as tools, unobserved', runs, us, bytes, gc ? 'gc' : 'no --expose-gc'];
 }
 
-table([
-  ['case', 'events', 'own µs/event', 'outer µs/event', 'ratio'],
-  await perEvent(),
-]);
+table([['case', 'events', 'own µs/event', 'outer µs/event', 'ratio'], await perEvent()]);
 console.log('');
 table([['case', 'runs', 'µs/run', 'heap bytes/run', ''], await quietGraph()]);
