@@ -20,3 +20,6 @@ export { layoutGraph } from './render/graph-layout.js';
 export type { GraphLayout } from './render/graph-layout.js';
 export { serveStore } from './serve/live-server.js';
 export type { LiveServer, ServeOptions } from './serve/live-server.js';
+export { RunTreeLanes } from './view/run-tree-lanes.js';
+export type { Lane } from './view/run-tree-lanes.js';
+export { renderLanesHtml, renderLanesText } from './render/lanes-render.js';
