@@ -31,7 +31,7 @@ describe('run-tree lanes', () => {
       lanes.add(e);
       // Live: while the nested ledger agent works, its lane is there, running, under refund under billing.
       const ledger = lanes.lanes().find((l) => l.path === 'billing/refund/ledger');
-      if (ledger?.status === 'running') seen.push(renderLanesText(lanes.lanes(), { nowMs: clock }));
+      if (ledger?.status === 'running') seen.push(renderLanesText(lanes.lanes(), { nowMs: lanes.elapsedMs() }));
     }
     expect(seen.length).toBeGreaterThan(0);
     const live = seen[0] ?? '';

@@ -95,6 +95,11 @@ export class RunTreeLanes {
     }
   }
 
+  /** ms since the first event (where running lanes end when drawn: `renderLanesText(lanes, { nowMs })`). */
+  elapsedMs(): number {
+    return this.#t0 === undefined ? 0 : this.#now() - this.#t0;
+  }
+
   /** The lanes so far, each after its parent (depth first, in the order they started). */
   lanes(): Lane[] {
     const all = [...this.#lanes.values()];
