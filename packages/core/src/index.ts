@@ -12,6 +12,7 @@ export type {
 } from './agent/agent-events.js';
 export { depthOf, placeEvent, placing, withinDepth } from './events/event-place.js';
 export type { EventPlace } from './events/event-place.js';
+export { nestedReporter } from './events/nested-stream.js';
 export type { Prompt } from './agent/prompt.js';
 export type { AsToolOptions } from './agent/as-tool.js';
 export type { DirectToolCaller, DirectToolCallOptions } from './agent/direct-tool-call.js';

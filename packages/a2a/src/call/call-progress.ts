@@ -11,15 +11,20 @@ import { answerText, messageText, questionOfTask, usageOf } from './task-reading
 
 type TaskView = Pick<Task, 'artifacts' | 'status' | 'metadata'>;
 
+/** What a streamed task says while it works: a status message, or an artifact's text (its new chunk when appended). */
+export type ReportUpdate = (update: { kind: 'status' | 'artifact'; text: string }) => void;
+
 export class CallProgress {
   readonly key: string;
   readonly rec: CallRecord;
   readonly #store: CallStore;
+  readonly #report: ReportUpdate | undefined;
 
-  constructor(key: string, rec: CallRecord, store: CallStore) {
+  constructor(key: string, rec: CallRecord, store: CallStore, report?: ReportUpdate) {
     this.key = key;
     this.rec = rec;
     this.#store = store;
+    this.#report = report;
   }
 
   put(): Promise<void> {
@@ -76,6 +81,7 @@ export class CallProgress {
         if (await this.settle(seen)) return;
       } else if (p?.$case === 'artifactUpdate' && p.value.artifact) {
         const a = p.value.artifact;
+        if (this.#report) this.#report({ kind: 'artifact', text: messageText(a) });
         const i = seen.artifacts.findIndex((x) => x.artifactId === a.artifactId);
         const existing = seen.artifacts[i];
         if (existing && p.value.append) existing.parts.push(...a.parts);
@@ -84,6 +90,8 @@ export class CallProgress {
       } else if (p?.$case === 'statusUpdate') {
         if (!this.rec.taskId) await this.learnTask({ id: p.value.taskId });
         seen.status = p.value.status;
+        const said = this.#report && p.value.status?.message ? messageText(p.value.status.message) : '';
+        if (said) this.#report?.({ kind: 'status', text: said });
         if (p.value.metadata) seen.metadata = { ...seen.metadata, ...p.value.metadata };
         if (await this.settle(seen)) return;
       } else if (p?.$case === 'message') return this.answered(messageText(p.value));

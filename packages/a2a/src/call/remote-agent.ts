@@ -20,12 +20,14 @@ import {
   type ToolContext,
   type ToolResult,
   errorMessage,
+  nestedReporter,
 } from '@skein/core';
 import { RemoteAgentError } from '../errors.js';
 import { MemoryCallStore, SessionCallStore, type CallStore } from './call-store.js';
 import { Connection, type HeadersOption } from './connection.js';
 import { CALL_TOOL, RelayModel, type CallResultData } from './relay-model.js';
 import { RemoteCaller, type CallAnswer } from './remote-call.js';
+import type { ReportUpdate } from './call-progress.js';
 
 /** Options of {@link RemoteAgent}. */
 export interface RemoteAgentOptions {
@@ -57,6 +59,16 @@ export interface RemoteAgentOptions {
   /** Where the card is, relative to `url`. */
   cardPath?: string;
   fetch?: typeof fetch;
+}
+
+/**
+ * What the remote task says while it works, as events of a nested run named after the agent in its
+ * caller's stream (status messages and artifacts as its text), when someone watches that stream.
+ */
+function reporterFor(context: ToolContext, name: string): ReportUpdate | undefined {
+  const report = nestedReporter(context, name);
+  if (!report) return undefined;
+  return ({ text }) => void report({ type: 'textDelta', data: `${text}\n` })?.catch(() => undefined);
 }
 
 const slug = (name: string): string => name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64) || 'remote';
@@ -149,6 +161,7 @@ export class RemoteAgent {
         text,
         signal: context.signal,
         ask: (n, r) => context.interrupt(n, r),
+        report: reporterFor(context, this.name),
       });
       const data: CallResultData = {
         ...(answer.taskId ? { taskId: answer.taskId } : {}),

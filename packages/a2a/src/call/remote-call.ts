@@ -13,7 +13,7 @@ import { textPart } from '../wire/parts.js';
 import { ROLE } from '../wire/protocol.js';
 import type { CallRecord, CallStore } from './call-store.js';
 import type { Connected, Connection } from './connection.js';
-import { CallProgress } from './call-progress.js';
+import { CallProgress, type ReportUpdate } from './call-progress.js';
 import { classify } from './faults.js';
 import { answerParts, interruptFor, messageText } from './task-reading.js';
 
@@ -26,6 +26,8 @@ export interface CallRequest {
   signal: AbortSignal;
   /** Asks the caller (a skein interrupt); returns the answer once the caller resumed with one. */
   ask: (name: string, reason: JsonValue) => JsonValue;
+  /** Told of what the remote task says while it works (status messages, artifacts), when someone watches. */
+  report?: ReportUpdate | undefined;
 }
 
 /** The remote agent's answer. */
@@ -170,7 +172,7 @@ export class RemoteCaller {
     lookup: boolean,
   ): Promise<CallAnswer> {
     const { client, streaming } = connected;
-    const p = new CallProgress(req.key, rec, this.#store);
+    const p = new CallProgress(req.key, rec, this.#store, req.report);
     for (;;) {
       switch (rec.state) {
         case 'completed':

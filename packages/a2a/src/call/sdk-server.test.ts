@@ -60,6 +60,17 @@ describe('a remote agent served by @a2a-js/sdk, called from skein', () => {
     });
   }
 
+  it("reports what the streamed remote task says in its caller's stream, at the caller's path and its name", async () => {
+    const sdk = await sdkAgent('echo', { streaming: true });
+    const remote = new RemoteAgent({ name: 'echo', url: sdk.url });
+    const nested: string[] = [];
+    for await (const e of caller(remote.asTool()).stream('go'))
+      if (e.type === 'toolStream' && e.event.type === 'textDelta') nested.push(`${e.path}: ${e.event.data}`);
+    expect(nested).toEqual(['caller/echo: echo: hello\n']);
+    // Nobody watching: nothing reported (and the same answer).
+    expect(String(await caller(remote.asTool()).invoke('go'))).toBe('success: echo: hello');
+  });
+
   it("sends over HTTP+JSON too, with the caller's headers", async () => {
     const sdk = await sdkAgent('echo');
     const remote = new RemoteAgent({
