@@ -85,6 +85,13 @@ export function progressOf(event: AgentStreamEvent | MultiAgentStreamEvent, path
     }
     case 'nodeStream':
       return progressOf(event.event, [...path, event.nodeId]);
+    case 'toolStream': {
+      // An agent used as a tool (maybe by one used as a tool): each wrapper adds one nested agent's name.
+      let inner: AgentStreamEvent = event.event;
+      let layers = 1;
+      for (; inner.type === 'toolStream'; layers++) inner = inner.event;
+      return progressOf(inner, [...path, ...inner.path.split('/').slice(-layers)]);
+    }
     case 'transition':
       if (event.transition.kind !== 'handoff') return undefined;
       return {

@@ -89,6 +89,34 @@ describe('a skein agent served over A2A, called with @a2a-js/sdk 1.3', () => {
     });
   }
 
+  it('streams what an agent the served agent uses as a tool does, named by its path', async () => {
+    const orders = new Agent({
+      name: 'orders',
+      tools: [lookup],
+      model: new ScriptedModel([{ toolUses: [{ name: 'lookup_order', input: { orderId: '42' } }] }, 'It cost 80 EUR.']),
+    });
+    const server = await serveA2A({
+      agent: (sessionManager) =>
+        new Agent({
+          name: 'desk',
+          sessionManager,
+          tools: [orders.asTool()],
+          model: new ScriptedModel([
+            { toolUses: [{ name: 'orders', input: { input: 'order 42?' } }] },
+            'Order 42: 80 EUR.',
+          ]),
+        }),
+    });
+    servers.push(server);
+    const client = await clientFor(server.url);
+    const texts: unknown[] = [];
+    for await (const e of client.sendMessageStream(send('What did order 42 cost?')))
+      if (e.payload?.$case === 'statusUpdate')
+        texts.push(...(e.payload.value.status?.message?.parts ?? []).map((p) => p.content?.value));
+    expect(texts).toContain('calls orders');
+    expect(texts).toContain('orders calls lookup_order');
+  });
+
   it('serves a card that names the agent, its tools and streaming', async () => {
     const server = await serveOrderAgent();
     const client = await clientFor(server.url);
