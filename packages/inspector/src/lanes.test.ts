@@ -1,8 +1,14 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
-import { renderLanesHtml, renderLanesText, RunTreeLanes } from './index.js';
+import { FileSessionManager } from '@skein/session-file';
+import { Swarm } from '@skein/swarm';
+import { renderLanesHtml, renderLanesText, runCli, RunTreeLanes } from './index.js';
+import { captureIo } from './test-support/capture-io.js';
 
 // Nested runs as nested lanes, folded live from one stream and drawn for a terminal and a page.
 
@@ -72,5 +78,47 @@ describe('run-tree lanes', () => {
     expect(html).toContain('data-path="billing/refund" style="padding-left:1.5em"');
     expect(html).toContain('left:20.00%;width:60.00%');
     expect(html).toContain('&lt;b&gt;done&lt;/b&gt;');
+  });
+});
+
+describe('skein show', () => {
+  it('draws a nested orchestrator’s members as lanes under the graph node that runs it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-lanes-'));
+    try {
+      const sessionManager = new FileSessionManager({ sessionId: 'case-7', storageDir: dir });
+      const team = new Swarm({
+        id: 'desk',
+        nodes: [
+          new Agent({
+            name: 'front',
+            model: new ScriptedModel([{ toolUses: [{ name: 'transfer_to_refund', input: {} }] }]),
+          }),
+          new Agent({ name: 'refund', model: new ScriptedModel(['Refunded.']) }),
+        ],
+        sessionManager,
+      });
+      const intake = new Agent({ name: 'intake', model: new ScriptedModel(['A refund.']) });
+      const outer = new GraphBuilder()
+        .setId('outer')
+        .setSessionManager(sessionManager)
+        .addNode(intake)
+        .addNode(team)
+        .addEdge('intake', 'desk')
+        .build();
+      expect((await outer.invoke('Refund order 7')).status).toBe('completed');
+      await sessionManager.close();
+      const io = captureIo();
+      expect(await runCli(['show', dir, 'case-7'], io)).toBe(0);
+      const graphPart = io.out().slice(io.out().indexOf('graph outer'));
+      const lines = graphPart.split('\n');
+      const node = lines.findIndex((l) => /^ {2}#1 .* desk /.test(l));
+      expect(node).toBeGreaterThan(0);
+      expect(lines.slice(node + 1, node + 3).map((l) => l.trim().split(/\s+/).slice(2, 4))).toEqual([
+        ['desk/front', 'completed'],
+        ['desk/refund', 'completed'],
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,8 +13,25 @@ function modelsText(models: Record<string, number> | undefined): string {
   return `  by ${ids.length === 1 ? ids[0] : ids.map((id) => `${id} x${models?.[id]}`).join(', ')}`;
 }
 
+/**
+ * A nested orchestrator's executions as lanes below the node of `parent` that runs it (a swarm in
+ * graph node `desk`: `desk/frontline`, `desk/refund`), placed on the parent's clock.
+ */
+function nestedLanes(nested: RunView, at: number, indent: string, paint: Paint, runs: readonly RunView[]): string[] {
+  const out: string[] = [];
+  for (const exec of nested.executions) {
+    const colour = statusColour(paint, exec.status);
+    out.push(
+      `${indent}  ${paint.dim(`+${ms(at + exec.startMs)}`)}  ${paint.cyan(`${nested.id}/${exec.nodeId}`)}  ${colour(exec.status)}  ${ms(exec.durationMs)}`,
+    );
+    const deeper = runs.find((r) => r !== nested && r.id === exec.nodeId);
+    if (deeper) out.push(...nestedLanes(deeper, at + exec.startMs, `${indent}  `, paint, runs));
+  }
+  return out;
+}
+
 /** An orchestrator's run as lines: each node execution, handoffs, resumes and open interrupts. */
-function renderRun(run: RunView, paint: Paint): string {
+function renderRun(run: RunView, paint: Paint, runs: readonly RunView[] = []): string {
   const out: string[] = [];
   const status = statusColour(paint, run.status)(run.status);
   out.push(
@@ -46,6 +63,10 @@ function renderRun(run: RunView, paint: Paint): string {
     out.push(
       `  ${at} ${paint.dim(`+${ms(exec.startMs)}`)}  ${paint.cyan(exec.nodeId)}  ${colour(exec.status)}  ${ms(exec.durationMs)}${tokens}${models}  ${paint.dim(why)}`,
     );
+    // A node that is an orchestrator of this session: its members or nodes as nested lanes.
+    const nested = runs.find((r) => r !== run && r.id === exec.nodeId);
+    if (nested && exec.via === lastExecutionOf(run, exec.nodeId)?.via)
+      out.push(...nestedLanes(nested, exec.startMs, '    ', paint, runs));
   }
   for (const w of run.waiting) out.push(`  ${paint.yellow('waiting for an answer')}: ${w.reason}`);
   for (const [id, r] of Object.entries(run.results))
@@ -53,12 +74,17 @@ function renderRun(run: RunView, paint: Paint): string {
   return `${out.join('\n')}\n`;
 }
 
+/** The last execution of `nodeId` in `run` (a nested orchestrator's stored run is its last one). */
+function lastExecutionOf(run: RunView, nodeId: string): RunView['executions'][number] | undefined {
+  return run.executions.filter((e) => e.nodeId === nodeId).at(-1);
+}
+
 /** `skein show`: the session's runs (or its agents when it has none), and what could not be read. */
 export function renderSession(session: SessionView, runs: readonly RunView[], paint: Paint): string {
   const out: string[] = [
     `${paint.bold(`session ${session.id}`)}  ${paint.dim(session.type)}  updated ${session.updatedAt ?? '-'}`,
   ];
-  for (const run of runs) out.push(renderRun(run, paint));
+  for (const run of runs) out.push(renderRun(run, paint, runs));
   if (runs.length === 0) {
     for (const a of session.agents)
       out.push(`  agent ${paint.cyan(a.id)}  updated ${a.updatedAt ?? '-'}  (--agent ${a.id} prints its conversation)`);
