@@ -12,8 +12,8 @@ import {
   type Message,
   type Principal,
   type Prompt,
-} from '@skein/core';
-import type { MemberClock } from './member-clock.js';
+} from "@skein/core";
+import type { MemberClock } from "./member-clock.js";
 
 /** How one node execution ended. */
 export interface NodeOutcome {
@@ -55,6 +55,8 @@ export interface NodeRun {
   principal?: Principal | undefined;
   /** Whose long-term memory the member reads (`undefined`: none). */
   memory?: MemoryTarget | undefined;
+  /** How deep nested runs' events reach the stream (`MultiAgentInvokeOptions.depth`). */
+  depth?: number | undefined;
 }
 
 /** Hands a member's event on (as `nodeStream`): a promise when the stream's reader must take it first. */
@@ -65,12 +67,21 @@ export type MemberEmit = (event: AgentStreamEvent) => Promise<void> | undefined;
  * stream events to `emit` (none when `quiet`). Failures and timeouts come back in the outcome; it never
  * throws for them.
  */
-export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutcome> {
+export async function runNode(
+  run: NodeRun,
+  emit: MemberEmit
+): Promise<NodeOutcome> {
   const { clock } = run;
   const limitMs = Math.max(0, Math.min(run.nodeTimeoutMs, run.remainingMs));
   const runLimited = run.remainingMs < run.nodeTimeoutMs;
   const { nodeId, nodeTimeoutMs, executionTimeoutMs } = run;
-  clock.start({ nodeId, limitMs, runLimited, nodeTimeoutMs, executionTimeoutMs });
+  clock.start({
+    nodeId,
+    limitMs,
+    runLimited,
+    nodeTimeoutMs,
+    executionTimeoutMs,
+  });
   const started = performance.now();
   const newItems: Message[] = [];
   const options: InvokeOptions = {
@@ -82,15 +93,21 @@ export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutco
     ...(run.guardrails ? { guardrails: run.guardrails } : {}),
     ...(run.principal !== undefined ? { principal: run.principal } : {}),
     ...(run.memory ? { memory: run.memory } : {}),
+    ...(run.depth !== undefined ? { depth: run.depth } : {}),
   };
   try {
-    if (!run.quiet) return await streamed(run, options, emit, newItems, started);
+    if (!run.quiet)
+      return await streamed(run, options, emit, newItems, started);
     // Nobody reads the member's events: `invoke` makes none; the turn's messages come from the callback.
     const result = await run.agent
-      .invoke(run.prompt, { ...options, onMessageAdded: (m) => void newItems.push(m) })
+      .invoke(run.prompt, {
+        ...options,
+        onMessageAdded: (m) => void newItems.push(m),
+      })
       .catch((e: unknown) => (GuardrailTripped.is(e) ? e : failed(run, e)));
-    if (GuardrailTripped.is(result)) return tripped(run, started, newItems, result);
-    return typeof result === 'string'
+    if (GuardrailTripped.is(result))
+      return tripped(run, started, newItems, result);
+    return typeof result === "string"
       ? outcome(run, started, newItems, result, undefined)
       : outcome(run, started, newItems, undefined, result);
   } finally {
@@ -104,7 +121,7 @@ async function streamed(
   options: InvokeOptions,
   emit: MemberEmit,
   newItems: Message[],
-  started: number,
+  started: number
 ): Promise<NodeOutcome> {
   const stream = run.agent.stream(run.prompt, options);
   for (;;) {
@@ -115,8 +132,9 @@ async function streamed(
       if (GuardrailTripped.is(e)) return tripped(run, started, newItems, e);
       return outcome(run, started, newItems, failed(run, e), undefined);
     }
-    if (step.done) return outcome(run, started, newItems, undefined, step.value);
-    if (step.value.type === 'messageAdded') newItems.push(step.value.message);
+    if (step.done)
+      return outcome(run, started, newItems, undefined, step.value);
+    if (step.value.type === "messageAdded") newItems.push(step.value.message);
     // Outside the try: a reader that stopped reading unwinds the swarm (no node failure).
     const shown = emit(step.value);
     if (shown) await shown;
@@ -127,8 +145,16 @@ const failed = (run: NodeRun, e: unknown): string =>
   `${run.nodeId} failed: ${e instanceof Error ? e.message : String(e)}`;
 
 /** The outcome of a turn a guardrail blocked: failed, with the trip. */
-function tripped(run: NodeRun, started: number, newItems: Message[], error: GuardrailTripped): NodeOutcome {
-  return { ...outcome(run, started, newItems, error.message, undefined), tripped: error };
+function tripped(
+  run: NodeRun,
+  started: number,
+  newItems: Message[],
+  error: GuardrailTripped
+): NodeOutcome {
+  return {
+    ...outcome(run, started, newItems, error.message, undefined),
+    tripped: error,
+  };
 }
 
 /** The outcome of a turn that ended with `result` or failed with `error` (a timeout wins, see `failure`). */
@@ -137,7 +163,7 @@ function outcome(
   started: number,
   newItems: Message[],
   error: string | undefined,
-  result: AgentResult | undefined,
+  result: AgentResult | undefined
 ): NodeOutcome {
   return {
     result,
@@ -149,12 +175,17 @@ function outcome(
 }
 
 /** Why the turn failed: its time limit, the error it threw, or a cancellation nobody asked for. */
-function failure(run: NodeRun, thrown: string | undefined, result: AgentResult | undefined): string | undefined {
+function failure(
+  run: NodeRun,
+  thrown: string | undefined,
+  result: AgentResult | undefined
+): string | undefined {
   const { clock } = run;
   if (clock.timedOut) {
     const message = (clock.signal.reason as Error).message;
     return message.charAt(0).toUpperCase() + message.slice(1);
   }
-  if (!thrown && result?.stopReason === 'cancelled' && !clock.interrupted) return `${run.nodeId} was cancelled.`;
+  if (!thrown && result?.stopReason === "cancelled" && !clock.interrupted)
+    return `${run.nodeId} was cancelled.`;
   return thrown;
 }

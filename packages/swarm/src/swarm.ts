@@ -1,5 +1,7 @@
 import {
   GuardrailTripped,
+  depthOf,
+  placeEvent,
   taskText,
   attachMemberMemory,
   openOrchestratorTurn,
@@ -29,22 +31,36 @@ import {
   type MultiAgentStreamEvent,
   type MultiAgentTask,
   type SessionManager,
-} from '@skein/core';
-import type { HandoffRunSettings } from '@skein/handoffs';
-import { waitingFor } from './paused-turn.js';
-import { replayedResult } from './replay.js';
-import { SwarmMembers } from './swarm-members.js';
-import { handoffSettings, resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
-import type { SwarmResult } from './swarm-result.js';
-import { handoffEventOf, type SwarmEmit, type SwarmEvent } from './swarm-event.js';
-export type { SwarmEvent } from './swarm-event.js';
-import { swarmPart } from './swarm-journal.js';
-import type { SwarmFork, SwarmForkOptions, SwarmHistoryStep, SwarmStepState } from './swarm-journal.js';
-import { runSwarmLoop } from './swarm-loop.js';
-import { MemberClock } from './member-clock.js';
-import { SwarmRun, type SwarmParts } from './swarm-run.js';
-import { SwarmLog } from './swarm-log.js';
-import { checkTask } from './guarded-task.js';
+} from "@skein/core";
+import type { HandoffRunSettings } from "@skein/handoffs";
+import { waitingFor } from "./paused-turn.js";
+import { replayedResult } from "./replay.js";
+import { SwarmMembers } from "./swarm-members.js";
+import {
+  handoffSettings,
+  resolveSwarmOptions,
+  type ResolvedSwarmOptions,
+  type SwarmOptions,
+} from "./swarm-options.js";
+import type { SwarmResult } from "./swarm-result.js";
+import {
+  handoffEventOf,
+  type SwarmEmit,
+  type SwarmEvent,
+} from "./swarm-event.js";
+export type { SwarmEvent } from "./swarm-event.js";
+import { swarmPart } from "./swarm-journal.js";
+import type {
+  SwarmFork,
+  SwarmForkOptions,
+  SwarmHistoryStep,
+  SwarmStepState,
+} from "./swarm-journal.js";
+import { runSwarmLoop } from "./swarm-loop.js";
+import { MemberClock } from "./member-clock.js";
+import { SwarmRun, type SwarmParts } from "./swarm-run.js";
+import { SwarmLog } from "./swarm-log.js";
+import { checkTask } from "./guarded-task.js";
 
 /**
  * Agents that hand the conversation to each other. The active agent answers or calls a
@@ -66,7 +82,7 @@ import { checkTask } from './guarded-task.js';
  */
 export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   readonly id: string;
-  readonly kind = 'multiAgent' as const;
+  readonly kind = "multiAgent" as const;
   /** Callbacks on multi-agent events (node calls, run start and end). */
   readonly hooks = new HookRegistry();
   readonly #members: SwarmMembers;
@@ -88,32 +104,52 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
    * const triage = new Agent({ model, name: 'Triage agent', handoffs: [billing, handoff(refund)] });
    * const swarm = Swarm.fromAgent(triage, { maxHandoffs: 5 });
    */
-  static fromAgent(entryAgent: Agent, options: Omit<SwarmOptions, 'nodes' | 'entryPoint'> = {}): Swarm {
-    if (typeof entryAgent !== 'object' || entryAgent === null || typeof entryAgent.invoke !== 'function') {
-      throw new ConfigurationError('Swarm.fromAgent(entryAgent, options) needs the entry Agent first.');
+  static fromAgent(
+    entryAgent: Agent,
+    options: Omit<SwarmOptions, "nodes" | "entryPoint"> = {}
+  ): Swarm {
+    if (
+      typeof entryAgent !== "object" ||
+      entryAgent === null ||
+      typeof entryAgent.invoke !== "function"
+    ) {
+      throw new ConfigurationError(
+        "Swarm.fromAgent(entryAgent, options) needs the entry Agent first."
+      );
     }
-    return new Swarm({ ...options, nodes: SwarmMembers.reachable(entryAgent), entryPoint: entryAgent });
+    return new Swarm({
+      ...options,
+      nodes: SwarmMembers.reachable(entryAgent),
+      entryPoint: entryAgent,
+    });
   }
 
   constructor(options: SwarmOptions) {
     super();
     this.#options = resolveSwarmOptions(options);
     this.#members = new SwarmMembers(options.nodes);
-    this.id = options.id ?? 'default_swarm';
+    this.id = options.id ?? "default_swarm";
     const entry = options.entryPoint ?? (options.nodes[0] as Agent);
-    const entryId = typeof entry === 'string' ? entry : this.#members.idOf(entry);
+    const entryId =
+      typeof entry === "string" ? entry : this.#members.idOf(entry);
     if (entryId === undefined || !this.#members.has(entryId)) {
       throw new ConfigurationError(
-        `The Swarm's entryPoint must be one of its nodes (${this.#members.ids.join(', ')}).`,
+        `The Swarm's entryPoint must be one of its nodes (${this.#members.ids.join(
+          ", "
+        )}).`
       );
     }
     this.#entry = entryId;
     this.#settings = handoffSettings(options);
     this.#part = swarmPart(this.#members, this.#settings);
     const manager = options.sessionManager as SessionManager | undefined;
-    this.#log = new SwarmLog(new RunJournal(manager, this.id, 'swarm', options.history), this.#members.ids);
+    this.#log = new SwarmLog(
+      new RunJournal(manager, this.id, "swarm", options.history),
+      this.#members.ids
+    );
     const initialStates = new Map<string, JsonObject>();
-    for (const id of this.#members.ids) initialStates.set(id, this.#members.agent(id).state.get());
+    for (const id of this.#members.ids)
+      initialStates.set(id, this.#members.agent(id).state.get());
     for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
     this.#memory = options.memory;
     attachMemberMemory(options.memory, options.nodes);
@@ -142,7 +178,10 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   }
 
   /** Runs the swarm on `task` (or resumes an unfinished run) and resolves with the result. */
-  invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<SwarmResult> {
+  invoke(
+    task: MultiAgentTask,
+    options: MultiAgentInvokeOptions = {}
+  ): Promise<SwarmResult> {
     // Without listeners nobody reads the members' own events, so the run does not pass them on.
     return this.#guarded(task, options, undefined);
   }
@@ -155,7 +194,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   /** Runs the swarm, yielding node and transition events; the generator returns the result. */
   stream(
     task: MultiAgentTask,
-    options: MultiAgentInvokeOptions = {},
+    options: MultiAgentInvokeOptions = {}
   ): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
     return new LockstepStream((reader) => this.#guarded(task, options, reader));
   }
@@ -164,13 +203,23 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   async #guarded(
     task: MultiAgentTask,
     options: MultiAgentInvokeOptions,
-    reader: Emit<MultiAgentStreamEvent> | undefined,
+    reader: Emit<MultiAgentStreamEvent> | undefined
   ): Promise<SwarmResult> {
-    if (this.#running) throw new ConcurrencyError(`Swarm ${this.id} is already running; wait for its run to finish.`);
+    if (this.#running)
+      throw new ConcurrencyError(
+        `Swarm ${this.id} is already running; wait for its run to finish.`
+      );
     this.#running = true;
     try {
       const listeners = this.listeners;
-      return await this.#invocation(task, options, !reader && !listeners, emitter(listeners, reader));
+      const quiet = !reader && !listeners;
+      const path = options.guardrails?.path ?? "";
+      return await this.#invocation(
+        task,
+        options,
+        quiet,
+        quiet ? NOBODY : emitter(listeners, reader, path)
+      );
     } finally {
       this.#run.budget?.close();
       this.#run.budget = undefined;
@@ -206,12 +255,15 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
    * its number, the transitions that made it, the member running next, the node history so far.
    */
   async history(): Promise<SwarmHistoryStep[]> {
-    return historyLines(await journalHistory(this.#log.journal, 'history()'), this.#part.line);
+    return historyLines(
+      await journalHistory(this.#log.journal, "history()"),
+      this.#part.line
+    );
   }
 
   /** The swarm as it stood at `step`: task, conversation passed on, shared context, each member's messages and state (its turns replayed, no model called). */
   async stateAt(step: number): Promise<SwarmStepState> {
-    const history = await journalHistory(this.#log.journal, 'stateAt()');
+    const history = await journalHistory(this.#log.journal, "stateAt()");
     return stateAtStep(history, step, this.#part.stateAt);
   }
 
@@ -241,22 +293,40 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     task: MultiAgentTask,
     options: MultiAgentInvokeOptions,
     quiet: boolean,
-    emit: SwarmEmit,
+    emit: SwarmEmit
   ): Promise<SwarmResult> {
     await this.#initialize();
     const run = this.#run;
     const invocationState: InvocationState = options.invocationState ?? {};
-    const checked = await checkTask(run, task, options, this.#log.journal.sessionId);
+    const checked = await checkTask(
+      run,
+      task,
+      options,
+      this.#log.journal.sessionId
+    );
     const state = await run.open(checked, invocationState, emit);
     const owned = options.invocationState === undefined;
-    const budget = OrchestratorBudget.open(options.budget, invocationState, owned, this, 'swarm', state.budget);
+    const budget = OrchestratorBudget.open(
+      options.budget,
+      invocationState,
+      owned,
+      this,
+      "swarm",
+      state.budget
+    );
     run.budget = budget;
     const started = performance.now();
     const before = state.elapsedMs;
     const elapsed = (): number => before + (performance.now() - started);
-    await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
+    await this.hooks.invoke(
+      new BeforeMultiAgentInvocationEvent(this, invocationState)
+    );
     const clock = new MemberClock(options.signal);
-    const memory = openOrchestratorTurn(this.#memory, options.memory, run.context.conversation.inputHistory);
+    const memory = openOrchestratorTurn(
+      this.#memory,
+      options.memory,
+      run.context.conversation.inputHistory
+    );
     try {
       const { guardrails, principal } = options;
       await runSwarmLoop(run, run.parts, state, {
@@ -268,6 +338,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
         guardrails,
         principal,
         memory: memory.target,
+        depth: options.depth,
       });
     } finally {
       clock.dispose();
@@ -282,23 +353,37 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     if (budget) Object.assign(result, budget.report());
     const asked = waitingFor(state);
     if (asked.length > 0) result.interrupts = asked;
-    if (state.status === 'completed' || state.status === 'failed') this.#lastResult = result;
+    if (state.status === "completed" || state.status === "failed")
+      this.#lastResult = result;
     await memory.close(result);
-    await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
-    if (tripped) throw new GuardrailTripped({ ...tripped.trip, cause: tripped.cause, result });
+    await this.hooks.invoke(
+      new AfterMultiAgentInvocationEvent(this, { invocationState, result })
+    );
+    if (tripped)
+      throw new GuardrailTripped({
+        ...tripped.trip,
+        cause: tripped.cause,
+        result,
+      });
     return result;
   }
 }
 
 const NOBODY: SwarmEmit = () => undefined;
 
-/** The run's `emit`: the listeners first (with a `handoff` event after each handoff transition), then the reader. */
+/**
+ * The run's `emit`: stamps each event with the run's place (`path`: '' for the outermost swarm), then
+ * hands it to the listeners (with a `handoff` event after each handoff transition), then the reader.
+ */
 function emitter(
   listeners: Listeners<SwarmEvent> | undefined,
   reader: Emit<MultiAgentStreamEvent> | undefined,
+  path: string
 ): SwarmEmit {
-  if (!listeners) return reader ?? NOBODY;
-  return (event) => {
+  const depth = depthOf(path);
+  if (!listeners) return (data) => reader?.(placeEvent(data, path, depth));
+  return (data) => {
+    const event = placeEvent(data, path, depth);
     listeners.emit(event);
     const handoff = handoffEventOf(event);
     if (handoff) listeners.emit(handoff);

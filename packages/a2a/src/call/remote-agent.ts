@@ -3,7 +3,7 @@
  * called directly (`send`). Calls are recorded (with a session manager: in its session) so a caller
  * that crashes resumes the remote task instead of starting it again.
  */
-import type { AgentCard } from '@a2a-js/sdk';
+import type { AgentCard } from "@a2a-js/sdk";
 import {
   Agent,
   ConfigurationError,
@@ -20,12 +20,18 @@ import {
   type ToolContext,
   type ToolResult,
   errorMessage,
-} from '@skein/core';
-import { RemoteAgentError } from '../errors.js';
-import { MemoryCallStore, SessionCallStore, type CallStore } from './call-store.js';
-import { Connection, type HeadersOption } from './connection.js';
-import { CALL_TOOL, RelayModel, type CallResultData } from './relay-model.js';
-import { RemoteCaller, type CallAnswer } from './remote-call.js';
+  nestedReporter,
+} from "@skein/core";
+import { RemoteAgentError } from "../errors.js";
+import {
+  MemoryCallStore,
+  SessionCallStore,
+  type CallStore,
+} from "./call-store.js";
+import { Connection, type HeadersOption } from "./connection.js";
+import { CALL_TOOL, RelayModel, type CallResultData } from "./relay-model.js";
+import { RemoteCaller, type CallAnswer } from "./remote-call.js";
+import type { ReportUpdate } from "./call-progress.js";
 
 /** Options of {@link RemoteAgent}. */
 export interface RemoteAgentOptions {
@@ -53,24 +59,41 @@ export interface RemoteAgentOptions {
    */
   cancelOnAbort?: boolean;
   /** Preferred transport. Default: the card's order. */
-  transport?: 'JSONRPC' | 'HTTP+JSON';
+  transport?: "JSONRPC" | "HTTP+JSON";
   /** Where the card is, relative to `url`. */
   cardPath?: string;
   fetch?: typeof fetch;
 }
 
-const slug = (name: string): string => name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64) || 'remote';
+/**
+ * What the remote task says while it works, as events of a nested run named after the agent in its
+ * caller's stream (status messages and artifacts as its text), when someone watches that stream.
+ */
+function reporterFor(
+  context: ToolContext,
+  name: string
+): ReportUpdate | undefined {
+  const report = nestedReporter(context, name);
+  if (!report) return undefined;
+  return ({ text }) =>
+    void report({ type: "textDelta", data: `${text}\n` })?.catch(
+      () => undefined
+    );
+}
+
+const slug = (name: string): string =>
+  name.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 64) || "remote";
 
 const INPUT_SCHEMA = (what: string, key: string) => ({
   json: {
-    type: 'object',
-    properties: { [key]: { type: 'string', description: what } },
+    type: "object",
+    properties: { [key]: { type: "string", description: what } },
     required: [key],
     additionalProperties: false,
   },
 });
 
-type Reserved = Awaited<ReturnType<BudgetScope['reserveModelCall']>>;
+type Reserved = Awaited<ReturnType<BudgetScope["reserveModelCall"]>>;
 
 export class RemoteAgent {
   readonly name: string;
@@ -81,13 +104,21 @@ export class RemoteAgent {
   readonly #budgetModel: Model;
 
   constructor(options: RemoteAgentOptions) {
-    if (!options || typeof options.name !== 'string' || options.name.trim() === '')
-      throw new ConfigurationError('RemoteAgent needs a name: new RemoteAgent({ name, url }).');
+    if (
+      !options ||
+      typeof options.name !== "string" ||
+      options.name.trim() === ""
+    )
+      throw new ConfigurationError(
+        "RemoteAgent needs a name: new RemoteAgent({ name, url })."
+      );
     try {
       new URL(options.url);
     } catch {
       throw new ConfigurationError(
-        `RemoteAgent ${options.name} needs an http(s) url (got ${JSON.stringify(options.url)}).`,
+        `RemoteAgent ${options.name} needs an http(s) url (got ${JSON.stringify(
+          options.url
+        )}).`
       );
     }
     this.name = options.name;
@@ -107,7 +138,10 @@ export class RemoteAgent {
       : new MemoryCallStore();
     this.#caller = new RemoteCaller(this.#conn, store, {
       cancelOnAbort: options.cancelOnAbort === true,
-      retry: options.retryStrategy === undefined ? new ExponentialBackoffRetry() : options.retryStrategy,
+      retry:
+        options.retryStrategy === undefined
+          ? new ExponentialBackoffRetry()
+          : options.retryStrategy,
       timeoutMs: options.timeoutMs ?? 600_000,
       pollIntervalMs: options.pollIntervalMs ?? 500,
     });
@@ -124,23 +158,33 @@ export class RemoteAgent {
    * the same remote task; default: a new one). A question from the agent is a `RemoteAgentError`
    * here (use `asTool` or `asAgent` to answer it).
    */
-  send(text: string, options: { key?: string; signal?: AbortSignal } = {}): Promise<CallAnswer> {
+  send(
+    text: string,
+    options: { key?: string; signal?: AbortSignal } = {}
+  ): Promise<CallAnswer> {
     return this.#caller.call({
       key: options.key ?? `call-${crypto.randomUUID()}`,
       text,
       signal: options.signal ?? new AbortController().signal,
       ask: (name) => {
-        throw new RemoteAgentError(`it asks for ${name}, and send() has nobody to ask; use asTool() or asAgent()`, {
-          agent: this.name,
-          url: this.url,
-          failure: 'bad_answer',
-        });
+        throw new RemoteAgentError(
+          `it asks for ${name}, and send() has nobody to ask; use asTool() or asAgent()`,
+          {
+            agent: this.name,
+            url: this.url,
+            failure: "bad_answer",
+          }
+        );
       },
     });
   }
 
   /** Runs one call for a tool use; the tool result says the answer, or why there is none. */
-  async #callForTool(text: string, context: ToolContext, withData: boolean): Promise<ToolResult> {
+  async #callForTool(
+    text: string,
+    context: ToolContext,
+    withData: boolean
+  ): Promise<ToolResult> {
     const id = context.toolUse.toolUseId;
     try {
       const answer = await this.#caller.call({
@@ -149,6 +193,7 @@ export class RemoteAgent {
         text,
         signal: context.signal,
         ask: (n, r) => context.interrupt(n, r),
+        report: reporterFor(context, this.name),
       });
       const data: CallResultData = {
         ...(answer.taskId ? { taskId: answer.taskId } : {}),
@@ -156,9 +201,12 @@ export class RemoteAgent {
       };
       return {
         toolUseId: id,
-        status: 'success',
+        status: "success",
         content: withData
-          ? [{ text: answer.text }, { json: { a2a: data as unknown as JsonValue } }]
+          ? [
+              { text: answer.text },
+              { json: { a2a: data as unknown as JsonValue } },
+            ]
           : [{ text: answer.text }],
       };
     } catch (error) {
@@ -172,7 +220,14 @@ export class RemoteAgent {
           url: error.url,
           ...(error.a2aCode !== undefined ? { a2aCode: error.a2aCode } : {}),
         };
-        result.content.push({ json: { a2a: { ...(error.taskId ? { taskId: error.taskId } : {}), error: e } } });
+        result.content.push({
+          json: {
+            a2a: {
+              ...(error.taskId ? { taskId: error.taskId } : {}),
+              error: e,
+            },
+          },
+        });
       }
       return result;
     }
@@ -192,34 +247,52 @@ export class RemoteAgent {
       spec: {
         name,
         description: options.description ?? this.description,
-        inputSchema: INPUT_SCHEMA('What to ask the agent', 'input'),
+        inputSchema: INPUT_SCHEMA("What to ask the agent", "input"),
       },
       invoke: async (raw, context) => {
-        const input = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw['input'] : undefined;
-        if (typeof input !== 'string')
-          return errorToolResult(context.toolUse.toolUseId, `Invalid input for tool ${name}: input must be a string.`);
+        const input =
+          raw && typeof raw === "object" && !Array.isArray(raw)
+            ? raw["input"]
+            : undefined;
+        if (typeof input !== "string")
+          return errorToolResult(
+            context.toolUse.toolUseId,
+            `Invalid input for tool ${name}: input must be a string.`
+          );
         const scope = toolBudgetScope(context);
         let held: Reserved;
         if (scope) {
-          held = await scope.reserveModelCall(this.#budgetModel, context.signal);
+          held = await scope.reserveModelCall(
+            this.#budgetModel,
+            context.signal
+          );
           if (held === undefined)
-            return errorToolResult(context.toolUse.toolUseId, `${this.name} was not asked: the call was cancelled.`);
-          if ('limit' in held)
             return errorToolResult(
               context.toolUse.toolUseId,
-              `${this.name} was not asked: the run's ${held.limit} budget is spent (${held.spent} of ${held.max}).`,
+              `${this.name} was not asked: the call was cancelled.`
+            );
+          if ("limit" in held)
+            return errorToolResult(
+              context.toolUse.toolUseId,
+              `${this.name} was not asked: the run's ${held.limit} budget is spent (${held.spent} of ${held.max}).`
             );
         }
-        let usage: CallAnswer['usage'];
+        let usage: CallAnswer["usage"];
         try {
           const result = await this.#callForTool(input, context, true);
-          const json = result.content.find((c) => 'json' in c);
-          usage = json && 'json' in json ? (json.json as { a2a?: CallResultData }).a2a?.usage : undefined;
-          result.content = result.content.filter((c) => !('json' in c));
+          const json = result.content.find((c) => "json" in c);
+          usage =
+            json && "json" in json
+              ? (json.json as { a2a?: CallResultData }).a2a?.usage
+              : undefined;
+          result.content = result.content.filter((c) => !("json" in c));
           return result;
         } finally {
-          if (scope && held && !('limit' in held))
-            scope.settleModelCall(held, usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+          if (scope && held && !("limit" in held))
+            scope.settleModelCall(
+              held,
+              usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
+            );
         }
       },
     };
@@ -238,11 +311,18 @@ export class RemoteAgent {
       spec: {
         name: CALL_TOOL,
         description: `Sends a message to the remote agent ${this.name}.`,
-        inputSchema: INPUT_SCHEMA('The message', 'message'),
+        inputSchema: INPUT_SCHEMA("The message", "message"),
       },
       invoke: async (raw, context) => {
-        const message = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw['message'] : undefined;
-        return this.#callForTool(typeof message === 'string' ? message : '', context, true);
+        const message =
+          raw && typeof raw === "object" && !Array.isArray(raw)
+            ? raw["message"]
+            : undefined;
+        return this.#callForTool(
+          typeof message === "string" ? message : "",
+          context,
+          true
+        );
       },
     };
     return new Agent({

@@ -1,23 +1,26 @@
-import type { AgentHandle } from '../agent/agent-handle.js';
-import type { AgentStreamEvent, RequestState } from '../agent/agent-events.js';
-import type { ConversationManager } from '../conversation/conversation-manager.js';
-import type { Handoff } from '../agent/handoff.js';
-import type { HookRegistry } from '../hooks/hook-registry.js';
-import type { AgentMetrics } from '../metrics/agent-metrics.js';
-import type { Model, ToolChoice } from '../model/model.js';
-import type { AgentTool } from '../tools/agent-tool.js';
-import type { InvocationState } from '../types/invocation-state.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { Message } from '../types/messages.js';
-import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
-import type { RetryStrategy } from './retry-strategy.js';
-import type { LoopBudget } from '../budget/loop-budget.js';
-import type { GuardRun } from '../guardrails/guard-run.js';
-import type { Principal } from '../doors/principal.js';
-import type { MemoryTarget } from '../memory/memory-target.js';
+import type { AgentHandle } from "../agent/agent-handle.js";
+import type { AgentEventData, RequestState } from "../agent/agent-events.js";
+import type { RunPlace } from "../events/event-place.js";
+import type { ConversationManager } from "../conversation/conversation-manager.js";
+import type { Handoff } from "../agent/handoff.js";
+import type { HookRegistry } from "../hooks/hook-registry.js";
+import type { AgentMetrics } from "../metrics/agent-metrics.js";
+import type { Model, ToolChoice } from "../model/model.js";
+import type { AgentTool } from "../tools/agent-tool.js";
+import type { InvocationState } from "../types/invocation-state.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { Message } from "../types/messages.js";
+import type { PendingTurn, ResumeAnswers } from "../interrupt/pending-turn.js";
+import type { RetryStrategy } from "./retry-strategy.js";
+import type { LoopBudget } from "../budget/loop-budget.js";
+import type { GuardRun } from "../guardrails/guard-run.js";
+import type { Principal } from "../doors/principal.js";
+import type { MemoryTarget } from "../memory/memory-target.js";
 
 /** An agent as the loop and an invocation's bounds use it: the interface, with its whole conversation manager. */
-export type LoopAgent = AgentHandle & { readonly conversationManager: ConversationManager };
+export type LoopAgent = AgentHandle & {
+  readonly conversationManager: ConversationManager;
+};
 
 /** What the event loop needs of an agent (kept internal; the Agent builds it once). */
 export interface LoopHost {
@@ -28,7 +31,7 @@ export interface LoopHost {
   readonly tools: ToolRegistry;
   readonly retryStrategy: RetryStrategy | undefined;
   readonly conversationManager: ConversationManager;
-  readonly toolExecutor: 'concurrent' | 'sequential';
+  readonly toolExecutor: "concurrent" | "sequential";
   readonly maxConcurrentTools: number;
   /** The live history (appended to in place, never copied per cycle). */
   messages(): Message[];
@@ -74,7 +77,13 @@ export interface Invocation {
    * reader of `stream()`, whose next request settles the promise (it rejects with `StreamClosed`
    * when the reader stopped). `undefined` when nothing has to be awaited.
    */
-  readonly emit: (event: AgentStreamEvent) => Promise<void> | undefined;
+  readonly emit: (event: AgentEventData) => Promise<void> | undefined;
+  /**
+   * Where the agents this invocation's tools run (`asTool`) stand in the run tree, when someone can
+   * see their events (a stream reader, a callback handler or a `toolStream` listener, and the depth
+   * limit reaches them); `undefined`: they run without making events.
+   */
+  readonly nested: RunPlace | undefined;
   /** The caller's `InvokeOptions.onMessageAdded`: told of each message appended, events or not. */
   readonly onMessageAdded: ((message: Message) => void) | undefined;
   /** Who calls the tools of this invocation, for their idempotency keys (see `InvokeOptions.idempotencyScope`). */
@@ -85,6 +94,8 @@ export interface Invocation {
   readonly principal: Principal | undefined;
   /** Whose long-term memory this invocation reads and writes (`InvokeOptions.memory`). */
   readonly memory?: MemoryTarget | undefined;
+  /** Where this invocation runs in the run tree (its events' `path`). */
+  readonly path: string;
 }
 
 /** The history an agent hands the loop (its conversation). */
@@ -95,12 +106,18 @@ interface LoopHistory {
 }
 
 /** What an agent hands the loop besides itself (its private parts). */
-export type LoopHostParts = Pick<LoopHost, 'tools' | 'retryStrategy' | 'toolExecutor' | 'maxConcurrentTools'> & {
+export type LoopHostParts = Pick<
+  LoopHost,
+  "tools" | "retryStrategy" | "toolExecutor" | "maxConcurrentTools"
+> & {
   readonly history: LoopHistory;
 };
 
 /** The loop's view of `agent` (built once per agent, on its first invocation or direct tool call). */
-export function createLoopHost(agent: LoopAgent, parts: LoopHostParts): LoopHost {
+export function createLoopHost(
+  agent: LoopAgent,
+  parts: LoopHostParts
+): LoopHost {
   return new AgentLoopHost(agent, parts);
 }
 
@@ -112,7 +129,7 @@ class AgentLoopHost implements LoopHost {
   readonly tools: ToolRegistry;
   readonly retryStrategy: RetryStrategy | undefined;
   readonly conversationManager: ConversationManager;
-  readonly toolExecutor: 'concurrent' | 'sequential';
+  readonly toolExecutor: "concurrent" | "sequential";
   readonly maxConcurrentTools: number;
   readonly #history: LoopHistory;
 
