@@ -6,13 +6,12 @@
  *   run (run this file on main and on the branch to compare; nobody listening must cost the same).
  * Run: node --conditions=@skein/source --expose-gc --max-semi-space-size=256 --import tsx bench/src/nested-stream.bench.ts
  */
-import { Agent } from "@skein/core";
-import { ScriptedModel } from "@skein/core/testing";
-import { GraphBuilder } from "@skein/graph";
-import { table, usPerOp } from "./measure.js";
+import { Agent } from '@skein/core';
+import { ScriptedModel } from '@skein/core/testing';
+import { GraphBuilder } from '@skein/graph';
+import { table, usPerOp } from './measure.js';
 
-const TEXT =
-  "Looking up order 42 and checking the refund rules for it. ".repeat(8);
+const TEXT = 'Looking up order 42 and checking the refund rules for it. '.repeat(8);
 
 /** A nested agent that streams `TEXT` one small chunk per event. */
 const nested = (name: string): Agent =>
@@ -28,17 +27,11 @@ const nested = (name: string): Agent =>
 
 const outer = (inner: Agent): Agent =>
   new Agent({
-    name: "billing",
-    model: new ScriptedModel(
-      [
-        { toolUses: [{ name: inner.name, input: { input: "order 42" } }] },
-        "Done.",
-      ],
-      {
-        loop: true,
-        record: false,
-      }
-    ),
+    name: 'billing',
+    model: new ScriptedModel([{ toolUses: [{ name: inner.name, input: { input: 'order 42' } }] }, 'Done.'], {
+      loop: true,
+      record: false,
+    }),
     tools: [inner.asTool()],
     retryStrategy: null,
   });
@@ -50,55 +43,39 @@ async function drain(gen: AsyncGenerator<unknown, unknown>): Promise<number> {
 }
 
 async function perEvent(): Promise<(string | number)[]> {
-  const own = nested("refund");
-  const ownEvents = await drain(own.stream("order 42"));
-  const ownUs = await usPerOp(() => drain(own.stream("order 42")), 200);
-  const parent = outer(nested("refund"));
+  const own = nested('refund');
+  const ownEvents = await drain(own.stream('order 42'));
+  const ownUs = await usPerOp(() => drain(own.stream('order 42')), 200);
+  const parent = outer(nested('refund'));
   let nestedEvents = 0;
-  for await (const e of parent.stream("refund 42"))
-    if (e.type === "toolStream") nestedEvents++;
-  const parentUs = await usPerOp(() => drain(parent.stream("refund 42")), 200);
+  for await (const e of parent.stream('refund 42')) if (e.type === 'toolStream') nestedEvents++;
+  const parentUs = await usPerOp(() => drain(parent.stream('refund 42')), 200);
   const ownPer = ownUs / ownEvents;
   // The whole outer run per nested event (its own two model calls and the tool call included: an upper bound).
   const outerPer = parentUs / nestedEvents;
-  return [
-    "nested event, outer stream vs own stream",
-    nestedEvents,
-    ownPer,
-    outerPer,
-    outerPer / ownPer,
-  ];
+  return ['nested event, outer stream vs own stream', nestedEvents, ownPer, outerPer, outerPer / ownPer];
 }
 
-function graphWithNestedTools(): ReturnType<GraphBuilder["build"]> {
+function graphWithNestedTools(): ReturnType<GraphBuilder['build']> {
   return new GraphBuilder()
-    .addNode(outer(nested("refund")), "billing")
-    .addNode(outer(nested("audit")), "audit")
-    .addEdge("billing", "audit")
+    .addNode(outer(nested('refund')), 'billing')
+    .addNode(outer(nested('audit')), 'audit')
+    .addEdge('billing', 'audit')
     .build();
 }
 
 async function quietGraph(): Promise<(string | number)[]> {
   const graph = graphWithNestedTools();
-  const us = await usPerOp(() => graph.invoke("refund 42"), 100);
+  const us = await usPerOp(() => graph.invoke('refund 42'), 100);
   const gc = (globalThis as { gc?: () => void }).gc;
   const runs = 200;
   gc?.();
   const before = process.memoryUsage().heapUsed;
-  for (let i = 0; i < runs; i++) await graph.invoke("refund 42");
+  for (let i = 0; i < runs; i++) await graph.invoke('refund 42');
   const bytes = (process.memoryUsage().heapUsed - before) / runs;
-  return [
-    "graph.invoke() with agents as tools, unobserved",
-    runs,
-    us,
-    bytes,
-    gc ? "gc" : "no --expose-gc",
-  ];
+  return ['graph.invoke() with agents as tools, unobserved', runs, us, bytes, gc ? 'gc' : 'no --expose-gc'];
 }
 
-table([
-  ["case", "events", "own µs/event", "outer µs/event", "ratio"],
-  await perEvent(),
-]);
-console.log("");
-table([["case", "runs", "µs/run", "heap bytes/run", ""], await quietGraph()]);
+table([['case', 'events', 'own µs/event', 'outer µs/event', 'ratio'], await perEvent()]);
+console.log('');
+table([['case', 'runs', 'µs/run', 'heap bytes/run', ''], await quietGraph()]);

@@ -7,11 +7,11 @@ import type {
   OrchestratorBudget,
   RunJournal,
   Status,
-} from "@skein/core";
-import { agentOf, inFlightOf } from "./agent-snapshot.js";
-import type { GraphConfig } from "./graph-types.js";
-import type { RunState } from "./run-state.js";
-import type { Activation } from "./schedule.js";
+} from '@skein/core';
+import { agentOf, inFlightOf } from './agent-snapshot.js';
+import type { GraphConfig } from './graph-types.js';
+import type { RunState } from './run-state.js';
+import type { Activation } from './schedule.js';
 
 /** A node that moved to `running`. */
 export interface StartedNode {
@@ -53,68 +53,32 @@ export interface Admission {
  * start in the same tick see the count. A node a stop left running `continues` where its agent
  * stood: its execution was counted when it started.
  */
-export function admit(
-  run: Admission,
-  nodeId: string
-): StartedNode | undefined | Promise<StartedNode | undefined> {
+export function admit(run: Admission, nodeId: string): StartedNode | undefined | Promise<StartedNode | undefined> {
   const { state, host } = run;
-  if (
-    run.halting() ||
-    run.budgetStop() ||
-    !waitingAt(state, nodeId) ||
-    atExecutionLimit(run, nodeId)
-  )
-    return undefined;
+  if (run.halting() || run.budgetStop() || !waitingAt(state, nodeId) || atExecutionLimit(run, nodeId)) return undefined;
   const continues = state.continuing.includes(nodeId);
   // Without a budget nothing is awaited: the node starts in this tick.
-  return host.budget
-    ? admitWithBudget(run, nodeId, continues)
-    : start(run, nodeId, continues, undefined);
+  return host.budget ? admitWithBudget(run, nodeId, continues) : start(run, nodeId, continues, undefined);
 }
 
 /** Asks the budget for a node execution; a refused node stays waiting (a resume runs it). */
-async function admitWithBudget(
-  run: Admission,
-  nodeId: string,
-  continues: boolean
-): Promise<StartedNode | undefined> {
+async function admitWithBudget(run: Admission, nodeId: string, continues: boolean): Promise<StartedNode | undefined> {
   const orchestratorBudget = run.host.budget as OrchestratorBudget;
-  const budget = await orchestratorBudget.startNode(
-    nodeId,
-    run.host.hooks,
-    run.emit,
-    continues
-  );
+  const budget = await orchestratorBudget.startNode(nodeId, run.host.hooks, run.emit, continues);
   if (!budget) return void run.refuse(orchestratorBudget.exceeded);
   // Others may have settled or started meanwhile.
-  if (
-    run.halting() ||
-    !waitingAt(run.state, nodeId) ||
-    atExecutionLimit(run, nodeId)
-  )
-    return undefined;
+  if (run.halting() || !waitingAt(run.state, nodeId) || atExecutionLimit(run, nodeId)) return undefined;
   return start(run, nodeId, continues, budget);
 }
 
 /** Moves the node from `waiting` to `running` and counts its execution. */
-function start(
-  run: Admission,
-  nodeId: string,
-  continues: boolean,
-  budget: BudgetScope | undefined
-): StartedNode {
+function start(run: Admission, nodeId: string, continues: boolean, budget: BudgetScope | undefined): StartedNode {
   const { state, host } = run;
   const activation = waitingAt(state, nodeId) as Activation;
   const agent = agentOf(host.config, nodeId);
   state.waiting = state.waiting.filter((a) => a !== activation);
-  state.running[nodeId] = inFlightOf(
-    activation,
-    agent,
-    host.journal,
-    continues
-  );
-  if (continues)
-    state.continuing = state.continuing.filter((id) => id !== nodeId);
+  state.running[nodeId] = inFlightOf(activation, agent, host.journal, continues);
+  if (continues) state.continuing = state.continuing.filter((id) => id !== nodeId);
   const count = (state.counts[nodeId] = (state.counts[nodeId] ?? 0) + 1);
   state.executionCount++;
   return { activation, budget, continues, count, agent };
@@ -129,8 +93,8 @@ function atExecutionLimit(run: Admission, nodeId: string): boolean {
   const max = run.host.config.maxNodeExecutions;
   if (max === undefined || run.state.executionCount < max) return false;
   run.halt(
-    "failed",
-    `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`
+    'failed',
+    `Reached the limit of ${max} node executions (setMaxNodeExecutions) before node ${nodeId} could run.`,
   );
   return true;
 }

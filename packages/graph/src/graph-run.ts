@@ -26,39 +26,22 @@ import {
   type OrchestratorBudget,
   type RunJournal,
   type Status,
-} from "@skein/core";
-import { setMaxListeners } from "node:events";
-import { admit, type Admission } from "./admit.js";
-import {
-  agentOf,
-  inFlightOf,
-  resetToBuilt,
-  stepDocument,
-} from "./agent-snapshot.js";
-import {
-  followEdges,
-  markCancelled,
-  markPaused,
-  markSettled,
-  publishTransitions,
-} from "./node-ends.js";
-import type {
-  GraphConfig,
-  GraphEdge,
-  GraphNode,
-  GraphResult,
-  GraphState,
-} from "./graph-types.js";
-import { graphResult } from "./graph-result.js";
-import { afterNode, beforeNode } from "./node-hooks.js";
-import { buildNodeInput } from "./node-input.js";
-import { decideOutcome } from "./outcome.js";
-import { runNode } from "./run-node.js";
-import { graphShape } from "./run-start.js";
-import { nodeEntry, type PauseStage, type RunState } from "./run-state.js";
-import { RunLimits } from "./run-limits.js";
-import { nodeQueue, type NodeQueue } from "./node-queue.js";
-import { outgoingEdges, type Activation } from "./schedule.js";
+} from '@skein/core';
+import { setMaxListeners } from 'node:events';
+import { admit, type Admission } from './admit.js';
+import { agentOf, inFlightOf, resetToBuilt, stepDocument } from './agent-snapshot.js';
+import { followEdges, markCancelled, markPaused, markSettled, publishTransitions } from './node-ends.js';
+import type { GraphConfig, GraphEdge, GraphNode, GraphResult, GraphState } from './graph-types.js';
+import { graphResult } from './graph-result.js';
+import { afterNode, beforeNode } from './node-hooks.js';
+import { buildNodeInput } from './node-input.js';
+import { decideOutcome } from './outcome.js';
+import { runNode } from './run-node.js';
+import { graphShape } from './run-start.js';
+import { nodeEntry, type PauseStage, type RunState } from './run-state.js';
+import { RunLimits } from './run-limits.js';
+import { nodeQueue, type NodeQueue } from './node-queue.js';
+import { outgoingEdges, type Activation } from './schedule.js';
 
 /** What a run needs from its graph. */
 export interface RunHost {
@@ -68,10 +51,7 @@ export interface RunHost {
   /** Where the run's steps go (with the graph's session, or numbering transitions only). */
   journal: RunJournal;
   /** Build-time messages and state of each agent node (for `resetOnRevisit`). */
-  initial: ReadonlyMap<
-    string,
-    { messages: Message[]; state: JsonObject; conversation: JsonObject }
-  >;
+  initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject; conversation: JsonObject }>;
   /** The run's budget (`undefined`: none). */
   budget?: OrchestratorBudget | undefined;
   /** The guardrails an enclosing run handed this one (and its path), and who asked. */
@@ -111,21 +91,15 @@ export class GraphRun {
     host: RunHost,
     state: RunState,
     invocationState: InvocationState,
-    emit: ((event: MultiAgentStreamEvent) => void) | undefined
+    emit: ((event: MultiAgentStreamEvent) => void) | undefined,
   ) {
     this.#host = host;
     this.#state = state;
     this.#invocationState = invocationState;
     // The run's own events at its place: '' for the outermost graph, the node path in an enclosing run.
-    this.#emit = placing<MultiAgentEventData, void>(
-      emit,
-      host.guardrails?.path ?? ""
-    );
+    this.#emit = placing<MultiAgentEventData, void>(emit, host.guardrails?.path ?? '');
     this.#queue = nodeQueue(host.config.maxConcurrency);
-    this.#outgoing = outgoingEdges(
-      [...host.config.nodes.keys()],
-      host.config.edges
-    );
+    this.#outgoing = outgoingEdges([...host.config.nodes.keys()], host.config.edges);
     host.journal.numberFrom(state.transitions.length);
     setMaxListeners(0, this.#controller.signal); // one listener per running node
     // A run resumed with nodes still paused (no answers yet) starts nothing new.
@@ -151,29 +125,16 @@ export class GraphRun {
   }
 
   /** Runs to the end; `start` are the transitions that open it (a fresh start or a resume). */
-  async execute(
-    start: NewTransition[],
-    signal: AbortSignal | undefined
-  ): Promise<GraphResult> {
+  async execute(start: NewTransition[], signal: AbortSignal | undefined): Promise<GraphResult> {
     const { executionTimeoutMs } = this.#host.config;
-    const halt = (status: Status, reason: string): void =>
-      this.halt(status, reason);
-    const limits = new RunLimits(
-      signal,
-      executionTimeoutMs,
-      this.#state.elapsedBeforeMs,
-      halt
-    );
+    const halt = (status: Status, reason: string): void => this.halt(status, reason);
+    const limits = new RunLimits(signal, executionTimeoutMs, this.#state.elapsedBeforeMs, halt);
     try {
       this.#host.journal.stageRun(() => ({
         shape: graphShape(this.#host.config),
       }));
       await this.#guard(async () =>
-        publishTransitions(
-          this.#state,
-          await this.#commit({ transitions: start }),
-          this.#emit
-        )
+        publishTransitions(this.#state, await this.#commit({ transitions: start }), this.#emit),
       );
       for (const a of this.#state.waiting) this.#schedule(a.nodeId);
       await this.#queue.onIdle();
@@ -184,13 +145,7 @@ export class GraphRun {
   }
 
   #schedule(nodeId: string): void {
-    if (
-      this.#stop ||
-      this.#pausing ||
-      this.#budgetStop ||
-      this.#queued.has(nodeId) ||
-      this.#state.running[nodeId]
-    )
+    if (this.#stop || this.#pausing || this.#budgetStop || this.#queued.has(nodeId) || this.#state.running[nodeId])
       return;
     this.#queued.add(nodeId);
     this.#queue.add(() => this.#guard(() => this.#execute(nodeId)));
@@ -201,12 +156,7 @@ export class GraphRun {
       await work();
     } catch (error) {
       this.#fatal ??= { error };
-      this.halt(
-        "failed",
-        `The graph stopped: ${
-          error instanceof Error ? error.message : String(error)
-        }`
-      );
+      this.halt('failed', `The graph stopped: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -219,56 +169,34 @@ export class GraphRun {
     const { config, hooks, graph } = this.#host;
     const state = this.#state;
     const answers = state.answers[nodeId];
-    const asked = beforeNode(
-      hooks,
-      graph,
-      nodeId,
-      answers,
-      this.#invocationState
-    );
+    const asked = beforeNode(hooks, graph, nodeId, answers, this.#invocationState);
     const before = asked instanceof Promise ? await asked : asked;
-    if ("pause" in before)
-      return this.#pause(activation, "before", before.pause, undefined);
-    if ("cancel" in before)
-      return this.#cancelled(activation, count, before.cancel);
+    if ('pause' in before) return this.#pause(activation, 'before', before.pause, undefined);
+    if ('cancel' in before) return this.#cancelled(activation, count, before.cancel);
     // Nothing is written when a node starts: the last state document has it waiting (or running), with
     // where its agent stood. A reset agent is the exception: its new start point is written first.
     if (count > 1 && config.resetOnRevisit && agent) {
-      await resetToBuilt(
-        agent,
-        this.#host.initial.get(nodeId),
-        this.#host.journal
-      );
+      await resetToBuilt(agent, this.#host.initial.get(nodeId), this.#host.journal);
       state.running[nodeId] = {
         ...inFlightOf(activation, agent, this.#host.journal),
         interruptState: undefined,
       };
       await this.#commit({});
     }
-    this.#emit?.({ type: "nodeStart", nodeId });
-    const input =
-      answerPrompt(answers?.node) ??
-      buildNodeInput(state.task, activation.sources, state.results);
-    const guardrails = guardrailsForNode(
-      config.guardrails,
-      this.#host.guardrails,
-      nodeId
-    );
+    this.#emit?.({ type: 'nodeStart', nodeId });
+    const input = answerPrompt(answers?.node) ?? buildNodeInput(state.task, activation.sources, state.results);
+    const guardrails = guardrailsForNode(config.guardrails, this.#host.guardrails, nodeId);
     const depth = this.#host.depth;
     const result = await runNode({
       node: config.nodes.get(nodeId) as GraphNode,
       input: continues && agent ? undefined : input,
-      idempotencyScope: `${this.#host.journal.sessionId ?? ""}/${graph.id}/${
-        state.runId
-      }/${nodeId}#${count}`,
+      idempotencyScope: `${this.#host.journal.sessionId ?? ''}/${graph.id}/${state.runId}/${nodeId}#${count}`,
       runSignal: this.#controller.signal,
       timeoutMs: config.nodeTimeoutMs,
       invocationState: this.#invocationState,
       executionCount: count,
       // A node deeper than the stream reaches runs through invoke(): it makes no events.
-      onEvent: withinDepth(depthOf(guardrails.path ?? nodeId), depth)
-        ? this.#emit
-        : undefined,
+      onEvent: withinDepth(depthOf(guardrails.path ?? nodeId), depth) ? this.#emit : undefined,
       depth,
       budget,
       guardrails,
@@ -279,30 +207,17 @@ export class GraphRun {
   }
 
   /** A node a BeforeNodeCallEvent hook cancelled: failed, and not counted as an execution. */
-  #cancelled(
-    activation: Activation,
-    count: number,
-    reason: string
-  ): Promise<void> {
-    return this.#settle(
-      activation,
-      markCancelled(this.#state, activation.nodeId, count, reason),
-      false
-    );
+  #cancelled(activation: Activation, count: number, reason: string): Promise<void> {
+    return this.#settle(activation, markCancelled(this.#state, activation.nodeId, count, reason), false);
   }
 
   /** After a node's execution: a stop keeps it running to go on later, a pause waits, anything else settles. */
-  #ended(
-    activation: Activation,
-    agent: Agent | undefined,
-    result: NodeResult
-  ): Promise<void> {
+  #ended(activation: Activation, agent: Agent | undefined, result: NodeResult): Promise<void> {
     const { nodeId } = activation;
-    if (this.#stop?.status === "interrupted")
-      return this.#stopped(activation, agent, undefined);
-    if (result.status === "interrupted" && result.interrupts)
-      return this.#pause(activation, "node", result.interrupts, result);
-    if (result.status === "budgetExceeded") {
+    if (this.#stop?.status === 'interrupted') return this.#stopped(activation, agent, undefined);
+    if (result.status === 'interrupted' && result.interrupts)
+      return this.#pause(activation, 'node', result.interrupts, result);
+    if (result.status === 'budgetExceeded') {
       this.#budgetStop ??= result.budgetExceeded;
       if (result.budgetExceeded) this.#host.budget?.nodeStopped(result.result);
       return this.#stopped(activation, agent, result);
@@ -317,21 +232,12 @@ export class GraphRun {
    * did so far is committed with where it stood: a resume continues the agent from there (its finished
    * tool calls are not run again, a turn stopped between its tool uses runs only the rest).
    */
-  async #stopped(
-    activation: Activation,
-    agent: Agent | undefined,
-    result: NodeResult | undefined
-  ): Promise<void> {
+  async #stopped(activation: Activation, agent: Agent | undefined, result: NodeResult | undefined): Promise<void> {
     const { nodeId } = activation;
-    this.#state.running[nodeId] = inFlightOf(
-      activation,
-      agent,
-      this.#host.journal,
-      true
-    );
+    this.#state.running[nodeId] = inFlightOf(activation, agent, this.#host.journal, true);
     if (result) this.#state.results[nodeId] = result;
     await this.#commit({ agent });
-    if (result) this.#emit?.({ type: "nodeStop", nodeId, result });
+    if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
   }
 
   /**
@@ -343,7 +249,7 @@ export class GraphRun {
     activation: Activation,
     stage: PauseStage,
     interrupts: Interrupt[],
-    result: NodeResult | undefined
+    result: NodeResult | undefined,
   ): Promise<void> {
     const { nodeId } = activation;
     markPaused(this.#state, activation, stage, interrupts, result);
@@ -352,42 +258,23 @@ export class GraphRun {
       transitions: [pauseTransition(nodeId, stage, interrupts)],
       agent: agentOf(this.#host.config, nodeId),
     });
-    if (result) this.#emit?.({ type: "nodeStop", nodeId, result });
+    if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
     publishTransitions(this.#state, stored, this.#emit);
-    if (result)
-      await afterNode(
-        this.#host.hooks,
-        this.#host.graph,
-        nodeId,
-        result,
-        this.#invocationState
-      );
+    if (result) await afterNode(this.#host.hooks, this.#host.graph, nodeId, result, this.#invocationState);
   }
 
   /** Records a finished (or cancelled) node, follows its edges, persists, then starts what became ready. */
-  async #settle(
-    activation: Activation,
-    result: NodeResult,
-    ran: boolean
-  ): Promise<void> {
+  async #settle(activation: Activation, result: NodeResult, ran: boolean): Promise<void> {
     const state = this.#state;
     const { nodeId } = activation;
     const { config, hooks, graph } = this.#host;
     markSettled(state, nodeId, result, ran);
     const outgoing = this.#outgoing.get(nodeId) ?? [];
     const stopped = this.#stop !== undefined;
-    const following = followEdges(
-      state,
-      nodeId,
-      result,
-      outgoing,
-      config,
-      stopped,
-      () => this.graphState()
-    );
+    const following = followEdges(state, nodeId, result, outgoing, config, stopped, () => this.graphState());
     const followed = following instanceof Promise ? await following : following;
     const { fired, transitions } = followed;
-    if (followed.halt) this.halt("failed", followed.halt);
+    if (followed.halt) this.halt('failed', followed.halt);
     // The node entry is a JSON copy of the result: made only when a session stores it.
     const node = this.#host.journal.persistent
       ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) }
@@ -397,15 +284,9 @@ export class GraphRun {
       transitions,
       agent: agentOf(config, nodeId),
     });
-    this.#emit?.({ type: "nodeStop", nodeId, result });
+    this.#emit?.({ type: 'nodeStop', nodeId, result });
     publishTransitions(state, stored, this.#emit);
-    const after = afterNode(
-      hooks,
-      graph,
-      nodeId,
-      result,
-      this.#invocationState
-    );
+    const after = afterNode(hooks, graph, nodeId, result, this.#invocationState);
     if (after) await after;
     for (const f of fired) this.#schedule(f.edge.to);
     if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
@@ -429,46 +310,26 @@ export class GraphRun {
       pausing: this.#pausing,
       budgetStop: this.#budgetStop,
     };
-    const { status, reason, waitsFor, end } = decideOutcome(
-      state,
-      this.#host.config.edges,
-      stops
-    );
+    const { status, reason, waitsFor, end } = decideOutcome(state, this.#host.config.edges, stops);
     state.status = status;
     state.failureReason = reason;
     if (!this.#fatal) {
       const transitions = end ? [end] : [];
-      await this.#guard(async () =>
-        publishTransitions(
-          state,
-          await this.#commit({ transitions }),
-          this.#emit
-        )
-      );
+      await this.#guard(async () => publishTransitions(state, await this.#commit({ transitions }), this.#emit));
     }
-    if (!this.#fatal && this.#host.journal.persistent)
-      await this.#guard(() => this.#host.journal.settle());
+    if (!this.#fatal && this.#host.journal.persistent) await this.#guard(() => this.#host.journal.settle());
     if (this.#fatal) throw this.#fatal.error;
     const { nodes } = this.#host.config;
-    const result = graphResult(
-      state,
-      status,
-      reason,
-      nodes.size,
-      this.elapsedMs(),
-      waitsFor
-    );
+    const result = graphResult(state, status, reason, nodes.size, this.elapsedMs(), waitsFor);
     if (this.#host.budget) Object.assign(result, this.#host.budget.report());
-    if (status === "budgetExceeded" && this.#budgetStop)
-      result.budgetExceeded = this.#budgetStop;
+    if (status === 'budgetExceeded' && this.#budgetStop) result.budgetExceeded = this.#budgetStop;
     return result;
   }
 
   /** Hands one step to the journal; its state document is taken now (made only when a session stores it). */
-  #commit(step: Omit<JournalStep, "state">): Promise<NodeTransition[]> {
+  #commit(step: Omit<JournalStep, 'state'>): Promise<NodeTransition[]> {
     const { journal, config, budget } = this.#host;
-    const state = (): JsonObject =>
-      stepDocument(this.#state, config, journal, this.elapsedMs(), budget);
+    const state = (): JsonObject => stepDocument(this.#state, config, journal, this.elapsedMs(), budget);
     return journal.commit({ ...step, state });
   }
 

@@ -24,28 +24,18 @@ import {
   type MultiAgentStreamEvent,
   type MultiAgentTask,
   type NewTransition,
-} from "@skein/core";
-import { graphPart } from "./graph-journal.js";
-import type {
-  GraphFork,
-  GraphForkOptions,
-  GraphHistoryStep,
-  GraphStepState,
-} from "./graph-journal.js";
-import { graphResult } from "./graph-result.js";
-import { GraphRun, type RunHost } from "./graph-run.js";
-import type {
-  GraphConfig,
-  GraphEdge,
-  GraphNode,
-  GraphResult,
-} from "./graph-types.js";
-import { toMermaid } from "./mermaid.js";
-import { pendingInterrupts } from "./paused-nodes.js";
-import { openingTransitions } from "./run-start.js";
-import { newRunState, requeueRunning, type RunState } from "./run-state.js";
-import { checkTask, trippedBy } from "./guarded-task.js";
-import { finishedRun, pausedFor, resumeRun } from "./run-resume.js";
+} from '@skein/core';
+import { graphPart } from './graph-journal.js';
+import type { GraphFork, GraphForkOptions, GraphHistoryStep, GraphStepState } from './graph-journal.js';
+import { graphResult } from './graph-result.js';
+import { GraphRun, type RunHost } from './graph-run.js';
+import type { GraphConfig, GraphEdge, GraphNode, GraphResult } from './graph-types.js';
+import { toMermaid } from './mermaid.js';
+import { pendingInterrupts } from './paused-nodes.js';
+import { openingTransitions } from './run-start.js';
+import { newRunState, requeueRunning, type RunState } from './run-state.js';
+import { checkTask, trippedBy } from './guarded-task.js';
+import { finishedRun, pausedFor, resumeRun } from './run-resume.js';
 
 /**
  * A deterministic, parallel, resumable graph of agents and nested orchestrators. Build one with
@@ -58,14 +48,11 @@ import { finishedRun, pausedFor, resumeRun } from "./run-resume.js";
  * const result = await graph.invoke('Write about graphs of agents');
  * console.log(result.status, result.results['writer']?.text);
  */
-export class Graph
-  extends EventSource<MultiAgentStreamEvent>
-  implements MultiAgentBase
-{
+export class Graph extends EventSource<MultiAgentStreamEvent> implements MultiAgentBase {
   /** The graph's id (its session stores the run under it). */
   readonly id: string;
   /** Marks the graph as an orchestrator, so it can be a node of another Graph or of a Swarm. */
-  readonly kind = "multiAgent" as const;
+  readonly kind = 'multiAgent' as const;
   /** Multi-agent hook events: `BeforeNodeCallEvent` (writable `cancelNode`), `AfterNodeCallEvent`, ... */
   readonly hooks = new HookRegistry();
   /** The nodes, by id, in insertion order. */
@@ -75,7 +62,7 @@ export class Graph
   /** Where runs start. */
   readonly entryPoints: readonly string[];
   readonly #config: GraphConfig;
-  readonly #initial: RunHost["initial"];
+  readonly #initial: RunHost['initial'];
   /** Where runs are stored (through the session manager, when there is one). */
   readonly #journal: RunJournal;
   /** The graph's part of its journal (history lines, state at a step, fork edits). */
@@ -96,20 +83,13 @@ export class Graph
     this.nodes = config.nodes;
     this.edges = config.edges;
     this.entryPoints = config.entryPoints;
-    this.#journal = new RunJournal(
-      config.sessionManager,
-      config.id,
-      "graph",
-      config.history
-    );
+    this.#journal = new RunJournal(config.sessionManager, config.id, 'graph', config.history);
     this.#part = graphPart(config);
     attachMemberMemory(
       config.memory,
-      [...config.nodes.values()].map((n) => n.target)
+      [...config.nodes.values()].map((n) => n.target),
     );
-    const initial: RunHost["initial"] extends ReadonlyMap<string, infer V>
-      ? Map<string, V>
-      : never = new Map();
+    const initial: RunHost['initial'] extends ReadonlyMap<string, infer V> ? Map<string, V> : never = new Map();
     for (const node of config.nodes.values()) {
       const t = node.target;
       if (isAgent(t))
@@ -123,23 +103,15 @@ export class Graph
   }
 
   /** Runs the graph on `task` (or resumes the session's unfinished run) and resolves with the result; limits and failures end as status `failed`. */
-  invoke(
-    task: MultiAgentTask,
-    options: MultiAgentInvokeOptions = {}
-  ): Promise<GraphResult> {
+  invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<GraphResult> {
     const listeners = this.listeners;
-    return this.#run(
-      task,
-      options,
-      listeners ? (e) => listeners.emit(e) : undefined,
-      () => undefined
-    );
+    return this.#run(task, options, listeners ? (e) => listeners.emit(e) : undefined, () => undefined);
   }
 
   /** Runs the graph, yielding `nodeStart`, `nodeStream`, `nodeStop` and `transition` events; returns the result. */
   async *stream(
     task: MultiAgentTask,
-    options: MultiAgentInvokeOptions = {}
+    options: MultiAgentInvokeOptions = {},
   ): AsyncGenerator<MultiAgentStreamEvent, GraphResult> {
     const channel = new EventChannel<MultiAgentStreamEvent>();
     let run: GraphRun | undefined;
@@ -151,22 +123,17 @@ export class Graph
     const settled = this.#run(task, options, emit, (r) => (run = r))
       .then(
         (result) => void (outcome = { result }),
-        (error: unknown) => void (outcome = { error })
+        (error: unknown) => void (outcome = { error }),
       )
       .finally(() => channel.close());
     try {
-      for (
-        let event = await channel.next();
-        event !== undefined;
-        event = await channel.next()
-      )
-        yield event;
+      for (let event = await channel.next(); event !== undefined; event = await channel.next()) yield event;
       await settled;
-      if (outcome && "result" in outcome) return outcome.result;
+      if (outcome && 'result' in outcome) return outcome.result;
       throw (outcome as { error: unknown }).error;
     } finally {
       if (!outcome) {
-        run?.halt("interrupted", "The stream was closed before the run ended.");
+        run?.halt('interrupted', 'The stream was closed before the run ended.');
         await settled;
       }
     }
@@ -184,13 +151,7 @@ export class Graph
     const state = await finishedRun(this.#journal, this.#config);
     if (!state) return undefined;
     const elapsed = state.elapsedBeforeMs;
-    return graphResult(
-      state,
-      state.status,
-      state.failureReason,
-      this.#config.nodes.size,
-      elapsed
-    );
+    return graphResult(state, state.status, state.failureReason, this.#config.nodes.size, elapsed);
   }
 
   /**
@@ -213,15 +174,12 @@ export class Graph
    * its number, the transitions that made it, and which nodes were running, waiting, paused and done.
    */
   async history(): Promise<GraphHistoryStep[]> {
-    return historyLines(
-      await journalHistory(this.#journal, "history()"),
-      this.#part.line
-    );
+    return historyLines(await journalHistory(this.#journal, 'history()'), this.#part.line);
   }
 
   /** The graph as it stood at `step`: task, results, execution order, transitions, each agent node's messages and state. */
   async stateAt(step: number): Promise<GraphStepState> {
-    const history = await journalHistory(this.#journal, "stateAt()");
+    const history = await journalHistory(this.#journal, 'stateAt()');
     return stateAtStep(history, step, this.#part.stateAt);
   }
 
@@ -240,41 +198,33 @@ export class Graph
     task: MultiAgentTask,
     options: MultiAgentInvokeOptions,
     emit: ((event: MultiAgentStreamEvent) => void) | undefined,
-    onRun: (run: GraphRun) => void
+    onRun: (run: GraphRun) => void,
   ): Promise<GraphResult> {
     if (this.#running)
       throw new ConcurrencyError(
-        `Graph ${this.id} is already running; wait for its run to finish (or build another Graph).`
+        `Graph ${this.id} is already running; wait for its run to finish (or build another Graph).`,
       );
     this.#running = true;
     let budget: OrchestratorBudget | undefined;
     try {
       const invocationState = options.invocationState ?? {};
       const { resumed, start } = await this.#openRun(task);
-      const checked = resumed
-        ? task
-        : await checkTask(this.#config, task, options, this.#journal.sessionId);
+      const checked = resumed ? task : await checkTask(this.#config, task, options, this.#journal.sessionId);
       const state = resumed ?? newRunState(checked, this.entryPoints);
       if (!this.#initialized) {
         this.#initialized = true;
         await this.hooks.invoke(new MultiAgentInitializedEvent(this));
       }
-      await this.hooks.invoke(
-        new BeforeMultiAgentInvocationEvent(this, invocationState)
-      );
+      await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
       budget = OrchestratorBudget.open(
         options.budget,
         invocationState,
         options.invocationState === undefined,
         this,
-        "graph",
-        resumed?.budgetSpent
+        'graph',
+        resumed?.budgetSpent,
       );
-      const memory = openOrchestratorTurn(
-        this.#config.memory,
-        options.memory,
-        state.task
-      );
+      const memory = openOrchestratorTurn(this.#config.memory, options.memory, state.task);
       const host: RunHost = {
         config: this.#config,
         graph: this,
@@ -293,9 +243,7 @@ export class Graph
       if (checked !== task) result.rewrittenTask = taskText(checked);
       this.#keep(result, state, budget);
       await memory.close(result);
-      await this.hooks.invoke(
-        new AfterMultiAgentInvocationEvent(this, { invocationState, result })
-      );
+      await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
       const tripped = trippedBy(result);
       if (tripped) throw new GuardrailTripped({ ...tripped, result });
       return result;
@@ -309,9 +257,7 @@ export class Graph
    * Where a run starts: the state it resumes (the session's, or one kept in memory: paused for
    * answers, or stopped by a budget) and its opening transitions.
    */
-  async #openRun(
-    task: MultiAgentTask
-  ): Promise<{ resumed: RunState | undefined; start: NewTransition[] }> {
+  async #openRun(task: MultiAgentTask): Promise<{ resumed: RunState | undefined; start: NewTransition[] }> {
     // Answers resume a paused run; a plain task while one is paused starts afresh (its nodes' agents
     // close what they waited for on their next prompt).
     const responses = promptResponses(task);
@@ -320,30 +266,20 @@ export class Graph
           answering: responses !== undefined,
         })
       : responses
-      ? this.#paused
-      : this.#stopped;
-    const start = openingTransitions(
-      this.id,
-      this.entryPoints,
-      resumed,
-      responses
-    );
+        ? this.#paused
+        : this.#stopped;
+    const start = openingTransitions(this.id, this.entryPoints, resumed, responses);
     this.#paused = undefined;
     this.#stopped = undefined;
     return { resumed, start };
   }
 
   /** What the graph keeps of a finished run: the result, and without a session the state to go on from. */
-  #keep(
-    result: GraphResult,
-    state: RunState,
-    budget: OrchestratorBudget | undefined
-  ): void {
+  #keep(result: GraphResult, state: RunState, budget: OrchestratorBudget | undefined): void {
     const kept = this.#journal.persistent;
-    if (result.status === "completed" || result.status === "failed")
-      this.#lastResult = result;
+    if (result.status === 'completed' || result.status === 'failed') this.#lastResult = result;
     if (result.interrupts && !kept) this.#paused = state;
-    if (result.status === "budgetExceeded" && !kept) {
+    if (result.status === 'budgetExceeded' && !kept) {
       this.#stopped = requeued(state);
       if (budget) state.budgetSpent = { ...budget.spent() };
     }

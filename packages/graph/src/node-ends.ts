@@ -11,33 +11,21 @@ import {
   type NewTransition,
   type NodeResult,
   type NodeTransition,
-} from "@skein/core";
-import type { GraphConfig, GraphEdge, GraphState } from "./graph-types.js";
-import type { PauseStage, RunState } from "./run-state.js";
-import {
-  addActivation,
-  arriveAt,
-  checkConditions,
-  describeEdge,
-  type Activation,
-  type FiredEdge,
-} from "./schedule.js";
+} from '@skein/core';
+import type { GraphConfig, GraphEdge, GraphState } from './graph-types.js';
+import type { PauseStage, RunState } from './run-state.js';
+import { addActivation, arriveAt, checkConditions, describeEdge, type Activation, type FiredEdge } from './schedule.js';
 
 /** A node a BeforeNodeCallEvent hook cancelled: out of `running`, not counted as an execution; its failed result. */
-export function markCancelled(
-  state: RunState,
-  nodeId: string,
-  count: number,
-  reason: string
-): NodeResult {
+export function markCancelled(state: RunState, nodeId: string, count: number, reason: string): NodeResult {
   delete state.running[nodeId];
   state.counts[nodeId] = count - 1;
   state.executionCount--;
   const usage = emptyUsage();
   return {
     nodeId,
-    status: "failed",
-    text: "",
+    status: 'failed',
+    text: '',
     error: reason,
     usage,
     executionTimeMs: 0,
@@ -54,7 +42,7 @@ export function markPaused(
   activation: Activation,
   stage: PauseStage,
   interrupts: Interrupt[],
-  result: NodeResult | undefined
+  result: NodeResult | undefined,
 ): void {
   const { nodeId } = activation;
   delete state.running[nodeId];
@@ -69,12 +57,7 @@ export function markPaused(
 }
 
 /** Records a node's result; an execution that ran takes its place in the order and adds its usage. */
-export function markSettled(
-  state: RunState,
-  nodeId: string,
-  result: NodeResult,
-  ran: boolean
-): void {
+export function markSettled(state: RunState, nodeId: string, result: NodeResult, ran: boolean): void {
   state.results[nodeId] = result;
   if (!ran) return;
   (state.places[nodeId] ??= []).push(state.executionOrder.length);
@@ -104,29 +87,21 @@ export function followEdges(
   outgoing: readonly GraphEdge[],
   config: GraphConfig,
   stopped: boolean,
-  graphState: () => GraphState
+  graphState: () => GraphState,
 ): Followed | Promise<Followed> {
-  const ok = result.status === "completed";
+  const ok = result.status === 'completed';
   // A tripped guardrail ends the run: no edge is followed, whatever `continueOnFailure` says.
-  if (stopped || result.guardrail || !(ok || config.continueOnFailure))
-    return fire(state, nodeId, result, config, []);
+  if (stopped || result.guardrail || !(ok || config.continueOnFailure)) return fire(state, nodeId, result, config, []);
   const arrival = arriveAt(nodeId, ok, outgoing, state.joins);
   state.joins = arrival.joins;
   const fired = checkConditions(arrival.candidates, graphState);
-  if (fired instanceof Promise)
-    return fired.then((f) => fire(state, nodeId, result, config, f));
+  if (fired instanceof Promise) return fired.then((f) => fire(state, nodeId, result, config, f));
   return fire(state, nodeId, result, config, fired);
 }
 
 /** Adds the activations of the edges that fired and says what follows from the node's end. */
-function fire(
-  state: RunState,
-  nodeId: string,
-  result: NodeResult,
-  config: GraphConfig,
-  fired: FiredEdge[]
-): Followed {
-  const ok = result.status === "completed";
+function fire(state: RunState, nodeId: string, result: NodeResult, config: GraphConfig, fired: FiredEdge[]): Followed {
+  const ok = result.status === 'completed';
   for (const f of fired)
     state.waiting = addActivation(state.waiting, {
       nodeId: f.edge.to,
@@ -135,19 +110,18 @@ function fire(
   const transitions: NewTransition[] = fired.map((f) => ({
     from: nodeId,
     to: f.edge.to,
-    kind: f.edge.join ? "join" : "edge",
+    kind: f.edge.join ? 'join' : 'edge',
     reason: describeEdge(f.edge),
   }));
-  if (state.handled.includes(nodeId))
-    state.handled = state.handled.filter((id) => id !== nodeId);
+  if (state.handled.includes(nodeId)) state.handled = state.handled.filter((id) => id !== nodeId);
   if (ok) return { fired, transitions, halt: undefined };
   const trip = result.guardrail;
   if (trip)
     transitions.push({
       from: nodeId,
       to: null,
-      kind: "guardrail",
-      reason: result.error ?? "",
+      kind: 'guardrail',
+      reason: result.error ?? '',
       details: { ...trip } as JsonObject,
     });
   else if (fired.length > 0) state.handled.push(nodeId);
@@ -155,13 +129,11 @@ function fire(
     transitions.push({
       from: nodeId,
       to: null,
-      kind: "fail",
-      reason: result.error ?? "failed",
+      kind: 'fail',
+      reason: result.error ?? 'failed',
     });
   const halt =
-    config.continueOnFailure && !trip
-      ? undefined
-      : `Node ${nodeId} failed: ${result.error ?? "unknown error"}`;
+    config.continueOnFailure && !trip ? undefined : `Node ${nodeId} failed: ${result.error ?? 'unknown error'}`;
   return { fired, transitions, halt };
 }
 
@@ -169,16 +141,12 @@ function fire(
 export function publishTransitions(
   state: RunState,
   transitions: readonly NodeTransition[],
-  emit: ((event: MultiAgentEventData) => void) | undefined
+  emit: ((event: MultiAgentEventData) => void) | undefined,
 ): void {
   const list = state.transitions;
   for (const t of transitions) {
     list.push(t);
-    if (
-      list.length > 1 &&
-      (list[list.length - 2] as NodeTransition).seq > t.seq
-    )
-      list.sort((a, b) => a.seq - b.seq);
-    emit?.({ type: "transition", transition: t });
+    if (list.length > 1 && (list[list.length - 2] as NodeTransition).seq > t.seq) list.sort((a, b) => a.seq - b.seq);
+    emit?.({ type: 'transition', transition: t });
   }
 }

@@ -20,8 +20,8 @@ import {
   type MultiAgentEventData,
   type NodeResult,
   type Prompt,
-} from "@skein/core";
-import type { GraphNode } from "./graph-types.js";
+} from '@skein/core';
+import type { GraphNode } from './graph-types.js';
 
 /** What one node execution needs. */
 export interface NodeRun {
@@ -59,37 +59,24 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
   const { node, runSignal, timeoutMs } = run;
   // Without a node timeout the run's signal is the only thing that stops the node, so the node runs
   // on it directly (same signal reason) instead of on a controller of its own that mirrors it.
-  const limit =
-    timeoutMs === undefined
-      ? undefined
-      : new NodeTimeout(node.id, timeoutMs, runSignal);
+  const limit = timeoutMs === undefined ? undefined : new NodeTimeout(node.id, timeoutMs, runSignal);
   const signal = limit ? limit.signal : runSignal;
   const started = performance.now();
   try {
     const outcome = await drive(run, signal);
-    return describeOutcome(
-      run,
-      outcome,
-      signal,
-      limit?.timedOut === true,
-      started
-    );
+    return describeOutcome(run, outcome, signal, limit?.timedOut === true, started);
   } catch (error) {
     if (GuardrailTripped.is(error)) return trippedResult(run, error, started);
     const timedOut = limit?.timedOut === true;
-    const message = timedOut
-      ? timeoutText(node.id, timeoutMs)
-      : error instanceof Error
-      ? error.message
-      : String(error);
+    const message = timedOut ? timeoutText(node.id, timeoutMs) : error instanceof Error ? error.message : String(error);
     const usage = emptyUsage();
     const { executionCount } = run;
     const executionTimeMs = performance.now() - started;
     return {
       nodeId: node.id,
       executionCount,
-      status: "failed",
-      text: "",
+      status: 'failed',
+      text: '',
       error: message,
       usage,
       executionTimeMs,
@@ -100,23 +87,17 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
 }
 
 /** A node a guardrail blocked: failed, with the trip (the run then ends with `GuardrailTripped`). */
-function trippedResult(
-  run: NodeRun,
-  tripped: GuardrailTripped,
-  started: number
-): NodeResult {
+function trippedResult(run: NodeRun, tripped: GuardrailTripped, started: number): NodeResult {
   const outcome = tripped.result;
   const usage =
-    typeof outcome === "object" &&
-    outcome !== null &&
-    ("stopReason" in outcome || "accumulatedUsage" in outcome)
+    typeof outcome === 'object' && outcome !== null && ('stopReason' in outcome || 'accumulatedUsage' in outcome)
       ? usageOf(outcome as AgentResult | MultiAgentResult)
       : emptyUsage();
   return {
     nodeId: run.node.id,
     executionCount: run.executionCount,
-    status: "failed",
-    text: "",
+    status: 'failed',
+    text: '',
     error: tripped.message,
     guardrail: tripped.trip,
     usage,
@@ -129,22 +110,16 @@ class NodeTimeout {
   readonly #controller = new AbortController();
   readonly #runSignal: AbortSignal;
   readonly #timer: ReturnType<typeof setTimeout>;
-  readonly #onRunAbort = (): void =>
-    this.#controller.abort(this.#runSignal.reason);
+  readonly #onRunAbort = (): void => this.#controller.abort(this.#runSignal.reason);
   timedOut = false;
 
   constructor(nodeId: string, timeoutMs: number, runSignal: AbortSignal) {
     this.#runSignal = runSignal;
     if (runSignal.aborted) this.#onRunAbort();
-    else runSignal.addEventListener("abort", this.#onRunAbort, { once: true });
+    else runSignal.addEventListener('abort', this.#onRunAbort, { once: true });
     this.#timer = setTimeout(() => {
       this.timedOut = true;
-      this.#controller.abort(
-        new TimeoutError(
-          `Node ${nodeId} timed out after ${timeoutMs} ms.`,
-          timeoutMs
-        )
-      );
+      this.#controller.abort(new TimeoutError(`Node ${nodeId} timed out after ${timeoutMs} ms.`, timeoutMs));
     }, timeoutMs);
   }
 
@@ -154,7 +129,7 @@ class NodeTimeout {
 
   clear(): void {
     clearTimeout(this.#timer);
-    this.#runSignal.removeEventListener("abort", this.#onRunAbort);
+    this.#runSignal.removeEventListener('abort', this.#onRunAbort);
   }
 }
 
@@ -164,7 +139,7 @@ function describeOutcome(
   outcome: AgentResult | MultiAgentResult,
   signal: AbortSignal,
   timedOut: boolean,
-  started: number
+  started: number,
 ): NodeResult {
   const nodeId = run.node.id;
   const { executionCount } = run;
@@ -178,7 +153,7 @@ function describeOutcome(
     return {
       nodeId,
       executionCount,
-      status: "interrupted",
+      status: 'interrupted',
       text,
       result,
       interrupts,
@@ -193,7 +168,7 @@ function describeOutcome(
     return {
       nodeId,
       executionCount,
-      status: "budgetExceeded",
+      status: 'budgetExceeded',
       text,
       result,
       budgetExceeded,
@@ -202,16 +177,14 @@ function describeOutcome(
       executionTimeMs,
     };
   }
-  const failure = timedOut
-    ? timeoutText(nodeId, run.timeoutMs)
-    : failureOf(outcome, signal);
+  const failure = timedOut ? timeoutText(nodeId, run.timeoutMs) : failureOf(outcome, signal);
   const executionTimeMs = performance.now() - started;
   // Literals rather than spreads (each with the keys in the order results always had): runs for every node.
   if (failure === undefined)
     return {
       nodeId,
       executionCount,
-      status: "completed",
+      status: 'completed',
       text,
       result,
       usage,
@@ -221,7 +194,7 @@ function describeOutcome(
   return {
     nodeId,
     executionCount,
-    status: "failed",
+    status: 'failed',
     text,
     result,
     error: failure,
@@ -235,10 +208,7 @@ function describeOutcome(
  * Runs the node's target: through `stream()` when someone reads the node's events (each wrapped as
  * `nodeStream`), else through `invoke()`, which makes no events at all (the result is the same).
  */
-async function drive(
-  run: NodeRun,
-  signal: AbortSignal
-): Promise<AgentResult | MultiAgentResult> {
+async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | MultiAgentResult> {
   const options = {
     signal,
     invocationState: run.invocationState,
@@ -253,14 +223,14 @@ async function drive(
   const multi = isMultiAgent(target);
   if (!onEvent) {
     return multi
-      ? target.invoke(run.input ?? "", options)
+      ? target.invoke(run.input ?? '', options)
       : target.invoke(run.input, {
           ...options,
           idempotencyScope: run.idempotencyScope,
         });
   }
   const gen = multi
-    ? target.stream(run.input ?? "", options)
+    ? target.stream(run.input ?? '', options)
     : target.stream(run.input, {
         ...options,
         idempotencyScope: run.idempotencyScope,
@@ -277,35 +247,26 @@ async function drive(
  * id (`billing`, `billing/expert` for an agent it uses as a tool); a nested orchestrator's paths are
  * prefixed with it (`desk/refund`).
  */
-function interruptsOf(
-  outcome: AgentResult | MultiAgentResult,
-  nodeId: string
-): Interrupt[] {
+function interruptsOf(outcome: AgentResult | MultiAgentResult, nodeId: string): Interrupt[] {
   if (isAgentResult(outcome)) {
-    if (outcome.stopReason !== "interrupt") return [];
+    if (outcome.stopReason !== 'interrupt') return [];
     return outcome.interrupts.map((i) => ({
       ...i,
-      source: [nodeId, ...i.source.split("/").slice(1)].join("/"),
+      source: [nodeId, ...i.source.split('/').slice(1)].join('/'),
     }));
   }
-  if (outcome.status !== "interrupted" || !outcome.interrupts) return [];
+  if (outcome.status !== 'interrupted' || !outcome.interrupts) return [];
   return outcome.interrupts.map((i) => withSourcePrefix(i, nodeId));
 }
 
-function failureOf(
-  outcome: AgentResult | MultiAgentResult,
-  signal: AbortSignal
-): string | undefined {
+function failureOf(outcome: AgentResult | MultiAgentResult, signal: AbortSignal): string | undefined {
   if (isAgentResult(outcome)) {
-    if (outcome.stopReason !== "cancelled") return undefined;
+    if (outcome.stopReason !== 'cancelled') return undefined;
     const reason: unknown = signal.reason;
-    return reason instanceof Error ? reason.message : "The node was cancelled.";
+    return reason instanceof Error ? reason.message : 'The node was cancelled.';
   }
-  if (outcome.status === "completed") return undefined;
-  return (
-    outcome.failureReason ??
-    `The nested orchestrator ended with status ${outcome.status}.`
-  );
+  if (outcome.status === 'completed') return undefined;
+  return outcome.failureReason ?? `The nested orchestrator ended with status ${outcome.status}.`;
 }
 
 function timeoutText(nodeId: string, ms: number | undefined): string {
@@ -314,10 +275,7 @@ function timeoutText(nodeId: string, ms: number | undefined): string {
 
 function usageOf(outcome: AgentResult | MultiAgentResult): AccumulatedUsage {
   const usage = emptyUsage();
-  addUsage(
-    usage,
-    isAgentResult(outcome) ? outcome.metrics.usage : outcome.accumulatedUsage
-  );
+  addUsage(usage, isAgentResult(outcome) ? outcome.metrics.usage : outcome.accumulatedUsage);
   return usage;
 }
 
@@ -326,18 +284,17 @@ function textOf(outcome: AgentResult | MultiAgentResult): string {
   if (isAgentResult(outcome)) return String(outcome);
   const order = (outcome as { executionOrder?: unknown }).executionOrder;
   const last =
-    Array.isArray(order) && typeof order[order.length - 1] === "string"
+    Array.isArray(order) && typeof order[order.length - 1] === 'string'
       ? (order[order.length - 1] as string)
       : lastNodeOf(outcome);
-  return last === undefined ? "" : outcome.results[last]?.text ?? "";
+  return last === undefined ? '' : (outcome.results[last]?.text ?? '');
 }
 
 function lastNodeOf(outcome: MultiAgentResult): string | undefined {
   for (let i = outcome.transitions.length - 1; i >= 0; i--) {
     const t = outcome.transitions[i];
     for (const id of [t?.from, t?.to])
-      if (typeof id === "string" && outcome.results[id]?.status === "completed")
-        return id;
+      if (typeof id === 'string' && outcome.results[id]?.status === 'completed') return id;
   }
   const keys = Object.keys(outcome.results);
   return keys[keys.length - 1];

@@ -23,18 +23,18 @@ import {
   nodeStreamEvent,
   type NodeResult,
   type Principal,
-} from "@skein/core";
-import type { RunContext } from "./apply-turn.js";
-import { atNode, resumePoint } from "./paused-turn.js";
-import { runWithRepair, type RepairedOutcome } from "./repair-turn.js";
-import type { MemberClock } from "./member-clock.js";
-import type { StartingHistory } from "./starting-history.js";
-import type { NodeRun } from "./run-node.js";
-import type { SwarmMembers } from "./swarm-members.js";
-import type { ResolvedSwarmOptions } from "./swarm-options.js";
-import type { SwarmRunState } from "./swarm-state.js";
-import type { SwarmLog } from "./swarm-log.js";
-import type { SwarmEmit } from "./swarm-event.js";
+} from '@skein/core';
+import type { RunContext } from './apply-turn.js';
+import { atNode, resumePoint } from './paused-turn.js';
+import { runWithRepair, type RepairedOutcome } from './repair-turn.js';
+import type { MemberClock } from './member-clock.js';
+import type { StartingHistory } from './starting-history.js';
+import type { NodeRun } from './run-node.js';
+import type { SwarmMembers } from './swarm-members.js';
+import type { ResolvedSwarmOptions } from './swarm-options.js';
+import type { SwarmRunState } from './swarm-state.js';
+import type { SwarmLog } from './swarm-log.js';
+import type { SwarmEmit } from './swarm-event.js';
 
 /** How the active node's execution ended; `paused` when it waits for a person. */
 export interface ActiveOutcome extends RepairedOutcome {
@@ -80,13 +80,12 @@ export async function runActiveNode(
   state: SwarmRunState,
   invocationState: InvocationState,
   clock: MemberClock,
-  emit: SwarmEmit
+  emit: SwarmEmit,
 ): Promise<ActiveOutcome> {
   const nodeId = state.current;
   const agent = host.members.agent(nodeId);
   const resume = resumePoint(state, nodeId);
-  if (host.options.memberMemory === "fresh" && !resume)
-    agent.state.replace(host.initialState(nodeId));
+  if (host.options.memberMemory === 'fresh' && !resume) agent.state.replace(host.initialState(nodeId));
   // Without a BeforeNodeCallEvent callback the event would come back unchanged: it is not built.
   let cancelNode: boolean | string = false;
   if (host.hooks.has(BeforeNodeCallEvent)) {
@@ -95,19 +94,15 @@ export async function runActiveNode(
         new BeforeNodeCallEvent(host.swarm, {
           nodeId,
           invocationState,
-          interrupt: beforeNodeAsk(
-            host.swarm.id,
-            nodeId,
-            state.answers?.before
-          ),
-        })
+          interrupt: beforeNodeAsk(host.swarm.id, nodeId, state.answers?.before),
+        }),
       );
       cancelNode = before.cancelNode;
     } catch (error) {
       if (!(error instanceof InterruptRaised)) throw error;
       state.pause = {
         node: nodeId,
-        stage: "before",
+        stage: 'before',
         interrupts: error.interrupts,
         items: [],
         agentState: agent.state.get(),
@@ -117,35 +112,22 @@ export async function runActiveNode(
     }
   }
   if (!resume) state.nodeHistory.push(nodeId);
-  await emit({ type: "nodeStart", nodeId });
+  await emit({ type: 'nodeStart', nodeId });
   let outcome: ActiveOutcome;
   if (cancelNode !== false) {
-    const why =
-      typeof cancelNode === "string"
-        ? cancelNode
-        : "cancelled by a BeforeNodeCallEvent hook";
+    const why = typeof cancelNode === 'string' ? cancelNode : 'cancelled by a BeforeNodeCallEvent hook';
     outcome = {
       ...notRun(`Node ${nodeId} was cancelled: ${why}`),
       paused: undefined,
     };
-  } else
-    outcome = await runMember(
-      host,
-      state,
-      resume,
-      invocationState,
-      clock,
-      emit
-    );
+  } else outcome = await runMember(host, state, resume, invocationState, clock, emit);
   const result = nodeResult(state, nodeId, outcome);
   addUsage(state.usage, result.usage);
   host.results[nodeId] = result;
   host.log.saveNode(host.members.key(nodeId), result);
   if (host.hooks.has(AfterNodeCallEvent))
-    await host.hooks.invoke(
-      new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result })
-    );
-  await emit({ type: "nodeStop", nodeId, result });
+    await host.hooks.invoke(new AfterNodeCallEvent(host.swarm, { nodeId, invocationState, result }));
+  await emit({ type: 'nodeStop', nodeId, result });
   return outcome;
 }
 
@@ -160,15 +142,12 @@ async function runMember(
   resume: ReturnType<typeof resumePoint>,
   invocationState: InvocationState,
   clock: MemberClock,
-  emit: SwarmEmit
+  emit: SwarmEmit,
 ): Promise<ActiveOutcome> {
   const nodeId = state.current;
   const agent = host.members.agent(nodeId);
   const { conversation } = host.context;
-  const start = host.starting.for(
-    conversation.inputHistory,
-    conversation.items
-  );
+  const start = host.starting.for(conversation.inputHistory, conversation.items);
   const startLength = start.length; // `start` becomes the agent's live history and grows
   // Every message was checked when it entered the run (task, stored turns, filters) or came from a member.
   setCheckedHistory(agent, resume ? [...start, ...resume.pause.items] : start);
@@ -187,37 +166,20 @@ async function runMember(
     executionTimeoutMs: host.options.executionTimeout,
     ...(resume?.prompt ? { prompt: resume.prompt } : {}),
     budget: host.budget,
-    idempotencyScope: `${host.log.journal.sessionId ?? ""}/${host.swarm.id}/${
-      state.runId
-    }/t${state.turns}/${nodeId}`,
+    idempotencyScope: `${host.log.journal.sessionId ?? ''}/${host.swarm.id}/${state.runId}/t${state.turns}/${nodeId}`,
     quiet: host.quiet,
     guardrails: host.guardrails,
     principal: host.principal,
     memory: host.memory,
     depth: host.depth,
   };
-  const onEvent = (event: AgentStreamEvent) =>
-    emit(nodeStreamEvent(nodeId, event));
-  const ran = await runWithRepair(
-    run,
-    host.options.repairNarratedHandoffs,
-    resume ? resume.pause.items : [],
-    onEvent
-  );
-  const newItems = resume
-    ? [...resume.pause.items, ...ran.newItems]
-    : ran.newItems;
-  const paused =
-    ran.result?.stopReason === "interrupt"
-      ? atNode(ran.result.interrupts, nodeId)
-      : undefined;
+  const onEvent = (event: AgentStreamEvent) => emit(nodeStreamEvent(nodeId, event));
+  const ran = await runWithRepair(run, host.options.repairNarratedHandoffs, resume ? resume.pause.items : [], onEvent);
+  const newItems = resume ? [...resume.pause.items, ...ran.newItems] : ran.newItems;
+  const paused = ran.result?.stopReason === 'interrupt' ? atNode(ran.result.interrupts, nodeId) : undefined;
   // A stop (the budget, a cancellation) keeps the turn so far, as a pause does: a resume goes on from it.
-  const stopped =
-    !paused &&
-    ran.error === undefined &&
-    (ran.interrupted || budgetStopOf(ran.result) !== undefined);
-  if (paused || stopped)
-    keepTurn(state, agent, agent.messages.slice(startLength), paused);
+  const stopped = !paused && ran.error === undefined && (ran.interrupted || budgetStopOf(ran.result) !== undefined);
+  if (paused || stopped) keepTurn(state, agent, agent.messages.slice(startLength), paused);
   if (ran.repaired) state.repairTurns++;
   return {
     result: ran.result,
@@ -233,22 +195,16 @@ async function runMember(
 }
 
 /** Keeps the turn so far in the run state: a pause (waiting for answers) or a stop (`paused` undefined). */
-function keepTurn(
-  state: SwarmRunState,
-  agent: Agent,
-  items: Message[],
-  paused: Interrupt[] | undefined
-): void {
+function keepTurn(state: SwarmRunState, agent: Agent, items: Message[], paused: Interrupt[] | undefined): void {
   state.pause = {
     node: state.current,
-    stage: paused ? "node" : "stopped",
+    stage: paused ? 'node' : 'stopped',
     interrupts: paused ?? [],
     items,
     agentState: agent.state.get(),
     interruptState: interruptStateOf(agent),
   };
-  if (paused)
-    state.answers = state.answers && { before: state.answers.before, node: [] };
+  if (paused) state.answers = state.answers && { before: state.answers.before, node: [] };
 }
 
 function notRun(error: string | undefined): RepairedOutcome {
@@ -263,27 +219,23 @@ function notRun(error: string | undefined): RepairedOutcome {
   };
 }
 
-function nodeResult(
-  state: SwarmRunState,
-  nodeId: string,
-  outcome: ActiveOutcome
-): NodeResult {
+function nodeResult(state: SwarmRunState, nodeId: string, outcome: ActiveOutcome): NodeResult {
   const usage = emptyUsage();
   if (outcome.earlierUsage) addUsage(usage, outcome.earlierUsage);
   if (outcome.result) addUsage(usage, outcome.result.metrics.usage);
   const budgetStop = budgetStopOf(outcome.result);
   const status =
     outcome.interrupted || outcome.paused
-      ? "interrupted"
+      ? 'interrupted'
       : outcome.error !== undefined
-      ? "failed"
-      : budgetStop
-      ? "budgetExceeded"
-      : "completed";
-  const text = outcome.result ? String(outcome.result) : "";
+        ? 'failed'
+        : budgetStop
+          ? 'budgetExceeded'
+          : 'completed';
+  const text = outcome.result ? String(outcome.result) : '';
   const executionCount = state.nodeHistory.filter((id) => id === nodeId).length;
   // The usual outcome as one literal (the keys and order of the general one below): conditional spreads cost on every node.
-  if (status === "completed" && outcome.result)
+  if (status === 'completed' && outcome.result)
     return {
       nodeId,
       status,

@@ -12,8 +12,8 @@ import {
   type Message,
   type Principal,
   type Prompt,
-} from "@skein/core";
-import type { MemberClock } from "./member-clock.js";
+} from '@skein/core';
+import type { MemberClock } from './member-clock.js';
 
 /** How one node execution ended. */
 export interface NodeOutcome {
@@ -67,10 +67,7 @@ export type MemberEmit = (event: AgentStreamEvent) => Promise<void> | undefined;
  * stream events to `emit` (none when `quiet`). Failures and timeouts come back in the outcome; it never
  * throws for them.
  */
-export async function runNode(
-  run: NodeRun,
-  emit: MemberEmit
-): Promise<NodeOutcome> {
+export async function runNode(run: NodeRun, emit: MemberEmit): Promise<NodeOutcome> {
   const { clock } = run;
   const limitMs = Math.max(0, Math.min(run.nodeTimeoutMs, run.remainingMs));
   const runLimited = run.remainingMs < run.nodeTimeoutMs;
@@ -96,8 +93,7 @@ export async function runNode(
     ...(run.depth !== undefined ? { depth: run.depth } : {}),
   };
   try {
-    if (!run.quiet)
-      return await streamed(run, options, emit, newItems, started);
+    if (!run.quiet) return await streamed(run, options, emit, newItems, started);
     // Nobody reads the member's events: `invoke` makes none; the turn's messages come from the callback.
     const result = await run.agent
       .invoke(run.prompt, {
@@ -105,9 +101,8 @@ export async function runNode(
         onMessageAdded: (m) => void newItems.push(m),
       })
       .catch((e: unknown) => (GuardrailTripped.is(e) ? e : failed(run, e)));
-    if (GuardrailTripped.is(result))
-      return tripped(run, started, newItems, result);
-    return typeof result === "string"
+    if (GuardrailTripped.is(result)) return tripped(run, started, newItems, result);
+    return typeof result === 'string'
       ? outcome(run, started, newItems, result, undefined)
       : outcome(run, started, newItems, undefined, result);
   } finally {
@@ -121,7 +116,7 @@ async function streamed(
   options: InvokeOptions,
   emit: MemberEmit,
   newItems: Message[],
-  started: number
+  started: number,
 ): Promise<NodeOutcome> {
   const stream = run.agent.stream(run.prompt, options);
   for (;;) {
@@ -132,9 +127,8 @@ async function streamed(
       if (GuardrailTripped.is(e)) return tripped(run, started, newItems, e);
       return outcome(run, started, newItems, failed(run, e), undefined);
     }
-    if (step.done)
-      return outcome(run, started, newItems, undefined, step.value);
-    if (step.value.type === "messageAdded") newItems.push(step.value.message);
+    if (step.done) return outcome(run, started, newItems, undefined, step.value);
+    if (step.value.type === 'messageAdded') newItems.push(step.value.message);
     // Outside the try: a reader that stopped reading unwinds the swarm (no node failure).
     const shown = emit(step.value);
     if (shown) await shown;
@@ -145,12 +139,7 @@ const failed = (run: NodeRun, e: unknown): string =>
   `${run.nodeId} failed: ${e instanceof Error ? e.message : String(e)}`;
 
 /** The outcome of a turn a guardrail blocked: failed, with the trip. */
-function tripped(
-  run: NodeRun,
-  started: number,
-  newItems: Message[],
-  error: GuardrailTripped
-): NodeOutcome {
+function tripped(run: NodeRun, started: number, newItems: Message[], error: GuardrailTripped): NodeOutcome {
   return {
     ...outcome(run, started, newItems, error.message, undefined),
     tripped: error,
@@ -163,7 +152,7 @@ function outcome(
   started: number,
   newItems: Message[],
   error: string | undefined,
-  result: AgentResult | undefined
+  result: AgentResult | undefined,
 ): NodeOutcome {
   return {
     result,
@@ -175,17 +164,12 @@ function outcome(
 }
 
 /** Why the turn failed: its time limit, the error it threw, or a cancellation nobody asked for. */
-function failure(
-  run: NodeRun,
-  thrown: string | undefined,
-  result: AgentResult | undefined
-): string | undefined {
+function failure(run: NodeRun, thrown: string | undefined, result: AgentResult | undefined): string | undefined {
   const { clock } = run;
   if (clock.timedOut) {
     const message = (clock.signal.reason as Error).message;
     return message.charAt(0).toUpperCase() + message.slice(1);
   }
-  if (!thrown && result?.stopReason === "cancelled" && !clock.interrupted)
-    return `${run.nodeId} was cancelled.`;
+  if (!thrown && result?.stopReason === 'cancelled' && !clock.interrupted) return `${run.nodeId} was cancelled.`;
   return thrown;
 }

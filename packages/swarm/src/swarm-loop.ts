@@ -11,21 +11,17 @@ import {
   type MemoryTarget,
   type MultiAgentEventData,
   type HandoffRequest,
-} from "@skein/core";
-import {
-  runActiveNode,
-  type ActiveNodeHost,
-  type ActiveOutcome,
-} from "./active-node.js";
-import { budgetTransition } from "./budget-stop.js";
-import { beforeNodeLimit } from "./limits.js";
-import type { MemberClock } from "./member-clock.js";
+} from '@skein/core';
+import { runActiveNode, type ActiveNodeHost, type ActiveOutcome } from './active-node.js';
+import { budgetTransition } from './budget-stop.js';
+import { beforeNodeLimit } from './limits.js';
+import type { MemberClock } from './member-clock.js';
 
-import type { SwarmParts, SwarmRun } from "./swarm-run.js";
-import type { SwarmRunState } from "./swarm-state.js";
-import type { SwarmTurn } from "./swarm-turn.js";
-import type { SwarmEmit } from "./swarm-event.js";
-import { planTransfer } from "./transfer.js";
+import type { SwarmParts, SwarmRun } from './swarm-run.js';
+import type { SwarmRunState } from './swarm-state.js';
+import type { SwarmTurn } from './swarm-turn.js';
+import type { SwarmEmit } from './swarm-event.js';
+import { planTransfer } from './transfer.js';
 
 /** One invocation of a run: its caller's values and signal, and clocks over the run's and its turns' time. */
 export interface SwarmInvocation {
@@ -47,7 +43,7 @@ export interface SwarmInvocation {
   depth?: number | undefined;
 }
 
-const REFUSED = Symbol("refused");
+const REFUSED = Symbol('refused');
 
 /**
  * The swarm's loop: before each node the limits and the budget are checked, the active node runs,
@@ -58,26 +54,15 @@ export async function runSwarmLoop(
   run: SwarmRun,
   parts: SwarmParts,
   state: SwarmRunState,
-  inv: SwarmInvocation
+  inv: SwarmInvocation,
 ): Promise<void> {
   for (;;) {
-    const limit = beforeNodeLimit(
-      parts.options,
-      state.nodeHistory.length,
-      inv.elapsed(),
-      state.current
-    );
+    const limit = beforeNodeLimit(parts.options, state.nodeHistory.length, inv.elapsed(), state.current);
     if (limit) return run.fail(state, limit, state.current, inv.emit);
     const budget = await startNode(run, parts, state, inv.emit);
     if (budget === REFUSED) return;
     const host = activeHost(run, parts, inv, budget, state.current);
-    const outcome = await runActiveNode(
-      host,
-      state,
-      inv.invocationState,
-      inv.clock,
-      inv.emit
-    );
+    const outcome = await runActiveNode(host, state, inv.invocationState, inv.clock, inv.emit);
     if (!(await afterNode(run, parts, state, outcome, inv))) return;
   }
 }
@@ -87,23 +72,17 @@ async function startNode(
   run: SwarmRun,
   parts: SwarmParts,
   state: SwarmRunState,
-  emit: SwarmEmit
+  emit: SwarmEmit,
 ): Promise<BudgetScope | undefined | typeof REFUSED> {
   const budget = run.budget;
   if (!budget) return undefined;
   const warnings: MultiAgentEventData[] = [];
   // A member a stop left mid-turn goes on: its execution was counted when it started.
-  const continues =
-    state.pause?.node === state.current && state.pause.stage === "stopped";
-  const scope = await budget.startNode(
-    state.current,
-    parts.hooks,
-    (e) => void warnings.push(e),
-    continues
-  );
+  const continues = state.pause?.node === state.current && state.pause.stage === 'stopped';
+  const scope = await budget.startNode(state.current, parts.hooks, (e) => void warnings.push(e), continues);
   for (const warning of warnings) await emit(warning);
   if (scope) return scope;
-  state.status = "budgetExceeded"; // not finished: the next invoke resumes at this node
+  state.status = 'budgetExceeded'; // not finished: the next invoke resumes at this node
   parts.log.journal.stage(budgetTransition(state.current, budget));
   return REFUSED;
 }
@@ -113,13 +92,9 @@ function activeHost(
   parts: SwarmParts,
   inv: SwarmInvocation,
   budget: BudgetScope | undefined,
-  nodeId: string
+  nodeId: string,
 ): ActiveNodeHost {
-  const guardrails = guardrailsForNode(
-    parts.guardrails,
-    inv.guardrails,
-    nodeId
-  );
+  const guardrails = guardrailsForNode(parts.guardrails, inv.guardrails, nodeId);
   return {
     swarm: parts.swarm,
     hooks: parts.hooks,
@@ -132,8 +107,7 @@ function activeHost(
     initialState: (id) => run.initialState(id),
     budget,
     // A member deeper than the stream reaches runs through invoke(): it makes no events.
-    quiet:
-      inv.quiet || !withinDepth(depthOf(guardrails.path ?? nodeId), inv.depth),
+    quiet: inv.quiet || !withinDepth(depthOf(guardrails.path ?? nodeId), inv.depth),
     starting: run.starting,
     guardrails,
     principal: inv.principal,
@@ -148,31 +122,21 @@ async function afterNode(
   parts: SwarmParts,
   state: SwarmRunState,
   outcome: ActiveOutcome,
-  inv: SwarmInvocation
+  inv: SwarmInvocation,
 ): Promise<boolean> {
   const nodeId = state.current;
   if (outcome.paused || outcome.interrupted) {
-    state.status = "interrupted";
+    state.status = 'interrupted';
     if (outcome.paused && state.pause)
-      parts.log.journal.stage(
-        pauseTransition(
-          state.pause.node,
-          state.pause.stage,
-          state.pause.interrupts
-        )
-      );
+      parts.log.journal.stage(pauseTransition(state.pause.node, state.pause.stage, state.pause.interrupts));
     return false;
   }
   if (outcome.error !== undefined)
-    return (
-      await run.fail(state, outcome.error, nodeId, inv.emit, outcome.tripped),
-      false
-    );
+    return (await run.fail(state, outcome.error, nodeId, inv.emit, outcome.tripped), false);
   if (budgetStopOf(outcome.result)) {
     run.budget?.nodeStopped(outcome.result);
-    state.status = "budgetExceeded"; // its turn so far is kept in `pause`: the next invoke goes on from there
-    if (run.budget)
-      parts.log.journal.stage(budgetTransition(nodeId, run.budget));
+    state.status = 'budgetExceeded'; // its turn so far is kept in `pause`: the next invoke goes on from there
+    if (run.budget) parts.log.journal.stage(budgetTransition(nodeId, run.budget));
     return false;
   }
   const turn: SwarmTurn = {
@@ -187,13 +151,13 @@ async function afterNode(
   const request = outcome.result?.handoff;
   if (request) return handOff(run, parts, state, turn, request, inv);
   run.commitTurn(state, turn);
-  state.status = "completed";
+  state.status = 'completed';
   state.pendingHandoff = undefined;
   parts.log.journal.stage({
     from: nodeId,
     to: null,
-    kind: "complete",
-    reason: "answered without a handoff",
+    kind: 'complete',
+    reason: 'answered without a handoff',
   });
   return false;
 }
@@ -205,7 +169,7 @@ async function handOff(
   state: SwarmRunState,
   turn: SwarmTurn,
   request: HandoffRequest,
-  inv: SwarmInvocation
+  inv: SwarmInvocation,
 ): Promise<boolean> {
   const nodeId = turn.node;
   const { members, options, settings } = parts;
@@ -218,8 +182,7 @@ async function handOff(
     invocationState: inv.invocationState,
   };
   const plan = await planTransfer(ctx, nodeId, request, turn.newItems);
-  if (plan.failure !== undefined)
-    return await run.fail(state, plan.failure, nodeId, inv.emit), false;
+  if (plan.failure !== undefined) return (await run.fail(state, plan.failure, nodeId, inv.emit), false);
   run.commitTurn(state, { ...turn, handoff: plan.handoff });
   run.context = plan.run;
   const { toolName, toolUseId, input, to } = plan.handoff;
@@ -229,7 +192,7 @@ async function handOff(
   parts.log.journal.stage({
     from: nodeId,
     to,
-    kind: "handoff",
+    kind: 'handoff',
     reason: plan.reason,
     details: plan.details,
   });

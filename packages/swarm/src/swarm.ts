@@ -31,36 +31,22 @@ import {
   type MultiAgentStreamEvent,
   type MultiAgentTask,
   type SessionManager,
-} from "@skein/core";
-import type { HandoffRunSettings } from "@skein/handoffs";
-import { waitingFor } from "./paused-turn.js";
-import { replayedResult } from "./replay.js";
-import { SwarmMembers } from "./swarm-members.js";
-import {
-  handoffSettings,
-  resolveSwarmOptions,
-  type ResolvedSwarmOptions,
-  type SwarmOptions,
-} from "./swarm-options.js";
-import type { SwarmResult } from "./swarm-result.js";
-import {
-  handoffEventOf,
-  type SwarmEmit,
-  type SwarmEvent,
-} from "./swarm-event.js";
-export type { SwarmEvent } from "./swarm-event.js";
-import { swarmPart } from "./swarm-journal.js";
-import type {
-  SwarmFork,
-  SwarmForkOptions,
-  SwarmHistoryStep,
-  SwarmStepState,
-} from "./swarm-journal.js";
-import { runSwarmLoop } from "./swarm-loop.js";
-import { MemberClock } from "./member-clock.js";
-import { SwarmRun, type SwarmParts } from "./swarm-run.js";
-import { SwarmLog } from "./swarm-log.js";
-import { checkTask } from "./guarded-task.js";
+} from '@skein/core';
+import type { HandoffRunSettings } from '@skein/handoffs';
+import { waitingFor } from './paused-turn.js';
+import { replayedResult } from './replay.js';
+import { SwarmMembers } from './swarm-members.js';
+import { handoffSettings, resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
+import type { SwarmResult } from './swarm-result.js';
+import { handoffEventOf, type SwarmEmit, type SwarmEvent } from './swarm-event.js';
+export type { SwarmEvent } from './swarm-event.js';
+import { swarmPart } from './swarm-journal.js';
+import type { SwarmFork, SwarmForkOptions, SwarmHistoryStep, SwarmStepState } from './swarm-journal.js';
+import { runSwarmLoop } from './swarm-loop.js';
+import { MemberClock } from './member-clock.js';
+import { SwarmRun, type SwarmParts } from './swarm-run.js';
+import { SwarmLog } from './swarm-log.js';
+import { checkTask } from './guarded-task.js';
 
 /**
  * Agents that hand the conversation to each other. The active agent answers or calls a
@@ -82,7 +68,7 @@ import { checkTask } from "./guarded-task.js";
  */
 export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   readonly id: string;
-  readonly kind = "multiAgent" as const;
+  readonly kind = 'multiAgent' as const;
   /** Callbacks on multi-agent events (node calls, run start and end). */
   readonly hooks = new HookRegistry();
   readonly #members: SwarmMembers;
@@ -104,18 +90,9 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
    * const triage = new Agent({ model, name: 'Triage agent', handoffs: [billing, handoff(refund)] });
    * const swarm = Swarm.fromAgent(triage, { maxHandoffs: 5 });
    */
-  static fromAgent(
-    entryAgent: Agent,
-    options: Omit<SwarmOptions, "nodes" | "entryPoint"> = {}
-  ): Swarm {
-    if (
-      typeof entryAgent !== "object" ||
-      entryAgent === null ||
-      typeof entryAgent.invoke !== "function"
-    ) {
-      throw new ConfigurationError(
-        "Swarm.fromAgent(entryAgent, options) needs the entry Agent first."
-      );
+  static fromAgent(entryAgent: Agent, options: Omit<SwarmOptions, 'nodes' | 'entryPoint'> = {}): Swarm {
+    if (typeof entryAgent !== 'object' || entryAgent === null || typeof entryAgent.invoke !== 'function') {
+      throw new ConfigurationError('Swarm.fromAgent(entryAgent, options) needs the entry Agent first.');
     }
     return new Swarm({
       ...options,
@@ -128,28 +105,21 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     super();
     this.#options = resolveSwarmOptions(options);
     this.#members = new SwarmMembers(options.nodes);
-    this.id = options.id ?? "default_swarm";
+    this.id = options.id ?? 'default_swarm';
     const entry = options.entryPoint ?? (options.nodes[0] as Agent);
-    const entryId =
-      typeof entry === "string" ? entry : this.#members.idOf(entry);
+    const entryId = typeof entry === 'string' ? entry : this.#members.idOf(entry);
     if (entryId === undefined || !this.#members.has(entryId)) {
       throw new ConfigurationError(
-        `The Swarm's entryPoint must be one of its nodes (${this.#members.ids.join(
-          ", "
-        )}).`
+        `The Swarm's entryPoint must be one of its nodes (${this.#members.ids.join(', ')}).`,
       );
     }
     this.#entry = entryId;
     this.#settings = handoffSettings(options);
     this.#part = swarmPart(this.#members, this.#settings);
     const manager = options.sessionManager as SessionManager | undefined;
-    this.#log = new SwarmLog(
-      new RunJournal(manager, this.id, "swarm", options.history),
-      this.#members.ids
-    );
+    this.#log = new SwarmLog(new RunJournal(manager, this.id, 'swarm', options.history), this.#members.ids);
     const initialStates = new Map<string, JsonObject>();
-    for (const id of this.#members.ids)
-      initialStates.set(id, this.#members.agent(id).state.get());
+    for (const id of this.#members.ids) initialStates.set(id, this.#members.agent(id).state.get());
     for (const provider of options.hooks ?? []) this.hooks.addHook(provider);
     this.#memory = options.memory;
     attachMemberMemory(options.memory, options.nodes);
@@ -178,10 +148,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   }
 
   /** Runs the swarm on `task` (or resumes an unfinished run) and resolves with the result. */
-  invoke(
-    task: MultiAgentTask,
-    options: MultiAgentInvokeOptions = {}
-  ): Promise<SwarmResult> {
+  invoke(task: MultiAgentTask, options: MultiAgentInvokeOptions = {}): Promise<SwarmResult> {
     // Without listeners nobody reads the members' own events, so the run does not pass them on.
     return this.#guarded(task, options, undefined);
   }
@@ -194,7 +161,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   /** Runs the swarm, yielding node and transition events; the generator returns the result. */
   stream(
     task: MultiAgentTask,
-    options: MultiAgentInvokeOptions = {}
+    options: MultiAgentInvokeOptions = {},
   ): AsyncGenerator<MultiAgentStreamEvent, SwarmResult> {
     return new LockstepStream((reader) => this.#guarded(task, options, reader));
   }
@@ -203,23 +170,15 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   async #guarded(
     task: MultiAgentTask,
     options: MultiAgentInvokeOptions,
-    reader: Emit<MultiAgentStreamEvent> | undefined
+    reader: Emit<MultiAgentStreamEvent> | undefined,
   ): Promise<SwarmResult> {
-    if (this.#running)
-      throw new ConcurrencyError(
-        `Swarm ${this.id} is already running; wait for its run to finish.`
-      );
+    if (this.#running) throw new ConcurrencyError(`Swarm ${this.id} is already running; wait for its run to finish.`);
     this.#running = true;
     try {
       const listeners = this.listeners;
       const quiet = !reader && !listeners;
-      const path = options.guardrails?.path ?? "";
-      return await this.#invocation(
-        task,
-        options,
-        quiet,
-        quiet ? NOBODY : emitter(listeners, reader, path)
-      );
+      const path = options.guardrails?.path ?? '';
+      return await this.#invocation(task, options, quiet, quiet ? NOBODY : emitter(listeners, reader, path));
     } finally {
       this.#run.budget?.close();
       this.#run.budget = undefined;
@@ -255,15 +214,12 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
    * its number, the transitions that made it, the member running next, the node history so far.
    */
   async history(): Promise<SwarmHistoryStep[]> {
-    return historyLines(
-      await journalHistory(this.#log.journal, "history()"),
-      this.#part.line
-    );
+    return historyLines(await journalHistory(this.#log.journal, 'history()'), this.#part.line);
   }
 
   /** The swarm as it stood at `step`: task, conversation passed on, shared context, each member's messages and state (its turns replayed, no model called). */
   async stateAt(step: number): Promise<SwarmStepState> {
-    const history = await journalHistory(this.#log.journal, "stateAt()");
+    const history = await journalHistory(this.#log.journal, 'stateAt()');
     return stateAtStep(history, step, this.#part.stateAt);
   }
 
@@ -293,40 +249,22 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     task: MultiAgentTask,
     options: MultiAgentInvokeOptions,
     quiet: boolean,
-    emit: SwarmEmit
+    emit: SwarmEmit,
   ): Promise<SwarmResult> {
     await this.#initialize();
     const run = this.#run;
     const invocationState: InvocationState = options.invocationState ?? {};
-    const checked = await checkTask(
-      run,
-      task,
-      options,
-      this.#log.journal.sessionId
-    );
+    const checked = await checkTask(run, task, options, this.#log.journal.sessionId);
     const state = await run.open(checked, invocationState, emit);
     const owned = options.invocationState === undefined;
-    const budget = OrchestratorBudget.open(
-      options.budget,
-      invocationState,
-      owned,
-      this,
-      "swarm",
-      state.budget
-    );
+    const budget = OrchestratorBudget.open(options.budget, invocationState, owned, this, 'swarm', state.budget);
     run.budget = budget;
     const started = performance.now();
     const before = state.elapsedMs;
     const elapsed = (): number => before + (performance.now() - started);
-    await this.hooks.invoke(
-      new BeforeMultiAgentInvocationEvent(this, invocationState)
-    );
+    await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
     const clock = new MemberClock(options.signal);
-    const memory = openOrchestratorTurn(
-      this.#memory,
-      options.memory,
-      run.context.conversation.inputHistory
-    );
+    const memory = openOrchestratorTurn(this.#memory, options.memory, run.context.conversation.inputHistory);
     try {
       const { guardrails, principal } = options;
       await runSwarmLoop(run, run.parts, state, {
@@ -353,12 +291,9 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     if (budget) Object.assign(result, budget.report());
     const asked = waitingFor(state);
     if (asked.length > 0) result.interrupts = asked;
-    if (state.status === "completed" || state.status === "failed")
-      this.#lastResult = result;
+    if (state.status === 'completed' || state.status === 'failed') this.#lastResult = result;
     await memory.close(result);
-    await this.hooks.invoke(
-      new AfterMultiAgentInvocationEvent(this, { invocationState, result })
-    );
+    await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
     if (tripped)
       throw new GuardrailTripped({
         ...tripped.trip,
@@ -378,7 +313,7 @@ const NOBODY: SwarmEmit = () => undefined;
 function emitter(
   listeners: Listeners<SwarmEvent> | undefined,
   reader: Emit<MultiAgentStreamEvent> | undefined,
-  path: string
+  path: string,
 ): SwarmEmit {
   const depth = depthOf(path);
   if (!listeners) return (data) => reader?.(placeEvent(data, path, depth));

@@ -3,7 +3,7 @@
  * called directly (`send`). Calls are recorded (with a session manager: in its session) so a caller
  * that crashes resumes the remote task instead of starting it again.
  */
-import type { AgentCard } from "@a2a-js/sdk";
+import type { AgentCard } from '@a2a-js/sdk';
 import {
   Agent,
   ConfigurationError,
@@ -21,17 +21,13 @@ import {
   type ToolResult,
   errorMessage,
   nestedReporter,
-} from "@skein/core";
-import { RemoteAgentError } from "../errors.js";
-import {
-  MemoryCallStore,
-  SessionCallStore,
-  type CallStore,
-} from "./call-store.js";
-import { Connection, type HeadersOption } from "./connection.js";
-import { CALL_TOOL, RelayModel, type CallResultData } from "./relay-model.js";
-import { RemoteCaller, type CallAnswer } from "./remote-call.js";
-import type { ReportUpdate } from "./call-progress.js";
+} from '@skein/core';
+import { RemoteAgentError } from '../errors.js';
+import { MemoryCallStore, SessionCallStore, type CallStore } from './call-store.js';
+import { Connection, type HeadersOption } from './connection.js';
+import { CALL_TOOL, RelayModel, type CallResultData } from './relay-model.js';
+import { RemoteCaller, type CallAnswer } from './remote-call.js';
+import type { ReportUpdate } from './call-progress.js';
 
 /** Options of {@link RemoteAgent}. */
 export interface RemoteAgentOptions {
@@ -59,7 +55,7 @@ export interface RemoteAgentOptions {
    */
   cancelOnAbort?: boolean;
   /** Preferred transport. Default: the card's order. */
-  transport?: "JSONRPC" | "HTTP+JSON";
+  transport?: 'JSONRPC' | 'HTTP+JSON';
   /** Where the card is, relative to `url`. */
   cardPath?: string;
   fetch?: typeof fetch;
@@ -69,31 +65,24 @@ export interface RemoteAgentOptions {
  * What the remote task says while it works, as events of a nested run named after the agent in its
  * caller's stream (status messages and artifacts as its text), when someone watches that stream.
  */
-function reporterFor(
-  context: ToolContext,
-  name: string
-): ReportUpdate | undefined {
+function reporterFor(context: ToolContext, name: string): ReportUpdate | undefined {
   const report = nestedReporter(context, name);
   if (!report) return undefined;
-  return ({ text }) =>
-    void report({ type: "textDelta", data: `${text}\n` })?.catch(
-      () => undefined
-    );
+  return ({ text }) => void report({ type: 'textDelta', data: `${text}\n` })?.catch(() => undefined);
 }
 
-const slug = (name: string): string =>
-  name.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 64) || "remote";
+const slug = (name: string): string => name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64) || 'remote';
 
 const INPUT_SCHEMA = (what: string, key: string) => ({
   json: {
-    type: "object",
-    properties: { [key]: { type: "string", description: what } },
+    type: 'object',
+    properties: { [key]: { type: 'string', description: what } },
     required: [key],
     additionalProperties: false,
   },
 });
 
-type Reserved = Awaited<ReturnType<BudgetScope["reserveModelCall"]>>;
+type Reserved = Awaited<ReturnType<BudgetScope['reserveModelCall']>>;
 
 export class RemoteAgent {
   readonly name: string;
@@ -104,21 +93,13 @@ export class RemoteAgent {
   readonly #budgetModel: Model;
 
   constructor(options: RemoteAgentOptions) {
-    if (
-      !options ||
-      typeof options.name !== "string" ||
-      options.name.trim() === ""
-    )
-      throw new ConfigurationError(
-        "RemoteAgent needs a name: new RemoteAgent({ name, url })."
-      );
+    if (!options || typeof options.name !== 'string' || options.name.trim() === '')
+      throw new ConfigurationError('RemoteAgent needs a name: new RemoteAgent({ name, url }).');
     try {
       new URL(options.url);
     } catch {
       throw new ConfigurationError(
-        `RemoteAgent ${options.name} needs an http(s) url (got ${JSON.stringify(
-          options.url
-        )}).`
+        `RemoteAgent ${options.name} needs an http(s) url (got ${JSON.stringify(options.url)}).`,
       );
     }
     this.name = options.name;
@@ -138,10 +119,7 @@ export class RemoteAgent {
       : new MemoryCallStore();
     this.#caller = new RemoteCaller(this.#conn, store, {
       cancelOnAbort: options.cancelOnAbort === true,
-      retry:
-        options.retryStrategy === undefined
-          ? new ExponentialBackoffRetry()
-          : options.retryStrategy,
+      retry: options.retryStrategy === undefined ? new ExponentialBackoffRetry() : options.retryStrategy,
       timeoutMs: options.timeoutMs ?? 600_000,
       pollIntervalMs: options.pollIntervalMs ?? 500,
     });
@@ -158,33 +136,23 @@ export class RemoteAgent {
    * the same remote task; default: a new one). A question from the agent is a `RemoteAgentError`
    * here (use `asTool` or `asAgent` to answer it).
    */
-  send(
-    text: string,
-    options: { key?: string; signal?: AbortSignal } = {}
-  ): Promise<CallAnswer> {
+  send(text: string, options: { key?: string; signal?: AbortSignal } = {}): Promise<CallAnswer> {
     return this.#caller.call({
       key: options.key ?? `call-${crypto.randomUUID()}`,
       text,
       signal: options.signal ?? new AbortController().signal,
       ask: (name) => {
-        throw new RemoteAgentError(
-          `it asks for ${name}, and send() has nobody to ask; use asTool() or asAgent()`,
-          {
-            agent: this.name,
-            url: this.url,
-            failure: "bad_answer",
-          }
-        );
+        throw new RemoteAgentError(`it asks for ${name}, and send() has nobody to ask; use asTool() or asAgent()`, {
+          agent: this.name,
+          url: this.url,
+          failure: 'bad_answer',
+        });
       },
     });
   }
 
   /** Runs one call for a tool use; the tool result says the answer, or why there is none. */
-  async #callForTool(
-    text: string,
-    context: ToolContext,
-    withData: boolean
-  ): Promise<ToolResult> {
+  async #callForTool(text: string, context: ToolContext, withData: boolean): Promise<ToolResult> {
     const id = context.toolUse.toolUseId;
     try {
       const answer = await this.#caller.call({
@@ -201,12 +169,9 @@ export class RemoteAgent {
       };
       return {
         toolUseId: id,
-        status: "success",
+        status: 'success',
         content: withData
-          ? [
-              { text: answer.text },
-              { json: { a2a: data as unknown as JsonValue } },
-            ]
+          ? [{ text: answer.text }, { json: { a2a: data as unknown as JsonValue } }]
           : [{ text: answer.text }],
       };
     } catch (error) {
@@ -247,52 +212,34 @@ export class RemoteAgent {
       spec: {
         name,
         description: options.description ?? this.description,
-        inputSchema: INPUT_SCHEMA("What to ask the agent", "input"),
+        inputSchema: INPUT_SCHEMA('What to ask the agent', 'input'),
       },
       invoke: async (raw, context) => {
-        const input =
-          raw && typeof raw === "object" && !Array.isArray(raw)
-            ? raw["input"]
-            : undefined;
-        if (typeof input !== "string")
-          return errorToolResult(
-            context.toolUse.toolUseId,
-            `Invalid input for tool ${name}: input must be a string.`
-          );
+        const input = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw['input'] : undefined;
+        if (typeof input !== 'string')
+          return errorToolResult(context.toolUse.toolUseId, `Invalid input for tool ${name}: input must be a string.`);
         const scope = toolBudgetScope(context);
         let held: Reserved;
         if (scope) {
-          held = await scope.reserveModelCall(
-            this.#budgetModel,
-            context.signal
-          );
+          held = await scope.reserveModelCall(this.#budgetModel, context.signal);
           if (held === undefined)
+            return errorToolResult(context.toolUse.toolUseId, `${this.name} was not asked: the call was cancelled.`);
+          if ('limit' in held)
             return errorToolResult(
               context.toolUse.toolUseId,
-              `${this.name} was not asked: the call was cancelled.`
-            );
-          if ("limit" in held)
-            return errorToolResult(
-              context.toolUse.toolUseId,
-              `${this.name} was not asked: the run's ${held.limit} budget is spent (${held.spent} of ${held.max}).`
+              `${this.name} was not asked: the run's ${held.limit} budget is spent (${held.spent} of ${held.max}).`,
             );
         }
-        let usage: CallAnswer["usage"];
+        let usage: CallAnswer['usage'];
         try {
           const result = await this.#callForTool(input, context, true);
-          const json = result.content.find((c) => "json" in c);
-          usage =
-            json && "json" in json
-              ? (json.json as { a2a?: CallResultData }).a2a?.usage
-              : undefined;
-          result.content = result.content.filter((c) => !("json" in c));
+          const json = result.content.find((c) => 'json' in c);
+          usage = json && 'json' in json ? (json.json as { a2a?: CallResultData }).a2a?.usage : undefined;
+          result.content = result.content.filter((c) => !('json' in c));
           return result;
         } finally {
-          if (scope && held && !("limit" in held))
-            scope.settleModelCall(
-              held,
-              usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
-            );
+          if (scope && held && !('limit' in held))
+            scope.settleModelCall(held, usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 });
         }
       },
     };
@@ -311,18 +258,11 @@ export class RemoteAgent {
       spec: {
         name: CALL_TOOL,
         description: `Sends a message to the remote agent ${this.name}.`,
-        inputSchema: INPUT_SCHEMA("The message", "message"),
+        inputSchema: INPUT_SCHEMA('The message', 'message'),
       },
       invoke: async (raw, context) => {
-        const message =
-          raw && typeof raw === "object" && !Array.isArray(raw)
-            ? raw["message"]
-            : undefined;
-        return this.#callForTool(
-          typeof message === "string" ? message : "",
-          context,
-          true
-        );
+        const message = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw['message'] : undefined;
+        return this.#callForTool(typeof message === 'string' ? message : '', context, true);
       },
     };
     return new Agent({

@@ -5,22 +5,17 @@
  * the next one talks to the remote agent. A retry after a transient fault and a resume after a crash
  * run the same code: a task whose id is known is never started again.
  */
-import type { Message, Part, Task, TaskState } from "@a2a-js/sdk";
-import type { Client } from "@a2a-js/sdk/client";
-import {
-  ModelTransientError,
-  type JsonObject,
-  type JsonValue,
-  type RetryStrategy,
-} from "@skein/core";
-import { RemoteAgentError, type RemoteFailure } from "../errors.js";
-import { textPart } from "../wire/parts.js";
-import { ROLE } from "../wire/protocol.js";
-import type { CallRecord, CallStore } from "./call-store.js";
-import type { Connected, Connection } from "./connection.js";
-import { CallProgress, type ReportUpdate } from "./call-progress.js";
-import { classify } from "./faults.js";
-import { answerParts, interruptFor, messageText } from "./task-reading.js";
+import type { Message, Part, Task, TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { ModelTransientError, type JsonObject, type JsonValue, type RetryStrategy } from '@skein/core';
+import { RemoteAgentError, type RemoteFailure } from '../errors.js';
+import { textPart } from '../wire/parts.js';
+import { ROLE } from '../wire/protocol.js';
+import type { CallRecord, CallStore } from './call-store.js';
+import type { Connected, Connection } from './connection.js';
+import { CallProgress, type ReportUpdate } from './call-progress.js';
+import { classify } from './faults.js';
+import { answerParts, interruptFor, messageText } from './task-reading.js';
 
 /** What one call needs from its caller. */
 export interface CallRequest {
@@ -39,7 +34,7 @@ export interface CallRequest {
 export interface CallAnswer {
   text: string;
   taskId: string | undefined;
-  usage: CallRecord["usage"] | undefined;
+  usage: CallRecord['usage'] | undefined;
 }
 
 export interface CallerOptions {
@@ -54,26 +49,21 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const t = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
+      signal.removeEventListener('abort', stop);
       resolve();
     }, ms);
     const stop = (): void => {
       clearTimeout(t);
       reject(signal.reason);
     };
-    signal.addEventListener("abort", stop, { once: true });
+    signal.addEventListener('abort', stop, { once: true });
   });
 
-function userMessage(
-  rec: CallRecord,
-  messageId: string,
-  parts: Part[],
-  taskId?: string
-): Message {
+function userMessage(rec: CallRecord, messageId: string, parts: Part[], taskId?: string): Message {
   return {
     messageId,
     contextId: rec.contextId,
-    taskId: taskId ?? "",
+    taskId: taskId ?? '',
     role: ROLE.user,
     parts,
     metadata: undefined,
@@ -97,7 +87,7 @@ export class RemoteCaller {
     message: string,
     failure: RemoteFailure,
     rec: CallRecord | undefined,
-    extra: { cause?: unknown; a2aCode?: number } = {}
+    extra: { cause?: unknown; a2aCode?: number } = {},
   ): RemoteAgentError {
     return new RemoteAgentError(message, {
       agent: this.#conn.name,
@@ -119,29 +109,23 @@ export class RemoteCaller {
         const connected = await this.#conn.connect(); // a card that cannot be used fails here, before anything is read or stored
         if (!rec) {
           rec = await this.#store.get(req.key);
-          lookup = rec?.state === "sending"; // a message sent before a crash may have started a task
+          lookup = rec?.state === 'sending'; // a message sent before a crash may have started a task
         }
         if (!rec) {
           rec = {
             version: 1,
             contextId: crypto.randomUUID(),
             messageId: crypto.randomUUID(),
-            state: "sending",
+            state: 'sending',
             round: 0,
           };
           await this.#store.put(req.key, rec);
         }
         return await this.#advance(req, rec, connected, signal, lookup);
       } catch (error) {
-        if (error instanceof RemoteAgentError || isInterrupt(error))
-          throw error;
+        if (error instanceof RemoteAgentError || isInterrupt(error)) throw error;
         if (timeout.aborted)
-          throw this.#error(
-            `no answer within ${this.#o.timeoutMs} ms`,
-            "timeout",
-            rec,
-            { cause: error }
-          );
+          throw this.#error(`no answer within ${this.#o.timeoutMs} ms`, 'timeout', rec, { cause: error });
         if (req.signal.aborted) {
           if (this.#o.cancelOnAbort && rec) await this.#cancel(req.key, rec);
           throw req.signal.reason ?? error;
@@ -149,40 +133,36 @@ export class RemoteCaller {
         const fault = classify(error);
         const delay =
           fault.transient && this.#o.retry
-            ? this.#o.retry.nextDelay(
-                new ModelTransientError(fault.message),
-                attempt
-              )
+            ? this.#o.retry.nextDelay(new ModelTransientError(fault.message), attempt)
             : undefined;
         if (delay === undefined) {
-          const tries = attempt > 1 ? ` (after ${attempt} attempts)` : "";
+          const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';
           throw this.#error(`${fault.message}${tries}`, fault.failure, rec, {
             cause: error,
             ...(fault.a2aCode !== undefined ? { a2aCode: fault.a2aCode } : {}),
           });
         }
         await sleep(delay, signal).catch(() => undefined);
-        lookup = rec?.state === "sending";
+        lookup = rec?.state === 'sending';
       }
     }
   }
 
   /** Best effort: cancels the remote task (5 s at most) and records the call as ended. */
   async #cancel(key: string, rec: CallRecord): Promise<void> {
-    if (!rec.taskId || rec.state === "completed" || rec.state === "failed")
-      return;
+    if (!rec.taskId || rec.state === 'completed' || rec.state === 'failed') return;
     try {
       const { client } = await this.#conn.connect();
       await client.cancelTask(
-        { tenant: "", id: rec.taskId, metadata: undefined },
-        { signal: AbortSignal.timeout(5_000) }
+        { tenant: '', id: rec.taskId, metadata: undefined },
+        { signal: AbortSignal.timeout(5_000) },
       );
     } catch {
       // the caller is leaving either way; the task may have ended meanwhile
     }
     Object.assign(rec, {
-      state: "failed",
-      error: "its task was canceled by the caller",
+      state: 'failed',
+      error: 'its task was canceled by the caller',
     });
     await this.#store.put(key, rec).catch(() => undefined);
   }
@@ -192,18 +172,18 @@ export class RemoteCaller {
     rec: CallRecord,
     connected: Connected,
     signal: AbortSignal,
-    lookup: boolean
+    lookup: boolean,
   ): Promise<CallAnswer> {
     const { client, streaming } = connected;
     const p = new CallProgress(req.key, rec, this.#store, req.report);
     for (;;) {
       switch (rec.state) {
-        case "completed":
-          return { text: rec.text ?? "", taskId: rec.taskId, usage: rec.usage };
-        case "failed":
-          throw this.#error(rec.error ?? "its task failed", "task_failed", rec);
-        case "asking": {
-          const question = rec.question ?? { text: "", interrupts: [] };
+        case 'completed':
+          return { text: rec.text ?? '', taskId: rec.taskId, usage: rec.usage };
+        case 'failed':
+          throw this.#error(rec.error ?? 'its task failed', 'task_failed', rec);
+        case 'asking': {
+          const question = rec.question ?? { text: '', interrupts: [] };
           const remote: JsonObject = {
             agent: this.#conn.name,
             url: this.#conn.url,
@@ -216,21 +196,21 @@ export class RemoteCaller {
             response,
             interrupts: question.interrupts,
           };
-          rec.state = "answering";
+          rec.state = 'answering';
           await p.put();
           break;
         }
-        case "answering":
+        case 'answering':
           await this.#answer(p, client, streaming, signal);
           break;
-        case "sending": {
+        case 'sending': {
           if (lookup && (await this.#find(p, client, signal))) break;
           const message = userMessage(rec, rec.messageId, [textPart(req.text)]);
           await this.#send(p, client, streaming, message, signal);
           lookup = true;
           break;
         }
-        case "working":
+        case 'working':
           await this.#follow(p, client, streaming, signal);
           break;
       }
@@ -243,118 +223,78 @@ export class RemoteCaller {
     client: Client,
     streaming: boolean,
     message: Message,
-    signal: AbortSignal
+    signal: AbortSignal,
   ): Promise<void> {
     const params = {
-      tenant: "",
+      tenant: '',
       message,
       configuration: undefined,
       metadata: undefined,
     };
-    if (streaming)
-      return p.consume(
-        client.sendMessageStream(params, { signal }),
-        "the message stream"
-      );
+    if (streaming) return p.consume(client.sendMessageStream(params, { signal }), 'the message stream');
     const result = await client.sendMessage(params, { signal });
-    if ("messageId" in result) return p.answered(messageText(result));
+    if ('messageId' in result) return p.answered(messageText(result));
     await p.learnTask(result);
     if (!(await p.settle(result))) await this.#follow(p, client, false, signal);
   }
 
-  async #answer(
-    p: CallProgress,
-    client: Client,
-    streaming: boolean,
-    signal: AbortSignal
-  ): Promise<void> {
+  async #answer(p: CallProgress, client: Client, streaming: boolean, signal: AbortSignal): Promise<void> {
     const rec = p.rec;
     const answer = rec.answer;
     if (!answer || !rec.taskId)
-      throw this.#error(
-        "an answer was to be sent to a task that is not known",
-        "bad_response",
-        rec
-      );
+      throw this.#error('an answer was to be sent to a task that is not known', 'bad_response', rec);
     const parts = answerParts(answer.response, answer.interrupts);
     if (!parts)
       throw this.#error(
-        `it asked ${
-          answer.interrupts.length
-        } questions; answer with an object mapping each id (${answer.interrupts
+        `it asked ${answer.interrupts.length} questions; answer with an object mapping each id (${answer.interrupts
           .map((i) => (i as { id?: string }).id)
-          .join(", ")}) to its answer`,
-        "bad_answer",
-        rec
+          .join(', ')}) to its answer`,
+        'bad_answer',
+        rec,
       );
     try {
-      await this.#send(
-        p,
-        client,
-        streaming,
-        userMessage(rec, answer.messageId, parts, rec.taskId),
-        signal
-      );
+      await this.#send(p, client, streaming, userMessage(rec, answer.messageId, parts, rec.taskId), signal);
     } catch (error) {
       if (classify(error).a2aCode !== -32004) throw error;
-      rec.state = "working"; // the answer arrived before (a crash cut the call after it): follow the task instead
+      rec.state = 'working'; // the answer arrived before (a crash cut the call after it): follow the task instead
       await p.put();
     }
   }
 
   /** Finds the task a message whose fate is unknown started (its context is this call's own). */
-  async #find(
-    p: CallProgress,
-    client: Client,
-    signal: AbortSignal
-  ): Promise<boolean> {
+  async #find(p: CallProgress, client: Client, signal: AbortSignal): Promise<boolean> {
     const rec = p.rec;
     let tasks: Task[];
     try {
       const found = await client.listTasks(
         {
-          tenant: "",
+          tenant: '',
           contextId: rec.contextId,
           status: 0 as TaskState,
-          pageToken: "",
+          pageToken: '',
           statusTimestampAfter: undefined,
         },
-        { signal }
+        { signal },
       );
       tasks = found.tasks;
     } catch (error) {
       if (classify(error).transient) throw error;
       return false; // no ListTasks (an A2A 0.3 agent): the message is sent again
     }
-    const task =
-      tasks.find((t) => t.history.some((m) => m.messageId === rec.messageId)) ??
-      tasks[0];
+    const task = tasks.find((t) => t.history.some((m) => m.messageId === rec.messageId)) ?? tasks[0];
     if (!task) return false;
     await p.learnTask(task);
     return true;
   }
 
   /** Follows a known task to its next stop: GetTask, then SubscribeToTask (streaming) or GetTask polling. */
-  async #follow(
-    p: CallProgress,
-    client: Client,
-    streaming: boolean,
-    signal: AbortSignal
-  ): Promise<void> {
+  async #follow(p: CallProgress, client: Client, streaming: boolean, signal: AbortSignal): Promise<void> {
     const id = p.rec.taskId;
-    if (!id)
-      throw this.#error("there is no task to follow", "bad_response", p.rec);
+    if (!id) throw this.#error('there is no task to follow', 'bad_response', p.rec);
     for (;;) {
-      const task = await client.getTask(
-        { tenant: "", id, historyLength: 0 },
-        { signal }
-      );
+      const task = await client.getTask({ tenant: '', id, historyLength: 0 }, { signal });
       if (await p.settle(task)) return;
-      if (streaming)
-        return p.consume(
-          client.resubscribeTask({ tenant: "", id }, { signal }),
-          "the task subscription"
-        );
+      if (streaming) return p.consume(client.resubscribeTask({ tenant: '', id }, { signal }), 'the task subscription');
       await sleep(this.#o.pollIntervalMs, signal);
     }
   }

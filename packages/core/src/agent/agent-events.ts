@@ -1,10 +1,10 @@
-import type { Interrupt } from "../interrupt/interrupt.js";
-import type { Model, ModelAttempt, ModelStreamEvent } from "../model/model.js";
-import type { Message, ToolResult, ToolUse } from "../types/messages.js";
-import type { BudgetWarning } from "../budget/budget-types.js";
-import type { GuardrailTrip } from "../errors/guardrail-errors.js";
-import type { GuardrailWhere } from "../errors/guardrail-errors.js";
-import type { EventPlace } from "../events/event-place.js";
+import type { Interrupt } from '../interrupt/interrupt.js';
+import type { Model, ModelAttempt, ModelStreamEvent } from '../model/model.js';
+import type { Message, ToolResult, ToolUse } from '../types/messages.js';
+import type { BudgetWarning } from '../budget/budget-types.js';
+import type { GuardrailTrip } from '../errors/guardrail-errors.js';
+import type { GuardrailWhere } from '../errors/guardrail-errors.js';
+import type { EventPlace } from '../events/event-place.js';
 
 /** Mutable per-invocation state: callback handlers may change it; it comes back as `result.state`. */
 export type RequestState = Record<string, unknown>;
@@ -33,40 +33,40 @@ export type AgentStreamEvent = AgentEventData & EventPlace;
 
 /** A stream event before the agent stamps its place: what the loop makes (see {@link AgentStreamEvent}). */
 export type AgentEventData =
-  | { type: "modelStreamEvent"; event: ModelStreamEvent }
-  | { type: "textDelta"; data: string }
-  | { type: "reasoningDelta"; data: string }
-  | { type: "toolStart"; toolUse: ToolUse }
-  | { type: "toolResult"; toolResult: ToolResult }
-  | { type: "messageAdded"; message: Message }
+  | { type: 'modelStreamEvent'; event: ModelStreamEvent }
+  | { type: 'textDelta'; data: string }
+  | { type: 'reasoningDelta'; data: string }
+  | { type: 'toolStart'; toolUse: ToolUse }
+  | { type: 'toolResult'; toolResult: ToolResult }
+  | { type: 'messageAdded'; message: Message }
   /** A model call failed and is tried again after `delayMs`; `discardedPartialAnswer`: what it had streamed (text, reasoning or tool input) is thrown away. */
   | {
-      type: "modelRetry";
+      type: 'modelRetry';
       attempt: number;
       delayMs: number;
       error: unknown;
       discardedPartialAnswer: boolean;
     }
-  | { type: "interrupt"; interrupts: Interrupt[] }
+  | { type: 'interrupt'; interrupts: Interrupt[] }
   /** A budget limit crossed its warning threshold (once per limit per budget). */
-  | { type: "budgetWarning"; warning: BudgetWarning }
+  | { type: 'budgetWarning'; warning: BudgetWarning }
   /** A model behind `fallback` or `route` answered, failed (`error`) or was skipped by its circuit breaker. */
   | {
-      type: "modelAttempt";
+      type: 'modelAttempt';
       modelId: string;
       model: Model;
-      outcome: ModelAttempt["outcome"];
+      outcome: ModelAttempt['outcome'];
       error?: unknown;
       startedAt: number;
       durationMs: number;
     }
   /** Something works worse than it could; `code` says what (`cache_prefix_rewritten`). */
-  | { type: "warning"; code: string; message: string }
+  | { type: 'warning'; code: string; message: string }
   /** A guardrail blocked the turn: which, where, why (nothing it blocked is in any event). */
-  | ({ type: "guardrailTripped" } & GuardrailTrip)
+  | ({ type: 'guardrailTripped' } & GuardrailTrip)
   /** An output guardrail asked the model for another answer (`attempt`: the turn's retries so far). */
   | {
-      type: "guardrailRetry";
+      type: 'guardrailRetry';
       guardrail: string;
       where: GuardrailWhere;
       feedback: string;
@@ -74,12 +74,12 @@ export type AgentEventData =
     }
   /** Drop every `textDelta` of the current model answer: a guardrail blocked, retried or rewrote it (a rewrite's text follows). */
   | {
-      type: "textRetracted";
+      type: 'textRetracted';
       guardrail: string;
-      action: "block" | "retry" | "rewrite";
+      action: 'block' | 'retry' | 'rewrite';
     }
   /** An event of an agent this one uses as a tool, with the tool use that runs it (the toolStart/toolResult pair brackets them). */
-  | { type: "toolStream"; toolUse: ToolUse; event: AgentStreamEvent };
+  | { type: 'toolStream'; toolUse: ToolUse; event: AgentStreamEvent };
 
 /** What a `callbackHandler` receives: a stream event with the invocation's request state. */
 export type CallbackEvent = AgentStreamEvent & { requestState: RequestState };

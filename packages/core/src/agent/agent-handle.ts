@@ -5,21 +5,21 @@
  * sits below everything that receives an agent (it imports only data types), so the hook, tool,
  * conversation, loop and session code depend on it rather than on the `Agent` class.
  */
-import type { BudgetOption } from "../budget/open-scope.js";
-import type { ConversationSessionState } from "../conversation/conversation-state.js";
-import type { Handoff } from "./handoff.js";
-import type { HookRegistry } from "../hooks/hook-registry.js";
-import type { Interrupt } from "../interrupt/interrupt.js";
-import type { Model } from "../model/model.js";
-import type { AgentState } from "../state/agent-state.js";
-import type { InvocationState } from "../types/invocation-state.js";
-import type { Message } from "../types/messages.js";
-import type { InvocationGuardrails } from "../guardrails/guardrail.js";
-import type { Principal } from "../doors/principal.js";
-import type { MemoryTarget } from "../memory/memory-target.js";
-import type { AgentStreamEvent } from "./agent-events.js";
-import type { AgentResult } from "./agent-result.js";
-import type { Prompt } from "./prompt.js";
+import type { BudgetOption } from '../budget/open-scope.js';
+import type { ConversationSessionState } from '../conversation/conversation-state.js';
+import type { Handoff } from './handoff.js';
+import type { HookRegistry } from '../hooks/hook-registry.js';
+import type { Interrupt } from '../interrupt/interrupt.js';
+import type { Model } from '../model/model.js';
+import type { AgentState } from '../state/agent-state.js';
+import type { InvocationState } from '../types/invocation-state.js';
+import type { Message } from '../types/messages.js';
+import type { InvocationGuardrails } from '../guardrails/guardrail.js';
+import type { Principal } from '../doors/principal.js';
+import type { MemoryTarget } from '../memory/memory-target.js';
+import type { AgentStreamEvent } from './agent-events.js';
+import type { AgentResult } from './agent-result.js';
+import type { Prompt } from './prompt.js';
 
 /**
  * An agent as hooks, tools, conversation managers, sessions and handoffs see it: its identity, model,
@@ -30,7 +30,7 @@ import type { Prompt } from "./prompt.js";
  */
 export interface AgentHandle {
   /** Tells an agent from an orchestrator (`'multiAgent'`): see `runnableKind`. */
-  readonly kind: "agent";
+  readonly kind: 'agent';
   readonly name: string;
   readonly id: string;
   readonly description: string | undefined;
@@ -56,10 +56,7 @@ export interface AgentHandle {
   /** Runs the agent loop on `prompt` and resolves with the result. */
   invoke(prompt?: Prompt, options?: InvokeOptions): Promise<AgentResult>;
   /** Runs the agent loop, yielding events as they happen; the generator returns the result. */
-  stream(
-    prompt?: Prompt,
-    options?: InvokeOptions
-  ): AsyncGenerator<AgentStreamEvent, AgentResult>;
+  stream(prompt?: Prompt, options?: InvokeOptions): AsyncGenerator<AgentStreamEvent, AgentResult>;
   /** Cancels the running invocation; it ends with `stopReason: 'cancelled'`. */
   cancel(): void;
   /** A fresh agent on this agent's model (see {@link DeriveOptions}). */

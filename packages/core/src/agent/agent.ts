@@ -1,58 +1,41 @@
-import type { z } from "zod";
-import { NullConversationManager } from "../conversation/null-conversation-manager.js";
-import { SlidingWindowConversationManager } from "../conversation/sliding-window-conversation-manager.js";
-import type { ConversationManager } from "../conversation/conversation-manager.js";
-import { CancelledError } from "../errors/cancellation-errors.js";
-import { ConcurrencyError } from "../errors/orchestration-errors.js";
-import { toHandoff, type Handoff } from "./handoff.js";
-import { AgentInitializedEvent } from "../hooks/events.js";
-import { HookRegistry } from "../hooks/hook-registry.js";
-import { runEventLoop, type LoopOutcome } from "../loop/event-loop.js";
-import {
-  createLoopHost,
-  type InvocationTools,
-  type LoopHost,
-} from "../loop/loop-host.js";
-import { agentSettings, type AgentSettings } from "./agent-settings.js";
-import type { Model } from "../model/model.js";
-import type { SessionManager } from "../session/session-manager.js";
-import { AgentState } from "../state/agent-state.js";
-import type { AgentTool } from "../tools/agent-tool.js";
-import { EventSource } from "../events/event-source.js";
-import { isStreamClosed, LockstepStream } from "../events/lockstep-stream.js";
-import { placeOf } from "../events/event-place.js";
-import { ToolRegistry } from "../tools/tool-registry.js";
-import type { Message } from "../types/messages.js";
-import type { AgentStreamEvent } from "./agent-events.js";
-import { checkAgentOptions, type AgentOptions } from "./agent-options.js";
-import { AgentResult } from "./agent-result.js";
-import { agentAsTool, type AsToolOptions } from "./as-tool.js";
-import {
-  createDirectToolCaller,
-  type DirectToolCaller,
-} from "./direct-tool-call.js";
-import type { Prompt } from "./prompt.js";
-import type { Interrupt } from "../interrupt/interrupt.js";
-import { registerPendingAccessor } from "../interrupt/pending-access.js";
-import { registerHistoryAdopter } from "./checked-history.js";
-import {
-  runStructuredOutput,
-  type StructuredOutputOptions,
-} from "./structured-output.js";
-import { Conversation } from "./conversation.js";
-import { OpenInvocation } from "./invocation.js";
-import { beginInvocation, closeInvocation } from "./invocation-bounds.js";
-import type {
-  AgentHandle,
-  DeriveOptions,
-  InvokeOptions,
-} from "./agent-handle.js";
-import {
-  agentGuardrails,
-  type AgentGuardrails,
-} from "../guardrails/guard-run.js";
-import { openGuards } from "./invocation-guards.js";
-import { attachMemory, registerToolAdder } from "../memory/agent-memory.js";
+import type { z } from 'zod';
+import { NullConversationManager } from '../conversation/null-conversation-manager.js';
+import { SlidingWindowConversationManager } from '../conversation/sliding-window-conversation-manager.js';
+import type { ConversationManager } from '../conversation/conversation-manager.js';
+import { CancelledError } from '../errors/cancellation-errors.js';
+import { ConcurrencyError } from '../errors/orchestration-errors.js';
+import { toHandoff, type Handoff } from './handoff.js';
+import { AgentInitializedEvent } from '../hooks/events.js';
+import { HookRegistry } from '../hooks/hook-registry.js';
+import { runEventLoop, type LoopOutcome } from '../loop/event-loop.js';
+import { createLoopHost, type InvocationTools, type LoopHost } from '../loop/loop-host.js';
+import { agentSettings, type AgentSettings } from './agent-settings.js';
+import type { Model } from '../model/model.js';
+import type { SessionManager } from '../session/session-manager.js';
+import { AgentState } from '../state/agent-state.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import { EventSource } from '../events/event-source.js';
+import { isStreamClosed, LockstepStream } from '../events/lockstep-stream.js';
+import { placeOf } from '../events/event-place.js';
+import { ToolRegistry } from '../tools/tool-registry.js';
+import type { Message } from '../types/messages.js';
+import type { AgentStreamEvent } from './agent-events.js';
+import { checkAgentOptions, type AgentOptions } from './agent-options.js';
+import { AgentResult } from './agent-result.js';
+import { agentAsTool, type AsToolOptions } from './as-tool.js';
+import { createDirectToolCaller, type DirectToolCaller } from './direct-tool-call.js';
+import type { Prompt } from './prompt.js';
+import type { Interrupt } from '../interrupt/interrupt.js';
+import { registerPendingAccessor } from '../interrupt/pending-access.js';
+import { registerHistoryAdopter } from './checked-history.js';
+import { runStructuredOutput, type StructuredOutputOptions } from './structured-output.js';
+import { Conversation } from './conversation.js';
+import { OpenInvocation } from './invocation.js';
+import { beginInvocation, closeInvocation } from './invocation-bounds.js';
+import type { AgentHandle, DeriveOptions, InvokeOptions } from './agent-handle.js';
+import { agentGuardrails, type AgentGuardrails } from '../guardrails/guard-run.js';
+import { openGuards } from './invocation-guards.js';
+import { attachMemory, registerToolAdder } from '../memory/agent-memory.js';
 
 /**
  * An agent: a model, a system prompt, tools and a history, driven by the agent loop.
@@ -61,10 +44,7 @@ import { attachMemory, registerToolAdder } from "../memory/agent-memory.js";
  * const result = await agent.invoke('What is 25 * 48?');
  * console.log(String(result));
  */
-export class Agent
-  extends EventSource<AgentStreamEvent>
-  implements AgentHandle
-{
+export class Agent extends EventSource<AgentStreamEvent> implements AgentHandle {
   readonly name: string;
   readonly id: string;
   readonly description: string | undefined;
@@ -95,34 +75,29 @@ export class Agent
     super();
     checkAgentOptions(options);
     this.model = options.model;
-    this.name = options.name ?? "agent";
-    this.id = options.id ?? "default";
+    this.name = options.name ?? 'agent';
+    this.id = options.id ?? 'default';
     this.description = options.description;
     this.handoffDescription = options.handoffDescription;
     this.systemPrompt = options.systemPrompt;
-    if (options.state !== undefined)
-      this.#state = new AgentState(options.state);
+    if (options.state !== undefined) this.#state = new AgentState(options.state);
     this.#conversation = new Conversation(this, options.messages);
     this.#tools = new ToolRegistry(options.tools);
-    this.#handoffTargets = options.handoffs
-      ? [...options.handoffs]
-      : NO_HANDOFFS;
+    this.#handoffTargets = options.handoffs ? [...options.handoffs] : NO_HANDOFFS;
     this.#conversationManager = options.conversationManager;
     this.sessionManager = options.sessionManager;
     this.#settings = agentSettings(options);
     this.#guardrails = agentGuardrails(options, options.tools);
     // The default manager (a sliding window managed after each invocation) registers no hooks.
-    if (options.conversationManager)
-      this.hooks.addHook(options.conversationManager);
-    if (options.hooks)
-      for (const provider of options.hooks) this.hooks.addHook(provider);
+    if (options.conversationManager) this.hooks.addHook(options.conversationManager);
+    if (options.hooks) for (const provider of options.hooks) this.hooks.addHook(provider);
     if (this.sessionManager) this.hooks.addHook(this.sessionManager);
     if (options.memory) attachMemory(this, options.memory);
   }
 
   /** Always `'agent'` (an orchestrator's is `'multiAgent'`): what `runnableKind` tells them apart by. */
-  get kind(): "agent" {
-    return "agent";
+  get kind(): 'agent' {
+    return 'agent';
   }
 
   /** Key-value state outside the conversation (JSON only). */
@@ -146,8 +121,7 @@ export class Agent
   static {
     // Session persistence reads and restores a paused turn through this (kept off the public API).
     registerPendingAccessor({
-      get: (agent) =>
-        #conversation in agent ? agent.#conversation.pending : undefined,
+      get: (agent) => (#conversation in agent ? agent.#conversation.pending : undefined),
       set: (agent, turn) => {
         if (#conversation in agent) agent.#conversation.pending = turn;
       },
@@ -222,17 +196,15 @@ export class Agent
   /** Fires `AgentInitializedEvent` once (a session manager restores the agent then). Invocations call it. */
   initialize(): Promise<void> {
     if (this.#initialized === true) return Promise.resolve();
-    this.#initialized ??= this.hooks
-      .invoke(new AgentInitializedEvent(this))
-      .then(
-        () => {
-          this.#initialized = true;
-        },
-        (error: unknown) => {
-          this.#initialized = undefined;
-          throw error;
-        }
-      );
+    this.#initialized ??= this.hooks.invoke(new AgentInitializedEvent(this)).then(
+      () => {
+        this.#initialized = true;
+      },
+      (error: unknown) => {
+        this.#initialized = undefined;
+        throw error;
+      },
+    );
     return this.#initialized;
   }
 
@@ -243,24 +215,17 @@ export class Agent
   }
 
   /** Runs the agent loop, yielding events as they happen; the generator returns the result. */
-  stream(
-    prompt?: Prompt,
-    options: InvokeOptions = {}
-  ): AsyncGenerator<AgentStreamEvent, AgentResult> {
-    return new LockstepStream((reader) =>
-      this.#run(prompt, options, undefined, reader)
-    );
+  stream(prompt?: Prompt, options: InvokeOptions = {}): AsyncGenerator<AgentStreamEvent, AgentResult> {
+    return new LockstepStream((reader) => this.#run(prompt, options, undefined, reader));
   }
 
   /** Asks the model for a value matching `schema` (forced tool call, one re-ask) and returns it, typed. */
   async structuredOutput<S extends z.ZodType>(
     schema: S,
     prompt?: Prompt,
-    options: StructuredOutputOptions = {}
+    options: StructuredOutputOptions = {},
   ): Promise<z.output<S>> {
-    return runStructuredOutput(schema, prompt, options, (p, extra) =>
-      this.#run(p, options, extra, undefined)
-    );
+    return runStructuredOutput(schema, prompt, options, (p, extra) => this.#run(p, options, extra, undefined));
   }
 
   /** A fresh agent on this agent's model, with no history, tools, hooks, session or conversation manager. */
@@ -280,12 +245,12 @@ export class Agent
 
   /** Who calls this agent's tools when the caller does not say: its session and its id. */
   #defaultScope(): string {
-    return `${this.sessionManager?.sessionId ?? ""}/${this.id}`;
+    return `${this.sessionManager?.sessionId ?? ''}/${this.id}`;
   }
 
   /** Cancels the running invocation; it ends with `stopReason: 'cancelled'`. */
   cancel(): void {
-    this.#opened?.abort(new CancelledError("The agent was cancelled."));
+    this.#opened?.abort(new CancelledError('The agent was cancelled.'));
   }
 
   /** `reader`: the `stream()` reader's side, when the caller reads the events rather than only the result. */
@@ -293,26 +258,23 @@ export class Agent
     prompt: Prompt | undefined,
     options: InvokeOptions,
     extra: InvocationTools | undefined,
-    reader: ((event: AgentStreamEvent) => Promise<void> | undefined) | undefined
+    reader: ((event: AgentStreamEvent) => Promise<void> | undefined) | undefined,
   ): Promise<AgentResult> {
     if (this.#opened) {
       throw new ConcurrencyError(
-        `Agent ${this.name} is already running; wait for its invocation to finish (or use another Agent).`
+        `Agent ${this.name} is already running; wait for its invocation to finish (or use another Agent).`,
       );
     }
     const opened = new OpenInvocation(options, extra, reader, {
       name: this.name,
-      handoffs: options.handoffs
-        ? options.handoffs.map(toHandoff)
-        : this.handoffs,
+      handoffs: options.handoffs ? options.handoffs.map(toHandoff) : this.handoffs,
       callbackHandler: this.#settings.callbackHandler,
       listeners: this.listeners,
       defaultScope: this.#defaultScope(),
     });
     this.#opened = opened;
     const { inv } = opened;
-    if (this.#guardrails || options.guardrails)
-      inv.guards = openGuards(this, this.#guardrails, opened, options);
+    if (this.#guardrails || options.guardrails) inv.guards = openGuards(this, this.#guardrails, opened, options);
     let outcome: LoopOutcome | undefined;
     let error: unknown;
     try {
@@ -326,15 +288,9 @@ export class Agent
       if (!isStreamClosed(e)) error = e;
       throw e;
     } finally {
-      const closed = closeInvocation(
-        this,
-        this.#conversation,
-        opened,
-        { outcome, error },
-        () => {
-          this.#opened = undefined;
-        }
-      );
+      const closed = closeInvocation(this, this.#conversation, opened, { outcome, error }, () => {
+        this.#opened = undefined;
+      });
       if (closed) await closed;
     }
   }

@@ -1,18 +1,18 @@
-import { GuardrailTripped } from "../errors/guardrail-errors.js";
-import type { AgentTool } from "../tools/agent-tool.js";
-import { errorToolResult, type ToolResult } from "../types/messages.js";
-import type { AgentResult } from "./agent-result.js";
-import type { JsonObject } from "../types/json.js";
-import type { Message } from "../types/messages.js";
-import type { AgentHandle, InvokeOptions } from "./agent-handle.js";
-import type { Prompt } from "./prompt.js";
-import type { ToolUse } from "../types/messages.js";
-import { attachPlace, type PlacedReader } from "../events/event-place.js";
-import { isStreamClosed } from "../events/lockstep-stream.js";
-import type { AgentStreamEvent } from "./agent-events.js";
-import { nestedStreamOf, type NestedStream } from "../events/nested-stream.js";
-import { handedGuardrails } from "../guardrails/handed-guardrails.js";
-import { toolBudgetScope } from "../budget/open-scope.js";
+import { GuardrailTripped } from '../errors/guardrail-errors.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import { errorToolResult, type ToolResult } from '../types/messages.js';
+import type { AgentResult } from './agent-result.js';
+import type { JsonObject } from '../types/json.js';
+import type { Message } from '../types/messages.js';
+import type { AgentHandle, InvokeOptions } from './agent-handle.js';
+import type { Prompt } from './prompt.js';
+import type { ToolUse } from '../types/messages.js';
+import { attachPlace, type PlacedReader } from '../events/event-place.js';
+import { isStreamClosed } from '../events/lockstep-stream.js';
+import type { AgentStreamEvent } from './agent-events.js';
+import { nestedStreamOf, type NestedStream } from '../events/nested-stream.js';
+import { handedGuardrails } from '../guardrails/handed-guardrails.js';
+import { toolBudgetScope } from '../budget/open-scope.js';
 import {
   answersOf,
   InterruptRaised,
@@ -20,15 +20,12 @@ import {
   withSourcePrefix,
   type InterruptResponseBlock,
   type NestedAgentState,
-} from "../interrupt/interrupt.js";
-import { pendingTurnOf, setPendingTurn } from "../interrupt/pending-access.js";
-import {
-  pendingTurnFromJson,
-  pendingTurnToJson,
-} from "../interrupt/pending-turn.js";
-import { BudgetStopRaised } from "../budget/budget-stop-raised.js";
-import { decodeBytes } from "../session/session-codec.js";
-import type { JsonValue } from "../types/json.js";
+} from '../interrupt/interrupt.js';
+import { pendingTurnOf, setPendingTurn } from '../interrupt/pending-access.js';
+import { pendingTurnFromJson, pendingTurnToJson } from '../interrupt/pending-turn.js';
+import { BudgetStopRaised } from '../budget/budget-stop-raised.js';
+import { decodeBytes } from '../session/session-codec.js';
+import type { JsonValue } from '../types/json.js';
 
 /** Options of `agent.asTool()`. */
 export interface AsToolOptions {
@@ -41,12 +38,8 @@ export interface AsToolOptions {
 }
 
 /** Wraps an agent as a tool taking `{ input: string }` and answering with the agent's final text. */
-export function agentAsTool(
-  agent: AgentHandle,
-  options: AsToolOptions
-): AgentTool {
-  const name =
-    options.name ?? agent.name.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 64);
+export function agentAsTool(agent: AgentHandle, options: AsToolOptions): AgentTool {
+  const name = options.name ?? agent.name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
   const initialMessages: Message[] = [...agent.messages];
   const initialState: JsonObject = agent.state.get();
   return {
@@ -54,31 +47,22 @@ export function agentAsTool(
     agent,
     spec: {
       name,
-      description:
-        options.description ??
-        agent.description ??
-        `Ask the ${agent.name} agent.`,
+      description: options.description ?? agent.description ?? `Ask the ${agent.name} agent.`,
       inputSchema: {
         json: {
-          type: "object",
+          type: 'object',
           properties: {
-            input: { type: "string", description: "What to ask the agent" },
+            input: { type: 'string', description: 'What to ask the agent' },
           },
-          required: ["input"],
+          required: ['input'],
           additionalProperties: false,
         },
       },
     },
     async invoke(raw, context) {
-      const input =
-        typeof raw === "object" && raw !== null && !Array.isArray(raw)
-          ? raw["input"]
-          : undefined;
-      if (typeof input !== "string")
-        return errorToolResult(
-          context.toolUse.toolUseId,
-          `Invalid input for tool ${name}: input must be a string.`
-        );
+      const input = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw['input'] : undefined;
+      if (typeof input !== 'string')
+        return errorToolResult(context.toolUse.toolUseId, `Invalid input for tool ${name}: input must be a string.`);
       // A call that paused or stopped earlier (maybe in another process) goes on from where its agent stood.
       const saved = nestedStateOf(context);
       if (saved) restoreNested(agent, saved);
@@ -94,44 +78,29 @@ export function agentAsTool(
           invocationState: context.invocationState,
           budget: toolBudgetScope(context),
           idempotencyScope: context.idempotencyKey,
-          ...(context.principal !== undefined
-            ? { principal: context.principal }
-            : {}),
+          ...(context.principal !== undefined ? { principal: context.principal } : {}),
         };
         // The caller's output and tool guardrails check what the nested agent says and calls, as its own would.
         const guardrails = handedGuardrails(context);
         if (guardrails) invokeOptions.guardrails = guardrails;
         const stream = nestedStreamOf(context);
         result = stream
-          ? await streamNested(
-              agent,
-              prompt,
-              invokeOptions,
-              stream,
-              context.toolUse
-            )
+          ? await streamNested(agent, prompt, invokeOptions, stream, context.toolUse)
           : await agent.invoke(prompt, invokeOptions);
       } catch (error) {
         if (GuardrailTripped.is(error)) throw error; // a tripwire ends the caller's turn too
         if (isStreamClosed(error)) throw error; // the caller's reader stopped reading: unwind it too
         return errorToolResult(
           context.toolUse.toolUseId,
-          `${agent.name} failed: ${
-            error instanceof Error ? error.message : String(error)
-          }`
+          `${agent.name} failed: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
-      if (result.stopReason === "interrupt") {
-        const interrupts = result.interrupts.map((i) =>
-          withSourcePrefix(i, context.agent.name)
-        );
+      if (result.stopReason === 'interrupt') {
+        const interrupts = result.interrupts.map((i) => withSourcePrefix(i, context.agent.name));
         throw new InterruptRaised(interrupts, nestedSnapshot(agent));
       }
-      if (result.stopReason === "budget_exceeded" && result.budgetExceeded) {
-        throw new BudgetStopRaised(
-          result.budgetExceeded,
-          nestedSnapshot(agent)
-        );
+      if (result.stopReason === 'budget_exceeded' && result.budgetExceeded) {
+        throw new BudgetStopRaised(result.budgetExceeded, nestedSnapshot(agent));
       }
       return nestedResult(agent.name, context.toolUse.toolUseId, result);
     },
@@ -147,11 +116,11 @@ function streamNested(
   prompt: Prompt | undefined,
   options: InvokeOptions,
   stream: NestedStream,
-  toolUse: ToolUse
+  toolUse: ToolUse,
 ): Promise<AgentResult> {
   const reader = (e: AgentStreamEvent): Promise<void> | undefined =>
     stream.forward({
-      type: "toolStream",
+      type: 'toolStream',
       toolUse,
       event: e,
       path: e.path,
@@ -180,12 +149,8 @@ function nestedSnapshot(agent: AgentHandle): NestedAgentState {
 function restoreNested(agent: AgentHandle, saved: NestedAgentState): void {
   agent.messages = decodeBytes(saved.messages) as Message[];
   agent.state.replace(saved.state);
-  const turn =
-    saved.interruptState && (decodeBytes(saved.interruptState) as JsonObject);
-  setPendingTurn(
-    agent,
-    turn === undefined ? undefined : pendingTurnFromJson(turn)
-  );
+  const turn = saved.interruptState && (decodeBytes(saved.interruptState) as JsonObject);
+  setPendingTurn(agent, turn === undefined ? undefined : pendingTurnFromJson(turn));
 }
 
 /**
@@ -193,39 +158,29 @@ function restoreNested(agent: AgentHandle, saved: NestedAgentState): void {
  * `stop_sequence`); an error result saying why otherwise (cut at max_tokens, with the partial text;
  * cancelled; stopped by a content filter or guardrail; a transfer it cannot make as a tool).
  */
-function nestedResult(
-  name: string,
-  toolUseId: string,
-  result: AgentResult
-): ToolResult {
+function nestedResult(name: string, toolUseId: string, result: AgentResult): ToolResult {
   const text = String(result);
-  const partial = text ? ` Its partial answer: ${text}` : "";
+  const partial = text ? ` Its partial answer: ${text}` : '';
   switch (result.stopReason) {
-    case "end_turn":
-    case "stop_sequence":
-      return { toolUseId, status: "success", content: [{ text }] };
-    case "max_tokens":
+    case 'end_turn':
+    case 'stop_sequence':
+      return { toolUseId, status: 'success', content: [{ text }] };
+    case 'max_tokens':
       return errorToolResult(
         toolUseId,
-        `${name} stopped at max_tokens before it finished; the answer is incomplete.${partial}`
+        `${name} stopped at max_tokens before it finished; the answer is incomplete.${partial}`,
       );
-    case "cancelled":
-      return errorToolResult(
-        toolUseId,
-        `${name} was cancelled before it answered.${partial}`
-      );
-    case "handoff":
+    case 'cancelled':
+      return errorToolResult(toolUseId, `${name} was cancelled before it answered.${partial}`);
+    case 'handoff':
       return errorToolResult(
         toolUseId,
         `${name} tried to transfer to ${
-          result.handoff?.target.name ?? "another agent"
-        }, which an agent used as a tool cannot do; no answer.`
+          result.handoff?.target.name ?? 'another agent'
+        }, which an agent used as a tool cannot do; no answer.`,
       );
     default:
-      return errorToolResult(
-        toolUseId,
-        `${name} stopped (${result.stopReason}) without an answer.${partial}`
-      );
+      return errorToolResult(toolUseId, `${name} stopped (${result.stopReason}) without an answer.${partial}`);
   }
 }
 
@@ -235,15 +190,10 @@ function nestedResult(
  */
 function resumePrompt(
   agent: AgentHandle,
-  answers: ReadonlyMap<string, JsonValue> | undefined
+  answers: ReadonlyMap<string, JsonValue> | undefined,
 ): InterruptResponseBlock[] | undefined {
   const pending = agent.interrupts;
-  if (
-    pending.length === 0 ||
-    !answers ||
-    !pending.every((i) => answers.has(i.id))
-  )
-    return undefined;
+  if (pending.length === 0 || !answers || !pending.every((i) => answers.has(i.id))) return undefined;
   return pending.map((i) => ({
     interruptResponse: {
       interruptId: i.id,

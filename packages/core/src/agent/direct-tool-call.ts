@@ -1,17 +1,12 @@
-import { ConcurrencyError } from "../errors/orchestration-errors.js";
-import { ToolNotFoundError } from "../errors/tool-errors.js";
-import type { Invocation, LoopHost } from "../loop/loop-host.js";
-import { runTool } from "../loop/run-tool.js";
-import { AgentMetrics } from "../metrics/agent-metrics.js";
-import { assertJson } from "../state/agent-state.js";
-import type { JsonValue } from "../types/json.js";
-import {
-  errorToolResult,
-  type Message,
-  type ToolResult,
-  type ToolUse,
-} from "../types/messages.js";
-import type { InvocationState } from "../types/invocation-state.js";
+import { ConcurrencyError } from '../errors/orchestration-errors.js';
+import { ToolNotFoundError } from '../errors/tool-errors.js';
+import type { Invocation, LoopHost } from '../loop/loop-host.js';
+import { runTool } from '../loop/run-tool.js';
+import { AgentMetrics } from '../metrics/agent-metrics.js';
+import { assertJson } from '../state/agent-state.js';
+import type { JsonValue } from '../types/json.js';
+import { errorToolResult, type Message, type ToolResult, type ToolUse } from '../types/messages.js';
+import type { InvocationState } from '../types/invocation-state.js';
 
 /** Options of a direct tool call. */
 export interface DirectToolCallOptions {
@@ -44,25 +39,18 @@ interface DirectCallConfig {
  * call appends what the seeds show: a user note with the input, the assistant toolUse, the user
  * toolResult, and an assistant note.
  */
-export function createDirectToolCaller(
-  host: LoopHost,
-  config: DirectCallConfig
-): DirectToolCaller {
-  const call = (
-    name: string,
-    input?: JsonValue,
-    options?: DirectToolCallOptions
-  ): Promise<ToolResult> => callDirectly(host, config, name, input, options);
+export function createDirectToolCaller(host: LoopHost, config: DirectCallConfig): DirectToolCaller {
+  const call = (name: string, input?: JsonValue, options?: DirectToolCallOptions): Promise<ToolResult> =>
+    callDirectly(host, config, name, input, options);
   return new Proxy({} as DirectToolCaller, {
     get: (_target, prop) =>
-      typeof prop === "string"
-        ? (input?: JsonValue, options?: DirectToolCallOptions) =>
-            call(prop, input, options)
+      typeof prop === 'string'
+        ? (input?: JsonValue, options?: DirectToolCallOptions) => call(prop, input, options)
         : undefined,
-    has: (_target, prop) => typeof prop === "string" && host.tools.has(prop),
+    has: (_target, prop) => typeof prop === 'string' && host.tools.has(prop),
     ownKeys: () => host.tools.names(),
     getOwnPropertyDescriptor: (_target, prop) =>
-      typeof prop === "string" && host.tools.has(prop)
+      typeof prop === 'string' && host.tools.has(prop)
         ? {
             enumerable: true,
             configurable: true,
@@ -79,42 +67,34 @@ async function callDirectly(
   config: DirectCallConfig,
   name: string,
   input: JsonValue = {},
-  options: DirectToolCallOptions = {}
+  options: DirectToolCallOptions = {},
 ): Promise<ToolResult> {
   const tool = host.tools.get(name);
   if (!tool) {
     throw new ToolNotFoundError(
       `agent.tool.${name}: no tool named ${JSON.stringify(
-        name
-      )}. Available tools: ${host.tools.names().join(", ") || "none"}.`
+        name,
+      )}. Available tools: ${host.tools.names().join(', ') || 'none'}.`,
     );
   }
   assertJson(input, `Input of agent.tool.${name}`);
   const record = options.recordDirectToolCall ?? config.recordByDefault;
   if (record && config.isRunning()) {
     throw new ConcurrencyError(
-      `agent.tool.${name} cannot be recorded while the agent is running; pass { recordDirectToolCall: false } or wait for the invocation.`
+      `agent.tool.${name} cannot be recorded while the agent is running; pass { recordDirectToolCall: false } or wait for the invocation.`,
     );
   }
   await config.initialize();
   const toolUse: ToolUse = { toolUseId: newToolUseId(name), name, input };
-  const outcome = await runTool(
-    host,
-    directInvocation(config, options),
-    toolUse,
-    tool,
-    undefined
-  );
+  const outcome = await runTool(host, directInvocation(config, options), toolUse, tool, undefined);
   // A direct call has nobody to ask: a tool that needs an answer (or approval) does not run.
   const result =
-    "interrupts" in outcome
+    'interrupts' in outcome
       ? errorToolResult(
           toolUse.toolUseId,
           `Tool ${name} asked a person (${outcome.interrupts
             .map((i) => i.name)
-            .join(
-              ", "
-            )}) and was not run: a direct tool call cannot wait for an answer. Invoke the agent instead.`
+            .join(', ')}) and was not run: a direct tool call cannot wait for an answer. Invoke the agent instead.`,
         )
       : outcome;
   if (record) await recordCall(host, toolUse, result);
@@ -122,10 +102,7 @@ async function callDirectly(
 }
 
 /** The invocation a direct call runs its tool in: nobody watches it, nothing resumes. */
-function directInvocation(
-  config: DirectCallConfig,
-  options: DirectToolCallOptions
-): Invocation {
+function directInvocation(config: DirectCallConfig, options: DirectToolCallOptions): Invocation {
   const signal = options.signal ?? new AbortController().signal;
   return {
     signal,
@@ -147,32 +124,26 @@ function directInvocation(
     guards: undefined, // a direct call is the application's own: no guardrail checks it
     principal: undefined,
     nested: undefined, // nobody reads a direct call's events
-    path: "",
+    path: '',
   };
 }
 
 /** Appends the four messages of a recorded direct call. */
-async function recordCall(
-  host: LoopHost,
-  toolUse: ToolUse,
-  result: ToolResult
-): Promise<void> {
+async function recordCall(host: LoopHost, toolUse: ToolUse, result: ToolResult): Promise<void> {
   const { name, input } = toolUse;
   const messages: Message[] = [
     {
-      role: "user",
+      role: 'user',
       content: [
         {
-          text: `agent.tool.${name} direct tool call.\nInput parameters: ${JSON.stringify(
-            input
-          )}\n`,
+          text: `agent.tool.${name} direct tool call.\nInput parameters: ${JSON.stringify(input)}\n`,
         },
       ],
     },
-    { role: "assistant", content: [{ toolUse }] },
-    { role: "user", content: [{ toolResult: result }] },
+    { role: 'assistant', content: [{ toolUse }] },
+    { role: 'user', content: [{ toolResult: result }] },
     {
-      role: "assistant",
+      role: 'assistant',
       content: [{ text: `agent.tool.${name} was called.` }],
     },
   ];

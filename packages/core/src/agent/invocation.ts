@@ -1,31 +1,21 @@
-import { openBudgetScope, type OpenScope } from "../budget/open-scope.js";
-import { LoopBudget } from "../budget/loop-budget.js";
-import type { GuardRun } from "../guardrails/guard-run.js";
-import type { Principal } from "../doors/principal.js";
-import type { Listeners } from "../events/listeners.js";
-import type { Handoff } from "./handoff.js";
-import type { Invocation, InvocationTools } from "../loop/loop-host.js";
-import type { ResumeAnswers } from "../interrupt/pending-turn.js";
-import type { InvocationState } from "../types/invocation-state.js";
-import { InvocationSignal } from "./invocation-signal.js";
-import type { LoopOutcome } from "../loop/event-loop.js";
-import { AgentMetrics } from "../metrics/agent-metrics.js";
+import { openBudgetScope, type OpenScope } from '../budget/open-scope.js';
+import { LoopBudget } from '../budget/loop-budget.js';
+import type { GuardRun } from '../guardrails/guard-run.js';
+import type { Principal } from '../doors/principal.js';
+import type { Listeners } from '../events/listeners.js';
+import type { Handoff } from './handoff.js';
+import type { Invocation, InvocationTools } from '../loop/loop-host.js';
+import type { ResumeAnswers } from '../interrupt/pending-turn.js';
+import type { InvocationState } from '../types/invocation-state.js';
+import { InvocationSignal } from './invocation-signal.js';
+import type { LoopOutcome } from '../loop/event-loop.js';
+import { AgentMetrics } from '../metrics/agent-metrics.js';
 /** Who reads an invocation's events: a `stream()` reader, or the caller's stream of an agent used as a tool. */
 type Reader = (event: AgentStreamEvent) => Promise<void> | undefined;
-import type {
-  AgentStreamEvent,
-  CallbackHandler,
-  RequestState,
-} from "./agent-events.js";
-import {
-  depthOf,
-  placeEvent,
-  placeOf,
-  withinDepth,
-  type RunPlace,
-} from "../events/event-place.js";
-import { AgentResult } from "./agent-result.js";
-import type { InvokeOptions } from "./agent-handle.js";
+import type { AgentStreamEvent, CallbackHandler, RequestState } from './agent-events.js';
+import { depthOf, placeEvent, placeOf, withinDepth, type RunPlace } from '../events/event-place.js';
+import { AgentResult } from './agent-result.js';
+import type { InvokeOptions } from './agent-handle.js';
 
 /** What opening an invocation reads of its agent. */
 export interface InvocationOwner {
@@ -52,11 +42,11 @@ class LiveInvocation implements Invocation {
   budget: LoopBudget | undefined = undefined;
   guards: GuardRun | undefined = undefined;
   readonly unobserved: boolean;
-  readonly emit: Invocation["emit"];
-  readonly onMessageAdded: Invocation["onMessageAdded"];
+  readonly emit: Invocation['emit'];
+  readonly onMessageAdded: Invocation['onMessageAdded'];
   readonly idempotencyScope: string;
   readonly principal: Principal | undefined;
-  readonly memory: Invocation["memory"];
+  readonly memory: Invocation['memory'];
   readonly abortion: InvocationSignal;
   readonly path: string;
   readonly nested: RunPlace | undefined;
@@ -65,7 +55,7 @@ class LiveInvocation implements Invocation {
     options: InvokeOptions,
     extra: InvocationTools | undefined,
     reader: Reader | undefined,
-    owner: InvocationOwner
+    owner: InvocationOwner,
   ) {
     const { callbackHandler: handler, listeners } = owner;
     this.abortion = new InvocationSignal(options.signal);
@@ -79,24 +69,9 @@ class LiveInvocation implements Invocation {
     this.path = place?.path ?? options.guardrails?.path ?? owner.name;
     const depth = depthOf(this.path);
     const maxDepth = options.depth ?? place?.maxDepth;
-    const seen =
-      reader !== undefined ||
-      handler !== undefined ||
-      listeners?.has("toolStream") === true;
-    this.nested =
-      seen && withinDepth(depth + 1, maxDepth)
-        ? { path: this.path, maxDepth }
-        : undefined;
-    this.emit = this.unobserved
-      ? NOBODY
-      : emitter(
-          listeners,
-          handler,
-          reader,
-          this.requestState,
-          this.path,
-          depth
-        );
+    const seen = reader !== undefined || handler !== undefined || listeners?.has('toolStream') === true;
+    this.nested = seen && withinDepth(depth + 1, maxDepth) ? { path: this.path, maxDepth } : undefined;
+    this.emit = this.unobserved ? NOBODY : emitter(listeners, handler, reader, this.requestState, this.path, depth);
     this.onMessageAdded = options.onMessageAdded;
     this.idempotencyScope = options.idempotencyScope ?? owner.defaultScope;
     this.principal = options.principal;
@@ -131,22 +106,15 @@ export class OpenInvocation {
     options: InvokeOptions,
     extra: InvocationTools | undefined,
     reader: Reader | undefined,
-    owner: InvocationOwner
+    owner: InvocationOwner,
   ) {
     this.inv = new LiveInvocation(options, extra, reader, owner);
     // Without a budget option or an invocation state there is no run tree to find: no budget work.
     this.budgetScope =
       options.budget !== undefined || options.invocationState !== undefined
-        ? openBudgetScope(
-            options.budget,
-            this.inv.invocationState,
-            owner.name,
-            "agent",
-            !options.invocationState
-          )
+        ? openBudgetScope(options.budget, this.inv.invocationState, owner.name, 'agent', !options.invocationState)
         : undefined;
-    if (this.budgetScope)
-      this.inv.budget = new LoopBudget(this.budgetScope.scope);
+    if (this.budgetScope) this.inv.budget = new LoopBudget(this.budgetScope.scope);
   }
 
   /** Aborts the invocation (`cancel()`, an early end): the first reason wins. */
@@ -165,9 +133,7 @@ export class OpenInvocation {
       ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
       ...(outcome.interrupts ? { interrupts: outcome.interrupts } : {}),
       ...(budgetScope ? { usage: budgetScope.scope.tree() } : {}),
-      ...(outcome.budgetExceeded
-        ? { budgetExceeded: outcome.budgetExceeded }
-        : {}),
+      ...(outcome.budgetExceeded ? { budgetExceeded: outcome.budgetExceeded } : {}),
     });
   }
 
@@ -191,10 +157,9 @@ function emitter(
   reader: Reader | undefined,
   requestState: RequestState,
   path: string,
-  depth: number
-): Invocation["emit"] {
-  if (!listeners && !handler && reader)
-    return (data) => reader(placeEvent(data, path, depth));
+  depth: number,
+): Invocation['emit'] {
+  if (!listeners && !handler && reader) return (data) => reader(placeEvent(data, path, depth));
   return (data) => {
     const e = placeEvent(data, path, depth);
     listeners?.emit(e);
@@ -222,7 +187,7 @@ export class Cleanup {
     if (!(result instanceof Promise)) return undefined;
     return result.then(
       () => undefined,
-      (e: unknown) => void this.#errors.push(e)
+      (e: unknown) => void this.#errors.push(e),
     );
   }
 
@@ -230,12 +195,8 @@ export class Cleanup {
   settle(error: unknown): void {
     if (this.#errors.length === 0) return;
     if (error === undefined) throw this.#errors[0];
-    if (
-      typeof error === "object" &&
-      error !== null &&
-      Object.isExtensible(error)
-    ) {
-      Object.defineProperty(error, "suppressed", {
+    if (typeof error === 'object' && error !== null && Object.isExtensible(error)) {
+      Object.defineProperty(error, 'suppressed', {
         value: this.#errors,
         enumerable: false,
         configurable: true,

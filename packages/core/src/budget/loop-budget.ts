@@ -1,12 +1,12 @@
-import type { AgentEventData } from "../agent/agent-events.js";
-import type { AgentHandle } from "../agent/agent-handle.js";
-import type { HookRegistry } from "../hooks/hook-registry.js";
-import type { ModelTurn } from "../loop/stream-accumulator.js";
-import type { AgentMetrics } from "../metrics/agent-metrics.js";
-import type { Model } from "../model/model.js";
-import type { BudgetScope } from "./budget-scope.js";
-import type { BudgetExceeded, BudgetWarning } from "./budget-types.js";
-import { BudgetWarningEvent } from "./budget-warning-event.js";
+import type { AgentEventData } from '../agent/agent-events.js';
+import type { AgentHandle } from '../agent/agent-handle.js';
+import type { HookRegistry } from '../hooks/hook-registry.js';
+import type { ModelTurn } from '../loop/stream-accumulator.js';
+import type { AgentMetrics } from '../metrics/agent-metrics.js';
+import type { Model } from '../model/model.js';
+import type { BudgetScope } from './budget-scope.js';
+import type { BudgetExceeded, BudgetWarning } from './budget-types.js';
+import { BudgetWarningEvent } from './budget-warning-event.js';
 
 /** Asked before a failed attempt is retried after `delayMs`: the budget limit that stops the retry, if any. */
 export type RetryGate = (delayMs: number) => BudgetExceeded | undefined;
@@ -54,10 +54,10 @@ export class LoopBudget {
   async modelCall(
     host: BudgetHost,
     inv: BudgetInvocation,
-    call: (retryGate: RetryGate) => Promise<ModelCallOutcome>
+    call: (retryGate: RetryGate) => Promise<ModelCallOutcome>,
   ): Promise<ModelCallOutcome> {
     const held = await this.scope.reserveModelCall(host.model, inv.signal);
-    if (!held || !("amount" in held)) return held;
+    if (!held || !('amount' in held)) return held;
     this.#failedSinceGate = 0;
     const u = inv.metrics.usage;
     const before = {
@@ -69,10 +69,7 @@ export class LoopBudget {
     };
     const retryGate: RetryGate = (delayMs) => {
       // Attempts of a fallback chain were counted as they failed; a bare model's failed attempt is counted here.
-      const taken = this.scope.retryModelCall(
-        delayMs,
-        this.#failedSinceGate === 0
-      );
+      const taken = this.scope.retryModelCall(delayMs, this.#failedSinceGate === 0);
       this.#failedSinceGate = 0;
       this.#warnings.push(...taken.warnings);
       return taken.exceeded;
@@ -89,19 +86,9 @@ export class LoopBudget {
         cacheReadInputTokens: u.cacheReadInputTokens - before.read,
         cacheWriteInputTokens: u.cacheWriteInputTokens - before.write,
       };
-      const called =
-        spent.totalTokens > 0 ||
-        spent.inputTokens > 0 ||
-        spent.outputTokens > 0;
-      const answeredBy =
-        outcome && "answeredBy" in outcome ? outcome.answeredBy : undefined;
-      this.#warnings.push(
-        ...this.scope.settleModelCall(
-          held,
-          called ? spent : undefined,
-          answeredBy
-        )
-      );
+      const called = spent.totalTokens > 0 || spent.inputTokens > 0 || spent.outputTokens > 0;
+      const answeredBy = outcome && 'answeredBy' in outcome ? outcome.answeredBy : undefined;
+      this.#warnings.push(...this.scope.settleModelCall(held, called ? spent : undefined, answeredBy));
     }
   }
 
@@ -126,9 +113,8 @@ export class LoopBudget {
     const warnings = this.#warnings;
     this.#warnings = [];
     for (const warning of warnings) {
-      if (host.hooks.has(BudgetWarningEvent))
-        await host.hooks.invoke(new BudgetWarningEvent(host.agent, warning));
-      await inv.emit({ type: "budgetWarning", warning });
+      if (host.hooks.has(BudgetWarningEvent)) await host.hooks.invoke(new BudgetWarningEvent(host.agent, warning));
+      await inv.emit({ type: 'budgetWarning', warning });
     }
   }
 }

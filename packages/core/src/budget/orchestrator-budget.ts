@@ -1,20 +1,12 @@
-import type { AgentResult } from "../agent/agent-result.js";
-import type { HookRegistry } from "../hooks/hook-registry.js";
-import type {
-  MultiAgentBase,
-  MultiAgentResult,
-  MultiAgentEventData,
-} from "../multiagent/multi-agent.js";
-import { isAgentResult } from "../multiagent/runnable.js";
-import type { InvocationState } from "../types/invocation-state.js";
-import type { BudgetScope } from "./budget-scope.js";
-import type { BudgetExceeded, BudgetSpend, UsageTree } from "./budget-types.js";
-import { MultiAgentBudgetWarningEvent } from "./multi-agent-budget-warning-event.js";
-import {
-  openBudgetScope,
-  type BudgetOption,
-  type OpenScope,
-} from "./open-scope.js";
+import type { AgentResult } from '../agent/agent-result.js';
+import type { HookRegistry } from '../hooks/hook-registry.js';
+import type { MultiAgentBase, MultiAgentResult, MultiAgentEventData } from '../multiagent/multi-agent.js';
+import { isAgentResult } from '../multiagent/runnable.js';
+import type { InvocationState } from '../types/invocation-state.js';
+import type { BudgetScope } from './budget-scope.js';
+import type { BudgetExceeded, BudgetSpend, UsageTree } from './budget-types.js';
+import { MultiAgentBudgetWarningEvent } from './multi-agent-budget-warning-event.js';
+import { openBudgetScope, type BudgetOption, type OpenScope } from './open-scope.js';
 
 /**
  * The budget of one orchestrator run (Graph, Swarm): opens its scope, counts node executions, gives
@@ -41,16 +33,10 @@ export class OrchestratorBudget {
     invocationState: InvocationState,
     owned: boolean,
     orchestrator: MultiAgentBase,
-    kind: "graph" | "swarm",
-    stored: Partial<BudgetSpend> | undefined
+    kind: 'graph' | 'swarm',
+    stored: Partial<BudgetSpend> | undefined,
   ): OrchestratorBudget | undefined {
-    const opened = openBudgetScope(
-      option,
-      invocationState,
-      orchestrator.id,
-      kind,
-      owned
-    );
+    const opened = openBudgetScope(option, invocationState, orchestrator.id, kind, owned);
     if (!opened) return undefined;
     if (opened.fresh && stored) opened.scope.budget.restore(stored);
     return new OrchestratorBudget(opened, orchestrator);
@@ -71,29 +57,25 @@ export class OrchestratorBudget {
     nodeId: string,
     hooks: HookRegistry,
     emit: ((event: MultiAgentEventData) => void) | undefined,
-    continues = false
+    continues = false,
   ): Promise<BudgetScope | undefined> {
     if (this.exceeded) return undefined;
-    if (continues) return this.scope.child(nodeId, "node");
+    if (continues) return this.scope.child(nodeId, 'node');
     const taken = this.scope.takeNodeExecution();
     for (const warning of taken.warnings) {
       if (hooks.has(MultiAgentBudgetWarningEvent))
-        await hooks.invoke(
-          new MultiAgentBudgetWarningEvent(this.#orchestrator, warning)
-        );
-      emit?.({ type: "budgetWarning", nodeId, warning });
+        await hooks.invoke(new MultiAgentBudgetWarningEvent(this.#orchestrator, warning));
+      emit?.({ type: 'budgetWarning', nodeId, warning });
     }
     if (taken.exceeded) {
       this.exceeded = taken.exceeded;
       return undefined;
     }
-    return this.scope.child(nodeId, "node");
+    return this.scope.child(nodeId, 'node');
   }
 
   /** Notes a node that a limit stopped (its agent or nested run ended `budget_exceeded`); returns the limit. */
-  nodeStopped(
-    outcome: AgentResult | MultiAgentResult | undefined
-  ): BudgetExceeded | undefined {
+  nodeStopped(outcome: AgentResult | MultiAgentResult | undefined): BudgetExceeded | undefined {
     const stop = budgetStopOf(outcome);
     if (stop) this.exceeded ??= stop;
     return stop;
@@ -119,15 +101,13 @@ export class OrchestratorBudget {
 }
 
 /** The limit that stopped an agent (`stopReason: 'budget_exceeded'`) or a nested run (`status: 'budgetExceeded'`), else `undefined`. */
-export function budgetStopOf(
-  outcome: AgentResult | MultiAgentResult | undefined
-): BudgetExceeded | undefined {
+export function budgetStopOf(outcome: AgentResult | MultiAgentResult | undefined): BudgetExceeded | undefined {
   if (!outcome) return undefined;
   if (isAgentResult(outcome))
-    return outcome.stopReason === "budget_exceeded"
-      ? outcome.budgetExceeded ?? { limit: "totalTokens", max: 0, spent: 0 }
+    return outcome.stopReason === 'budget_exceeded'
+      ? (outcome.budgetExceeded ?? { limit: 'totalTokens', max: 0, spent: 0 })
       : undefined;
-  return outcome.status === "budgetExceeded"
-    ? outcome.budgetExceeded ?? { limit: "nodeExecutions", max: 0, spent: 0 }
+  return outcome.status === 'budgetExceeded'
+    ? (outcome.budgetExceeded ?? { limit: 'nodeExecutions', max: 0, spent: 0 })
     : undefined;
 }

@@ -19,8 +19,7 @@ export interface EventPlace {
 /** The depth of `path`: how many `/` it has. */
 export function depthOf(path: string): number {
   let depth = 0;
-  for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1))
-    depth++;
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) depth++;
   return depth;
 }
 
@@ -29,11 +28,7 @@ export function depthOf(path: string): number {
  * (`nodeStream`, `toolStream`) carries the place of the event it wraps, so `event.path` always names
  * who made the innermost event. Mutates and returns `event` (events are fresh objects: no copy).
  */
-export function placeEvent<E extends object>(
-  event: E,
-  path: string,
-  depth: number
-): E & EventPlace {
+export function placeEvent<E extends object>(event: E, path: string, depth: number): E & EventPlace {
   const placed = event as E & Partial<EventPlace>;
   if (placed.path === undefined) {
     placed.path = path;
@@ -56,9 +51,7 @@ export interface RunPlace {
 }
 
 /** Takes one placed event; a promise when the taker must be waited for. */
-export type PlacedReader = (
-  event: EventPlace & { readonly type: string }
-) => Promise<void> | undefined;
+export type PlacedReader = (event: EventPlace & { readonly type: string }) => Promise<void> | undefined;
 
 /** Places given to nested invocations, by the options object they were invoked with. */
 const byOptions = new WeakMap<object, RunPlace>();
@@ -75,10 +68,7 @@ export function placeOf(options: object): RunPlace | undefined {
 }
 
 /** True when events at `depth` reach a stream limited to `maxDepth`. */
-export function withinDepth(
-  depth: number,
-  maxDepth: number | undefined
-): boolean {
+export function withinDepth(depth: number, maxDepth: number | undefined): boolean {
   return maxDepth === undefined || depth <= maxDepth;
 }
 
@@ -88,7 +78,7 @@ export function withinDepth(
  */
 export function placing<E extends object, R>(
   emit: ((event: E & EventPlace) => R) | undefined,
-  path: string
+  path: string,
 ): ((event: E) => R) | undefined {
   if (!emit) return undefined;
   const depth = depthOf(path);

@@ -1,9 +1,6 @@
-import type {
-  AgentEventData,
-  AgentStreamEvent,
-} from "../agent/agent-events.js";
-import type { ToolUse } from "../types/messages.js";
-import { depthOf, placeEvent, type RunPlace } from "./event-place.js";
+import type { AgentEventData, AgentStreamEvent } from '../agent/agent-events.js';
+import type { ToolUse } from '../types/messages.js';
+import { depthOf, placeEvent, type RunPlace } from './event-place.js';
 
 /**
  * How a tool that runs an agent (`asTool`) hands that agent's events to the stream of the agent
@@ -18,10 +15,7 @@ export interface NestedStream extends RunPlace {
 const byContext = new WeakMap<object, NestedStream>();
 
 /** Gives a tool call's context the stream its nested agent's events go to. */
-export function attachNestedStream(
-  context: object,
-  stream: NestedStream
-): void {
+export function attachNestedStream(context: object, stream: NestedStream): void {
   byContext.set(context, stream);
 }
 
@@ -38,7 +32,7 @@ export function nestedStreamOf(context: object): NestedStream | undefined {
  */
 export function nestedReporter(
   context: { readonly toolUse: ToolUse },
-  name: string
+  name: string,
 ): ((event: AgentEventData) => Promise<void> | undefined) | undefined {
   const stream = byContext.get(context);
   if (!stream) return undefined;
@@ -47,6 +41,6 @@ export function nestedReporter(
   const { toolUse } = context;
   return (data) => {
     const event = placeEvent(data, path, depth) as AgentStreamEvent;
-    return stream.forward({ type: "toolStream", toolUse, event, path, depth });
+    return stream.forward({ type: 'toolStream', toolUse, event, path, depth });
   };
 }

@@ -1,21 +1,21 @@
-import type { AgentHandle } from "../agent/agent-handle.js";
-import type { AgentEventData, RequestState } from "../agent/agent-events.js";
-import type { RunPlace } from "../events/event-place.js";
-import type { ConversationManager } from "../conversation/conversation-manager.js";
-import type { Handoff } from "../agent/handoff.js";
-import type { HookRegistry } from "../hooks/hook-registry.js";
-import type { AgentMetrics } from "../metrics/agent-metrics.js";
-import type { Model, ToolChoice } from "../model/model.js";
-import type { AgentTool } from "../tools/agent-tool.js";
-import type { InvocationState } from "../types/invocation-state.js";
-import type { ToolRegistry } from "../tools/tool-registry.js";
-import type { Message } from "../types/messages.js";
-import type { PendingTurn, ResumeAnswers } from "../interrupt/pending-turn.js";
-import type { RetryStrategy } from "./retry-strategy.js";
-import type { LoopBudget } from "../budget/loop-budget.js";
-import type { GuardRun } from "../guardrails/guard-run.js";
-import type { Principal } from "../doors/principal.js";
-import type { MemoryTarget } from "../memory/memory-target.js";
+import type { AgentHandle } from '../agent/agent-handle.js';
+import type { AgentEventData, RequestState } from '../agent/agent-events.js';
+import type { RunPlace } from '../events/event-place.js';
+import type { ConversationManager } from '../conversation/conversation-manager.js';
+import type { Handoff } from '../agent/handoff.js';
+import type { HookRegistry } from '../hooks/hook-registry.js';
+import type { AgentMetrics } from '../metrics/agent-metrics.js';
+import type { Model, ToolChoice } from '../model/model.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import type { InvocationState } from '../types/invocation-state.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { Message } from '../types/messages.js';
+import type { PendingTurn, ResumeAnswers } from '../interrupt/pending-turn.js';
+import type { RetryStrategy } from './retry-strategy.js';
+import type { LoopBudget } from '../budget/loop-budget.js';
+import type { GuardRun } from '../guardrails/guard-run.js';
+import type { Principal } from '../doors/principal.js';
+import type { MemoryTarget } from '../memory/memory-target.js';
 
 /** An agent as the loop and an invocation's bounds use it: the interface, with its whole conversation manager. */
 export type LoopAgent = AgentHandle & {
@@ -31,7 +31,7 @@ export interface LoopHost {
   readonly tools: ToolRegistry;
   readonly retryStrategy: RetryStrategy | undefined;
   readonly conversationManager: ConversationManager;
-  readonly toolExecutor: "concurrent" | "sequential";
+  readonly toolExecutor: 'concurrent' | 'sequential';
   readonly maxConcurrentTools: number;
   /** The live history (appended to in place, never copied per cycle). */
   messages(): Message[];
@@ -106,18 +106,12 @@ interface LoopHistory {
 }
 
 /** What an agent hands the loop besides itself (its private parts). */
-export type LoopHostParts = Pick<
-  LoopHost,
-  "tools" | "retryStrategy" | "toolExecutor" | "maxConcurrentTools"
-> & {
+export type LoopHostParts = Pick<LoopHost, 'tools' | 'retryStrategy' | 'toolExecutor' | 'maxConcurrentTools'> & {
   readonly history: LoopHistory;
 };
 
 /** The loop's view of `agent` (built once per agent, on its first invocation or direct tool call). */
-export function createLoopHost(
-  agent: LoopAgent,
-  parts: LoopHostParts
-): LoopHost {
+export function createLoopHost(agent: LoopAgent, parts: LoopHostParts): LoopHost {
   return new AgentLoopHost(agent, parts);
 }
 
@@ -129,7 +123,7 @@ class AgentLoopHost implements LoopHost {
   readonly tools: ToolRegistry;
   readonly retryStrategy: RetryStrategy | undefined;
   readonly conversationManager: ConversationManager;
-  readonly toolExecutor: "concurrent" | "sequential";
+  readonly toolExecutor: 'concurrent' | 'sequential';
   readonly maxConcurrentTools: number;
   readonly #history: LoopHistory;
 

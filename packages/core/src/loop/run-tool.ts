@@ -1,33 +1,26 @@
-import { AfterToolCallEvent, BeforeToolCallEvent } from "../hooks/events.js";
-import { errorMessage } from "../errors/error-message.js";
-import { BudgetStopRaised } from "../budget/budget-stop-raised.js";
-import type { BudgetExceeded } from "../budget/budget-types.js";
+import { AfterToolCallEvent, BeforeToolCallEvent } from '../hooks/events.js';
+import { errorMessage } from '../errors/error-message.js';
+import { BudgetStopRaised } from '../budget/budget-stop-raised.js';
+import type { BudgetExceeded } from '../budget/budget-types.js';
 import {
   attachAnswers,
   attachNestedState,
   InterruptRaised,
   type Interrupt,
   type NestedAgentState,
-} from "../interrupt/interrupt.js";
-import { ToolCallContext } from "./tool-call-context.js";
-import type { AgentTool, ToolContext } from "../tools/agent-tool.js";
-import type { JsonValue } from "../types/json.js";
-import {
-  errorToolResult,
-  type ToolResult,
-  type ToolUse,
-} from "../types/messages.js";
-import { raceAbort } from "./abort-race.js";
-import { askPerson, checkApproval } from "./ask.js";
-import { attachToolScope } from "../budget/open-scope.js";
-import {
-  attachNestedStream,
-  type NestedStream,
-} from "../events/nested-stream.js";
-import { handGuardrails } from "../guardrails/handed-guardrails.js";
-import type { Invocation, LoopHost } from "./loop-host.js";
-import { guardToolResult, nestedTrip } from "../guardrails/tool-guard.js";
-import { GuardrailTripped } from "../errors/guardrail-errors.js";
+} from '../interrupt/interrupt.js';
+import { ToolCallContext } from './tool-call-context.js';
+import type { AgentTool, ToolContext } from '../tools/agent-tool.js';
+import type { JsonValue } from '../types/json.js';
+import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
+import { raceAbort } from './abort-race.js';
+import { askPerson, checkApproval } from './ask.js';
+import { attachToolScope } from '../budget/open-scope.js';
+import { attachNestedStream, type NestedStream } from '../events/nested-stream.js';
+import { handGuardrails } from '../guardrails/handed-guardrails.js';
+import type { Invocation, LoopHost } from './loop-host.js';
+import { guardToolResult, nestedTrip } from '../guardrails/tool-guard.js';
+import { GuardrailTripped } from '../errors/guardrail-errors.js';
 
 /**
  * A tool use that did not finish and has no result yet: it waits for answers (`interrupts`), or the
@@ -59,7 +52,7 @@ export async function runTool(
   toolUse: ToolUse,
   found: AgentTool | undefined,
   invalidInput: string | undefined,
-  forward?: NestedStream["forward"]
+  forward?: NestedStream['forward'],
 ): Promise<ToolResult | ToolPaused> {
   const { hooks } = host;
   const interrupt = interruptFor(inv, host.agent.name, toolUse);
@@ -67,26 +60,15 @@ export async function runTool(
   let cancel: boolean | string = false;
   if (hooks.has(BeforeToolCallEvent)) {
     try {
-      ({ selected, cancel } = await beforeTool(
-        host,
-        inv,
-        toolUse,
-        found,
-        interrupt
-      ));
+      ({ selected, cancel } = await beforeTool(host, inv, toolUse, found, interrupt));
     } catch (e) {
       return paused(inv, e);
     }
   }
   const context = toolContext(host, inv, toolUse, interrupt);
-  if (forward && inv.nested)
-    attachNestedStream(context, { ...inv.nested, forward });
+  if (forward && inv.nested) attachNestedStream(context, { ...inv.nested, forward });
   let denied: string | undefined;
-  if (
-    selected?.needsApproval &&
-    cancel === false &&
-    invalidInput === undefined
-  ) {
+  if (selected?.needsApproval && cancel === false && invalidInput === undefined) {
     try {
       denied = await checkApproval(selected, context);
     } catch (e) {
@@ -94,34 +76,23 @@ export async function runTool(
     }
   }
   const started = performance.now();
-  const refusal =
-    denied ?? notRun(host, inv, toolUse, selected, cancel, invalidInput);
+  const refusal = denied ?? notRun(host, inv, toolUse, selected, cancel, invalidInput);
   let result: ToolResult;
   let error: unknown;
   if (refusal !== undefined || !selected) {
-    result = errorToolResult(toolUse.toolUseId, refusal ?? "");
+    result = errorToolResult(toolUse.toolUseId, refusal ?? '');
   } else {
     try {
-      result = normalizeResult(
-        await startTool(inv, selected, toolUse, context),
-        toolUse
-      );
+      result = normalizeResult(await startTool(inv, selected, toolUse, context), toolUse);
     } catch (e) {
-      if (e instanceof InterruptRaised || e instanceof BudgetStopRaised)
-        return paused(inv, e);
-      if (GuardrailTripped.is(e))
-        throw await nestedTrip(inv, host.agent.name, e);
+      if (e instanceof InterruptRaised || e instanceof BudgetStopRaised) return paused(inv, e);
+      if (GuardrailTripped.is(e)) throw await nestedTrip(inv, host.agent.name, e);
       error = e;
       result = errorToolResult(toolUse.toolUseId, `Error: ${errorMessage(e)}`);
     }
   }
-  if (inv.guards && selected && refusal === undefined)
-    result = await guardToolResult(inv, toolUse, selected, result);
-  inv.metrics.recordTool(
-    toolUse.name,
-    result.status === "success",
-    performance.now() - started
-  );
+  if (inv.guards && selected && refusal === undefined) result = await guardToolResult(inv, toolUse, selected, result);
+  inv.metrics.recordTool(toolUse.name, result.status === 'success', performance.now() - started);
   if (!hooks.has(AfterToolCallEvent)) return result;
   const fields = {
     toolUse,
@@ -130,8 +101,7 @@ export async function runTool(
     result,
     error,
   };
-  return (await hooks.invoke(new AfterToolCallEvent(host.agent, fields)))
-    .result;
+  return (await hooks.invoke(new AfterToolCallEvent(host.agent, fields))).result;
 }
 
 /** Fires BeforeToolCallEvent: its hooks may swap or cancel the tool, or ask a person (which throws). */
@@ -140,7 +110,7 @@ async function beforeTool(
   inv: Invocation,
   toolUse: ToolUse,
   found: AgentTool | undefined,
-  interrupt: (name: string, reason?: JsonValue) => JsonValue
+  interrupt: (name: string, reason?: JsonValue) => JsonValue,
 ): Promise<BeforeTool> {
   const fields = {
     toolUse,
@@ -148,9 +118,7 @@ async function beforeTool(
     invocationState: inv.invocationState,
     interrupt,
   };
-  const before = await host.hooks.invoke(
-    new BeforeToolCallEvent(host.agent, fields)
-  );
+  const before = await host.hooks.invoke(new BeforeToolCallEvent(host.agent, fields));
   return { selected: before.selectedTool, cancel: before.cancel };
 }
 
@@ -159,14 +127,9 @@ function toolContext(
   host: LoopHost,
   inv: Invocation,
   toolUse: ToolUse,
-  interrupt: (name: string, reason?: JsonValue) => JsonValue
+  interrupt: (name: string, reason?: JsonValue) => JsonValue,
 ): ToolContext {
-  const context: ToolContext = new ToolCallContext(
-    host,
-    inv,
-    toolUse,
-    interrupt
-  );
+  const context: ToolContext = new ToolCallContext(host, inv, toolUse, interrupt);
   if (inv.resume) {
     attachAnswers(context, inv.resume.responses);
     const nested = inv.resume.turn.nested?.[toolUse.toolUseId];
@@ -184,39 +147,24 @@ function notRun(
   toolUse: ToolUse,
   selected: AgentTool | undefined,
   cancel: boolean | string,
-  invalidInput: string | undefined
+  invalidInput: string | undefined,
 ): string | undefined {
   const { name } = toolUse;
   if (cancel !== false)
-    return typeof cancel === "string"
-      ? cancel
-      : `Tool ${name} was cancelled by a hook before it ran.`;
+    return typeof cancel === 'string' ? cancel : `Tool ${name} was cancelled by a hook before it ran.`;
   if (invalidInput !== undefined)
     return `The input of tool ${name} was not valid JSON (${invalidInput}). Call it again with a JSON object.`;
-  if (!selected)
-    return `Unknown tool: ${name}. Available tools: ${
-      [...host.tools.names()].join(", ") || "none"
-    }.`;
-  if (inv.aborted)
-    return `Tool ${name} was not run: the invocation was cancelled.`;
+  if (!selected) return `Unknown tool: ${name}. Available tools: ${[...host.tools.names()].join(', ') || 'none'}.`;
+  if (inv.aborted) return `Tool ${name} was not run: the invocation was cancelled.`;
   return undefined;
 }
 
 /** Starts the tool, raced against the invocation's cancellation. */
-function startTool(
-  inv: Invocation,
-  tool: AgentTool,
-  toolUse: ToolUse,
-  context: ToolContext
-): Promise<ToolResult> {
+function startTool(inv: Invocation, tool: AgentTool, toolUse: ToolUse, context: ToolContext): Promise<ToolResult> {
   return raceAbort(
     inv.signal,
     () => tool.invoke(toolUse.input, context),
-    () =>
-      errorToolResult(
-        toolUse.toolUseId,
-        `Tool ${toolUse.name} was cancelled before it finished.`
-      )
+    () => errorToolResult(toolUse.toolUseId, `Tool ${toolUse.name} was cancelled before it finished.`),
   );
 }
 
@@ -228,15 +176,14 @@ function startTool(
 function interruptFor(
   inv: Invocation,
   source: string,
-  toolUse: ToolUse
+  toolUse: ToolUse,
 ): (name: string, reason?: JsonValue) => JsonValue {
   return (name, reason) => askPerson(inv, source, toolUse, name, reason);
 }
 
 /** A hook, approval or tool asked a person: the use pauses. Anything else thrown is a real failure. */
 function paused(inv: Invocation, error: unknown): ToolPaused {
-  if (error instanceof BudgetStopRaised)
-    return { interrupts: [], budget: error.exceeded, nested: error.nested };
+  if (error instanceof BudgetStopRaised) return { interrupts: [], budget: error.exceeded, nested: error.nested };
   if (!(error instanceof InterruptRaised)) throw error;
   inv.metrics.interruptCount += error.interrupts.length;
   return { interrupts: error.interrupts, nested: error.nested };
@@ -244,17 +191,11 @@ function paused(inv: Invocation, error: unknown): ToolPaused {
 
 /** Guards against tools that return a malformed result or another use's id. */
 function normalizeResult(raw: ToolResult, toolUse: ToolUse): ToolResult {
-  if (
-    !raw ||
-    !Array.isArray(raw.content) ||
-    (raw.status !== "success" && raw.status !== "error")
-  ) {
+  if (!raw || !Array.isArray(raw.content) || (raw.status !== 'success' && raw.status !== 'error')) {
     return errorToolResult(
       toolUse.toolUseId,
-      `Tool ${toolUse.name} returned a malformed result (expected { status, content: [...] }).`
+      `Tool ${toolUse.name} returned a malformed result (expected { status, content: [...] }).`,
     );
   }
-  return raw.toolUseId === toolUse.toolUseId
-    ? raw
-    : { ...raw, toolUseId: toolUse.toolUseId };
+  return raw.toolUseId === toolUse.toolUseId ? raw : { ...raw, toolUseId: toolUse.toolUseId };
 }

@@ -1,10 +1,10 @@
-import { ModelError, ModelTransientError } from "../errors/model-errors.js";
-import type { AgentEventData } from "../agent/agent-events.js";
-import type { ModelStreamEvent, StopReason } from "../model/model.js";
-import type { AgentMetrics } from "../metrics/agent-metrics.js";
-import { addUsage, emptyUsage } from "../metrics/agent-metrics.js";
-import type { JsonValue } from "../types/json.js";
-import type { ContentBlock, Message } from "../types/messages.js";
+import { ModelError, ModelTransientError } from '../errors/model-errors.js';
+import type { AgentEventData } from '../agent/agent-events.js';
+import type { ModelStreamEvent, StopReason } from '../model/model.js';
+import type { AgentMetrics } from '../metrics/agent-metrics.js';
+import { addUsage, emptyUsage } from '../metrics/agent-metrics.js';
+import type { JsonValue } from '../types/json.js';
+import type { ContentBlock, Message } from '../types/messages.js';
 
 /** One model answer, assembled from its stream. */
 export interface ModelTurn {
@@ -19,10 +19,10 @@ export interface ModelTurn {
 }
 
 type BlockState =
-  | { kind: "text"; text: string }
-  | { kind: "toolUse"; toolUseId: string; name: string; input: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'toolUse'; toolUseId: string; name: string; input: string }
   | {
-      kind: "reasoning";
+      kind: 'reasoning';
       text: string;
       signature: string | undefined;
       redacted: Uint8Array | undefined;
@@ -48,49 +48,46 @@ export class StreamAccumulator {
   /** Takes one event; returns the `textDelta` or `reasoningDelta` event to yield after it, if any. */
   add(event: ModelStreamEvent): AgentEventData | undefined {
     const blocks = this.#blocks;
-    if ("contentBlockDelta" in event) {
+    if ('contentBlockDelta' in event) {
       this.#streamed = true;
       const { contentBlockIndex: index, delta } = event.contentBlockDelta;
-      if ("text" in delta) {
-        const block = (blocks[index] ??= { kind: "text", text: "" });
-        if (block.kind === "text") block.text += delta.text;
-        return { type: "textDelta", data: delta.text };
+      if ('text' in delta) {
+        const block = (blocks[index] ??= { kind: 'text', text: '' });
+        if (block.kind === 'text') block.text += delta.text;
+        return { type: 'textDelta', data: delta.text };
       }
-      if ("toolUse" in delta) {
+      if ('toolUse' in delta) {
         const block = blocks[index];
-        if (block?.kind !== "toolUse")
-          throw new ModelError(
-            `The model sent tool input for block ${index} before its contentBlockStart.`
-          );
+        if (block?.kind !== 'toolUse')
+          throw new ModelError(`The model sent tool input for block ${index} before its contentBlockStart.`);
         block.input += delta.toolUse.input;
         return undefined;
       }
       const block = (blocks[index] ??= {
-        kind: "reasoning",
-        text: "",
+        kind: 'reasoning',
+        text: '',
         signature: undefined,
         redacted: undefined,
       });
-      if (block.kind !== "reasoning") return undefined;
+      if (block.kind !== 'reasoning') return undefined;
       const r = delta.reasoningContent;
-      if ("text" in r) {
+      if ('text' in r) {
         block.text += r.text;
-        return { type: "reasoningDelta", data: r.text };
+        return { type: 'reasoningDelta', data: r.text };
       }
-      if ("signature" in r)
-        block.signature = (block.signature ?? "") + r.signature;
+      if ('signature' in r) block.signature = (block.signature ?? '') + r.signature;
       else block.redacted = r.redactedContent;
-    } else if ("contentBlockStart" in event) {
+    } else if ('contentBlockStart' in event) {
       const { contentBlockIndex, start } = event.contentBlockStart;
       blocks[contentBlockIndex] = {
-        kind: "toolUse",
+        kind: 'toolUse',
         toolUseId: start.toolUse.toolUseId,
         name: start.toolUse.name,
-        input: "",
+        input: '',
       };
-    } else if ("messageStop" in event) {
+    } else if ('messageStop' in event) {
       this.#stopReason = event.messageStop.stopReason as StopReason;
-    } else if ("metadata" in event) {
+    } else if ('metadata' in event) {
       addUsage(this.#usage, event.metadata.usage);
       this.#latencyMs += event.metadata.metrics?.latencyMs ?? 0;
     }
@@ -105,7 +102,7 @@ export class StreamAccumulator {
     const stopReason = this.#stopReason;
     if (stopReason === undefined) {
       throw new ModelTransientError(
-        "The model stream ended before messageStop: the answer is incomplete (was the connection cut?)."
+        'The model stream ended before messageStop: the answer is incomplete (was the connection cut?).',
       );
     }
     addUsage(metrics.usage, this.#usage);
@@ -119,19 +116,16 @@ function finishTurn(blocks: BlockState[], stopReason: StopReason): ModelTurn {
   let invalidInputs: Map<string, string> | undefined;
   for (const block of blocks) {
     if (!block) continue;
-    if (block.kind === "text") {
+    if (block.kind === 'text') {
       content.push({ text: block.text });
-    } else if (block.kind === "toolUse") {
+    } else if (block.kind === 'toolUse') {
       let input: JsonValue = {};
       try {
-        input =
-          block.input.trim() === ""
-            ? {}
-            : (JSON.parse(block.input) as JsonValue);
+        input = block.input.trim() === '' ? {} : (JSON.parse(block.input) as JsonValue);
         if (deeperThan(input, MAX_INPUT_DEPTH)) {
           input = {};
           throw new Error(
-            `it is nested more than ${MAX_INPUT_DEPTH} levels deep, which no tool takes and a session cannot store`
+            `it is nested more than ${MAX_INPUT_DEPTH} levels deep, which no tool takes and a session cannot store`,
           );
         }
       } catch (error) {
@@ -149,14 +143,12 @@ function finishTurn(blocks: BlockState[], stopReason: StopReason): ModelTurn {
       if (block.redacted) reasoningContent.redactedContent = block.redacted;
       if (block.text || block.signature) {
         reasoningContent.reasoningText =
-          block.signature === undefined
-            ? { text: block.text }
-            : { text: block.text, signature: block.signature };
+          block.signature === undefined ? { text: block.text } : { text: block.text, signature: block.signature };
       }
       content.push({ reasoningContent });
     }
   }
-  return { message: { role: "assistant", content }, stopReason, invalidInputs };
+  return { message: { role: 'assistant', content }, stopReason, invalidInputs };
 }
 
 /** Deepest nesting of a tool input taken (JSON.stringify, and so storing the turn, fails near a few thousand). */
@@ -164,7 +156,7 @@ const MAX_INPUT_DEPTH = 100;
 
 /** Whether `value` nests objects or arrays more than `max` levels deep (iterative: no stack to overflow). */
 function deeperThan(value: JsonValue, max: number): boolean {
-  if (value === null || typeof value !== "object") return false;
+  if (value === null || typeof value !== 'object') return false;
   // The usual input is one object of scalars: answered without allocating a stack.
   if (max >= 1 && !hasObjectChild(value)) return false;
   const stack: [JsonValue, number][] = [[value, 1]];
@@ -172,8 +164,7 @@ function deeperThan(value: JsonValue, max: number): boolean {
     const [v, depth] = next;
     if (depth > max) return true;
     for (const child of Object.values(v as object) as JsonValue[])
-      if (child !== null && typeof child === "object")
-        stack.push([child, depth + 1]);
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -181,13 +172,12 @@ function deeperThan(value: JsonValue, max: number): boolean {
 /** Whether an object or array holds an object or array (inherited enumerable keys may only make this say yes needlessly). */
 function hasObjectChild(value: object): boolean {
   if (Array.isArray(value)) {
-    for (const child of value as unknown[])
-      if (child !== null && typeof child === "object") return true;
+    for (const child of value as unknown[]) if (child !== null && typeof child === 'object') return true;
     return false;
   }
   for (const key in value) {
     const child = (value as Record<string, unknown>)[key];
-    if (child !== null && typeof child === "object") return true;
+    if (child !== null && typeof child === 'object') return true;
   }
   return false;
 }

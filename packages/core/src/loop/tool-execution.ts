@@ -1,19 +1,15 @@
-import type { AgentEventData } from "../agent/agent-events.js";
-import type { HandoffRequest } from "../agent/handoff.js";
-import {
-  errorToolResult,
-  type ToolResult,
-  type ToolUse,
-} from "../types/messages.js";
-import { EventChannel } from "../events/event-channel.js";
-import type { Invocation, LoopHost } from "./loop-host.js";
-import type { OfferedTools } from "./model-call.js";
-import type { Interrupt, NestedAgentState } from "../interrupt/interrupt.js";
-import type { BudgetExceeded } from "../budget/budget-types.js";
-import { runTool, type ToolPaused } from "./run-tool.js";
-import type { ModelTurn } from "./stream-accumulator.js";
-import { runTransfers } from "./transfers.js";
-import type { NestedStream } from "../events/nested-stream.js";
+import type { AgentEventData } from '../agent/agent-events.js';
+import type { HandoffRequest } from '../agent/handoff.js';
+import { errorToolResult, type ToolResult, type ToolUse } from '../types/messages.js';
+import { EventChannel } from '../events/event-channel.js';
+import type { Invocation, LoopHost } from './loop-host.js';
+import type { OfferedTools } from './model-call.js';
+import type { Interrupt, NestedAgentState } from '../interrupt/interrupt.js';
+import type { BudgetExceeded } from '../budget/budget-types.js';
+import { runTool, type ToolPaused } from './run-tool.js';
+import type { ModelTurn } from './stream-accumulator.js';
+import { runTransfers } from './transfers.js';
+import type { NestedStream } from '../events/nested-stream.js';
 
 /**
  * Results of all tool uses of one turn (in the order the model asked), and a transfer if one won.
@@ -57,11 +53,9 @@ export async function executeTools(
   turn: ModelTurn,
   uses: readonly ToolUse[],
   offered: OfferedTools,
-  done?: readonly (ToolResult | null)[]
+  done?: readonly (ToolResult | null)[],
 ): Promise<ToolsOutcome> {
-  const results: (ToolResult | null)[] = done
-    ? [...done]
-    : new Array<ToolResult | null>(uses.length).fill(null);
+  const results: (ToolResult | null)[] = done ? [...done] : new Array<ToolResult | null>(uses.length).fill(null);
   const regular: number[] = [];
   const transfers: number[] = [];
   for (let i = 0; i < uses.length; i++) {
@@ -80,23 +74,14 @@ export async function executeTools(
     stopped: undefined,
     nested: undefined,
   };
-  if (host.toolExecutor === "sequential" || regular.length <= 1) {
+  if (host.toolExecutor === 'sequential' || regular.length <= 1) {
     // One after the other, each between its events (written out here: the usual turn has one use).
     for (const i of regular) {
       const use = uses[i] as ToolUse;
-      const started = inv.unobserved
-        ? undefined
-        : inv.emit({ type: "toolStart", toolUse: use });
+      const started = inv.unobserved ? undefined : inv.emit({ type: 'toolStart', toolUse: use });
       if (started) await started;
-      const result = record(
-        t,
-        i,
-        await runUse(t, use, inv.nested ? inv.emit : undefined)
-      );
-      const shown =
-        result && !inv.unobserved
-          ? inv.emit({ type: "toolResult", toolResult: result })
-          : undefined;
+      const result = record(t, i, await runUse(t, use, inv.nested ? inv.emit : undefined));
+      const shown = result && !inv.unobserved ? inv.emit({ type: 'toolResult', toolResult: result }) : undefined;
       if (shown) await shown;
     }
   } else {
@@ -105,12 +90,9 @@ export async function executeTools(
   // Handoffs wait until no tool use waits for a person (they run when the turn resumes).
   const { stopped, nested } = t;
   const interrupts = t.asked.length > 0 ? t.asked.flat() : [];
-  if (interrupts.length > 0 || stopped)
-    return { results, handoff: undefined, interrupts, stopped, nested };
+  if (interrupts.length > 0 || stopped) return { results, handoff: undefined, interrupts, stopped, nested };
   const handoff =
-    transfers.length > 0
-      ? await runTransfers(host, inv, turn, uses, offered, transfers, results)
-      : undefined;
+    transfers.length > 0 ? await runTransfers(host, inv, turn, uses, offered, transfers, results) : undefined;
   return {
     results,
     handoff,
@@ -125,10 +107,7 @@ export async function executeTools(
  * tools do not wait for the reader) and handed on in that order; this ends when all ran and all
  * their events were taken.
  */
-async function runConcurrently(
-  t: ToolTurn,
-  indexes: readonly number[]
-): Promise<void> {
+async function runConcurrently(t: ToolTurn, indexes: readonly number[]): Promise<void> {
   const channel = new EventChannel<AgentEventData>();
   const forward = t.inv.nested
     ? (event: AgentEventData): undefined => {
@@ -143,18 +122,13 @@ async function runConcurrently(
     indexes.map((i) =>
       queue.add(async () => {
         const use = t.uses[i] as ToolUse;
-        channel.push({ type: "toolStart", toolUse: use });
+        channel.push({ type: 'toolStart', toolUse: use });
         const result = record(t, i, await runUse(t, use, forward));
-        if (result) channel.push({ type: "toolResult", toolResult: result });
-      })
-    )
+        if (result) channel.push({ type: 'toolResult', toolResult: result });
+      }),
+    ),
   ).finally(() => channel.close());
-  for (
-    let event = await channel.next();
-    event !== undefined;
-    event = await channel.next()
-  )
-    await t.inv.emit(event);
+  for (let event = await channel.next(); event !== undefined; event = await channel.next()) await t.inv.emit(event);
   await all;
 }
 
@@ -165,12 +139,11 @@ async function runConcurrently(
 function runUse(
   t: ToolTurn,
   use: ToolUse,
-  forward: NestedStream["forward"] | undefined
+  forward: NestedStream['forward'] | undefined,
 ): Promise<ToolResult | ToolPaused> {
   const { host, inv } = t;
   const guarded = t.turn.refused?.get(use.toolUseId);
-  if (guarded !== undefined)
-    return Promise.resolve(errorToolResult(use.toolUseId, guarded));
+  if (guarded !== undefined) return Promise.resolve(errorToolResult(use.toolUseId, guarded));
   const refused = inv.budget?.tool();
   // Refused: the use stays in the turn without a result (a resume runs it), keeping what a stop before kept.
   if (refused)
@@ -180,35 +153,23 @@ function runUse(
       nested: inv.resume?.turn.nested?.[use.toolUseId],
     });
   const found = t.offered.extras?.get(use.name) ?? host.tools.get(use.name);
-  return runTool(
-    host,
-    inv,
-    use,
-    found,
-    t.turn.invalidInputs?.get(use.toolUseId),
-    forward
-  );
+  return runTool(host, inv, use, found, t.turn.invalidInputs?.get(use.toolUseId), forward);
 }
 
 /** Keeps a use's result, or what it left unfinished (what it asked, the limit that stopped it); returns the result to report. */
-function record(
-  t: ToolTurn,
-  i: number,
-  outcome: ToolResult | ToolPaused
-): ToolResult | undefined {
-  if (!("interrupts" in outcome)) return (t.results[i] = outcome);
+function record(t: ToolTurn, i: number, outcome: ToolResult | ToolPaused): ToolResult | undefined {
+  if (!('interrupts' in outcome)) return (t.results[i] = outcome);
   t.asked[i] = outcome.interrupts;
   if (outcome.budget) t.stopped ??= outcome.budget;
-  if (outcome.nested)
-    (t.nested ??= {})[(t.uses[i] as ToolUse).toolUseId] = outcome.nested;
+  if (outcome.nested) (t.nested ??= {})[(t.uses[i] as ToolUse).toolUseId] = outcome.nested;
   return undefined;
 }
 
-type PQueueClass = typeof import("p-queue").default;
+type PQueueClass = typeof import('p-queue').default;
 let pQueue: Promise<PQueueClass> | undefined;
 
 /** p-queue, loaded on the first concurrent batch (keeps `import '@skein/core'` fast). */
 function loadPQueue(): Promise<PQueueClass> {
-  pQueue ??= import("p-queue").then((m) => m.default);
+  pQueue ??= import('p-queue').then((m) => m.default);
   return pQueue;
 }

@@ -1,41 +1,27 @@
-import type { MemoryTarget } from "../memory/memory-target.js";
-import type { AgentStreamEvent } from "../agent/agent-events.js";
-import type { AgentResult } from "../agent/agent-result.js";
-import type { Prompt } from "../agent/prompt.js";
-import type { AccumulatedUsage } from "../metrics/agent-metrics.js";
-import type { NodeTransition } from "../session/session-types.js";
-import type { InvocationState } from "../types/invocation-state.js";
-import type { Interrupt } from "../interrupt/interrupt.js";
-import type {
-  BudgetExceeded,
-  BudgetWarning,
-  UsageTree,
-} from "../budget/budget-types.js";
-import type { BudgetOption } from "../budget/open-scope.js";
-import type { GuardrailTrip } from "../errors/guardrail-errors.js";
-import type { InvocationGuardrails } from "../guardrails/guardrail.js";
-import type { Principal } from "../doors/principal.js";
-import type { EventPlace } from "../events/event-place.js";
+import type { MemoryTarget } from '../memory/memory-target.js';
+import type { AgentStreamEvent } from '../agent/agent-events.js';
+import type { AgentResult } from '../agent/agent-result.js';
+import type { Prompt } from '../agent/prompt.js';
+import type { AccumulatedUsage } from '../metrics/agent-metrics.js';
+import type { NodeTransition } from '../session/session-types.js';
+import type { InvocationState } from '../types/invocation-state.js';
+import type { Interrupt } from '../interrupt/interrupt.js';
+import type { BudgetExceeded, BudgetWarning, UsageTree } from '../budget/budget-types.js';
+import type { BudgetOption } from '../budget/open-scope.js';
+import type { GuardrailTrip } from '../errors/guardrail-errors.js';
+import type { InvocationGuardrails } from '../guardrails/guardrail.js';
+import type { Principal } from '../doors/principal.js';
+import type { EventPlace } from '../events/event-place.js';
 
 /**
  * Where an orchestrator or one of its nodes stands. `budgetExceeded`: a run-tree budget limit stopped
  * it; like `interrupted`, the run is not finished and resumes (with a session) on the next invoke.
  */
-export type Status =
-  | "pending"
-  | "executing"
-  | "completed"
-  | "failed"
-  | "interrupted"
-  | "budgetExceeded";
+export type Status = 'pending' | 'executing' | 'completed' | 'failed' | 'interrupted' | 'budgetExceeded';
 
 /** True for a stored run that is not finished and resumes on the next invoke (`executing`, `interrupted`, `budgetExceeded`). */
 export function isUnfinished(status: unknown): boolean {
-  return (
-    status === "executing" ||
-    status === "interrupted" ||
-    status === "budgetExceeded"
-  );
+  return status === 'executing' || status === 'interrupted' || status === 'budgetExceeded';
 }
 
 /** The outcome of one node. */
@@ -120,38 +106,35 @@ export type MultiAgentStreamEvent = MultiAgentEventData & EventPlace;
 
 /** An orchestrator's event before it is stamped with its place (see {@link MultiAgentStreamEvent}). */
 export type MultiAgentEventData =
-  | { type: "nodeStart"; nodeId: string }
+  | { type: 'nodeStart'; nodeId: string }
   | {
-      type: "nodeStream";
+      type: 'nodeStream';
       nodeId: string;
       event: AgentStreamEvent | MultiAgentStreamEvent;
     }
-  | { type: "nodeStop"; nodeId: string; result: NodeResult }
-  | { type: "transition"; transition: NodeTransition }
+  | { type: 'nodeStop'; nodeId: string; result: NodeResult }
+  | { type: 'transition'; transition: NodeTransition }
   /** A budget limit crossed its warning threshold when this orchestrator started node `nodeId`. */
-  | { type: "budgetWarning"; nodeId: string; warning: BudgetWarning };
+  | { type: 'budgetWarning'; nodeId: string; warning: BudgetWarning };
 
 /** What Graph and Swarm share, so each can run the other as a node. */
 export interface MultiAgentBase {
   readonly id: string;
-  readonly kind: "multiAgent";
-  invoke(
-    task: MultiAgentTask,
-    options?: MultiAgentInvokeOptions
-  ): Promise<MultiAgentResult>;
+  readonly kind: 'multiAgent';
+  invoke(task: MultiAgentTask, options?: MultiAgentInvokeOptions): Promise<MultiAgentResult>;
   stream(
     task: MultiAgentTask,
-    options?: MultiAgentInvokeOptions
+    options?: MultiAgentInvokeOptions,
   ): AsyncGenerator<MultiAgentStreamEvent, MultiAgentResult>;
 }
 
 /** The `nodeStream` event wrapping `event` of node `nodeId`: it carries the place of the event it wraps. */
 export function nodeStreamEvent(
   nodeId: string,
-  event: AgentStreamEvent | MultiAgentStreamEvent
+  event: AgentStreamEvent | MultiAgentStreamEvent,
 ): MultiAgentStreamEvent {
   return {
-    type: "nodeStream",
+    type: 'nodeStream',
     nodeId,
     event,
     path: event.path,

@@ -5,7 +5,7 @@
  * run's clock, its status and what it is doing now. Feed it every event as it comes (`add`), read
  * `lanes()` whenever you draw: a terminal or a page shows nested runs while they work.
  */
-import type { AgentStreamEvent, MultiAgentStreamEvent } from "@skein/core";
+import type { AgentStreamEvent, MultiAgentStreamEvent } from '@skein/core';
 
 /** One run in the tree. */
 export interface Lane {
@@ -16,22 +16,21 @@ export interface Lane {
   startMs: number;
   /** ms since the first event; `undefined` while it runs. */
   endMs: number | undefined;
-  status: "running" | "completed" | "failed" | "waiting";
+  status: 'running' | 'completed' | 'failed' | 'waiting';
   /** What it did last: the tool it calls, the tail of its text, what it waits for. */
   doing: string;
 }
 
 type Event = AgentStreamEvent | MultiAgentStreamEvent;
 
-const join = (path: string, name: string): string =>
-  path ? `${path}/${name}` : name;
+const join = (path: string, name: string): string => (path ? `${path}/${name}` : name);
 
 /** A node's status as its lane shows it. */
-const STATUS: Record<string, Lane["status"]> = {
-  completed: "completed",
-  failed: "failed",
-  interrupted: "waiting",
-  budgetExceeded: "failed",
+const STATUS: Record<string, Lane['status']> = {
+  completed: 'completed',
+  failed: 'failed',
+  interrupted: 'waiting',
+  budgetExceeded: 'failed',
 };
 
 /** Folds stream events into lanes (see the module comment). */
@@ -51,63 +50,45 @@ export class RunTreeLanes {
   add(event: Event): void {
     const at = this.#at();
     let e: Event = event;
-    while (e.type === "nodeStream" || e.type === "toolStream") {
-      if (e.type === "toolStream") {
-        const caller = e.path.split("/").slice(0, -1).join("/");
+    while (e.type === 'nodeStream' || e.type === 'toolStream') {
+      if (e.type === 'toolStream') {
+        const caller = e.path.split('/').slice(0, -1).join('/');
         this.#calls.set(`${caller}#${e.toolUse.toolUseId}`, e.path);
       }
       e = e.event;
     }
     const lane = this.#lane(e.path, at);
     switch (e.type) {
-      case "nodeStart":
+      case 'nodeStart':
         this.#lane(join(e.path, e.nodeId), at);
         return;
-      case "nodeStop":
-        return this.#end(
-          join(e.path, e.nodeId),
-          at,
-          STATUS[e.result.status] ?? "completed"
-        );
-      case "transition":
+      case 'nodeStop':
+        return this.#end(join(e.path, e.nodeId), at, STATUS[e.result.status] ?? 'completed');
+      case 'transition':
         // The run's own end (`complete`, `fail`: from its last node to nobody) ends its lane.
-        if (
-          e.transition.to === null &&
-          (e.transition.kind === "complete" || e.transition.kind === "fail")
-        )
-          this.#end(
-            e.path,
-            at,
-            e.transition.kind === "fail" ? "failed" : "completed"
-          );
+        if (e.transition.to === null && (e.transition.kind === 'complete' || e.transition.kind === 'fail'))
+          this.#end(e.path, at, e.transition.kind === 'fail' ? 'failed' : 'completed');
         return;
-      case "toolStart":
-        lane.status = "running";
+      case 'toolStart':
+        lane.status = 'running';
         lane.doing = `calls ${e.toolUse.name}`;
         return;
-      case "toolResult": {
-        lane.doing = `${e.toolResult.status === "success" ? "got" : "failed"} ${
-          e.toolResult.toolUseId
-        }`;
+      case 'toolResult': {
+        lane.doing = `${e.toolResult.status === 'success' ? 'got' : 'failed'} ${e.toolResult.toolUseId}`;
         const nested = this.#calls.get(`${e.path}#${e.toolResult.toolUseId}`);
-        if (nested)
-          this.#end(
-            nested,
-            at,
-            e.toolResult.status === "success" ? "completed" : "failed"
-          );
+        if (nested) this.#end(nested, at, e.toolResult.status === 'success' ? 'completed' : 'failed');
         return;
       }
-      case "textDelta": {
+      case 'textDelta': {
         // The tail of what it says, quoted (a tool call or a wait in between starts a new quote).
-        const said = lane.doing.startsWith("“") ? lane.doing.slice(1) : "";
-        lane.status = "running";
+        const said = lane.doing.startsWith('“') ? lane.doing.slice(1) : '';
+        lane.status = 'running';
         lane.doing = `“${(said + e.data).slice(-48)}`;
         return;
       }
-      case "interrupt":
-        lane.status = "waiting";
-        lane.doing = `waits for ${e.interrupts.map((i) => i.name).join(", ")}`;
+      case 'interrupt':
+        lane.status = 'waiting';
+        lane.doing = `waits for ${e.interrupts.map((i) => i.name).join(', ')}`;
         return;
       default:
         return;
@@ -123,14 +104,8 @@ export class RunTreeLanes {
   lanes(): Lane[] {
     const all = [...this.#lanes.values()];
     const children = (parent: string | undefined): Lane[] =>
-      all
-        .filter((l) => parentOf(l.path) === parent)
-        .flatMap((l) => [l, ...children(l.path)]);
-    const roots = all.filter(
-      (l) =>
-        parentOf(l.path) === undefined ||
-        !this.#lanes.has(parentOf(l.path) ?? "")
-    );
+      all.filter((l) => parentOf(l.path) === parent).flatMap((l) => [l, ...children(l.path)]);
+    const roots = all.filter((l) => parentOf(l.path) === undefined || !this.#lanes.has(parentOf(l.path) ?? ''));
     return roots.flatMap((l) => [l, ...children(l.path)]);
   }
 
@@ -146,22 +121,22 @@ export class RunTreeLanes {
     if (!lane) {
       lane = {
         path,
-        depth: path ? path.split("/").length - 1 : 0,
+        depth: path ? path.split('/').length - 1 : 0,
         startMs: at,
         endMs: undefined,
-        status: "running",
-        doing: "",
+        status: 'running',
+        doing: '',
       };
       this.#lanes.set(path, lane);
-    } else if (lane.endMs !== undefined && lane.status !== "waiting") {
+    } else if (lane.endMs !== undefined && lane.status !== 'waiting') {
       // Runs again (a node revisited, a tool called again): the lane goes on.
       lane.endMs = undefined;
-      lane.status = "running";
+      lane.status = 'running';
     }
     return lane;
   }
 
-  #end(path: string, at: number, status: Lane["status"]): void {
+  #end(path: string, at: number, status: Lane['status']): void {
     const lane = this.#lanes.get(path);
     if (!lane) return;
     lane.endMs = at;
@@ -171,7 +146,7 @@ export class RunTreeLanes {
 
 /** The parent of a path: `billing` for `billing/refund`, `''` for a top-level one, `undefined` for `''`. */
 function parentOf(path: string): string | undefined {
-  if (path === "") return undefined;
-  const i = path.lastIndexOf("/");
-  return i === -1 ? "" : path.slice(0, i);
+  if (path === '') return undefined;
+  const i = path.lastIndexOf('/');
+  return i === -1 ? '' : path.slice(0, i);
 }

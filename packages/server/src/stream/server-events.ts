@@ -13,8 +13,8 @@ import type {
   NodeTransition,
   ToolResult,
   ToolUse,
-} from "@skein/core";
-import type { TurnResult } from "../runs/turn-result.js";
+} from '@skein/core';
+import type { TurnResult } from '../runs/turn-result.js';
 
 /** Who an event comes from: node ids from the outermost orchestrator in. */
 export type SpeakerPath = readonly string[];
@@ -28,7 +28,7 @@ export type ServerEvent = ServerEventData & { nested?: true };
 /** A {@link ServerEvent} without the `nested` mark. */
 type ServerEventData =
   | {
-      type: "turnStart";
+      type: 'turnStart';
       turn: number;
       attempt: number;
       resumed: boolean;
@@ -37,36 +37,36 @@ type ServerEventData =
       kind: string;
       name: string;
     }
-  | { type: "textDelta"; path: SpeakerPath; data: string }
-  | { type: "reasoningDelta"; path: SpeakerPath; data: string }
-  | { type: "toolStart"; path: SpeakerPath; toolUse: ToolUse }
-  | { type: "toolResult"; path: SpeakerPath; toolResult: ToolResult }
-  | { type: "messageAdded"; path: SpeakerPath; message: Message }
+  | { type: 'textDelta'; path: SpeakerPath; data: string }
+  | { type: 'reasoningDelta'; path: SpeakerPath; data: string }
+  | { type: 'toolStart'; path: SpeakerPath; toolUse: ToolUse }
+  | { type: 'toolResult'; path: SpeakerPath; toolResult: ToolResult }
+  | { type: 'messageAdded'; path: SpeakerPath; message: Message }
   | {
-      type: "modelRetry";
+      type: 'modelRetry';
       path: SpeakerPath;
       attempt: number;
       delayMs: number;
       error: string;
       discardedPartialAnswer: boolean;
     }
-  | { type: "interrupt"; path: SpeakerPath; interrupts: Interrupt[] }
-  | { type: "budgetWarning"; path: SpeakerPath; warning: BudgetWarning }
+  | { type: 'interrupt'; path: SpeakerPath; interrupts: Interrupt[] }
+  | { type: 'budgetWarning'; path: SpeakerPath; warning: BudgetWarning }
   /** A model behind `fallback` or `route` answered, failed (`error`, its message) or was skipped by its circuit breaker. */
   | {
-      type: "modelAttempt";
+      type: 'modelAttempt';
       path: SpeakerPath;
       modelId: string;
-      outcome: "answered" | "failed" | "skipped";
+      outcome: 'answered' | 'failed' | 'skipped';
       error?: string;
       startedAt: number;
       durationMs: number;
     }
   /** Something works worse than it could; `code` says what (`cache_prefix_rewritten`). */
-  | { type: "warning"; path: SpeakerPath; code: string; message: string }
-  | { type: "nodeStart"; path: SpeakerPath; nodeId: string }
+  | { type: 'warning'; path: SpeakerPath; code: string; message: string }
+  | { type: 'nodeStart'; path: SpeakerPath; nodeId: string }
   | {
-      type: "nodeStop";
+      type: 'nodeStop';
       path: SpeakerPath;
       nodeId: string;
       status: string;
@@ -74,12 +74,12 @@ type ServerEventData =
       error?: string;
       executionTimeMs: number;
     }
-  | { type: "transition"; path: SpeakerPath; transition: NodeTransition }
+  | { type: 'transition'; path: SpeakerPath; transition: NodeTransition }
   /** A guardrail blocked the turn (the turn ends `blocked`); nothing it blocked was sent. */
-  | { type: "guardrailTripped"; path: SpeakerPath; trip: GuardrailTrip }
+  | { type: 'guardrailTripped'; path: SpeakerPath; trip: GuardrailTrip }
   /** An output guardrail asked the model for another answer. */
   | {
-      type: "guardrailRetry";
+      type: 'guardrailRetry';
       path: SpeakerPath;
       guardrail: string;
       feedback: string;
@@ -87,20 +87,20 @@ type ServerEventData =
     }
   /** Drop the text this speaker's current answer streamed (a guardrail blocked, retried or rewrote it; a rewrite's text follows). */
   | {
-      type: "textRetracted";
+      type: 'textRetracted';
       path: SpeakerPath;
       guardrail: string;
-      action: "block" | "retry" | "rewrite";
+      action: 'block' | 'retry' | 'rewrite';
     }
-  | { type: "turnEnd"; result: TurnResult }
+  | { type: 'turnEnd'; result: TurnResult }
   /** A re-join after a restart: the events before it were not kept; the run resumed from its store. */
-  | { type: "resumed"; turn: number; attempt: number; detail: string }
+  | { type: 'resumed'; turn: number; attempt: number; detail: string }
   /** A re-join asked for events no longer kept; what follows starts later. */
-  | { type: "gap"; detail: string }
-  | { type: "serverStopping"; detail: string };
+  | { type: 'gap'; detail: string }
+  | { type: 'serverStopping'; detail: string };
 
 /** The `type`s of {@link ServerEvent}. */
-export type ServerEventType = ServerEvent["type"];
+export type ServerEventType = ServerEvent['type'];
 
 /** An event with its id, as stored in a turn's event log. */
 export interface LoggedEvent {

@@ -6,14 +6,10 @@
  * parts; a tool waiting for approval is the SDK's own `tool-approval-request`; nodes, transitions and
  * other interrupts are `data-skein-*` parts; what agents used as tools do, `data-skein-nested` parts.
  */
-import type { ToolResult } from "@skein/core";
-import type { ServerEvent, SpeakerPath } from "../stream/server-events.js";
-import type { UiChunk } from "./ui-chunks.js";
-import {
-  mapNestedEvent,
-  newNestedUiState,
-  type NestedUiState,
-} from "./ui-nested.js";
+import type { ToolResult } from '@skein/core';
+import type { ServerEvent, SpeakerPath } from '../stream/server-events.js';
+import type { UiChunk } from './ui-chunks.js';
+import { mapNestedEvent, newNestedUiState, type NestedUiState } from './ui-nested.js';
 
 /** What the mapping remembers within one turn. */
 export interface UiState {
@@ -51,128 +47,105 @@ export function newUiState(): UiState {
   };
 }
 
-const keyOf = (path: SpeakerPath): string => path.join("/");
+const keyOf = (path: SpeakerPath): string => path.join('/');
 
 function closeSpeaker(state: UiState, key: string, out: UiChunk[]): void {
   const text = state.text.get(key);
-  if (text !== undefined) out.push({ type: "text-end", id: text });
+  if (text !== undefined) out.push({ type: 'text-end', id: text });
   const reasoning = state.reasoning.get(key);
-  if (reasoning !== undefined)
-    out.push({ type: "reasoning-end", id: reasoning });
+  if (reasoning !== undefined) out.push({ type: 'reasoning-end', id: reasoning });
   state.text.delete(key);
   state.reasoning.delete(key);
 }
 
 function closeAll(state: UiState, out: UiChunk[]): void {
-  for (const key of new Set([...state.text.keys(), ...state.reasoning.keys()]))
-    closeSpeaker(state, key, out);
+  for (const key of new Set([...state.text.keys(), ...state.reasoning.keys()])) closeSpeaker(state, key, out);
 }
 
 function openStep(state: UiState, out: UiChunk[]): void {
   if (state.single && !state.stepOpen) {
-    out.push({ type: "start-step" });
+    out.push({ type: 'start-step' });
     state.stepOpen = true;
   }
 }
 
 /** Opens a text or reasoning part for `path` (announcing the speaker) and returns its id. */
-function partFor(
-  state: UiState,
-  kind: "text" | "reasoning",
-  path: SpeakerPath,
-  out: UiChunk[]
-): string {
+function partFor(state: UiState, kind: 'text' | 'reasoning', path: SpeakerPath, out: UiChunk[]): string {
   const key = keyOf(path);
   const open = state[kind].get(key);
   if (open !== undefined) return open;
   openStep(state, out);
   if (!state.text.has(key) && !state.reasoning.has(key))
     out.push({
-      type: "data-skein-speaker",
+      type: 'data-skein-speaker',
       id: `speaker-${state.next}`,
       data: { path: [...path] },
     });
-  const id = `${kind === "text" ? "t" : "r"}${state.next++}`;
+  const id = `${kind === 'text' ? 't' : 'r'}${state.next++}`;
   state[kind].set(key, id);
-  out.push({ type: kind === "text" ? "text-start" : "reasoning-start", id });
+  out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', id });
   return id;
 }
 
 function toolOutput(result: ToolResult): unknown {
-  const texts = result.content.flatMap((c) => ("text" in c ? [c.text] : []));
-  if (texts.length === result.content.length) return texts.join("\n");
-  return result.content.map((c) =>
-    "json" in c ? c.json : "text" in c ? c.text : "[binary content]"
-  );
+  const texts = result.content.flatMap((c) => ('text' in c ? [c.text] : []));
+  if (texts.length === result.content.length) return texts.join('\n');
+  return result.content.map((c) => ('json' in c ? c.json : 'text' in c ? c.text : '[binary content]'));
 }
 
 function toolError(result: ToolResult): string {
   return result.content
-    .map((c) =>
-      "text" in c ? c.text : JSON.stringify("json" in c ? c.json : "[binary]")
-    )
-    .join("\n");
+    .map((c) => ('text' in c ? c.text : JSON.stringify('json' in c ? c.json : '[binary]')))
+    .join('\n');
 }
 
 /**
  * Drops what a speaker's current answer showed: in an agent's turn the step is reset (the SDK drops
  * its parts), in an orchestrator's the part is closed and a `data-skein-retract` part names it.
  */
-function retract(
-  state: UiState,
-  path: SpeakerPath,
-  out: UiChunk[],
-  data: Record<string, unknown>
-): void {
+function retract(state: UiState, path: SpeakerPath, out: UiChunk[], data: Record<string, unknown>): void {
   const key = keyOf(path);
   const text = state.text.get(key);
   if (state.single && state.stepOpen) {
     state.text.delete(key);
     state.reasoning.delete(key);
-    out.push({ type: "reset-step" });
+    out.push({ type: 'reset-step' });
     return;
   }
   closeSpeaker(state, key, out);
   if (text !== undefined)
     out.push({
-      type: "data-skein-retract",
+      type: 'data-skein-retract',
       id: `retract-${state.next++}`,
       data: { path: [...path], part: text, ...data },
     });
 }
 
-const FINISH: Record<
-  string,
-  Extract<UiChunk, { type: "finish" }>["finishReason"]
-> = {
-  completed: "stop",
-  interrupted: "tool-calls",
-  failed: "error",
-  cancelled: "other",
-  budgetExceeded: "length",
-  stopped: "interrupted",
-  blocked: "content-filter",
+const FINISH: Record<string, Extract<UiChunk, { type: 'finish' }>['finishReason']> = {
+  completed: 'stop',
+  interrupted: 'tool-calls',
+  failed: 'error',
+  cancelled: 'other',
+  budgetExceeded: 'length',
+  stopped: 'interrupted',
+  blocked: 'content-filter',
 };
 
-type Handler<T extends ServerEvent["type"]> = (
+type Handler<T extends ServerEvent['type']> = (
   state: UiState,
   event: Extract<ServerEvent, { type: T }>,
-  out: UiChunk[]
+  out: UiChunk[],
 ) => void;
-type Table = { [T in ServerEvent["type"]]: Handler<T> };
+type Table = { [T in ServerEvent['type']]: Handler<T> };
 
 const TABLE: Table = {
   turnStart: (state, e, out) => {
-    state.single = e.kind === "agents";
+    state.single = e.kind === 'agents';
     state.answering = e.answering;
-    out.push(
-      state.answering
-        ? { type: "start" }
-        : { type: "start", messageId: `turn-${e.turn}` }
-    );
+    out.push(state.answering ? { type: 'start' } : { type: 'start', messageId: `turn-${e.turn}` });
     out.push({
-      type: "data-skein-turn",
-      id: "turn",
+      type: 'data-skein-turn',
+      id: 'turn',
       data: {
         turn: e.turn,
         attempt: e.attempt,
@@ -182,21 +155,21 @@ const TABLE: Table = {
       },
     });
     if (!state.single && !state.answering) {
-      out.push({ type: "start-step" });
+      out.push({ type: 'start-step' });
       state.stepOpen = true;
     }
   },
   textDelta: (state, e, out) => {
     out.push({
-      type: "text-delta",
-      id: partFor(state, "text", e.path, out),
+      type: 'text-delta',
+      id: partFor(state, 'text', e.path, out),
       delta: e.data,
     });
   },
   reasoningDelta: (state, e, out) => {
     out.push({
-      type: "reasoning-delta",
-      id: partFor(state, "reasoning", e.path, out),
+      type: 'reasoning-delta',
+      id: partFor(state, 'reasoning', e.path, out),
       delta: e.data,
     });
   },
@@ -204,38 +177,38 @@ const TABLE: Table = {
     closeSpeaker(state, keyOf(e.path), out);
     state.tools.add(e.toolUse.toolUseId);
     out.push({
-      type: "tool-input-available",
+      type: 'tool-input-available',
       toolCallId: e.toolUse.toolUseId,
       toolName: e.toolUse.name,
       input: e.toolUse.input,
       dynamic: true,
       // Who calls it, in a graph or swarm (nodes side by side call tools in between each other's text).
-      ...(e.path.length > 0 ? { title: e.path.join("/") } : {}),
+      ...(e.path.length > 0 ? { title: e.path.join('/') } : {}),
     });
   },
   toolResult: (state, e, out) => {
     const id = e.toolResult.toolUseId;
     if (!state.tools.has(id) && !state.answering) return;
-    if (e.toolResult.status === "success")
+    if (e.toolResult.status === 'success')
       out.push({
-        type: "tool-output-available",
+        type: 'tool-output-available',
         toolCallId: id,
         output: toolOutput(e.toolResult),
         dynamic: true,
       });
     else
       out.push({
-        type: "tool-output-error",
+        type: 'tool-output-error',
         toolCallId: id,
         errorText: toolError(e.toolResult),
         dynamic: true,
       });
   },
   messageAdded: (state, e, out) => {
-    if (e.message.role !== "assistant") return;
+    if (e.message.role !== 'assistant') return;
     closeSpeaker(state, keyOf(e.path), out);
     if (state.single && state.stepOpen) {
-      out.push({ type: "finish-step" });
+      out.push({ type: 'finish-step' });
       state.stepOpen = false;
     }
   },
@@ -245,11 +218,11 @@ const TABLE: Table = {
     if (state.single && state.stepOpen) {
       state.text.delete(key);
       state.reasoning.delete(key);
-      out.push({ type: "reset-step" });
+      out.push({ type: 'reset-step' });
     } else {
       closeSpeaker(state, key, out);
       out.push({
-        type: "data-skein-retry",
+        type: 'data-skein-retry',
         id: `retry-${state.next++}`,
         data: { path: [...e.path], attempt: e.attempt },
       });
@@ -258,32 +231,27 @@ const TABLE: Table = {
   interrupt: (state, e, out) => {
     for (const interrupt of e.interrupts) {
       const use = interrupt.toolUse;
-      if (interrupt.name === "approval" && use) {
+      if (interrupt.name === 'approval' && use) {
         if (!state.tools.has(use.toolUseId))
-          TABLE.toolStart(
-            state,
-            { type: "toolStart", path: e.path, toolUse: use },
-            out
-          );
+          TABLE.toolStart(state, { type: 'toolStart', path: e.path, toolUse: use }, out);
         out.push({
-          type: "tool-approval-request",
+          type: 'tool-approval-request',
           approvalId: interrupt.id,
           toolCallId: use.toolUseId,
         });
       } else {
         out.push({
-          type: "data-skein-interrupt",
+          type: 'data-skein-interrupt',
           id: `interrupt-${interrupt.id}`,
           data: interrupt,
         });
       }
     }
   },
-  textRetracted: (state, e, out) =>
-    retract(state, e.path, out, { guardrail: e.guardrail, action: e.action }),
+  textRetracted: (state, e, out) => retract(state, e.path, out, { guardrail: e.guardrail, action: e.action }),
   guardrailRetry: (_state, e, out) => {
     out.push({
-      type: "data-skein-guardrail-retry",
+      type: 'data-skein-guardrail-retry',
       data: {
         path: [...e.path],
         guardrail: e.guardrail,
@@ -296,14 +264,14 @@ const TABLE: Table = {
   guardrailTripped: (state, e, out) => {
     closeSpeaker(state, keyOf(e.path), out);
     out.push({
-      type: "data-skein-guardrail",
-      id: "guardrail",
+      type: 'data-skein-guardrail',
+      id: 'guardrail',
       data: { ...e.trip, speaker: [...e.path] },
     });
   },
   budgetWarning: (_state, e, out) => {
     out.push({
-      type: "data-skein-budget",
+      type: 'data-skein-budget',
       data: { path: [...e.path], ...e.warning },
       transient: true,
     });
@@ -311,14 +279,14 @@ const TABLE: Table = {
   modelAttempt: (_state, e, out) => {
     const { type: _type, path, ...attempt } = e;
     out.push({
-      type: "data-skein-model-attempt",
+      type: 'data-skein-model-attempt',
       data: { path: [...path], ...attempt },
       transient: true,
     });
   },
   warning: (_state, e, out) => {
     out.push({
-      type: "data-skein-warning",
+      type: 'data-skein-warning',
       data: { path: [...e.path], code: e.code, message: e.message },
       transient: true,
     });
@@ -329,9 +297,9 @@ const TABLE: Table = {
     const run = (state.nodeRuns.get(key) ?? 0) + 1;
     state.nodeRuns.set(key, run);
     out.push({
-      type: "data-skein-node",
+      type: 'data-skein-node',
       id: `node-${key}-${run}`,
-      data: { path, status: "running" },
+      data: { path, status: 'running' },
     });
   },
   nodeStop: (state, e, out) => {
@@ -344,42 +312,40 @@ const TABLE: Table = {
       status: e.status,
       ...(e.error !== undefined ? { error: e.error } : {}),
     };
-    out.push({ type: "data-skein-node", id: `node-${key}-${run}`, data });
+    out.push({ type: 'data-skein-node', id: `node-${key}-${run}`, data });
   },
   transition: (_state, e, out) => {
     out.push({
-      type: "data-skein-transition",
+      type: 'data-skein-transition',
       id: `transition-${keyOf(e.path)}-${e.transition.seq}`,
       data: { path: [...e.path], ...e.transition },
     });
   },
   turnEnd: (state, e, out) => {
     closeAll(state, out);
-    if (state.single && state.stepOpen) out.push({ type: "finish-step" });
+    if (state.single && state.stepOpen) out.push({ type: 'finish-step' });
     state.stepOpen = false;
     const r = e.result;
-    if (r.status === "failed")
+    if (r.status === 'failed')
       out.push({
-        type: "error",
-        errorText: r.failureReason ?? "The turn failed.",
+        type: 'error',
+        errorText: r.failureReason ?? 'The turn failed.',
       });
     out.push({
-      type: "data-skein-result",
-      id: "result",
+      type: 'data-skein-result',
+      id: 'result',
       data: {
         turn: r.turn,
         status: r.status,
-        ...(r.failureReason !== undefined
-          ? { failureReason: r.failureReason }
-          : {}),
+        ...(r.failureReason !== undefined ? { failureReason: r.failureReason } : {}),
       },
     });
-    out.push({ type: "finish", finishReason: FINISH[r.status] ?? "other" });
+    out.push({ type: 'finish', finishReason: FINISH[r.status] ?? 'other' });
     state.ended = true;
   },
   resumed: (_state, e, out) => {
     out.push({
-      type: "data-skein-resumed",
+      type: 'data-skein-resumed',
       data: { turn: e.turn, attempt: e.attempt, detail: e.detail },
       transient: true,
     });
@@ -387,7 +353,7 @@ const TABLE: Table = {
   gap: () => undefined,
   serverStopping: (_state, e, out) => {
     out.push({
-      type: "data-skein-server",
+      type: 'data-skein-server',
       data: { stopping: true, detail: e.detail },
       transient: true,
     });
@@ -395,18 +361,9 @@ const TABLE: Table = {
 };
 
 /** The UI chunks for one server event (appended to `out`); `state` carries what the turn's earlier events left. */
-export function mapUiEvent(
-  state: UiState,
-  event: ServerEvent,
-  out: UiChunk[] = []
-): UiChunk[] {
+export function mapUiEvent(state: UiState, event: ServerEvent, out: UiChunk[] = []): UiChunk[] {
   if (state.ended) return out;
   if (event.nested) mapNestedEvent(state.nested, event, out);
-  else
-    (TABLE[event.type] as Handler<typeof event.type>)(
-      state,
-      event as never,
-      out
-    );
+  else (TABLE[event.type] as Handler<typeof event.type>)(state, event as never, out);
   return out;
 }

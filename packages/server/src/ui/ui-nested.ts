@@ -5,8 +5,8 @@
  * (`kind: 'text'`, one part per answer), a tool call (`kind: 'tool'`, `status` running, then done or
  * error) and what it asked (`kind: 'interrupt'`). Pure, over the turn's state.
  */
-import type { ServerEvent } from "../stream/server-events.js";
-import type { UiChunk } from "./ui-chunks.js";
+import type { ServerEvent } from '../stream/server-events.js';
+import type { UiChunk } from './ui-chunks.js';
 
 /** What the nested parts remember within one turn: each speaker's open text part. */
 export interface NestedUiState {
@@ -23,57 +23,53 @@ export function newNestedUiState(): NestedUiState {
 }
 
 /** Appends the `data-skein-nested` chunks for one event of an agent used as a tool. */
-export function mapNestedEvent(
-  state: NestedUiState,
-  event: ServerEvent,
-  out: UiChunk[]
-): void {
-  if (!("path" in event)) return;
+export function mapNestedEvent(state: NestedUiState, event: ServerEvent, out: UiChunk[]): void {
+  if (!('path' in event)) return;
   const path = [...event.path];
-  const key = path.join("/");
+  const key = path.join('/');
   const part = (id: string, data: Record<string, unknown>): number =>
-    out.push({ type: "data-skein-nested", id, data: { path, ...data } });
+    out.push({ type: 'data-skein-nested', id, data: { path, ...data } });
   switch (event.type) {
-    case "textDelta": {
+    case 'textDelta': {
       const open = state.text.get(key) ?? {
         id: `nested-text-${state.next++}`,
-        text: "",
+        text: '',
       };
       open.text += event.data;
       state.text.set(key, open);
-      part(open.id, { kind: "text", text: open.text });
+      part(open.id, { kind: 'text', text: open.text });
       return;
     }
-    case "textRetracted": {
+    case 'textRetracted': {
       const open = state.text.get(key);
-      if (open) part(open.id, { kind: "text", text: (open.text = "") });
+      if (open) part(open.id, { kind: 'text', text: (open.text = '') });
       return;
     }
-    case "messageAdded":
-      if (event.message.role === "assistant") state.text.delete(key);
+    case 'messageAdded':
+      if (event.message.role === 'assistant') state.text.delete(key);
       return;
-    case "toolStart": {
+    case 'toolStart': {
       const id = `nested-tool-${key}-${event.toolUse.toolUseId}`;
       const call = { tool: event.toolUse.name, input: event.toolUse.input };
       state.tools.set(id, call);
-      part(id, { kind: "tool", ...call, status: "running" });
+      part(id, { kind: 'tool', ...call, status: 'running' });
       return;
     }
-    case "toolResult": {
+    case 'toolResult': {
       const id = `nested-tool-${key}-${event.toolResult.toolUseId}`;
       const call = state.tools.get(id);
       state.tools.delete(id);
       part(id, {
-        kind: "tool",
+        kind: 'tool',
         ...call,
-        status: event.toolResult.status === "success" ? "done" : "error",
+        status: event.toolResult.status === 'success' ? 'done' : 'error',
       });
       return;
     }
-    case "interrupt":
+    case 'interrupt':
       for (const interrupt of event.interrupts)
         part(`nested-interrupt-${interrupt.id}`, {
-          kind: "interrupt",
+          kind: 'interrupt',
           name: interrupt.name,
           source: interrupt.source,
         });
