@@ -62,6 +62,19 @@ describe('the terminal desk', () => {
     expect(one.stdout).toMatch(/^\[budget\] turn: 15 tokens in 1 model call; conversation: 15 of 200000 tokens$/m);
   }, 120_000);
 
+  it('the one-agent desk prints what the refund agent it uses as a tool does, under its name, while it works', async () => {
+    const run = await runDesk(['--dir', dir, '--shape', 'agent'], { input: 'Please refund order 108, 60 EUR\ny\n' });
+    expect(run.code).toBe(0);
+    const out = run.stdout;
+    const looked = out.indexOf('[desk/refund] tool lookup_order {"orderId":"108"}');
+    const asked = out.indexOf('[approval] desk/refund asks to issue_refund');
+    const paid = out.indexOf('[desk/refund] tool issue_refund {"orderId":"108","amountEur":60');
+    const answered = out.indexOf('[desk] tool refund {');
+    expect(looked).toBeGreaterThan(0);
+    expect([looked < asked, asked < paid, paid < answered]).toEqual([true, true, true]);
+    expect(await refundsMade(dir)).toEqual([{ orderId: '108', amountEur: 60 }]);
+  }, 120_000);
+
   it('an approval the input ended before stays stored; /resume later in the chat answers it, with its usage line', async () => {
     const first = await runDesk(['--dir', dir], { input: 'Please refund order 108, 60 EUR\n' });
     expect(first.stdout).toContain('[desk] waiting for approval (');

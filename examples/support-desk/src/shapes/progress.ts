@@ -2,7 +2,8 @@
  * Turns orchestrator and agent stream events into the desk's progress lines. A tool call is printed
  * when it ended (`[billing] tool lookup_order {...}`, or `... failed: <why>`), never when it starts:
  * one that waits for a person's approval is printed as waiting (`[refund] waits for approval: ...`),
- * and as run only once it ran.
+ * and as run only once it ran. An agent used as a tool reports its own calls under its caller's name
+ * (`[desk/refund] tool lookup_order {...}`), never its text (the answer is its caller's).
  */
 import type { AgentStreamEvent, MultiAgentStreamEvent } from '@skein/core';
 import type { DeskProgress } from '../desk.js';
@@ -37,6 +38,8 @@ export function reportAgentEvent(
         `[${who}] tool ${call} failed: ${event.toolResult.content.map((c) => ('text' in c ? c.text : '')).join('')}`,
       );
   } else if (event.type === 'textDelta' && streamText) progress.text(event.data);
+  // An agent used as a tool (the one-agent desk's refund agent): its tool calls, under its caller's name.
+  else if (event.type === 'toolStream') reportAgentEvent(event.event, progress, `${who}/${event.toolUse.name}`, false);
 }
 
 /** A node that stopped to wait for a person: what it waits for (the calls it started and did not end). */

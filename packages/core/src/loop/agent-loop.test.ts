@@ -52,28 +52,35 @@ describe('agent loop', () => {
   });
 
   it('runs tools concurrently but appends results in the order the model asked', async () => {
+    // The three calls all run before any ends; they end in the order b, c, a (released by hand, not by
+    // timers, so a loaded machine cannot reorder them); the results keep the order the model asked.
     const order: string[] = [];
+    const gates = new Map<string, () => void>();
     let running = 0;
     let maxRunning = 0;
-    const slow = tool({
+    const releaseInOrder = async (): Promise<void> => {
+      for (const id of ['b', 'c', 'a']) {
+        gates.get(id)?.();
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    const gated = tool({
       name: 'wait',
       description: 'waits',
-      inputSchema: z.object({ ms: z.number(), id: z.string() }),
-      callback: async ({ ms, id }) => {
+      inputSchema: z.object({ id: z.string() }),
+      callback: async ({ id }) => {
         running++;
         maxRunning = Math.max(maxRunning, running);
-        await new Promise((r) => setTimeout(r, ms));
+        const released = new Promise<void>((r) => gates.set(id, r));
+        if (gates.size === 3) void releaseInOrder();
+        await released;
         running--;
         order.push(id);
         return id;
       },
     });
-    const uses = [
-      { ms: 30, id: 'a' },
-      { ms: 1, id: 'b' },
-      { ms: 15, id: 'c' },
-    ].map((input, i) => ({ name: 'wait', input, toolUseId: `t${i}` }));
-    const agent = new Agent({ model: new ScriptedModel([{ toolUses: uses }, 'done']), tools: [slow] });
+    const uses = ['a', 'b', 'c'].map((id, i) => ({ name: 'wait', input: { id }, toolUseId: `t${i}` }));
+    const agent = new Agent({ model: new ScriptedModel([{ toolUses: uses }, 'done']), tools: [gated] });
     await agent.invoke('go');
     expect(order).toEqual(['b', 'c', 'a']);
     expect(maxRunning).toBe(3);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { EventType, type AGUIEvent } from '@ag-ui/core';
 import type { ServerEvent } from '../stream/server-events.js';
 import type { TurnResult } from '../runs/turn-result.js';
-import { mapAguiEvent, newAguiState } from './agui-mapper.js';
+import { mapAguiEvent } from './agui-mapper.js';
+import { newAguiState } from './agui-speakers.js';
 
 const run = { threadId: 't', runId: 'r' };
 const start = (kind = 'agents', answering = false): ServerEvent => ({

@@ -5,140 +5,27 @@
  * the interrupts a `resume` answers, or `cancelled`) or `RUN_ERROR`; text and reasoning are messages
  * per speaker (graph nodes in parallel each have their own, named by their path); tools are
  * `TOOL_CALL_START/ARGS/END` and `TOOL_CALL_RESULT`; nodes and swarm members are steps; a graph's or
- * swarm's run is the shared state (`STATE_SNAPSHOT`, then `STATE_DELTA`); approvals and everything
- * AG-UI has no event for are `CUSTOM` events named `skein.<what>`.
+ * swarm's run is the shared state (`STATE_SNAPSHOT`, then `STATE_DELTA`); an agent used as a tool is a
+ * subagent (its events carry its `subagentRunId`); approvals and everything AG-UI has no event for are
+ * `CUSTOM` events named `skein.<what>`.
  */
-import { EventType, type AGUIEvent, type JsonPatchOperation } from '@ag-ui/core';
+import { EventType, type AGUIEvent } from '@ag-ui/core';
 import type { ServerEvent, SpeakerPath } from '../stream/server-events.js';
 import { aguiInterrupt, interruptEventValue, toolResultContent } from './agui-interrupts.js';
-import { newRunView, nodeStarted, nodeStopped, runEnded, transitioned, type RunView } from './agui-run-view.js';
-
-/** The AG-UI run a turn is streamed as. */
-export interface AguiRun {
-  threadId: string;
-  runId: string;
-}
-
-/** What the mapping remembers within one run. */
-export interface AguiState {
-  readonly run: AguiRun;
-  /** Prefix of message ids: unique per run attempt, the same for every client of it. */
-  prefix: string;
-  /** The target's name: who speaks in an agent's turn. */
-  name: string;
-  /** The turn answers interrupts: results of tool calls the client saw in the run before. */
-  answering: boolean;
-  /** Open text / reasoning message id by speaker path key. */
-  text: Map<string, string>;
-  reasoning: Map<string, string>;
-  /** The last text message of each speaker (a tool call's parent message). */
-  lastText: Map<string, string>;
-  /** Tool calls started in this run. */
-  tools: Set<string>;
-  /** Open steps (node paths). */
-  steps: Set<string>;
-  /** The orchestrator's run (graphs and swarms), the shared state. */
-  view: RunView | undefined;
-  next: number;
-  ended: boolean;
-}
-
-/** A fresh state for one client's stream of `run`. */
-export function newAguiState(run: AguiRun): AguiState {
-  return {
-    run,
-    prefix: run.runId,
-    name: '',
-    answering: false,
-    text: new Map(),
-    reasoning: new Map(),
-    lastText: new Map(),
-    tools: new Set(),
-    steps: new Set(),
-    view: undefined,
-    next: 0,
-    ended: false,
-  };
-}
-
-const keyOf = (path: SpeakerPath): string => path.join('/');
-
-function custom(name: string, value: unknown): AGUIEvent {
-  return { type: EventType.CUSTOM, name: `skein.${name}`, value };
-}
-
-function delta(state: AguiState, ops: JsonPatchOperation[], out: AGUIEvent[]): void {
-  if (state.view && ops.length > 0) out.push({ type: EventType.STATE_DELTA, delta: ops });
-}
-
-function closeSpeaker(state: AguiState, key: string, out: AGUIEvent[]): void {
-  const text = state.text.get(key);
-  if (text !== undefined) out.push({ type: EventType.TEXT_MESSAGE_END, messageId: text });
-  const reasoning = state.reasoning.get(key);
-  if (reasoning !== undefined) {
-    out.push({ type: EventType.REASONING_MESSAGE_END, messageId: reasoning });
-    out.push({ type: EventType.REASONING_END, messageId: reasoning });
-  }
-  state.text.delete(key);
-  state.reasoning.delete(key);
-}
-
-function closeAll(state: AguiState, out: AGUIEvent[]): void {
-  for (const key of new Set([...state.text.keys(), ...state.reasoning.keys()])) closeSpeaker(state, key, out);
-  for (const step of state.steps) out.push({ type: EventType.STEP_FINISHED, stepName: step });
-  state.steps.clear();
-}
-
-function openText(state: AguiState, path: SpeakerPath, out: AGUIEvent[]): string {
-  const key = keyOf(path);
-  const open = state.text.get(key);
-  if (open !== undefined) return open;
-  const messageId = `${state.prefix}:m${state.next++}`;
-  state.text.set(key, messageId);
-  state.lastText.set(key, messageId);
-  const name = path.length > 0 ? key : state.name;
-  out.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant', ...(name ? { name } : {}) });
-  return messageId;
-}
-
-function openReasoning(state: AguiState, path: SpeakerPath, out: AGUIEvent[]): string {
-  const key = keyOf(path);
-  const open = state.reasoning.get(key);
-  if (open !== undefined) return open;
-  const messageId = `${state.prefix}:r${state.next++}`;
-  state.reasoning.set(key, messageId);
-  out.push({ type: EventType.REASONING_START, messageId });
-  out.push({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning' });
-  return messageId;
-}
-
-function toolCall(
-  state: AguiState,
-  path: SpeakerPath,
-  use: { toolUseId: string; name: string; input: unknown },
-  out: AGUIEvent[],
-): void {
-  const key = keyOf(path);
-  closeSpeaker(state, key, out);
-  state.tools.add(use.toolUseId);
-  const parent = state.lastText.get(key);
-  out.push({
-    type: EventType.TOOL_CALL_START,
-    toolCallId: use.toolUseId,
-    toolCallName: use.name,
-    ...(parent !== undefined ? { parentMessageId: parent } : {}),
-  });
-  out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: use.toolUseId, delta: JSON.stringify(use.input ?? {}) });
-  out.push({ type: EventType.TOOL_CALL_END, toolCallId: use.toolUseId });
-}
-
-/** Drops what a speaker's current answer showed: its message is closed and a custom event names it. */
-function retract(state: AguiState, path: SpeakerPath, out: AGUIEvent[], data: Record<string, unknown>): void {
-  const key = keyOf(path);
-  const messageId = state.text.get(key);
-  closeSpeaker(state, key, out);
-  out.push(custom('textRetracted', { path: [...path], ...(messageId !== undefined ? { messageId } : {}), ...data }));
-}
+import { newRunView, nodeStarted, nodeStopped, runEnded, transitioned } from './agui-run-view.js';
+import {
+  closeAll,
+  closeSpeaker,
+  custom,
+  delta,
+  keyOf,
+  openReasoning,
+  openText,
+  retract,
+  toolCall,
+  type AguiState,
+} from './agui-speakers.js';
+import { endAll, endCall, noteRaised, raiserOf, scopedIds, subagentOf } from './agui-subagents.js';
 
 /** `custom` for an event AG-UI has no event for: its fields, `type` left out. */
 function passThrough<T extends ServerEvent['type']>(name: string): Handler<T> {
@@ -190,6 +77,7 @@ const TABLE: Table = {
   toolResult: (state, e, out) => {
     const id = e.toolResult.toolUseId;
     if (!state.tools.has(id) && !state.answering) return;
+    endCall(state.sub, e.toolResult, out);
     out.push({
       type: EventType.TOOL_CALL_RESULT,
       messageId: `${state.prefix}:t:${id}`,
@@ -248,6 +136,7 @@ const TABLE: Table = {
   turnEnd: (state, e, out) => {
     closeAll(state, out);
     const r = e.result;
+    endAll(state.sub, r.status, out);
     if (state.view) delta(state, runEnded(state.view, r.status), out);
     const { threadId, runId } = state.run;
     const code = ERROR_CODES[r.status];
@@ -258,7 +147,11 @@ const TABLE: Table = {
           : (r.failureReason ?? `The run ended ${r.status}.`);
       out.push({ type: EventType.RUN_ERROR, message, code });
     } else if (r.status === 'interrupted') {
-      const outcome = { type: 'interrupt' as const, interrupts: r.interrupts.map(aguiInterrupt) };
+      const interrupts = r.interrupts.map((interrupt) => {
+        const subagentRunId = raiserOf(state.sub, interrupt.id);
+        return { ...aguiInterrupt(interrupt), ...(subagentRunId !== undefined ? { subagentRunId } : {}) };
+      });
+      const outcome = { type: 'interrupt' as const, interrupts };
       out.push({ type: EventType.RUN_FINISHED, threadId, runId, outcome });
     } else {
       const outcome = r.status === 'cancelled' ? { type: 'cancelled' as const } : { type: 'success' as const };
@@ -275,6 +168,33 @@ const TABLE: Table = {
 /** The AG-UI events for one server event (appended to `out`); `state` carries what the run's earlier events left. */
 export function mapAguiEvent(state: AguiState, event: ServerEvent, out: AGUIEvent[] = []): AGUIEvent[] {
   if (state.ended) return out;
+  if (event.nested && 'path' in event) return mapNested(state, event, out);
   (TABLE[event.type] as Handler<typeof event.type>)(state, event as never, out);
   return out;
 }
+
+/** An event of an agent used as a tool: mapped as any other, each AG-UI event it makes attributed to its subagent. */
+function mapNested(state: AguiState, event: ServerEvent & { path: SpeakerPath }, out: AGUIEvent[]): AGUIEvent[] {
+  const subagentRunId = subagentOf(state.sub, state.prefix, event.path, out);
+  const from = out.length;
+  const scoped = scopedIds(event, subagentRunId);
+  (TABLE[scoped.type] as Handler<typeof scoped.type>)(state, scoped as never, out);
+  for (let i = from; i < out.length; i++) {
+    const made = out[i] as AGUIEvent;
+    if (!SUBAGENT_EVENTS.has(made.type)) out[i] = { ...made, subagentRunId } as AGUIEvent;
+  }
+  if (event.type === 'interrupt')
+    noteRaised(
+      state.sub,
+      subagentRunId,
+      event.interrupts.map((interrupt) => interrupt.id),
+    );
+  return out;
+}
+
+/** Events that name a subagent themselves (their `subagentRunId` is the subagent's, not an attribution). */
+const SUBAGENT_EVENTS: ReadonlySet<EventType> = new Set([
+  EventType.SUBAGENT_STARTED,
+  EventType.SUBAGENT_FINISHED,
+  EventType.SUBAGENT_ERROR,
+]);

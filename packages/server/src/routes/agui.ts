@@ -6,7 +6,7 @@
  * the run that runs (or just ran, or was cut by a restart) re-joins it instead of starting another.
  */
 import type { Context } from 'hono';
-import type { AguiRun } from '../agui/agui-mapper.js';
+import type { AguiRun } from '../agui/agui-speakers.js';
 import { parseRunAgentInput, promptOfRunInput } from '../agui/agui-input.js';
 import { ProblemError } from '../http/problem.js';
 import { placeConversation, targetRouteFor, traceParentOf, type ConversationRoute } from '../http/route-context.js';

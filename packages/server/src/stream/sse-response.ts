@@ -9,7 +9,8 @@
 import type { AGUIEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { Context } from 'hono';
-import { mapAguiEvent, newAguiState, type AguiRun } from '../agui/agui-mapper.js';
+import { mapAguiEvent } from '../agui/agui-mapper.js';
+import { newAguiState, type AguiRun } from '../agui/agui-speakers.js';
 import type { EventLog } from '../runs/event-log.js';
 import { mapUiEvent, newUiState } from '../ui/ui-mapper.js';
 import { UI_STREAM_DONE, UI_STREAM_HEADERS, type UiChunk } from '../ui/ui-chunks.js';
