@@ -1,5 +1,5 @@
 /** `createServer`'s options, checked at once: every mistake is a ConfigurationError naming the option and the fix. */
-import { ConfigurationError } from '@skein/core';
+import { checkGuardrailOptions, ConfigurationError } from '@skein/core';
 import {
   DEFAULT_LIMITS,
   type AgentFactory,
@@ -17,6 +17,7 @@ const KNOWN = [
   'authorize',
   'authorizeAnswer',
   'limits',
+  'inputGuardrails',
   'runOptions',
   'onError',
 ];
@@ -82,6 +83,7 @@ export function checkOptions(options: ServerOptions): {
   for (const key of ['authorize', 'authorizeAnswer', 'runOptions', 'onError'] as const)
     if (options[key] !== undefined && typeof options[key] !== 'function')
       throw new ConfigurationError(`createServer: ${key} must be a function.`);
+  checkGuardrailOptions({ inputGuardrails: options.inputGuardrails }, 'createServer:');
   const all = {
     agents: factories(options, 'agents'),
     graphs: factories(options, 'graphs'),

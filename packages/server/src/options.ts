@@ -2,6 +2,8 @@ import type {
   Agent,
   AuthorizeAnswer,
   BudgetOption,
+  Guardrail,
+  InputSubject,
   InvocationState,
   MemoryTarget,
   MultiAgentBase,
@@ -115,6 +117,13 @@ export interface ServerOptions {
    * Default: whoever may send messages in the conversation.
    */
   authorizeAnswer?: AuthorizeAnswer;
+  /**
+   * Guardrails on every message a client sends (any door), checked before anything of it is stored:
+   * a rewrite (e.g. PII redacted) is what the turn's record keeps and what the target is given; a
+   * block answers 422 `guardrail-tripped` and stores nothing. Answers to interrupts are not messages
+   * and are not checked. The target's own input guardrails still run on what it is given.
+   */
+  inputGuardrails?: readonly Guardrail<InputSubject>[];
   /** Limits (each has a default). */
   limits?: Partial<Limits>;
   /** Options of each turn's `invoke` (e.g. a per-conversation `RunBudget`). Default none. */

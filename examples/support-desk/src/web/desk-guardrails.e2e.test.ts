@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,10 +109,8 @@ describe.each(['graphs', 'swarms', 'agents'] as const)('the desk’s guardrails 
     expect(read.status).toBe(200);
     expect(stored).toContain('"status":"blocked"');
     // Every row of every table of the SQLite store (sessions, the server's records, memory and its
-    // full-text index), as the store holds them once the turn ended. Not the file's bytes: a turn's
-    // start record holds the message as sent until the turn's end replaces it with the guardrails'
-    // version, and SQLite may keep the replaced page in its write-ahead log until a checkpoint
-    // (stated in the server README).
+    // full-text index), and every byte of its files (the write-ahead log included): the server's
+    // input guardrails redact a message before its turn's record is written, so no page ever held it.
     const db = new Database(join(dir, 'desk.db'), { readonly: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
     const database = tables
@@ -122,8 +121,12 @@ describe.each(['graphs', 'swarms', 'agents'] as const)('the desk’s guardrails 
       )
       .join('\n');
     db.close();
+    const files = readdirSync(dir)
+      .filter((name) => name.startsWith('desk.db'))
+      .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+      .join('\n');
     expect(tables.length).toBeGreaterThan(0);
-    for (const secret of PERSONAL) expect(stored + database, secret).not.toContain(secret);
+    for (const secret of PERSONAL) expect(stored + database + files, secret).not.toContain(secret);
   });
 });
 

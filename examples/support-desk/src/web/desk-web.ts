@@ -9,6 +9,7 @@ import { isSafeMemoryId, principalId, RunBudget, type SessionManager } from '@sk
 import { Memory } from '@skein/memory';
 import { createServer, type Limits, type ServerControl, type SkeinServer, type TargetKind } from '@skein/server';
 import { Hono } from 'hono';
+import { deskPii } from '../desk-guardrails.js';
 import type { DeskModels } from '../desk-models.js';
 import { DeskStore } from '../desk-store.js';
 import type { DeskParts, DeskShape } from '../desk.js';
@@ -78,6 +79,8 @@ export function createDeskWeb(options: DeskWebOptions): SkeinServer {
     sessions: options.sessions.managerFor,
     authorize: deskAuthorize(options.keys),
     authorizeAnswer: deskAuthorizeAnswer,
+    // Personal data is redacted before the customer's message is stored at all (the agents redact it again, finding none).
+    inputGuardrails: [deskPii],
     runOptions: ({ sessionId, principal, conversationId }) => {
       // The customer's id as the memory resource (the principal is `customer:<id>`, also when the supervisor acts for one).
       const customer = principalId(principal).replace(/^customer:/, '');

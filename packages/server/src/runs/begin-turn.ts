@@ -1,7 +1,8 @@
 /**
  * The gate before a turn: the server is not stopping (503), the principal has turns left this minute
- * (429), the process has room for one more run (503), and the conversation is free (409 with what
- * runs, or a wait when the request asked for it). Then the turn is opened; when another server process
+ * (429), the process has room for one more run (503), the server's input guardrails pass the message
+ * (422, nothing stored), and the conversation is free (409 with what runs, or a wait when the request
+ * asked for it). Then the turn is opened; when another server process
  * holds the conversation, a request that asked to wait waits for it there too (wait-elsewhere.ts).
  */
 import { notFound, ProblemError } from '../http/problem.js';
@@ -9,6 +10,7 @@ import type { ConversationRoute } from '../http/route-context.js';
 import type { ServerContext } from '../server-context.js';
 import type { TurnPrompt } from '../store/conversation-record.js';
 import type { TraceParent } from '../telemetry/trace-parent.js';
+import { checkMessage } from './check-message.js';
 import { openTurn } from './open-turn.js';
 import type { Reservation, RunningTurn } from './run-registry.js';
 import { busyElsewhere, waitElsewhere } from './wait-elsewhere.js';
@@ -105,6 +107,8 @@ export async function beginTurn(
       },
     );
   }
+  // The server's input guardrails before anything of the message is stored.
+  const checked = await checkMessage(ctx, route, prompt);
   // Waiting: for a turn of this process (the registry tells when it ends), or of another process (the store does).
   const deadline = Date.now() + ctx.limits.waitMs;
   for (let attempt = 0; ; attempt++) {
@@ -120,7 +124,7 @@ export async function beginTurn(
           door: route.action,
           principal: route.principal,
           owner: route.owner,
-          prompt,
+          prompt: checked,
           traceParent: options.traceParent,
           runId: options.runId,
         },
