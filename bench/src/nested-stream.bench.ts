@@ -3,22 +3,22 @@
  * - the outer agent's stream, per event of an agent it uses as a tool, against that nested agent's
  *   own stream per event (the floor: the same agent streamed directly), in paired rounds of the same
  *   run (median and range of the per-round ratios); target ≤ 1.2x;
- * - `invoke()` of a graph whose node uses agents as tools, nobody listening: µs and heap bytes per
- *   run (run this file on main and on the branch to compare; nobody listening must cost the same).
+ * - `invoke()` of a graph whose node uses agents as tools, nobody listening: CPU µs and heap bytes per
+ *   run (`--graph-only` runs it alone, also on code from before issue 51: nobody listening must cost the same).
  * Run: node --conditions=@skein/source --expose-gc --max-semi-space-size=256 --import tsx bench/src/nested-stream.bench.ts
  */
 import { Agent } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { GraphBuilder } from '@skein/graph';
-import { table, usPerOp } from './measure.js';
+import { table } from './measure.js';
 
 const TEXT = 'Looking up order 42 and checking the refund rules for it. '.repeat(8);
 
-/** A nested agent that streams `TEXT` one small chunk per event. */
-const nested = (name: string): Agent =>
+/** A nested agent that streams `text` one small chunk per event. */
+const nested = (name: string, text = TEXT): Agent =>
   new Agent({
     name,
-    model: new ScriptedModel([{ text: TEXT }], {
+    model: new ScriptedModel([{ text }], {
       loop: true,
       record: false,
       chunkSize: 4,
@@ -55,32 +55,63 @@ async function cpuUsPerOp(fn: () => Promise<unknown>, iterations: number): Promi
   return (used.user + used.system) / iterations;
 }
 
-async function perEvent(): Promise<(string | number)[]> {
-  const own = nested('refund');
+/** Events of the own stream, and nested (`toolStream`) events of the outer stream. */
+async function counts(own: Agent, parent: Agent): Promise<{ own: number; nested: number }> {
   const ownEvents = await drain(own.stream('order 42'));
-  const parent = outer(nested('refund'));
   let nestedEvents = 0;
   for await (const e of parent.stream('refund 42')) if (e.type === 'toolStream') nestedEvents++;
-  const pairs: { ownPer: number; outerPer: number }[] = [];
+  return { own: ownEvents, nested: nestedEvents };
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+const range = (values: number[]): string => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
+
+/**
+ * Per round: the nested agent streamed on its own and through the outer agent, with the long text
+ * and with one chunk. "Whole run" divides the outer run by its nested events (its own two model
+ * calls and the tool call included: an upper bound); "marginal" is what one more nested event costs
+ * (long minus short, per extra event) on each side: the cost of the hand-over itself.
+ */
+async function perEvent(): Promise<(string | number)[][]> {
+  const own = nested('refund');
+  const ownShort = nested('refund', 'ok');
+  const parent = outer(nested('refund'));
+  const parentShort = outer(nested('refund', 'ok'));
+  const long = await counts(own, parent);
+  const short = await counts(ownShort, parentShort);
+  const whole = { own: [] as number[], outer: [] as number[], ratio: [] as number[] };
+  const marginal = { own: [] as number[], outer: [] as number[], ratio: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     const ownUs = await cpuUsPerOp(() => drain(own.stream('order 42')), 200);
     const parentUs = await cpuUsPerOp(() => drain(parent.stream('refund 42')), 200);
-    // The whole outer run per nested event (its own two model calls and the tool call included: an upper bound).
-    pairs.push({ ownPer: ownUs / ownEvents, outerPer: parentUs / nestedEvents });
+    const ownShortUs = await cpuUsPerOp(() => drain(ownShort.stream('order 42')), 200);
+    const parentShortUs = await cpuUsPerOp(() => drain(parentShort.stream('refund 42')), 200);
+    whole.own.push(ownUs / long.own);
+    whole.outer.push(parentUs / long.nested);
+    whole.ratio.push(parentUs / long.nested / (ownUs / long.own));
+    const ownMore = (ownUs - ownShortUs) / (long.own - short.own);
+    const outerMore = (parentUs - parentShortUs) / (long.nested - short.nested);
+    marginal.own.push(ownMore);
+    marginal.outer.push(outerMore);
+    marginal.ratio.push(outerMore / ownMore);
   }
-  const ratios = pairs.map((p) => p.outerPer / p.ownPer).sort((a, b) => a - b);
-  const mid = pairs.sort((a, b) => a.outerPer / a.ownPer - b.outerPer / b.ownPer)[ROUNDS >> 1] as {
-    ownPer: number;
-    outerPer: number;
-  };
-  const range = `${(ratios[0] ?? 0).toFixed(2)}-${(ratios.at(-1) ?? 0).toFixed(2)}`;
   return [
-    'nested event, outer stream vs own stream',
-    nestedEvents,
-    mid.ownPer,
-    mid.outerPer,
-    ratios[ROUNDS >> 1] ?? 0,
-    range,
+    [
+      'nested event, whole outer run per event',
+      long.nested,
+      median(whole.own),
+      median(whole.outer),
+      median(whole.ratio),
+      range(whole.ratio),
+    ],
+    [
+      'nested event, marginal',
+      long.nested - short.nested,
+      median(marginal.own),
+      median(marginal.outer),
+      median(marginal.ratio),
+      range(marginal.ratio),
+    ],
   ];
 }
 
@@ -94,7 +125,7 @@ function graphWithNestedTools(): ReturnType<GraphBuilder['build']> {
 
 async function quietGraph(): Promise<(string | number)[]> {
   const graph = graphWithNestedTools();
-  const us = await usPerOp(() => graph.invoke('refund 42'), 100);
+  const us = await cpuUsPerOp(() => graph.invoke('refund 42'), 300);
   const gc = (globalThis as { gc?: () => void }).gc;
   const runs = 200;
   gc?.();
@@ -104,9 +135,12 @@ async function quietGraph(): Promise<(string | number)[]> {
   return ['graph.invoke() with agents as tools, unobserved', runs, us, bytes, gc ? 'gc' : 'no --expose-gc'];
 }
 
-table([
-  ['case', 'events', 'own CPU µs/event', 'outer CPU µs/event', 'median ratio', `range (${ROUNDS} paired rounds)`],
-  await perEvent(),
-]);
-console.log('');
-table([['case', 'runs', 'µs/run', 'heap bytes/run', ''], await quietGraph()]);
+// `--graph-only`: the unobserved graph alone (it runs on code from before issue 51 too, to compare).
+if (!process.argv.includes('--graph-only')) {
+  table([
+    ['case', 'events', 'own CPU µs/event', 'outer CPU µs/event', 'median ratio', `range (${ROUNDS} paired rounds)`],
+    ...(await perEvent()),
+  ]);
+  console.log('');
+}
+table([['case', 'runs', 'CPU µs/run', 'heap bytes/run', ''], await quietGraph()]);
