@@ -1,0 +1,205 @@
+/**
+ * Durable steps against LangGraph: a chain of NODES nodes, one model call per node (models that
+ * answer at once), on SQLite on disk, each step committed before the next starts: skein's Graph on
+ * SqliteSessionRepository, and LangGraph's StateGraph (MessagesAnnotation) with its own SQLite
+ * checkpointer (@langchain/langgraph-checkpoint-sqlite, `durability: 'sync'`; its default `'async'`
+ * also shown). Both at synchronous=FULL, then both at NORMAL, in the same run, in BENCH_ROUNDS
+ * paired rounds (default 5; each round runs every setting once, a fresh database each, after one
+ * warm-up run in that database). Per node: the run's wall time / NODES; without a store (skein: no
+ * session; LangGraph: no checkpointer); the bytes of records (skein: the `doc` of every row of the
+ * session; LangGraph: checkpoint + metadata blobs and pending-write values of the thread) and of WAL
+ * appended by the run; beside the floor, one `BEGIN IMMEDIATE; INSERT <skein's bytes per node>;
+ * COMMIT` at the same durability (median of 15).
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { BaseMessage } from '@langchain/core/messages';
+import { HumanMessage } from '@langchain/core/messages';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import Database from 'better-sqlite3';
+import { Agent, RepositorySessionManager } from '@skein/core';
+import { ScriptedModel } from '@skein/core/testing';
+import { GraphBuilder } from '@skein/graph';
+import { SqliteSessionRepository } from '@skein/session-sqlite';
+import { table } from './measure.js';
+
+const NODES = 30;
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+const TEXT = 'this node did its part of the work';
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const walBytes = async (db: string): Promise<number> => (await fs.stat(`${db}-wal`).catch(() => ({ size: 0 }))).size;
+
+/** skein: a chain of NODES agents; ms per node of one run on `repository` (or none). */
+async function skeinRun(repository: SqliteSessionRepository | undefined, id: string): Promise<number> {
+  const b = new GraphBuilder().setId(id);
+  if (repository) b.setSessionManager(new RepositorySessionManager({ sessionId: id, repository }));
+  for (let i = 0; i < NODES; i++) {
+    const model = new ScriptedModel([{ text: TEXT }], { loop: true, record: false });
+    b.addNode(new Agent({ name: `n${i}`, model, retryStrategy: null }));
+    if (i > 0) b.addEdge(`n${i - 1}`, `n${i}`);
+  }
+  const start = performance.now();
+  const result = await b.build().invoke('Route this request.');
+  if (result.status !== 'completed') throw new Error(`skein run ${id} ended ${result.status}`);
+  return (performance.now() - start) / NODES;
+}
+
+/** What the LangGraph builder is used as here (its types follow each node name added). */
+interface LangGraphBuilder {
+  addNode(name: string, run: (state: { messages: BaseMessage[] }) => Promise<{ messages: BaseMessage[] }>): this;
+  addEdge(from: string, to: string): this;
+  compile(options: { checkpointer?: BaseCheckpointSaver }): {
+    invoke(input: unknown, config: Record<string, unknown>): Promise<{ messages: BaseMessage[] }>;
+  };
+}
+
+/** LangGraph: the same chain; ms per node of one run with `saver` (or none). */
+async function langGraphRun(
+  saver: BaseCheckpointSaver | undefined,
+  thread: string,
+  durability: string,
+): Promise<number> {
+  const model = new FakeListChatModel({ responses: [TEXT] });
+  const b = new StateGraph(MessagesAnnotation) as unknown as LangGraphBuilder;
+  for (let i = 0; i < NODES; i++) b.addNode(`n${i}`, async (s) => ({ messages: [await model.invoke(s.messages)] }));
+  b.addEdge(START, 'n0');
+  for (let i = 1; i < NODES; i++) b.addEdge(`n${i - 1}`, `n${i}`);
+  b.addEdge(`n${NODES - 1}`, END);
+  const app = b.compile(saver ? { checkpointer: saver } : {});
+  const start = performance.now();
+  const out = await app.invoke(
+    { messages: [new HumanMessage('Route this request.')] },
+    { configurable: { thread_id: thread }, durability, recursionLimit: NODES + 5 },
+  );
+  if (out.messages.length !== NODES + 1) throw new Error(`LangGraph run ${thread}: ${out.messages.length} messages`);
+  return (performance.now() - start) / NODES;
+}
+
+type Sample = { ms: number; records: number; wal: number };
+const SKEIN_TABLES = [
+  'skein_sessions',
+  'skein_agents',
+  'skein_messages',
+  'skein_multi_agents',
+  'skein_nodes',
+  'skein_transitions',
+];
+
+async function skeinSample(dir: string, sync: 'FULL' | 'NORMAL', round: number): Promise<Sample> {
+  const file = path.join(dir, `skein-${sync}-${round}.db`);
+  const repository = new SqliteSessionRepository({ path: file, synchronous: sync });
+  await skeinRun(repository, 'warm');
+  const walBefore = await walBytes(file);
+  const ms = await skeinRun(repository, 'measured');
+  const wal = (await walBytes(file)) - walBefore;
+  await repository.close();
+  const db = new Database(file, { readonly: true });
+  let records = 0;
+  for (const t of SKEIN_TABLES)
+    records += (
+      db.prepare(`SELECT coalesce(sum(length(doc)), 0) AS n FROM ${t} WHERE session_id = ?`).get('measured') as {
+        n: number;
+      }
+    ).n;
+  db.close();
+  return { ms, records: records / NODES, wal: wal / NODES };
+}
+
+async function langGraphSample(
+  dir: string,
+  sync: 'FULL' | 'NORMAL',
+  round: number,
+  durability: string,
+): Promise<Sample> {
+  const file = path.join(dir, `langgraph-${sync}-${durability}-${round}.db`);
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${sync}`);
+  const saver = new SqliteSaver(db);
+  await langGraphRun(saver, 'warm', durability);
+  const walBefore = await walBytes(file);
+  const ms = await langGraphRun(saver, 'measured', durability);
+  const wal = (await walBytes(file)) - walBefore;
+  const row = (sql: string) => (db.prepare(sql).get('measured') as { n: number }).n;
+  const records =
+    row('SELECT coalesce(sum(length(checkpoint) + length(metadata)), 0) AS n FROM checkpoints WHERE thread_id = ?') +
+    row('SELECT coalesce(sum(length(value)), 0) AS n FROM writes WHERE thread_id = ?');
+  db.close();
+  return { ms, records: records / NODES, wal: wal / NODES };
+}
+
+/** One transaction of `bytes` at `sync`: median ms of 15. */
+function floorMs(dir: string, sync: string, bytes: number): number {
+  const db = new Database(path.join(dir, `floor-${sync}-${Math.random()}.db`));
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${sync}`);
+  db.exec('CREATE TABLE floor (id INTEGER PRIMARY KEY, doc TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO floor (doc) VALUES (?)');
+  const samples: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const t = performance.now();
+    db.exec('BEGIN IMMEDIATE');
+    insert.run('x'.repeat(bytes));
+    db.exec('COMMIT');
+    samples.push(performance.now() - t);
+  }
+  db.close();
+  return median(samples);
+}
+
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-durable-chain-'));
+const settings = ['skein', 'LangGraph sync', 'LangGraph async (its default)'] as const;
+const rows: (string | number)[][] = [
+  [
+    'synchronous',
+    'setting',
+    'µs/node (range)',
+    'no-store µs/node',
+    'x LangGraph sync',
+    'records B/node',
+    'WAL B/node',
+    'floor µs',
+    'x floor',
+  ],
+];
+try {
+  for (const sync of ['FULL', 'NORMAL'] as const) {
+    const got = new Map<string, Sample[]>(settings.map((s) => [s, []]));
+    const bare = { skein: [] as number[], langgraph: [] as number[], floor: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      got.get('skein')?.push(await skeinSample(dir, sync, round));
+      got.get('LangGraph sync')?.push(await langGraphSample(dir, sync, round, 'sync'));
+      got.get('LangGraph async (its default)')?.push(await langGraphSample(dir, sync, round, 'async'));
+      bare.skein.push(await skeinRun(undefined, `bare-${round}`));
+      bare.langgraph.push(await langGraphRun(undefined, `bare-${round}`, 'sync'));
+      const skeinBytes = median((got.get('skein') ?? []).map((s) => s.records));
+      bare.floor.push(floorMs(dir, sync, Math.round(skeinBytes)));
+      console.error(`  done: round ${round + 1} at ${sync}`);
+    }
+    const lgSync = median((got.get('LangGraph sync') ?? []).map((s) => s.ms));
+    const floor = median(bare.floor);
+    for (const [setting, samples] of got) {
+      const ms = samples.map((s) => s.ms);
+      const m = median(ms);
+      rows.push([
+        sync,
+        setting,
+        `${Math.round(m * 1000)} (${Math.round(Math.min(...ms) * 1000)}-${Math.round(Math.max(...ms) * 1000)})`,
+        Math.round(median(setting === 'skein' ? bare.skein : bare.langgraph) * 1000),
+        (m / lgSync).toFixed(2),
+        Math.round(median(samples.map((s) => s.records))),
+        Math.round(median(samples.map((s) => s.wal))),
+        Math.round(floor * 1000),
+        (m / floor).toFixed(2),
+      ]);
+    }
+  }
+} finally {
+  await fs.rm(dir, { recursive: true, force: true });
+}
+console.log(`a chain of ${NODES} nodes, one model call each, SQLite on disk (${os.tmpdir()}), ${ROUNDS} paired rounds`);
+table(rows);
