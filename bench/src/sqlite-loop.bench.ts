@@ -5,17 +5,17 @@
  * delay) is recorded, p50 / p99, in three settings timed back to back in each of BENCH_ROUNDS rounds:
  * - `floor`: the in-memory conversations alone;
  * - `on-loop FULL (hand-written)`: beside them, what the SQLite store did before its commits left the
- *   event loop: one better-sqlite3 transaction per turn of the loop (group commit), synchronous=FULL,
- *   carrying one ~600-byte row for each of SQLITE_WRITERS writers, COMMIT (and its fsync) on the loop;
+ *   event loop, written by hand (`onLoopWriters`);
  * - `SqliteSessionRepository FULL`: beside them, SQLITE_WRITERS conversations on one
- *   SqliteSessionRepository (synchronous=FULL, group commit) whose models answer at once, so they
- *   commit as fast as the store lets them.
- * Also the SQLite writes committed per second in each setting. The table gives the median of the
- * rounds (and the range of p99).
+ *   SqliteSessionRepository (synchronous=FULL, group commit) whose models answer after
+ *   SQLITE_MODEL_DELAY_MS.
+ * Also the event loop's delay (perf_hooks' monitorEventLoopDelay, p99 and max) and the SQLite writes
+ * committed per second in each setting. The table gives the median of the rounds (and the range of p99).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { Agent, InMemorySessionRepository, RepositorySessionManager, type SessionRepository } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
@@ -25,6 +25,7 @@ import { table } from './measure.js';
 const IN_MEMORY = Number(process.env['BENCH_IN_MEMORY'] ?? 20);
 const SQLITE_WRITERS = Number(process.env['BENCH_SQLITE_WRITERS'] ?? 20);
 const MODEL_DELAY_MS = 20;
+const SQLITE_MODEL_DELAY_MS = 20;
 const WINDOW_MS = Number(process.env['BENCH_WINDOW_MS'] ?? 2_000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -60,7 +61,12 @@ async function inMemoryTurns(round: number, until: () => boolean): Promise<numbe
   return added;
 }
 
-/** The old design by hand: one FULL transaction per turn of the loop, COMMIT on the loop. */
+/**
+ * The old design by hand: SQLITE_WRITERS writers that each write two ~600-byte rows per
+ * SQLITE_MODEL_DELAY_MS (as a conversation stores its user and assistant messages), group commit
+ * (rows queued in one turn of the loop go in one transaction in a `setImmediate`), synchronous=FULL,
+ * the COMMIT and its fsync on the loop.
+ */
 async function onLoopWriters(file: string, stop: () => boolean): Promise<number> {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -68,14 +74,31 @@ async function onLoopWriters(file: string, stop: () => boolean): Promise<number>
   db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, doc TEXT NOT NULL)');
   const insert = db.prepare('INSERT INTO t (doc) VALUES (?)');
   const doc = JSON.stringify({ message: { role: 'assistant', content: [{ text: 'x'.repeat(500) }] } });
+  let queued: (() => void)[] = [];
   let writes = 0;
-  while (!stop()) {
+  const flush = (): void => {
+    const done = queued;
+    queued = [];
     db.exec('BEGIN IMMEDIATE');
-    for (let i = 0; i < SQLITE_WRITERS; i++) insert.run(doc);
+    for (let i = 0; i < done.length; i++) insert.run(doc);
     db.exec('COMMIT');
-    writes += SQLITE_WRITERS;
-    await tick();
-  }
+    writes += done.length;
+    for (const resolve of done) resolve();
+  };
+  const write = () =>
+    new Promise<void>((resolve) => {
+      queued.push(resolve);
+      if (queued.length === 1) setImmediate(flush);
+    });
+  await Promise.all(
+    Array.from({ length: SQLITE_WRITERS }, async () => {
+      while (!stop()) {
+        await new Promise((resolve) => setTimeout(resolve, SQLITE_MODEL_DELAY_MS));
+        await write();
+        await write();
+      }
+    }),
+  );
   db.close();
   return writes;
 }
@@ -85,7 +108,7 @@ async function storeWriters(file: string, round: number, stop: () => boolean): P
   const repository = new SqliteSessionRepository({ path: file });
   await Promise.all(
     Array.from({ length: SQLITE_WRITERS }, async (_, i) => {
-      const agent = agentOn(repository, `sql-${round}-${i}`, 0);
+      const agent = agentOn(repository, `sql-${round}-${i}`, SQLITE_MODEL_DELAY_MS);
       while (!stop()) await agent.invoke('Where is my order?');
     }),
   );
@@ -97,12 +120,15 @@ async function storeWriters(file: string, round: number, stop: () => boolean): P
 type Setting = 'floor' | 'on-loop FULL (hand-written)' | 'SqliteSessionRepository FULL';
 const SETTINGS: Setting[] = ['floor', 'on-loop FULL (hand-written)', 'SqliteSessionRepository FULL'];
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-sqlite-loop-'));
-const results = new Map<Setting, { p50: number[]; p99: number[]; writes: number[] }>(
-  SETTINGS.map((s) => [s, { p50: [], p99: [], writes: [] }]),
-);
+const results = new Map<
+  Setting,
+  { p50: number[]; p99: number[]; writes: number[]; loopP99: number[]; loopMax: number[] }
+>(SETTINGS.map((s) => [s, { p50: [], p99: [], writes: [], loopP99: [], loopMax: [] }]));
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const setting of SETTINGS) {
+      const delay = monitorEventLoopDelay({ resolution: 1 });
+      delay.enable();
       const end = performance.now() + WINDOW_MS;
       let stopped = false;
       const until = () => performance.now() > end;
@@ -116,11 +142,14 @@ try {
             : storeWriters(file, round, stop);
       const turns = await inMemoryTurns(round, until);
       stopped = true;
+      delay.disable();
       const writes = await traffic;
       const r = results.get(setting);
       r?.p50.push(pct(turns, 0.5));
       r?.p99.push(pct(turns, 0.99));
       r?.writes.push(writes / (WINDOW_MS / 1000));
+      r?.loopP99.push(delay.percentile(99) / 1e6);
+      r?.loopMax.push(delay.max / 1e6);
     }
   }
 } finally {
@@ -128,7 +157,15 @@ try {
 }
 const floorP99 = median(results.get('floor')?.p99 ?? []);
 const rows: (string | number)[][] = [
-  ['setting', 'in-memory p50 ms', 'in-memory p99 ms (range)', 'p99 / floor', 'SQLite writes/s'],
+  [
+    'setting',
+    'in-memory p50 ms',
+    'in-memory p99 ms (range)',
+    'p99 / floor',
+    'loop delay p99 ms',
+    'loop delay max ms',
+    'SQLite writes/s',
+  ],
 ];
 for (const [setting, r] of results) {
   rows.push([
@@ -136,6 +173,8 @@ for (const [setting, r] of results) {
     median(r.p50).toFixed(3),
     `${median(r.p99).toFixed(3)} (${Math.min(...r.p99).toFixed(3)}-${Math.max(...r.p99).toFixed(3)})`,
     (median(r.p99) / floorP99).toFixed(2),
+    median(r.loopP99).toFixed(2),
+    median(r.loopMax).toFixed(2),
     Math.round(median(r.writes)),
   ]);
 }

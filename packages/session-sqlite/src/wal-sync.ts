@@ -1,6 +1,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
+/** Syncs in flight at once: a commit made while one runs starts its own, instead of waiting a whole sync for its turn. */
+const MAX_RUNNING = 2;
+
 interface Waiter {
   resolve(): void;
   reject(error: unknown): void;
@@ -9,16 +12,16 @@ interface Waiter {
 /**
  * `synchronous=FULL` off the event loop. The connection commits at `NORMAL` (the COMMIT writes the
  * WAL into the OS's cache, no fsync) and this syncs the WAL file on libuv's thread pool: a commit is
- * acknowledged once a sync that started after its COMMIT has finished. Commits made while a sync runs
- * wait for the next one, which covers them all (the WAL is appended in order, so one sync makes every
- * frame before it durable). The first sync also syncs the directory (the WAL file's entry), as SQLite
+ * acknowledged once a sync that started after its COMMIT has finished. Up to MAX_RUNNING syncs run at
+ * once; commits made while they all run wait for the next one, which covers them all (the WAL is
+ * appended in order, so one sync makes every frame before it durable). The first sync also syncs the directory (the WAL file's entry), as SQLite
  * does for a new WAL.
  */
 export class WalSync {
   readonly #wal: string;
   #handle: Promise<FileHandle> | undefined;
   #directorySynced = false;
-  #running: Promise<void> | undefined;
+  readonly #running = new Set<Promise<void>>();
   #waiting: Waiter[] = [];
 
   /** @param database the database file (its WAL is `<database>-wal`). */
@@ -30,14 +33,14 @@ export class WalSync {
   request(): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ resolve, reject });
-      if (!this.#running) this.#start();
+      if (this.#running.size < MAX_RUNNING) this.#start();
     });
   }
 
   #start(): void {
     const batch = this.#waiting;
     this.#waiting = [];
-    this.#running = this.#sync()
+    const running: Promise<void> = this.#sync()
       .then(
         () => {
           for (const w of batch) w.resolve();
@@ -53,9 +56,10 @@ export class WalSync {
         },
       )
       .finally(() => {
-        this.#running = undefined;
-        if (this.#waiting.length > 0) this.#start();
+        this.#running.delete(running);
+        if (this.#waiting.length > 0 && this.#running.size < MAX_RUNNING) this.#start();
       });
+    this.#running.add(running);
   }
 
   async #sync(): Promise<void> {
@@ -73,7 +77,7 @@ export class WalSync {
 
   /** Waits for the syncs asked for so far, then closes the WAL's file handle. */
   async close(): Promise<void> {
-    while (this.#running) await this.#running;
+    while (this.#running.size > 0) await Promise.all(this.#running);
     const handle = this.#handle;
     this.#handle = undefined;
     const file = await handle?.catch(() => undefined);
