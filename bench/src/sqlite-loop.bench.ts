@@ -4,6 +4,8 @@
  * turn for WINDOW_MS; the latency skein adds to each of their turns (turn time minus the model's
  * delay) is recorded, p50 / p99, in three settings timed back to back in each of BENCH_ROUNDS rounds:
  * - `floor`: the in-memory conversations alone;
+ * - `same conversations, InMemory store`: beside them, the SQLite setting's conversations on an
+ *   InMemorySessionRepository (their CPU without a disk: what the last setting should cost at best);
  * - `on-loop FULL (hand-written)`: beside them, what the SQLite store did before its commits left the
  *   event loop, written by hand (`onLoopWriters`);
  * - `SqliteSessionRepository FULL`: beside them, SQLITE_WRITERS conversations on one
@@ -104,21 +106,40 @@ async function onLoopWriters(file: string, stop: () => boolean): Promise<number>
 }
 
 /** SQLITE_WRITERS conversations on one SqliteSessionRepository; the writes it committed. */
-async function storeWriters(file: string, round: number, stop: () => boolean): Promise<number> {
-  const repository = new SqliteSessionRepository({ path: file });
+async function storeWriters(file: string, round: number, stop: () => boolean, inMemory: boolean): Promise<number> {
+  const repository = inMemory ? new InMemorySessionRepository() : new SqliteSessionRepository({ path: file });
+  let writes = 0;
+  const stored = new Proxy(repository, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (prop === 'createMessage') writes++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
   await Promise.all(
     Array.from({ length: SQLITE_WRITERS }, async (_, i) => {
-      const agent = agentOn(repository, `sql-${round}-${i}`, SQLITE_MODEL_DELAY_MS);
+      const agent = agentOn(stored, `sql-${round}-${i}`, SQLITE_MODEL_DELAY_MS);
       while (!stop()) await agent.invoke('Where is my order?');
     }),
   );
-  const { units } = repository.stats;
-  await repository.close();
-  return units;
+  if (repository instanceof SqliteSessionRepository) await repository.close();
+  return writes;
 }
 
-type Setting = 'floor' | 'on-loop FULL (hand-written)' | 'SqliteSessionRepository FULL';
-const SETTINGS: Setting[] = ['floor', 'on-loop FULL (hand-written)', 'SqliteSessionRepository FULL'];
+type Setting =
+  | 'floor'
+  | 'same conversations, InMemory store'
+  | 'on-loop FULL (hand-written)'
+  | 'SqliteSessionRepository FULL';
+const SETTINGS: Setting[] = [
+  'floor',
+  'same conversations, InMemory store',
+  'on-loop FULL (hand-written)',
+  'SqliteSessionRepository FULL',
+];
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-sqlite-loop-'));
 const results = new Map<
   Setting,
@@ -139,7 +160,7 @@ try {
           ? Promise.resolve(0)
           : setting.startsWith('on-loop')
             ? onLoopWriters(file, stop)
-            : storeWriters(file, round, stop);
+            : storeWriters(file, round, stop, setting.includes('InMemory'));
       const turns = await inMemoryTurns(round, until);
       stopped = true;
       delay.disable();
@@ -164,7 +185,7 @@ const rows: (string | number)[][] = [
     'p99 / floor',
     'loop delay p99 ms',
     'loop delay max ms',
-    'SQLite writes/s',
+    'messages stored/s',
   ],
 ];
 for (const [setting, r] of results) {
