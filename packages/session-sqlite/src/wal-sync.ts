@@ -1,8 +1,11 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Syncs in flight at once: a commit made while one runs starts its own, instead of waiting a whole sync for its turn. */
-const MAX_RUNNING = 2;
+/**
+ * Syncs in flight at once. One: commits made while it runs share the next (more writes per sync).
+ * Two stored fewer messages per second beside busy conversations (bench/ `sqlite-loop`).
+ */
+const MAX_RUNNING = 1;
 
 interface Waiter {
   resolve(): void;
