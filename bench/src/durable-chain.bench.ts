@@ -79,7 +79,62 @@ async function langGraphRun(
   return (performance.now() - start) / NODES;
 }
 
-type Sample = { ms: number; records: number; wal: number };
+/** Per node: the run's ms, bytes of records and WAL, and where the record bytes go (by kind). */
+type Sample = { ms: number; records: number; wal: number; parts: Record<string, number> };
+
+/** skein's record bytes of session `id` by kind, the history's step entries split by field (per node). */
+function skeinParts(db: Database.Database, id: string): Record<string, number> {
+  const sum = (sql: string, ...args: string[]) => (db.prepare(sql).get(...args) as { n: number }).n / NODES;
+  const parts: Record<string, number> = {
+    'messages (skein_messages)': sum(
+      'SELECT coalesce(sum(length(doc)), 0) AS n FROM skein_messages WHERE session_id = ?',
+      id,
+    ),
+    'member records (skein_agents)': sum(
+      'SELECT coalesce(sum(length(doc)), 0) AS n FROM skein_agents WHERE session_id = ?',
+      id,
+    ),
+    'state document (skein_multi_agents)': sum(
+      'SELECT coalesce(sum(length(doc)), 0) AS n FROM skein_multi_agents WHERE session_id = ? AND multi_agent_id = ?',
+      id,
+      id,
+    ),
+    'history and shape docs (skein_multi_agents)': sum(
+      'SELECT coalesce(sum(length(doc)), 0) AS n FROM skein_multi_agents WHERE session_id = ? AND multi_agent_id <> ?',
+      id,
+      id,
+    ),
+    'node entries (skein_nodes)': sum(
+      'SELECT coalesce(sum(length(doc)), 0) AS n FROM skein_nodes WHERE session_id = ? AND multi_agent_id = ?',
+      id,
+      id,
+    ),
+    'transitions (skein_transitions)': sum(
+      'SELECT coalesce(sum(length(doc)), 0) AS n FROM skein_transitions WHERE session_id = ?',
+      id,
+    ),
+    'session row (skein_sessions)': sum(
+      'SELECT coalesce(sum(length(doc)), 0) AS n FROM skein_sessions WHERE session_id = ?',
+      id,
+    ),
+  };
+  const steps = db.prepare('SELECT doc FROM skein_nodes WHERE session_id = ? AND multi_agent_id <> ?').all(id, id) as {
+    doc: string;
+  }[];
+  const fields = new Map<string, number>();
+  for (const { doc } of steps) {
+    const entry = JSON.parse(doc) as Record<string, unknown>;
+    let inner = 0;
+    for (const [key, value] of Object.entries(entry)) {
+      const bytes = JSON.stringify(value).length;
+      inner += bytes;
+      fields.set(key, (fields.get(key) ?? 0) + bytes);
+    }
+    fields.set('(keys, punctuation)', (fields.get('(keys, punctuation)') ?? 0) + doc.length - inner);
+  }
+  for (const [key, bytes] of fields) parts[`history step entry: ${key}`] = bytes / NODES;
+  return parts;
+}
 const SKEIN_TABLES = [
   'skein_sessions',
   'skein_agents',
@@ -105,8 +160,9 @@ async function skeinSample(dir: string, sync: 'FULL' | 'NORMAL', round: number):
         n: number;
       }
     ).n;
+  const parts = skeinParts(db, 'measured');
   db.close();
-  return { ms, records: records / NODES, wal: wal / NODES };
+  return { ms, records: records / NODES, wal: wal / NODES, parts };
 }
 
 async function langGraphSample(
@@ -125,11 +181,19 @@ async function langGraphSample(
   const ms = await langGraphRun(saver, 'measured', durability);
   const wal = (await walBytes(file)) - walBefore;
   const row = (sql: string) => (db.prepare(sql).get('measured') as { n: number }).n;
-  const records =
-    row('SELECT coalesce(sum(length(checkpoint) + length(metadata)), 0) AS n FROM checkpoints WHERE thread_id = ?') +
-    row('SELECT coalesce(sum(length(value)), 0) AS n FROM writes WHERE thread_id = ?');
+  const parts = {
+    'checkpoint blobs (checkpoints)': row(
+      'SELECT coalesce(sum(length(checkpoint)), 0) AS n FROM checkpoints WHERE thread_id = ?',
+    ),
+    'metadata blobs (checkpoints)': row(
+      'SELECT coalesce(sum(length(metadata)), 0) AS n FROM checkpoints WHERE thread_id = ?',
+    ),
+    'pending writes (writes.value)': row('SELECT coalesce(sum(length(value)), 0) AS n FROM writes WHERE thread_id = ?'),
+  };
   db.close();
-  return { ms, records: records / NODES, wal: wal / NODES };
+  const records = Object.values(parts).reduce((a, b) => a + b, 0);
+  for (const key of Object.keys(parts)) parts[key as keyof typeof parts] /= NODES;
+  return { ms, records: records / NODES, wal: wal / NODES, parts };
 }
 
 /** One transaction of `bytes` at `sync`: median ms of 15. */
@@ -153,6 +217,7 @@ function floorMs(dir: string, sync: string, bytes: number): number {
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-durable-chain-'));
 const settings = ['skein', 'LangGraph sync', 'LangGraph async (its default)'] as const;
+const breakdown: (string | number)[][] = [['store', 'record bytes of a node: part', 'bytes/node']];
 const rows: (string | number)[][] = [
   [
     'synchronous',
@@ -180,6 +245,10 @@ try {
       bare.floor.push(floorMs(dir, sync, Math.round(skeinBytes)));
       console.error(`  done: round ${round + 1} at ${sync}`);
     }
+    if (sync === 'FULL')
+      for (const setting of ['skein', 'LangGraph sync'])
+        for (const [part, bytes] of Object.entries(got.get(setting)?.at(-1)?.parts ?? {}))
+          breakdown.push([setting, part, Math.round(bytes)]);
     const lgSync = median((got.get('LangGraph sync') ?? []).map((s) => s.ms));
     const floor = median(bare.floor);
     for (const [setting, samples] of got) {
@@ -192,7 +261,7 @@ try {
         Math.round(median(setting === 'skein' ? bare.skein : bare.langgraph) * 1000),
         (m / lgSync).toFixed(2),
         Math.round(median(samples.map((s) => s.records))),
-        Math.round(median(samples.map((s) => s.wal))),
+        `${Math.round(median(samples.map((s) => s.wal)))} (${(median(samples.map((s) => s.wal)) / 4120).toFixed(1)} pages)`,
         Math.round(floor * 1000),
         (m / floor).toFixed(2),
       ]);
@@ -203,3 +272,5 @@ try {
 }
 console.log(`a chain of ${NODES} nodes, one model call each, SQLite on disk (${os.tmpdir()}), ${ROUNDS} paired rounds`);
 table(rows);
+console.log('\nWhere the record bytes of a node go (the last FULL round):');
+table(breakdown);
