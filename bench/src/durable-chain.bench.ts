@@ -27,6 +27,22 @@ const walBytes = async (db: string): Promise<number> => (await fs.stat(`${db}-wa
 /** Per node: the run's ms, bytes of records and WAL, and where the record bytes go (by kind). */
 type Sample = { ms: number; records: number; wal: number; parts: Record<string, number> };
 
+/** The WAL frames appended since byte `from`, per node, by the b-tree (table or index) their page belongs to (dbstat). */
+async function walPages(file: string, from: number): Promise<Record<string, number>> {
+  const wal = await fs.readFile(`${file}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  const db = new Database(file, { readonly: true });
+  const rows = db.prepare('SELECT pageno, name FROM dbstat').all() as { pageno: number; name: string }[];
+  db.close();
+  const owner = new Map(rows.map((r) => [r.pageno, r.name]));
+  const pages: Record<string, number> = {};
+  for (let at = Math.max(32, from); at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    const name = `WAL pages: ${owner.get(wal.readUInt32BE(at)) ?? 'other (freelist)'}`;
+    pages[name] = (pages[name] ?? 0) + 1 / NODES;
+  }
+  return pages;
+}
+
 /** skein's record bytes of session `id` by kind, the history's step entries split by field (per node). */
 function skeinParts(db: Database.Database, id: string): Record<string, number> {
   const sum = (sql: string, ...args: string[]) => (db.prepare(sql).get(...args) as { n: number }).n / NODES;
@@ -96,6 +112,7 @@ async function skeinSample(dir: string, sync: 'FULL' | 'NORMAL', round: number):
   const walBefore = await walBytes(file);
   const ms = await skeinRun(repository, 'measured');
   const wal = (await walBytes(file)) - walBefore;
+  const pages = await walPages(file, walBefore);
   await repository.close();
   const db = new Database(file, { readonly: true });
   let records = 0;
@@ -105,7 +122,7 @@ async function skeinSample(dir: string, sync: 'FULL' | 'NORMAL', round: number):
         n: number;
       }
     ).n;
-  const parts = skeinParts(db, 'measured');
+  const parts = { ...skeinParts(db, 'measured'), ...pages };
   db.close();
   return { ms, records: records / NODES, wal: wal / NODES, parts };
 }
@@ -125,6 +142,7 @@ async function langGraphSample(
   const walBefore = await walBytes(file);
   const ms = await langGraphRun(saver, 'measured', durability);
   const wal = (await walBytes(file)) - walBefore;
+  const pages = await walPages(file, walBefore);
   const row = (sql: string) => (db.prepare(sql).get('measured') as { n: number }).n;
   const parts = {
     'checkpoint blobs (checkpoints)': row(
@@ -138,7 +156,7 @@ async function langGraphSample(
   db.close();
   const records = Object.values(parts).reduce((a, b) => a + b, 0);
   for (const key of Object.keys(parts)) parts[key as keyof typeof parts] /= NODES;
-  return { ms, records: records / NODES, wal: wal / NODES, parts };
+  return { ms, records: records / NODES, wal: wal / NODES, parts: { ...parts, ...pages } };
 }
 
 /** One transaction of `bytes` at `sync`: median ms of 15. */
@@ -162,7 +180,7 @@ function floorMs(dir: string, sync: string, bytes: number): number {
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-durable-chain-'));
 const settings = ['skein', 'LangGraph sync', 'LangGraph async (its default)'] as const;
-const breakdown: (string | number)[][] = [['store', 'record bytes of a node: part', 'bytes/node']];
+const breakdown: (string | number)[][] = [['store', 'part of a node (record bytes; WAL pages)', 'per node']];
 const rows: (string | number)[][] = [
   [
     'synchronous',
@@ -193,7 +211,7 @@ try {
     if (sync === 'FULL')
       for (const setting of ['skein', 'LangGraph sync'])
         for (const [part, bytes] of Object.entries(got.get(setting)?.at(-1)?.parts ?? {}))
-          breakdown.push([setting, part, Math.round(bytes)]);
+          breakdown.push([setting, part, part.startsWith('WAL') ? bytes.toFixed(2) : Math.round(bytes)]);
     const lgSync = median((got.get('LangGraph sync') ?? []).map((s) => s.ms));
     const floor = median(bare.floor);
     for (const [setting, samples] of got) {
