@@ -8,9 +8,10 @@
  *   InMemorySessionRepository (their CPU without a disk: what the last setting should cost at best);
  * - `on-loop FULL (hand-written)`: beside them, what the SQLite store did before its commits left the
  *   event loop, written by hand (`onLoopWriters`);
- * - `SqliteSessionRepository FULL`: beside them, SQLITE_WRITERS conversations on one
+ * - `SqliteSessionRepository FULL (this tree)`: beside them, SQLITE_WRITERS conversations on one
  *   SqliteSessionRepository (synchronous=FULL, group commit) whose models answer after
- *   SQLITE_MODEL_DELAY_MS.
+ *   SQLITE_MODEL_DELAY_MS; and the same on each of BENCH_SQLITE_VARIANTS (other trees' store, made by
+ *   bench/sqlite-variant.sh: before/after pairs in one run).
  * Also the event loop's delay (perf_hooks' monitorEventLoopDelay, p99 and max) and the SQLite writes
  * committed per second in each setting. The table gives the median of the rounds (and the range of p99).
  */
@@ -21,8 +22,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { Agent, InMemorySessionRepository, RepositorySessionManager, type SessionRepository } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
-import { SqliteSessionRepository } from '@skein/session-sqlite';
 import { table } from './measure.js';
+import { type SqliteStore, sqliteStores } from './sqlite-variants.js';
 
 const IN_MEMORY = Number(process.env['BENCH_IN_MEMORY'] ?? 20);
 const SQLITE_WRITERS = Number(process.env['BENCH_SQLITE_WRITERS'] ?? 20);
@@ -106,8 +107,8 @@ async function onLoopWriters(file: string, stop: () => boolean): Promise<number>
 }
 
 /** SQLITE_WRITERS conversations on one SqliteSessionRepository; the writes it committed. */
-async function storeWriters(file: string, round: number, stop: () => boolean, inMemory: boolean): Promise<number> {
-  const repository = inMemory ? new InMemorySessionRepository() : new SqliteSessionRepository({ path: file });
+async function storeWriters(file: string, round: number, stop: () => boolean, Store?: SqliteStore): Promise<number> {
+  const repository = Store ? new Store({ path: file }) : new InMemorySessionRepository();
   let writes = 0;
   const stored = new Proxy(repository, {
     get(target, prop) {
@@ -125,42 +126,38 @@ async function storeWriters(file: string, round: number, stop: () => boolean, in
       while (!stop()) await agent.invoke('Where is my order?');
     }),
   );
-  if (repository instanceof SqliteSessionRepository) await repository.close();
+  if (!(repository instanceof InMemorySessionRepository)) await repository.close();
   return writes;
 }
 
-type Setting =
-  | 'floor'
-  | 'same conversations, InMemory store'
-  | 'on-loop FULL (hand-written)'
-  | 'SqliteSessionRepository FULL';
-const SETTINGS: Setting[] = [
+const stores = await sqliteStores();
+const SETTINGS: string[] = [
   'floor',
   'same conversations, InMemory store',
   'on-loop FULL (hand-written)',
-  'SqliteSessionRepository FULL',
+  ...stores.map(([name]) => `SqliteSessionRepository FULL (${name})`),
 ];
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skein-sqlite-loop-'));
 const results = new Map<
-  Setting,
+  string,
   { p50: number[]; p99: number[]; writes: number[]; loopP99: number[]; loopMax: number[] }
 >(SETTINGS.map((s) => [s, { p50: [], p99: [], writes: [], loopP99: [], loopMax: [] }]));
 try {
   for (let round = 0; round < ROUNDS; round++) {
-    for (const setting of SETTINGS) {
+    for (const [index, setting] of SETTINGS.entries()) {
       const delay = monitorEventLoopDelay({ resolution: 1 });
       delay.enable();
       const end = performance.now() + WINDOW_MS;
       let stopped = false;
       const until = () => performance.now() > end;
       const stop = () => stopped;
-      const file = path.join(dir, `r${round}-${setting.length}.db`);
+      const file = path.join(dir, `r${round}-${index}.db`);
       const traffic =
         setting === 'floor'
           ? Promise.resolve(0)
           : setting.startsWith('on-loop')
             ? onLoopWriters(file, stop)
-            : storeWriters(file, round, stop, setting.includes('InMemory'));
+            : storeWriters(file, round, stop, stores.find(([name]) => setting.endsWith(`(${name})`))?.[1]);
       const turns = await inMemoryTurns(round, until);
       stopped = true;
       delay.disable();
