@@ -22,7 +22,8 @@ export class SqliteDriver implements SqlDriver {
     this.#store = resolved.store;
     this.lease = new SqliteLease(conn, resolved.store, resolved.leaseTtlMs, resolved.takeover);
     const db = () => conn.db();
-    this.group = new GroupCommit(db, this.lease, (e) => conn.fail(e, 'writing'), resolved.groupCommit);
+    const fail = (e: unknown) => conn.fail(e, 'writing');
+    this.group = new GroupCommit(db, this.lease, fail, resolved.groupCommit, (units) => conn.committed(units));
     this.#heartbeat = new LeaseHeartbeat(
       resolved.leaseTtlMs,
       () => this.group.submit(() => this.lease.renewHeld()),

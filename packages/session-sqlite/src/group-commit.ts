@@ -20,6 +20,8 @@ interface Unit {
  * so one unit's failure (a conflict, a missing item) rolls back only that unit. The transaction
  * starts in a `setImmediate` after the first unit: a lone writer waits for no timer, only for the
  * rest of the current turn. Its COMMIT is every unit's commit point; a failed COMMIT fails them all.
+ * A unit is acknowledged once its COMMIT is durable (`committed`: at `synchronous=FULL`, a WAL sync
+ * off the event loop).
  */
 export class GroupCommit<M> {
   /** Write transactions committed, and the units (single writes, batches) they carried. */
@@ -30,17 +32,21 @@ export class GroupCommit<M> {
   readonly #hooks: TransactionHooks<M>;
   readonly #fail: (error: unknown) => unknown;
   readonly #grouped: boolean;
+  readonly #committed: (units: number) => Promise<void> | undefined;
 
+  /** @param committed after each COMMIT: the promise of its durability, or undefined when it is durable already. */
   constructor(
     db: () => BetterSqlite3.Database,
     hooks: TransactionHooks<M>,
     fail: (error: unknown) => unknown,
     grouped: boolean,
+    committed: (units: number) => Promise<void> | undefined,
   ) {
     this.#db = db;
     this.#hooks = hooks;
     this.#fail = fail;
     this.#grouped = grouped;
+    this.#committed = committed;
   }
 
   /** Runs `run` inside a write transaction; resolves once that transaction committed. */
@@ -79,7 +85,14 @@ export class GroupCommit<M> {
       for (const unit of units) unit.reject(this.#fail(error));
       return;
     }
-    units.forEach((unit, i) => (failed.has(i) ? unit.reject(this.#fail(failed.get(i))) : unit.resolve()));
+    const kept = units.filter((unit, i) => (failed.has(i) ? void unit.reject(this.#fail(failed.get(i))) : true));
+    const durable = this.#committed(kept.length);
+    if (!durable) for (const unit of kept) unit.resolve();
+    else
+      durable.then(
+        () => kept.forEach((unit) => unit.resolve()),
+        (error: unknown) => kept.forEach((unit) => unit.reject(this.#fail(error))),
+      );
   }
 
   /** One unit: no savepoint; when it fails, the whole transaction is rolled back. */
