@@ -1,14 +1,6 @@
-import {
-  interruptStateOf,
-  isAgent,
-  type Agent,
-  type JsonObject,
-  type Message,
-  type OrchestratorBudget,
-  type RunJournal,
-} from '@skein/core';
+import { interruptStateOf, isAgent, type Agent, type JsonObject, type Message, type RunJournal } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
-import { stateDocument, type InFlight, type RunState } from './run-state.js';
+import type { InFlight } from './run-state.js';
 import type { Activation } from './schedule.js';
 
 /** The agent of a node (`undefined` for a nested orchestrator). */
@@ -41,28 +33,6 @@ export function inFlightOf(
     ...(checkpoint ? { checkpoint } : {}),
     ...mark,
   };
-}
-
-/** Where the agents of the waiting nodes stand now (stored with them; see `stateDocument`). */
-function startPoints(state: RunState, config: GraphConfig, journal: RunJournal): Map<string, InFlight> {
-  const points = new Map<string, InFlight>();
-  for (const a of state.waiting) {
-    const agent = agentOf(config, a.nodeId);
-    if (agent && !points.has(a.nodeId)) points.set(a.nodeId, inFlightOf(a, agent, journal));
-  }
-  return points;
-}
-
-/** A step's state document: the run state now, where the waiting nodes' agents stand, and what the budget spent. */
-export function stepDocument(
-  state: RunState,
-  config: GraphConfig,
-  journal: RunJournal,
-  elapsedMs: number,
-  budget: OrchestratorBudget | undefined,
-): JsonObject {
-  const doc = stateDocument(state, elapsedMs, startPoints(state, config, journal));
-  return budget ? { ...doc, budget: { ...budget.spent() } } : doc;
 }
 
 /** What an agent node looked like when the graph was built (`resetOnRevisit` goes back to it). */
