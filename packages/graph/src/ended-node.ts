@@ -4,15 +4,12 @@ import {
   type BudgetExceeded,
   type Interrupt,
   type InvocationState,
-  type JournalStep,
   type MultiAgentEventData,
   type NodeResult,
-  type NodeTransition,
   type Status,
 } from '@skein/core';
-import { agentOf, inFlightOf } from './agent-snapshot.js';
 import type { GraphEdge, GraphState } from './graph-types.js';
-import { nodeEntry } from './graph-step.js';
+import { agentOf, commitStep, inFlightOf, nodeEntry } from './graph-step.js';
 import { followEdges, markCancelled, markPaused, markSettled, publishTransitions } from './node-ends.js';
 import { afterNode } from './node-hooks.js';
 import type { RunHost } from './run-host.js';
@@ -35,8 +32,8 @@ export interface NodeEnding {
   halt(status: Status, reason: string): void;
   /** Starts `nodeId` when it may. */
   schedule(nodeId: string): void;
-  /** Hands one step to the journal (see `commitStep`). */
-  commit(step: Omit<JournalStep, 'state'>): Promise<NodeTransition[]>;
+  /** Time spent on the run, earlier processes included (the step's state document stores it). */
+  elapsedMs(): number;
   graphState(): GraphState;
 }
 
@@ -80,7 +77,7 @@ async function stoppedNode(
   const { nodeId } = activation;
   run.state.running[nodeId] = inFlightOf(activation, agent, run.host.journal, true);
   if (result) run.state.results[nodeId] = result;
-  await run.commit({ agent });
+  await commitStep(run, { agent });
   if (result) run.emit?.({ type: 'nodeStop', nodeId, result });
 }
 
@@ -99,7 +96,7 @@ export async function pausedNode(
   const { nodeId } = activation;
   markPaused(run.state, activation, stage, interrupts, result);
   run.pausing();
-  const stored = await run.commit({
+  const stored = await commitStep(run, {
     transitions: [pauseTransition(nodeId, stage, interrupts)],
     agent: agentOf(run.host.config, nodeId),
   });
@@ -122,7 +119,7 @@ async function settledNode(run: NodeEnding, activation: Activation, result: Node
   if (followed.halt) run.halt('failed', followed.halt);
   // The node entry is a JSON copy of the result: made only when a session stores it.
   const node = journal.persistent ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) } : undefined;
-  const stored = await run.commit({ node, transitions, agent: agentOf(config, nodeId) });
+  const stored = await commitStep(run, { node, transitions, agent: agentOf(config, nodeId) });
   run.emit?.({ type: 'nodeStop', nodeId, result });
   publishTransitions(state, stored, run.emit);
   const after = afterNode(hooks, graph, nodeId, result, run.invocationState);

@@ -16,9 +16,9 @@ import {
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
 import { admit, type Admission } from './admit.js';
-import { inFlightOf, resetToBuilt } from './agent-snapshot.js';
+import { resetToBuilt } from './reset-to-built.js';
 import { cancelledNode, endedNode, pausedNode, type NodeEnding } from './ended-node.js';
-import { commitStep } from './graph-step.js';
+import { commitStep, inFlightOf } from './graph-step.js';
 import type { GraphEdge, GraphNode, GraphResult, GraphState } from './graph-types.js';
 import { graphResult } from './graph-result.js';
 import { publishTransitions } from './node-ends.js';
@@ -95,7 +95,7 @@ export class GraphRun {
       budgetStopped: (exceeded) => void (this.#budgetStop ??= exceeded),
       halt: (status, reason) => this.halt(status, reason),
       schedule: (nodeId) => this.#schedule(nodeId),
-      commit: (step) => this.#commit(step),
+      elapsedMs: () => this.elapsedMs(),
       graphState: () => this.graphState(),
     };
   }
@@ -227,7 +227,7 @@ export class GraphRun {
 
   /** Hands one step to the journal (see `commitStep`). */
   #commit(step: Omit<JournalStep, 'state'>): Promise<NodeTransition[]> {
-    return commitStep(this.#host, this.#state, this.elapsedMs(), step);
+    return commitStep(this.#ending, step);
   }
 
   /** Time spent on this run, earlier processes included. */

@@ -1,5 +1,8 @@
 import {
   encodeBytes,
+  interruptStateOf,
+  isAgent,
+  type Agent,
   withBytesEncoded,
   type JournalStep,
   type JsonObject,
@@ -9,29 +12,61 @@ import {
   type OrchestratorBudget,
   type RunJournal,
 } from '@skein/core';
-import { agentOf, inFlightOf } from './agent-snapshot.js';
 import type { GraphConfig } from './graph-types.js';
 import type { InFlight, RunState } from './run-state.js';
+import type { Activation } from './schedule.js';
 
-/** What a graph's step reads of its graph (a part of the run's host). */
-interface StepHost {
-  readonly config: GraphConfig;
-  readonly journal: RunJournal;
-  readonly budget?: OrchestratorBudget | undefined;
+/** What a graph's step reads of its run: the run's host (a part of it), its state, its time. */
+interface StepRun {
+  readonly host: {
+    readonly config: GraphConfig;
+    readonly journal: RunJournal;
+    readonly budget?: OrchestratorBudget | undefined;
+  };
+  readonly state: RunState;
+  /** Time spent on the run, earlier processes included. */
+  elapsedMs(): number;
 }
 
 /**
  * Hands one step of the run to its journal, the graph's one way to the store: the step's state
  * document is taken now, and made only when a session stores it (see `RunJournal.commit`).
  */
-export function commitStep(
-  host: StepHost,
-  state: RunState,
-  elapsedMs: number,
-  step: Omit<JournalStep, 'state'>,
-): Promise<NodeTransition[]> {
-  const { journal, config, budget } = host;
-  return journal.commit({ ...step, state: () => stepDocument(state, config, journal, elapsedMs, budget) });
+export function commitStep(run: StepRun, step: Omit<JournalStep, 'state'>): Promise<NodeTransition[]> {
+  const { journal, config, budget } = run.host;
+  return journal.commit({ ...step, state: () => stepDocument(run.state, config, journal, run.elapsedMs(), budget) });
+}
+
+/** The agent of a node (`undefined` for a nested orchestrator). */
+export function agentOf(config: GraphConfig, nodeId: string): Agent | undefined {
+  const target = config.nodes.get(nodeId)?.target;
+  return isAgent(target) ? target : undefined;
+}
+
+/**
+ * A node moving to `running` (or a waiting node, for the state document): its sources and, for an
+ * agent, what the agent looks like now and where its stored history stands. `continues`: a stop left
+ * the node there, and a resume goes on from this point. Only state documents read the agent's part:
+ * without a session there is none to write, and nothing is copied.
+ */
+export function inFlightOf(
+  activation: Activation,
+  agent: Agent | undefined,
+  journal: RunJournal,
+  continues = false,
+): InFlight {
+  const mark = continues ? { continues: true as const } : {};
+  if (!agent || !journal.persistent)
+    return { sources: [...activation.sources], messages: undefined, state: undefined, ...mark };
+  const checkpoint = journal.checkpointOf(agent);
+  return {
+    sources: [...activation.sources],
+    messages: agent.messages.length,
+    state: agent.state.get(),
+    interruptState: interruptStateOf(agent),
+    ...(checkpoint ? { checkpoint } : {}),
+    ...mark,
+  };
 }
 
 /** Where the agents of the waiting nodes stand now (stored with them; see `stateDocument`). */
