@@ -27,7 +27,7 @@ export type SwarmEmit = (event: MultiAgentEventData) => Promise<void> | undefine
 export type SwarmEvent = MultiAgentStreamEvent | SwarmHandoffEvent;
 
 /** The `handoff` event a stream event announces (a `handoff` transition), else `undefined`. */
-export function handoffEventOf(event: MultiAgentStreamEvent): SwarmHandoffEvent | undefined {
+function handoffEventOf(event: MultiAgentStreamEvent): SwarmHandoffEvent | undefined {
   if (event.type !== 'transition') return undefined;
   const t = event.transition;
   if (t.kind !== 'handoff' || !t.from || !t.to) return undefined;
