@@ -8,7 +8,7 @@ import type {
   RunJournal,
   Status,
 } from '@skein/core';
-import { agentOf, inFlightOf } from './agent-snapshot.js';
+import { agentOf, inFlightOf } from './graph-step.js';
 import type { GraphConfig } from './graph-types.js';
 import type { RunState } from './run-state.js';
 import type { Activation } from './schedule.js';

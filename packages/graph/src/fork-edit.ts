@@ -13,7 +13,8 @@ import {
 } from '@skein/core';
 import type { GraphConfig } from './graph-types.js';
 import { followEdges, markSettled } from './node-ends.js';
-import { nodeEntry, runStateOf, stateDocument, type RunState } from './run-state.js';
+import { nodeEntry, stateDocument } from './graph-step.js';
+import { runStateOf, type RunState } from './run-state.js';
 import { outgoingEdges } from './schedule.js';
 
 /**

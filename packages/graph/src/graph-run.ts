@@ -1,67 +1,37 @@
 import {
   answerPrompt,
   CancelledError,
-  pauseTransition,
-  type Agent,
   type BudgetExceeded,
-  type HookRegistry,
-  type Interrupt,
-  type InvocationGuardrails,
   type InvocationState,
   type JournalStep,
-  type JsonObject,
-  type Principal,
-  guardrailsForNode,
-  type MemoryTarget,
-  type Message,
-  type MultiAgentBase,
   type MultiAgentEventData,
   type MultiAgentStreamEvent,
+  type NewTransition,
+  type NodeTransition,
+  type Status,
+  guardrailsForNode,
   placing,
   depthOf,
   withinDepth,
-  type NewTransition,
-  type NodeResult,
-  type NodeTransition,
-  type OrchestratorBudget,
-  type RunJournal,
-  type Status,
 } from '@skein/core';
 import { setMaxListeners } from 'node:events';
 import { admit, type Admission } from './admit.js';
-import { agentOf, inFlightOf, resetToBuilt, stepDocument } from './agent-snapshot.js';
-import { followEdges, markCancelled, markPaused, markSettled, publishTransitions } from './node-ends.js';
-import type { GraphConfig, GraphEdge, GraphNode, GraphResult, GraphState } from './graph-types.js';
+import { resetToBuilt } from './reset-to-built.js';
+import { cancelledNode, endedNode, pausedNode, type NodeEnding } from './ended-node.js';
+import { commitStep, inFlightOf } from './graph-step.js';
+import type { GraphEdge, GraphNode, GraphResult, GraphState } from './graph-types.js';
 import { graphResult } from './graph-result.js';
-import { afterNode, beforeNode } from './node-hooks.js';
+import { publishTransitions } from './node-ends.js';
+import { beforeNode } from './node-hooks.js';
 import { buildNodeInput } from './node-input.js';
 import { decideOutcome } from './outcome.js';
 import { runNode } from './run-node.js';
+import type { RunHost } from './run-host.js';
 import { graphShape } from './run-start.js';
-import { nodeEntry, type PauseStage, type RunState } from './run-state.js';
+import type { RunState } from './run-state.js';
 import { RunLimits } from './run-limits.js';
 import { nodeQueue, type NodeQueue } from './node-queue.js';
-import { outgoingEdges, type Activation } from './schedule.js';
-
-/** What a run needs from its graph. */
-export interface RunHost {
-  config: GraphConfig;
-  graph: MultiAgentBase;
-  hooks: HookRegistry;
-  /** Where the run's steps go (with the graph's session, or numbering transitions only). */
-  journal: RunJournal;
-  /** Build-time messages and state of each agent node (for `resetOnRevisit`). */
-  initial: ReadonlyMap<string, { messages: Message[]; state: JsonObject; conversation: JsonObject }>;
-  /** The run's budget (`undefined`: none). */
-  budget?: OrchestratorBudget | undefined;
-  /** The guardrails an enclosing run handed this one (and its path), and who asked. */
-  guardrails?: InvocationGuardrails | undefined;
-  principal?: Principal | undefined;
-  /** Whose memory the nodes read (`undefined`: none). */
-  memory?: MemoryTarget | undefined;
-  /** How deep nested runs' events reach the stream (`MultiAgentInvokeOptions.depth`). */
-  depth?: number | undefined;
-}
+import { outgoingEdges } from './schedule.js';
 
 /**
  * One run of a graph: a thin loop around the scheduling functions. Ready nodes go to a FIFO queue as
@@ -80,6 +50,7 @@ export class GraphRun {
   readonly #emit: ((event: MultiAgentEventData) => void) | undefined;
   readonly #started = performance.now();
   readonly #admission: Admission;
+  readonly #ending: NodeEnding;
   #stop: { status: Status; reason: string } | undefined;
   #fatal: { error: unknown } | undefined;
   /** A node waits for a person: nothing new starts; running nodes finish. */
@@ -112,6 +83,20 @@ export class GraphRun {
       budgetStop: () => this.#budgetStop,
       refuse: (exceeded) => void (this.#budgetStop ??= exceeded),
       halt: (status, reason) => this.halt(status, reason),
+    };
+    this.#ending = {
+      state,
+      host,
+      emit: this.#emit,
+      invocationState,
+      outgoing: this.#outgoing,
+      stopped: () => this.#stop,
+      pausing: () => void (this.#pausing = true),
+      budgetStopped: (exceeded) => void (this.#budgetStop ??= exceeded),
+      halt: (status, reason) => this.halt(status, reason),
+      schedule: (nodeId) => this.#schedule(nodeId),
+      elapsedMs: () => this.elapsedMs(),
+      graphState: () => this.graphState(),
     };
   }
 
@@ -171,8 +156,8 @@ export class GraphRun {
     const answers = state.answers[nodeId];
     const asked = beforeNode(hooks, graph, nodeId, answers, this.#invocationState);
     const before = asked instanceof Promise ? await asked : asked;
-    if ('pause' in before) return this.#pause(activation, 'before', before.pause, undefined);
-    if ('cancel' in before) return this.#cancelled(activation, count, before.cancel);
+    if ('pause' in before) return pausedNode(this.#ending, activation, 'before', before.pause, undefined);
+    if ('cancel' in before) return cancelledNode(this.#ending, activation, count, before.cancel);
     // Nothing is written when a node starts: the last state document has it waiting (or running), with
     // where its agent stood. A reset agent is the exception: its new start point is written first.
     if (count > 1 && config.resetOnRevisit && agent) {
@@ -203,93 +188,7 @@ export class GraphRun {
       principal: this.#host.principal,
       memory: this.#host.memory,
     });
-    return this.#ended(activation, agent, result);
-  }
-
-  /** A node a BeforeNodeCallEvent hook cancelled: failed, and not counted as an execution. */
-  #cancelled(activation: Activation, count: number, reason: string): Promise<void> {
-    return this.#settle(activation, markCancelled(this.#state, activation.nodeId, count, reason), false);
-  }
-
-  /** After a node's execution: a stop keeps it running to go on later, a pause waits, anything else settles. */
-  #ended(activation: Activation, agent: Agent | undefined, result: NodeResult): Promise<void> {
-    const { nodeId } = activation;
-    if (this.#stop?.status === 'interrupted') return this.#stopped(activation, agent, undefined);
-    if (result.status === 'interrupted' && result.interrupts)
-      return this.#pause(activation, 'node', result.interrupts, result);
-    if (result.status === 'budgetExceeded') {
-      this.#budgetStop ??= result.budgetExceeded;
-      if (result.budgetExceeded) this.#host.budget?.nodeStopped(result.result);
-      return this.#stopped(activation, agent, result);
-    }
-    delete this.#state.running[nodeId];
-    delete this.#state.answers[nodeId];
-    return this.#settle(activation, result, true);
-  }
-
-  /**
-   * A node stopped at a safe point (its budget, a cancellation) stays in `running`, and what its agent
-   * did so far is committed with where it stood: a resume continues the agent from there (its finished
-   * tool calls are not run again, a turn stopped between its tool uses runs only the rest).
-   */
-  async #stopped(activation: Activation, agent: Agent | undefined, result: NodeResult | undefined): Promise<void> {
-    const { nodeId } = activation;
-    this.#state.running[nodeId] = inFlightOf(activation, agent, this.#host.journal, true);
-    if (result) this.#state.results[nodeId] = result;
-    await this.#commit({ agent });
-    if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
-  }
-
-  /**
-   * A node waits for a person: it leaves `running` for `paused` (its execution completes when it is
-   * resumed, so it is not counted twice), nothing new starts, and the pause is stored with an
-   * `interrupt` transition before the run ends as `interrupted`.
-   */
-  async #pause(
-    activation: Activation,
-    stage: PauseStage,
-    interrupts: Interrupt[],
-    result: NodeResult | undefined,
-  ): Promise<void> {
-    const { nodeId } = activation;
-    markPaused(this.#state, activation, stage, interrupts, result);
-    this.#pausing = true;
-    const stored = await this.#commit({
-      transitions: [pauseTransition(nodeId, stage, interrupts)],
-      agent: agentOf(this.#host.config, nodeId),
-    });
-    if (result) this.#emit?.({ type: 'nodeStop', nodeId, result });
-    publishTransitions(this.#state, stored, this.#emit);
-    if (result) await afterNode(this.#host.hooks, this.#host.graph, nodeId, result, this.#invocationState);
-  }
-
-  /** Records a finished (or cancelled) node, follows its edges, persists, then starts what became ready. */
-  async #settle(activation: Activation, result: NodeResult, ran: boolean): Promise<void> {
-    const state = this.#state;
-    const { nodeId } = activation;
-    const { config, hooks, graph } = this.#host;
-    markSettled(state, nodeId, result, ran);
-    const outgoing = this.#outgoing.get(nodeId) ?? [];
-    const stopped = this.#stop !== undefined;
-    const following = followEdges(state, nodeId, result, outgoing, config, stopped, () => this.graphState());
-    const followed = following instanceof Promise ? await following : following;
-    const { fired, transitions } = followed;
-    if (followed.halt) this.halt('failed', followed.halt);
-    // The node entry is a JSON copy of the result: made only when a session stores it.
-    const node = this.#host.journal.persistent
-      ? { id: nodeId, entry: nodeEntry(result, state.places[nodeId] ?? []) }
-      : undefined;
-    const stored = await this.#commit({
-      node,
-      transitions,
-      agent: agentOf(config, nodeId),
-    });
-    this.#emit?.({ type: 'nodeStop', nodeId, result });
-    publishTransitions(state, stored, this.#emit);
-    const after = afterNode(hooks, graph, nodeId, result, this.#invocationState);
-    if (after) await after;
-    for (const f of fired) this.#schedule(f.edge.to);
-    if (state.waiting.some((a) => a.nodeId === nodeId)) this.#schedule(nodeId);
+    return endedNode(this.#ending, activation, agent, result);
   }
 
   /** What edge conditions see. */
@@ -326,11 +225,9 @@ export class GraphRun {
     return result;
   }
 
-  /** Hands one step to the journal; its state document is taken now (made only when a session stores it). */
+  /** Hands one step to the journal (see `commitStep`). */
   #commit(step: Omit<JournalStep, 'state'>): Promise<NodeTransition[]> {
-    const { journal, config, budget } = this.#host;
-    const state = (): JsonObject => stepDocument(this.#state, config, journal, this.elapsedMs(), budget);
-    return journal.commit({ ...step, state });
+    return commitStep(this.#ending, step);
   }
 
   /** Time spent on this run, earlier processes included. */

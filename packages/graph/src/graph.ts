@@ -28,7 +28,8 @@ import {
 import { graphPart } from './graph-journal.js';
 import type { GraphFork, GraphForkOptions, GraphHistoryStep, GraphStepState } from './graph-journal.js';
 import { graphResult } from './graph-result.js';
-import { GraphRun, type RunHost } from './graph-run.js';
+import { GraphRun } from './graph-run.js';
+import type { RunHost } from './run-host.js';
 import type { GraphConfig, GraphEdge, GraphNode, GraphResult } from './graph-types.js';
 import { toMermaid } from './mermaid.js';
 import { pendingInterrupts } from './paused-nodes.js';

@@ -3,14 +3,11 @@ import {
   type AgentCheckpoint,
   decodeBytes,
   emptyUsage,
-  encodeBytes,
-  withBytesEncoded,
   type AccumulatedUsage,
   type BudgetSpend,
   type Interrupt,
   type InterruptResponse,
   type JsonObject,
-  type JsonValue,
   type MultiAgentTask,
   type NodeResult,
   type NodeTransition,
@@ -131,20 +128,6 @@ export function requeueRunning(state: RunState): void {
   state.status = 'executing';
 }
 
-/** A node's sources and, for an agent node, what its agent looked like (see {@link InFlight}), as JSON. */
-function inFlightJson(f: InFlight): JsonObject {
-  return {
-    sources: [...f.sources],
-    ...(f.messages === undefined ? {} : { messages: f.messages }),
-    ...(f.state ? { state: f.state } : {}),
-    ...(f.interruptState ? { interruptState: encodeBytes(f.interruptState) as JsonObject } : {}),
-    ...(f.checkpoint
-      ? { checkpoint: { nextMessageId: f.checkpoint.nextMessageId, conversation: f.checkpoint.conversation } }
-      : {}),
-    ...(f.continues ? { continues: true } : {}),
-  };
-}
-
 function inFlightOf(f: StoredInFlight): InFlight {
   return {
     sources: [...f.sources],
@@ -154,49 +137,6 @@ function inFlightOf(f: StoredInFlight): InFlight {
     ...(f.checkpoint ? { checkpoint: f.checkpoint } : {}),
     ...(f.continues ? { continues: true } : {}),
   };
-}
-
-/**
- * The session's state document: small, bounded by the size of the graph, not by the history.
- * `snapshots` are what the agents of waiting nodes look like now: a node's writes wait for its own
- * step, so a resume brings its agent back to this point when that step was cut by a crash.
- */
-export function stateDocument(
-  state: RunState,
-  elapsedMs: number,
-  snapshots: ReadonlyMap<string, InFlight> = new Map(),
-): JsonObject {
-  return {
-    version: 1,
-    status: state.status,
-    runId: state.runId,
-    task: withBytesEncoded(state.task) as JsonValue,
-    executionCount: state.executionCount,
-    orderLength: state.executionOrder.length,
-    usage: { ...state.usage },
-    waiting: state.waiting.map((a) => {
-      const at = snapshots.get(a.nodeId);
-      const continues = state.continuing.includes(a.nodeId) ? { continues: true } : {};
-      return at
-        ? { nodeId: a.nodeId, ...inFlightJson({ ...at, sources: [...a.sources] }), ...continues }
-        : { nodeId: a.nodeId, sources: [...a.sources], ...continues };
-    }),
-    running: Object.fromEntries(Object.entries(state.running).map(([id, f]) => [id, inFlightJson(f)])),
-    joins: Object.fromEntries([...state.joins].map(([k, v]) => [String(k), [...v]])),
-    handled: [...state.handled],
-    ...(Object.keys(state.paused).length > 0 ? { paused: JSON.parse(JSON.stringify(state.paused)) as JsonObject } : {}),
-    ...(Object.keys(state.answers).length > 0
-      ? { answers: JSON.parse(JSON.stringify(state.answers)) as JsonObject }
-      : {}),
-    elapsedMs,
-    ...(state.failureReason === undefined ? {} : { failureReason: state.failureReason }),
-  };
-}
-
-/** A node's session entry: its latest result (without the in-process result object) and its places in the execution order. */
-export function nodeEntry(result: NodeResult, order: readonly number[]): JsonObject {
-  const { result: _inProcess, ...plain } = result;
-  return { result: JSON.parse(JSON.stringify(plain)) as JsonObject, order: [...order] };
 }
 
 /** Rebuilds a run from its state document, node entries and transitions. */

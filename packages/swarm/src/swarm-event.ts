@@ -1,4 +1,12 @@
-import type { MultiAgentEventData, MultiAgentStreamEvent, NodeTransition } from '@skein/core';
+import {
+  depthOf,
+  placeEvent,
+  type Emit,
+  type Listeners,
+  type MultiAgentEventData,
+  type MultiAgentStreamEvent,
+  type NodeTransition,
+} from '@skein/core';
 import { detailsOf, type HandoffDetails } from './handoff-details.js';
 
 /** The `handoff` event listeners get once per transfer: who handed over to whom, and what the receiver got. */
@@ -19,7 +27,7 @@ export type SwarmEmit = (event: MultiAgentEventData) => Promise<void> | undefine
 export type SwarmEvent = MultiAgentStreamEvent | SwarmHandoffEvent;
 
 /** The `handoff` event a stream event announces (a `handoff` transition), else `undefined`. */
-export function handoffEventOf(event: MultiAgentStreamEvent): SwarmHandoffEvent | undefined {
+function handoffEventOf(event: MultiAgentStreamEvent): SwarmHandoffEvent | undefined {
   if (event.type !== 'transition') return undefined;
   const t = event.transition;
   if (t.kind !== 'handoff' || !t.from || !t.to) return undefined;
@@ -29,4 +37,27 @@ export function handoffEventOf(event: MultiAgentStreamEvent): SwarmHandoffEvent 
     historyAfter: 0,
   };
   return { type: 'handoff', from: t.from, to: t.to, transition: t, details };
+}
+
+/** The `emit` of a run nobody watches: no listener, no reader. */
+export const NOBODY: SwarmEmit = () => undefined;
+
+/**
+ * The run's `emit`: stamps each event with the run's place (`path`: '' for the outermost swarm), then
+ * hands it to the listeners (with a `handoff` event after each handoff transition), then the reader.
+ */
+export function emitter(
+  listeners: Listeners<SwarmEvent> | undefined,
+  reader: Emit<MultiAgentStreamEvent> | undefined,
+  path: string,
+): SwarmEmit {
+  const depth = depthOf(path);
+  if (!listeners) return (data) => reader?.(placeEvent(data, path, depth));
+  return (data) => {
+    const event = placeEvent(data, path, depth);
+    listeners.emit(event);
+    const handoff = handoffEventOf(event);
+    if (handoff) listeners.emit(handoff);
+    return reader?.(event);
+  };
 }

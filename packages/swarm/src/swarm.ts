@@ -1,13 +1,6 @@
 import {
-  GuardrailTripped,
-  depthOf,
-  placeEvent,
-  taskText,
   attachMemberMemory,
-  openOrchestratorTurn,
   type AgentMemory,
-  AfterMultiAgentInvocationEvent,
-  BeforeMultiAgentInvocationEvent,
   ConcurrencyError,
   ConfigurationError,
   EventSource,
@@ -17,15 +10,12 @@ import {
   journalHistory,
   LockstepStream,
   MultiAgentInitializedEvent,
-  OrchestratorBudget,
   RunJournal,
   stateAtStep,
   type Agent,
   type Emit,
   type Interrupt,
-  type InvocationState,
   type JsonObject,
-  type Listeners,
   type MultiAgentBase,
   type MultiAgentInvokeOptions,
   type MultiAgentStreamEvent,
@@ -38,15 +28,13 @@ import { replayedResult } from './replay.js';
 import { SwarmMembers } from './swarm-members.js';
 import { handoffSettings, resolveSwarmOptions, type ResolvedSwarmOptions, type SwarmOptions } from './swarm-options.js';
 import type { SwarmResult } from './swarm-result.js';
-import { handoffEventOf, type SwarmEmit, type SwarmEvent } from './swarm-event.js';
+import { emitter, NOBODY, type SwarmEvent } from './swarm-event.js';
+import { invokeSwarm, type InvocationHost } from './swarm-invocation.js';
 export type { SwarmEvent } from './swarm-event.js';
 import { swarmPart } from './swarm-journal.js';
 import type { SwarmFork, SwarmForkOptions, SwarmHistoryStep, SwarmStepState } from './swarm-journal.js';
-import { runSwarmLoop } from './swarm-loop.js';
-import { MemberClock } from './member-clock.js';
 import { SwarmRun, type SwarmParts } from './swarm-run.js';
 import { SwarmLog } from './swarm-log.js';
-import { checkTask } from './guarded-task.js';
 
 /**
  * Agents that hand the conversation to each other. The active agent answers or calls a
@@ -81,6 +69,7 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
   /** The swarm's part of its journal (history lines, state at a step, fork edits). */
   readonly #part: ReturnType<typeof swarmPart>;
   readonly #run: SwarmRun;
+  readonly #invocationHost: InvocationHost;
   #ready: Promise<void> | undefined;
   #running = false;
 
@@ -135,6 +124,14 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
       guardrails: options,
     };
     this.#run = new SwarmRun(parts);
+    this.#invocationHost = {
+      swarm: this,
+      hooks: this.hooks,
+      run: this.#run,
+      log: this.#log,
+      memory: this.#memory,
+      finished: (result) => void (this.#lastResult = result),
+    };
   }
 
   /** Node ids (member names) in the order given. */
@@ -178,7 +175,14 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
       const listeners = this.listeners;
       const quiet = !reader && !listeners;
       const path = options.guardrails?.path ?? '';
-      return await this.#invocation(task, options, quiet, quiet ? NOBODY : emitter(listeners, reader, path));
+      await this.#initialize();
+      return await invokeSwarm(
+        this.#invocationHost,
+        task,
+        options,
+        quiet,
+        quiet ? NOBODY : emitter(listeners, reader, path),
+      );
     } finally {
       this.#run.budget?.close();
       this.#run.budget = undefined;
@@ -243,85 +247,4 @@ export class Swarm extends EventSource<SwarmEvent> implements MultiAgentBase {
     });
     return this.#ready;
   }
-
-  /** One invocation: opens the run (answers, a resume or a fresh start), runs its loop, commits, reports. */
-  async #invocation(
-    task: MultiAgentTask,
-    options: MultiAgentInvokeOptions,
-    quiet: boolean,
-    emit: SwarmEmit,
-  ): Promise<SwarmResult> {
-    await this.#initialize();
-    const run = this.#run;
-    const invocationState: InvocationState = options.invocationState ?? {};
-    const checked = await checkTask(run, task, options, this.#log.journal.sessionId);
-    const state = await run.open(checked, invocationState, emit);
-    const owned = options.invocationState === undefined;
-    const budget = OrchestratorBudget.open(options.budget, invocationState, owned, this, 'swarm', state.budget);
-    run.budget = budget;
-    const started = performance.now();
-    const before = state.elapsedMs;
-    const elapsed = (): number => before + (performance.now() - started);
-    await this.hooks.invoke(new BeforeMultiAgentInvocationEvent(this, invocationState));
-    const clock = new MemberClock(options.signal);
-    const memory = openOrchestratorTurn(this.#memory, options.memory, run.context.conversation.inputHistory);
-    try {
-      const { guardrails, principal } = options;
-      await runSwarmLoop(run, run.parts, state, {
-        invocationState,
-        clock,
-        quiet,
-        elapsed,
-        emit,
-        guardrails,
-        principal,
-        memory: memory.target,
-        depth: options.depth,
-      });
-    } finally {
-      clock.dispose();
-    }
-    const tripped = run.tripped;
-    run.tripped = undefined;
-    state.elapsedMs = elapsed();
-    await run.commit(state, emit);
-    await this.#log.journal.settle();
-    const result = run.result(state);
-    if (checked !== task) result.rewrittenTask = taskText(checked);
-    if (budget) Object.assign(result, budget.report());
-    const asked = waitingFor(state);
-    if (asked.length > 0) result.interrupts = asked;
-    if (state.status === 'completed' || state.status === 'failed') this.#lastResult = result;
-    await memory.close(result);
-    await this.hooks.invoke(new AfterMultiAgentInvocationEvent(this, { invocationState, result }));
-    if (tripped)
-      throw new GuardrailTripped({
-        ...tripped.trip,
-        cause: tripped.cause,
-        result,
-      });
-    return result;
-  }
-}
-
-const NOBODY: SwarmEmit = () => undefined;
-
-/**
- * The run's `emit`: stamps each event with the run's place (`path`: '' for the outermost swarm), then
- * hands it to the listeners (with a `handoff` event after each handoff transition), then the reader.
- */
-function emitter(
-  listeners: Listeners<SwarmEvent> | undefined,
-  reader: Emit<MultiAgentStreamEvent> | undefined,
-  path: string,
-): SwarmEmit {
-  const depth = depthOf(path);
-  if (!listeners) return (data) => reader?.(placeEvent(data, path, depth));
-  return (data) => {
-    const event = placeEvent(data, path, depth);
-    listeners.emit(event);
-    const handoff = handoffEventOf(event);
-    if (handoff) listeners.emit(handoff);
-    return reader?.(event);
-  };
 }
