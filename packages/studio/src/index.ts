@@ -1,0 +1,4 @@
+export { startStudio } from './start-studio.js';
+export type { RunningStudio, StudioOptions } from './start-studio.js';
+export type { StudioTargets } from './load-targets.js';
+export type { StudioStore } from './open-sessions.js';
