@@ -34,7 +34,12 @@ export function shapeFromMermaid(mermaid: string): GraphShape {
       const key = `${from}>${edge[3]}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      edges.push({ from, to: edge[3], conditional: label !== '' && label !== 'join', join: label === 'join' || sources.length > 1 });
+      edges.push({
+        from,
+        to: edge[3],
+        conditional: label !== '' && label !== 'join',
+        join: label === 'join' || sources.length > 1,
+      });
     }
   }
   const name = (id: string): string => labels.get(id) ?? id;

@@ -21,10 +21,14 @@ export async function openSessions(
 ): Promise<{ sessions: (sessionId: string) => SessionManager; where: string }> {
   if (typeof store === 'function') return { sessions: store, where: 'your sessions function' };
   if (/^(s3|postgres(ql)?):/.test(store))
-    studioError(`--store ${store}: the studio opens sqlite:<file> or file:<dir>; for S3 or PostgreSQL pass your own store function to startStudio.`);
+    studioError(
+      `--store ${store}: the studio opens sqlite:<file> or file:<dir>; for S3 or PostgreSQL pass your own store function to startStudio.`,
+    );
   const at = (p: string): string => (isAbsolute(p) ? p : resolve(cwd, p));
   if (store.startsWith('sqlite:')) {
-    const path = at(store.slice('sqlite:'.length) || studioError('--store sqlite: needs a file: sqlite:.skein/studio.db'));
+    const path = at(
+      store.slice('sqlite:'.length) || studioError('--store sqlite: needs a file: sqlite:.skein/studio.db'),
+    );
     await mkdir(dirname(path), { recursive: true });
     const { SqliteSessionManager } = await import('@skein/session-sqlite');
     return { sessions: (sessionId) => new SqliteSessionManager({ sessionId, path }), where: path };

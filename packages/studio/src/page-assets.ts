@@ -12,7 +12,9 @@ export interface Asset {
   type: string;
 }
 
-const client = (name: string): string => fileURLToPath(new URL(`./client/${name}`, import.meta.url));
+/** The page's sources: beside this file when run from source, in `../src/client` when run from `dist`. */
+const CLIENT_DIR = /\/dist\/[^/]*$/.test(import.meta.url) ? '../src/client/' : './client/';
+const client = (name: string): string => fileURLToPath(new URL(`${CLIENT_DIR}${name}`, import.meta.url));
 
 /** The page's policy: its own script and style only, requests to itself only. */
 export const STUDIO_CSP =

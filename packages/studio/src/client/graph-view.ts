@@ -13,7 +13,10 @@ const SVG = 'http://www.w3.org/2000/svg';
 const W = 140;
 const H = 40;
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
@@ -32,7 +35,15 @@ export function drawGraph(shape: Shape, title: string): GraphView {
   const layout = layoutGraph(shape);
   const root = svg('svg', { viewBox: `0 0 ${layout.width} ${layout.height}`, role: 'img', class: 'graph' });
   root.setAttribute('aria-label', title);
-  const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto' });
+  const marker = svg('marker', {
+    id: 'arrow',
+    viewBox: '0 0 10 10',
+    refX: 10,
+    refY: 5,
+    markerWidth: 6,
+    markerHeight: 6,
+    orient: 'auto',
+  });
   marker.append(svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow' }));
   const defs = svg('defs', {});
   defs.append(marker);

@@ -12,7 +12,12 @@ function coreEvent(event: TurnEvent): Folded | undefined {
   if (!Array.isArray(event.path)) return undefined;
   const path = event.path.join('/');
   if (event.type === 'nodeStop')
-    return { type: 'nodeStop', path, nodeId: event['nodeId'], result: { status: event['status'] } } as unknown as Folded;
+    return {
+      type: 'nodeStop',
+      path,
+      nodeId: event['nodeId'],
+      result: { status: event['status'] },
+    } as unknown as Folded;
   return { ...event, path } as unknown as Folded;
 }
 

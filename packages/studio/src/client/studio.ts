@@ -13,7 +13,11 @@ let pending: 'continue' | undefined;
 async function start(): Promise<void> {
   const { targets } = await getJson<{ targets: TargetInfo[] }>('/studio/targets');
   nav.replaceChildren(
-    el('ul', {}, ...targets.map((t) => el('li', {}, el('a', { href: `#/${t.kind}/${t.name}` }, `${t.kind}/${t.name}`)))),
+    el(
+      'ul',
+      {},
+      ...targets.map((t) => el('li', {}, el('a', { href: `#/${t.kind}/${t.name}` }, `${t.kind}/${t.name}`))),
+    ),
   );
   const open = async (): Promise<void> => {
     const [kind, name, id] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);

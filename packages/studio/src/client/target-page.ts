@@ -113,7 +113,12 @@ export async function renderTarget(
           live.lastChild?.replaceWith(`${live.lastChild?.textContent ?? ''}${String(event['data'])}`);
         }
         if (event.type === 'turnEnd') {
-          const result = event['result'] as { status: string; text: string; interrupts: Waiting[]; failureReason?: string };
+          const result = event['result'] as {
+            status: string;
+            text: string;
+            interrupts: Waiting[];
+            failureReason?: string;
+          };
           live?.remove();
           bubble(target.name, result.text || `(${result.status})`);
           status.textContent = `Turn ${result.status}${result.failureReason ? `: ${result.failureReason}` : ''}.`;
@@ -144,7 +149,11 @@ export async function renderTarget(
         'ul',
         {},
         ...list.map((c) => {
-          const link = el('a', { href: `#/${target.kind}/${target.name}/${encodeURIComponent(c.id)}` }, c.title || c.id);
+          const link = el(
+            'a',
+            { href: `#/${target.kind}/${target.name}/${encodeURIComponent(c.id)}` },
+            c.title || c.id,
+          );
           if (c.id === conversationId) link.setAttribute('aria-current', 'page');
           return el('li', {}, link);
         }),

@@ -101,7 +101,9 @@ export function timeTravelPanel(host: TimeTravelHost): { element: HTMLElement; r
       edit: { results: { [node.value]: result.value } },
     })
       .then(async (made) => {
-        host.say(`Forked at step ${step.step}: ${made.changes.join('; ') || 'no change'}. Running ${made.conversationId}.`);
+        host.say(
+          `Forked at step ${step.step}: ${made.changes.join('; ') || 'no change'}. Running ${made.conversationId}.`,
+        );
         await host.openFork(made.conversationId);
       })
       .catch((error: unknown) => host.say(`Fork failed: ${error instanceof Error ? error.message : String(error)}`))
