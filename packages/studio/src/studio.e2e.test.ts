@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   axeViolations,
   launchChromium,
-  tabTo,
   watchPage,
   type PageWatch,
 } from '../../../examples/support-desk/src/web/test-support/browser.js';
 import { startDeskStudio, type StudioProcess } from './test-support/studio-process.js';
+import { answerWith, forkWith, nodeState, rewindTo, sendMessage } from './test-support/studio-steps.js';
 
 let dir: string;
 let studio: StudioProcess;
@@ -37,26 +37,15 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const nodeState = (node: string): Promise<string | null> =>
-  page.locator(`.graph [data-node="${node}"]`).getAttribute('class');
-
-/** Types into the focused field and presses keys: keyboard only. */
-async function typeAt(selector: string, text: string): Promise<void> {
-  await tabTo(page, selector);
-  await page.keyboard.type(text);
-}
-
 describe('skein studio on the support desk', () => {
   it('chat, approve in place, rewind to triage, fork with another route: keyboard only, accessible, local', async () => {
     await page.goto(`${studio.url}/#/graphs/desk/case-1`);
     await page.locator('.graph [data-node="triage"]').waitFor();
 
-    await typeAt('#message', 'Please refund order 108, 60 EUR');
-    await tabTo(page, '#send');
-    await page.keyboard.press('Enter');
-    await page.locator('#approve').waitFor({ timeout: 30_000 });
-    expect(await nodeState('refund')).toContain('waiting');
-    expect(await nodeState('triage')).toContain('completed');
+    await sendMessage(page, 'Please refund order 108, 60 EUR');
+    await page.locator('#approve').waitFor();
+    expect(await nodeState(page, 'refund')).toContain('waiting');
+    expect(await nodeState(page, 'triage')).toContain('completed');
     expect(await page.locator('#lanes .lane').count()).toBeGreaterThan(1);
     const firstRunning = await page.evaluate(
       () => performance.getEntriesByName('studio-first-running')[0]?.duration ?? -1,
@@ -64,34 +53,22 @@ describe('skein studio on the support desk', () => {
     expect(firstRunning).toBeGreaterThan(0);
     console.log(`[studio] send to first node shown running: ${firstRunning.toFixed(1)} ms`);
 
-    await typeAt('#note-0', 'ok, loyal customer');
-    await tabTo(page, '#approve');
-    await page.keyboard.press('Enter');
-    await page.locator('#status', { hasText: 'Turn completed' }).waitFor({ timeout: 30_000 });
-    expect(await nodeState('summary')).toContain('completed');
+    await answerWith(page, '#approve', 'ok, loyal customer');
+    expect(await page.locator('#status').innerText()).toMatch(/Turn completed/);
+    expect(await nodeState(page, 'summary')).toContain('completed');
     expect(await page.locator('#chat').innerText()).toMatch(/refund/i);
 
-    // Rewind: the slider to the step where triage had just finished.
-    await tabTo(page, '#step');
-    await page.keyboard.press('Home');
-    for (let i = 0; i < 20; i++) {
-      const words = await page.locator('#step-words').innerText();
-      if (/done triage(;|$)/.test(words)) break;
-      await page.keyboard.press('ArrowRight');
-    }
-    expect(await page.locator('#step-words').innerText()).toMatch(/done triage(;|$)/);
-    expect(await nodeState('refund')).not.toContain('completed');
+    await rewindTo(page, /done triage(;|$)/);
+    expect(await nodeState(page, 'triage')).toContain('completed');
+    expect(await nodeState(page, 'refund')).not.toContain('completed');
     await expect.poll(() => page.locator('#fork-result').inputValue()).toMatch(/ROUTE:\s*refund/i);
 
-    await tabTo(page, '#fork-result');
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.type('ROUTE: billing');
-    await tabTo(page, '#fork');
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/case-1-fork-/);
-    await page.locator('#status', { hasText: /Turn (completed|interrupted)/ }).waitFor({ timeout: 30_000 });
-    expect(await nodeState('billing')).toContain('completed');
-    expect(await nodeState('refund')).not.toContain('completed');
+    await forkWith(page, 'ROUTE: billing');
+    expect(page.url()).toMatch(/#\/graphs\/desk\/case-1-fork-/);
+    expect(await page.locator('#status').innerText()).toMatch(/Turn completed/);
+    expect(await nodeState(page, 'billing')).toContain('completed');
+    expect(await nodeState(page, 'refund')).not.toContain('completed');
+    expect(await page.locator('.conversations').innerText()).toMatch(/fork of case-1 at step/);
 
     const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious).toEqual([]);
