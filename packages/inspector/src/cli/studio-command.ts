@@ -1,6 +1,6 @@
 /**
  * `skein studio [module] [--port <n>] [--store <store>]`: starts `@skein/studio` on the module's
- * agents, graphs and swarms. The studio depends on the inspector (its views), so the inspector does
+ * agents, graphs and swarms, reloading it when its folder changes (`watchStudio`). The studio depends on the inspector (its views), so the inspector does
  * not depend on it: it is loaded when the command runs, and a clear error says to install it.
  */
 import { access } from 'node:fs/promises';
@@ -10,12 +10,12 @@ import type { CommandContext } from './command-line.js';
 
 /** What the command uses of `@skein/studio`. */
 interface StudioModule {
-  startStudio(options: {
+  watchStudio(options: {
     module: string;
     port?: number;
     store?: string;
     cwd?: string;
-    handleSignals?: boolean;
+    log?: (line: string) => void;
   }): Promise<{ url: string; store: string; close(): Promise<void> }>;
 }
 
@@ -53,15 +53,20 @@ export async function studioCommand({ rest, values, io, onServe }: CommandContex
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be a port number (got ${values.port ?? ''}).`);
-  const { startStudio } = await loadStudio();
-  const studio = await startStudio({
+  const { watchStudio } = await loadStudio();
+  const studio = await watchStudio({
     module,
     port,
     cwd: io.cwd,
-    handleSignals: onServe === undefined,
+    log: (line) => io.stderr.write(`${line}\n`),
     ...(values.store === undefined ? {} : { store: values.store }),
   });
-  io.stdout.write(`skein studio: ${studio.url} (conversations in ${studio.store}; Ctrl-C to stop)\n`);
-  onServe?.(() => studio.close(), studio.url);
+  io.stdout.write(
+    `skein studio: ${studio.url} (conversations in ${studio.store}; reloads when ${module}'s folder changes; Ctrl-C to stop)\n`,
+  );
+  if (onServe) onServe(() => studio.close(), studio.url);
+  else
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => void studio.close().then(() => process.exit(0)));
   return 0;
 }
