@@ -168,5 +168,8 @@ export async function renderTarget(
   }
   showWaiting(stored?.interrupts ?? []);
   await Promise.all([listConversations(), travel?.refresh()]);
-  if (then === 'continue') await run('messages', { message: 'continue' });
+  if (then === 'continue') {
+    bubble('you', 'continue (the fork goes on from its step)');
+    await run('messages', { message: 'continue' });
+  }
 }
