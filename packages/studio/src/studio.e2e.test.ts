@@ -42,7 +42,15 @@ describe('skein studio on the support desk', () => {
     await page.goto(`${studio.url}/#/graphs/desk/case-1`);
     await page.locator('.graph [data-node="triage"]').waitFor();
 
+    // Every class a node takes while the run goes (the page redraws them live, not only at the end).
+    await page.evaluate(`(() => {
+      window.seen = [];
+      new MutationObserver((changes) => changes.forEach((c) => window.seen.push(c.target.dataset.node + ':' + c.target.getAttribute('class'))))
+        .observe(document.querySelector('.graph'), { subtree: true, attributes: true, attributeFilter: ['class'] });
+    })()`);
     await sendMessage(page, 'Please refund order 108, 60 EUR');
+    const seen = await page.evaluate<string[]>('window.seen');
+    expect(seen).toContain('triage:node running');
     await page.locator('#approve').waitFor();
     expect(await nodeState(page, 'refund')).toContain('waiting');
     expect(await nodeState(page, 'triage')).toContain('completed');
