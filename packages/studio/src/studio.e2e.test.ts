@@ -83,4 +83,16 @@ describe('skein studio on the support desk', () => {
     expect(watch.offOrigin).toEqual([]);
     expect(watch.errors).toEqual([]);
   }, 180_000);
+
+  it("a swarm: its members lit, its steps on the slider, no console error", async () => {
+    await page.goto(`${studio.url}/#/swarms/desk/sw-1`);
+    await page.locator('.graph [data-node="billing"]').waitFor();
+    await sendMessage(page, 'I was charged twice for order 108');
+    expect(await page.locator('#status').innerText()).toMatch(/Turn completed/);
+    expect(await nodeState(page, 'triage')).toContain('completed');
+    expect(await nodeState(page, 'billing')).toContain('completed');
+    expect(await page.locator('#step-words').innerText()).toMatch(/done triage, billing/);
+    expect(watch.errors).toEqual([]);
+    expect(watch.offOrigin).toEqual([]);
+  }, 120_000);
 });

@@ -7,7 +7,21 @@ import { getJson, postJson } from './api.js';
 import { el } from './dom.js';
 import type { GraphView } from './graph-view.js';
 
-/** One step as `GET .../history` lists it. */
+/** One step as `GET .../history` lists it: a graph's sets of nodes, or a swarm's current member and the members that ran. */
+interface RawStep {
+  step: number;
+  run: number;
+  status: string;
+  running?: string[];
+  waiting?: string[];
+  paused?: string[] | string;
+  completed?: string[];
+  failed?: string[];
+  current?: string;
+  nodeHistory?: string[];
+}
+
+/** A step as the panel shows it (a swarm's put in a graph's terms: the members that ran are done, the current one is next). */
 interface Step {
   step: number;
   run: number;
@@ -27,6 +41,22 @@ export interface TimeTravelHost {
   /** Opens the forked conversation and runs it. */
   openFork(conversationId: string): Promise<void>;
   say(text: string): void;
+}
+
+function normalize(raw: RawStep): Step {
+  const paused = Array.isArray(raw.paused) ? raw.paused : raw.paused ? [raw.paused] : [];
+  if (Array.isArray(raw.completed))
+    return {
+      ...raw,
+      running: raw.running ?? [],
+      waiting: raw.waiting ?? [],
+      paused,
+      completed: raw.completed,
+      failed: raw.failed ?? [],
+    };
+  const ran = [...new Set(raw.nodeHistory ?? [])];
+  const next = raw.status === 'executing' && raw.current ? [raw.current] : [];
+  return { ...raw, running: [], waiting: next, paused, completed: ran.filter((m) => !next.includes(m)), failed: [] };
 }
 
 const litAt = (graph: GraphView, step: Step): void => {
@@ -113,7 +143,7 @@ export function timeTravelPanel(host: TimeTravelHost): { element: HTMLElement; r
   return {
     element,
     refresh: async () => {
-      steps = (await getJson<{ steps: Step[] }>(url('/history')).catch(() => ({ steps: [] }))).steps;
+      steps = (await getJson<{ steps: RawStep[] }>(url('/history')).catch(() => ({ steps: [] }))).steps.map(normalize);
       slider.max = String(Math.max(0, steps.length - 1));
       slider.value = slider.max;
       slider.disabled = steps.length === 0;
