@@ -84,7 +84,7 @@ describe('skein studio on the support desk', () => {
     expect(watch.errors).toEqual([]);
   }, 180_000);
 
-  it("a swarm: its members lit, its steps on the slider, no console error", async () => {
+  it('a swarm: its members lit, its steps on the slider, no console error', async () => {
     await page.goto(`${studio.url}/#/swarms/desk/sw-1`);
     await page.locator('.graph [data-node="billing"]').waitFor();
     await sendMessage(page, 'I was charged twice for order 108');
