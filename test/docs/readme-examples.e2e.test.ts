@@ -117,6 +117,11 @@ const examples: Example[] = [
     prints: /bytes of HTML/,
   },
   {
+    readme: 'packages/studio/README.md',
+    setup: async () => ({ cwd: await mkdtemp(join(work, 'studio-')) }),
+    prints: /^open http:\/\/127\.0\.0\.1:\d+\/#\/graphs\/desk\ncompleted$/,
+  },
+  {
     readme: 'packages/memory/README.md',
     setup: async () => ({ cwd: await mkdtemp(join(work, 'memory-')) }),
     prints: /^Yes: the double charge on order 42 was refunded\.$/,

@@ -45,7 +45,11 @@ export type ServerAction =
   | 'read'
   | 'delete'
   | 'list'
-  | 'cancel';
+  | 'cancel'
+  /** `GET .../history` and `GET .../history/{step}`: read a graph's or swarm's steps. */
+  | 'history'
+  /** `POST .../fork`: a new conversation of the same principal from a step (the source is only read). */
+  | 'fork';
 
 /** The routed request `authorize` decides on: never re-parse the URL, it may be percent-encoded. */
 export interface RouteInfo {

@@ -55,6 +55,10 @@ export const USAGE = `Usage: skein <command> ...
       Serve the agents, graphs and swarms a module declares (the options of serveMcp from @skein/mcp)
       as MCP tools on stdin/stdout, for a desktop MCP client. SKEIN_MCP_AUTHORIZATION is sent to
       authorize as the authorization header of every call.
+  skein studio [module] [--port <n>] [--store <store>]
+      Develop in the browser (@skein/studio): chat with the agents, graphs and swarms a module
+      exports, watch a graph run, approve, rewind and fork. On http://127.0.0.1; conversations in
+      --store (default sqlite:.skein/studio.db). Default module: skein.studio.ts.
   skein eval run <module> [export] [--out <dir>] [--resume] [--concurrency <n>] [--repeats <n>]
                  [--baseline <results>] [--threshold <x>]
       Run the evaluation a module exports; exit 1 when a case fails (with --baseline: when a

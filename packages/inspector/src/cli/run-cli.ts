@@ -9,6 +9,7 @@ import { mcpCommand } from './mcp-command.js';
 import { serveCommand } from './serve-command.js';
 import { sessionsCommand } from './sessions-command.js';
 import { showCommand } from './show-command.js';
+import { studioCommand } from './studio-command.js';
 import { withStore } from './with-store.js';
 
 /** Each command's handler, by the command's name. */
@@ -37,6 +38,7 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<number>> = {
     return 0;
   },
   mcp: mcpCommand,
+  studio: studioCommand,
   eval: async ({ rest, values, io }) => {
     const { evalCommand } = await import('./eval-command.js'); // loads @skein/evals only for eval commands
     return await evalCommand(rest, values, io);

@@ -29,6 +29,13 @@ import {
   turnResultSchema,
   uiBodySchema,
 } from './schemas.js';
+import {
+  forkBodySchema,
+  forkResultSchema,
+  historySchema,
+  stepPathSchema,
+  stepStateSchema,
+} from './time-travel-schemas.js';
 
 /** A schema as the generator reads it: named ones become `#/components/schemas/<id>`. */
 const schema = (zod: z.ZodType) => resolver(zod, { options: { metadata: schemaRegistry } });
@@ -153,6 +160,30 @@ function routeDocs(): Record<RouteName, MiddlewareHandler[]> {
         '409': problem('A turn is running.'),
       }),
       conversation,
+    ],
+    history: [
+      describe("A graph's or swarm's kept steps, oldest first (its `history()`).", {
+        '200': json(historySchema, 'The steps.'),
+        '400': problem('The target is an agent: it keeps no steps.'),
+      }),
+      conversation,
+    ],
+    state: [
+      describe('The run as it stood at one step (its `stateAt(step)`).', {
+        '200': json(stepStateSchema, 'The state then.'),
+        '404': problem('The step is not kept (`GET .../history` lists those that are).'),
+      }),
+      reads('param', stepPathSchema),
+    ],
+    fork: [
+      describe('A new conversation that goes on from a step, with edits (its `fork()`); send it a message to run it.', {
+        '201': json(forkResultSchema, 'The new conversation.'),
+        '400': problem('The body or the edit does not fit.'),
+        '404': problem('The step is not kept.'),
+        '409': problem('The new conversation id is taken.'),
+      }),
+      conversation,
+      reads('json', forkBodySchema),
     ],
     list: [
       describe("The principal's conversations with this agent, graph or swarm.", {

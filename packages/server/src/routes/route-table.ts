@@ -9,6 +9,7 @@ import { deleteConversation, getConversation, getPending, listConversations, pos
 import { postAgui } from './agui.js';
 import { postAnswers, postMessage } from './messages.js';
 import { getStream } from './stream.js';
+import { getHistory, getStepState, postFork } from './time-travel.js';
 import { postUi } from './ui.js';
 
 /** The routes' names (the document's description of each is keyed by them). */
@@ -22,7 +23,10 @@ export type RouteName =
   | 'cancel'
   | 'read'
   | 'delete'
-  | 'list';
+  | 'list'
+  | 'history'
+  | 'state'
+  | 'fork';
 
 /** One route. */
 export interface ServerRoute {
@@ -43,6 +47,9 @@ export const ROUTES: readonly ServerRoute[] = [
   { method: 'GET', path: `${CONV}/pending`, doc: 'pending', handle: getPending },
   { method: 'POST', path: `${CONV}/cancel`, doc: 'cancel', handle: postCancel },
   { method: 'POST', path: `${CONV}/ui`, doc: 'ui', handle: postUi },
+  { method: 'GET', path: `${CONV}/history`, doc: 'history', handle: getHistory },
+  { method: 'GET', path: `${CONV}/history/:step`, doc: 'state', handle: getStepState },
+  { method: 'POST', path: `${CONV}/fork`, doc: 'fork', handle: postFork },
   { method: 'GET', path: CONV, doc: 'read', handle: getConversation },
   { method: 'DELETE', path: CONV, doc: 'delete', handle: deleteConversation },
   { method: 'GET', path: '/v1/:kind/:name/conversations', doc: 'list', handle: listConversations },

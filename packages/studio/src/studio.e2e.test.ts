@@ -1,0 +1,98 @@
+/**
+ * The studio in Debian's chromium, on the support desk (scripted models), as a developer uses it:
+ * keyboard only. A refund over the limit waits; it is approved with a note in place; the step slider
+ * goes back to the triage step; a fork with an edited triage result runs the billing route live.
+ * axe-core finds nothing serious or critical; no request leaves 127.0.0.1; no console error.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  axeViolations,
+  launchChromium,
+  watchPage,
+  type PageWatch,
+} from '../../../examples/support-desk/src/web/test-support/browser.js';
+import { startDeskStudio, type StudioProcess } from './test-support/studio-process.js';
+import { answerWith, forkWith, nodeState, rewindTo, sendMessage } from './test-support/studio-steps.js';
+
+let dir: string;
+let studio: StudioProcess;
+let browser: Browser;
+let page: Page;
+let watch: PageWatch;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'skein-studio-'));
+  [studio, browser] = await Promise.all([startDeskStudio(dir), launchChromium()]);
+  page = await browser.newPage();
+  watch = watchPage(page, studio.url);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await studio?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('skein studio on the support desk', () => {
+  it('chat, approve in place, rewind to triage, fork with another route: keyboard only, accessible, local', async () => {
+    await page.goto(`${studio.url}/#/graphs/desk/case-1`);
+    await page.locator('.graph [data-node="triage"]').waitFor();
+
+    // Every class a node takes while the run goes (the page redraws them live, not only at the end).
+    await page.evaluate(`(() => {
+      window.seen = [];
+      new MutationObserver((changes) => changes.forEach((c) => window.seen.push(c.target.dataset.node + ':' + c.target.getAttribute('class'))))
+        .observe(document.querySelector('.graph'), { subtree: true, attributes: true, attributeFilter: ['class'] });
+    })()`);
+    await sendMessage(page, 'Please refund order 108, 60 EUR');
+    const seen = await page.evaluate<string[]>('window.seen');
+    expect(seen).toContain('triage:node running');
+    await page.locator('#approve').waitFor();
+    expect(await nodeState(page, 'refund')).toContain('waiting');
+    expect(await nodeState(page, 'triage')).toContain('completed');
+    expect(await page.locator('#lanes .lane').count()).toBeGreaterThan(1);
+    const firstRunning = await page.evaluate(
+      () => performance.getEntriesByName('studio-first-running')[0]?.duration ?? -1,
+    );
+    expect(firstRunning).toBeGreaterThan(0);
+    console.log(`[studio] send to first node shown running: ${firstRunning.toFixed(1)} ms`);
+
+    await answerWith(page, '#approve', 'ok, loyal customer');
+    expect(await page.locator('#status').innerText()).toMatch(/Turn completed/);
+    expect(await nodeState(page, 'summary')).toContain('completed');
+    expect(await page.locator('#chat').innerText()).toMatch(/refund/i);
+
+    await rewindTo(page, /done triage(;|$)/);
+    expect(await nodeState(page, 'triage')).toContain('completed');
+    expect(await nodeState(page, 'refund')).not.toContain('completed');
+    await expect.poll(() => page.locator('#fork-result').inputValue()).toMatch(/ROUTE:\s*refund/i);
+
+    await forkWith(page, 'ROUTE: billing');
+    expect(page.url()).toMatch(/#\/graphs\/desk\/case-1-fork-/);
+    expect(await page.locator('#status').innerText()).toMatch(/Turn completed/);
+    expect(await nodeState(page, 'billing')).toContain('completed');
+    expect(await nodeState(page, 'refund')).not.toContain('completed');
+    expect(await page.locator('.conversations').innerText()).toMatch(/fork of case-1 at step/);
+
+    const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious).toEqual([]);
+    expect(watch.offOrigin).toEqual([]);
+    expect(watch.errors).toEqual([]);
+  }, 180_000);
+
+  it('a swarm: its members lit, its steps on the slider, no console error', async () => {
+    await page.goto(`${studio.url}/#/swarms/desk/sw-1`);
+    await page.locator('.graph [data-node="billing"]').waitFor();
+    await sendMessage(page, 'I was charged twice for order 108');
+    expect(await page.locator('#status').innerText()).toMatch(/Turn completed/);
+    expect(await nodeState(page, 'triage')).toContain('completed');
+    expect(await nodeState(page, 'billing')).toContain('completed');
+    expect(await page.locator('#step-words').innerText()).toMatch(/done triage, billing/);
+    expect(watch.errors).toEqual([]);
+    expect(watch.offOrigin).toEqual([]);
+  }, 120_000);
+});
