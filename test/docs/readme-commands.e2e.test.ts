@@ -66,6 +66,7 @@ const PLANS: [RegExp, Plan][] = [
     { skip: 'drives Chromium through the pages for a minute: the desk browser tests run the same pages' },
   ],
   [/^npm run desk:web\b/, { ready: /supervisor page: +http/ }],
+  [/^npm run studio\b/, { ready: /skein studio: http:\/\/127\.0\.0\.1:\d+/ }],
   [/^npm run desk:a2a\b/, { ready: /\[a2a\] card: / }],
   [
     /--refund-remote http:\/\/127\.0\.0\.1:4100/,
