@@ -42,11 +42,15 @@ describe('skein studio on the support desk', () => {
     await page.goto(`${studio.url}/#/graphs/desk/case-1`);
     await page.locator('.graph [data-node="triage"]').waitFor();
 
-    // Every class a node takes while the run goes (the page redraws them live, not only at the end).
+    // Every class a node takes while the run goes (the page redraws them live, not only at the end):
+    // each change's old value and the value now, so a class set and replaced before the observer's
+    // callback ran (a node that starts and ends within one batch of events) is seen too.
     await page.evaluate(`(() => {
       window.seen = [];
-      new MutationObserver((changes) => changes.forEach((c) => window.seen.push(c.target.dataset.node + ':' + c.target.getAttribute('class'))))
-        .observe(document.querySelector('.graph'), { subtree: true, attributes: true, attributeFilter: ['class'] });
+      new MutationObserver((changes) => changes.forEach((c) => window.seen.push(
+        c.target.dataset.node + ':' + c.oldValue,
+        c.target.dataset.node + ':' + c.target.getAttribute('class'),
+      ))).observe(document.querySelector('.graph'), { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['class'] });
     })()`);
     await sendMessage(page, 'Please refund order 108, 60 EUR');
     const seen = await page.evaluate<string[]>('window.seen');
