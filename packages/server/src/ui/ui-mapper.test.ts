@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../stream/server-events.js';
-import { mapUiEvent, newUiState, type UiState } from './ui-mapper.js';
+import { mapUiEvent } from './ui-mapper.js';
+import { newUiState, type UiState } from './ui-speakers.js';
 
 const start = (kind = 'agents', answering = false): ServerEvent => ({
   type: 'turnStart',
