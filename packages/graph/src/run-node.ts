@@ -1,27 +1,22 @@
 import {
   GuardrailTripped,
   TimeoutError,
-  addUsage,
-  budgetStopOf,
   emptyUsage,
-  type BudgetScope,
-  isAgentResult,
   isMultiAgent,
-  type AgentResult,
-  withSourcePrefix,
   nodeStreamEvent,
-  type AccumulatedUsage,
-  type Interrupt,
+  type AgentResult,
+  type BudgetScope,
   type InvocationGuardrails,
   type InvocationState,
-  type Principal,
   type MemoryTarget,
-  type MultiAgentResult,
   type MultiAgentEventData,
+  type MultiAgentResult,
   type NodeResult,
+  type Principal,
   type Prompt,
 } from '@skein/core';
 import type { GraphNode } from './graph-types.js';
+import { describeOutcome, timeoutText, trippedResult } from './node-outcome.js';
 
 /** What one node execution needs. */
 export interface NodeRun {
@@ -69,7 +64,6 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
     if (GuardrailTripped.is(error)) return trippedResult(run, error, started);
     const timedOut = limit?.timedOut === true;
     const message = timedOut ? timeoutText(node.id, timeoutMs) : error instanceof Error ? error.message : String(error);
-    const usage = emptyUsage();
     const { executionCount } = run;
     const executionTimeMs = performance.now() - started;
     return {
@@ -78,31 +72,12 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
       status: 'failed',
       text: '',
       error: message,
-      usage,
+      usage: emptyUsage(),
       executionTimeMs,
     };
   } finally {
     limit?.clear();
   }
-}
-
-/** A node a guardrail blocked: failed, with the trip (the run then ends with `GuardrailTripped`). */
-function trippedResult(run: NodeRun, tripped: GuardrailTripped, started: number): NodeResult {
-  const outcome = tripped.result;
-  const usage =
-    typeof outcome === 'object' && outcome !== null && ('stopReason' in outcome || 'accumulatedUsage' in outcome)
-      ? usageOf(outcome as AgentResult | MultiAgentResult)
-      : emptyUsage();
-  return {
-    nodeId: run.node.id,
-    executionCount: run.executionCount,
-    status: 'failed',
-    text: '',
-    error: tripped.message,
-    guardrail: tripped.trip,
-    usage,
-    executionTimeMs: performance.now() - started,
-  };
 }
 
 /** A node's own abort controller, fired by its timeout or by the run's signal. */
@@ -131,77 +106,6 @@ class NodeTimeout {
     clearTimeout(this.#timer);
     this.#runSignal.removeEventListener('abort', this.#onRunAbort);
   }
-}
-
-/** The node's result from what its target returned: waiting for a person, stopped by the budget, completed or failed. */
-function describeOutcome(
-  run: NodeRun,
-  outcome: AgentResult | MultiAgentResult,
-  signal: AbortSignal,
-  timedOut: boolean,
-  started: number,
-): NodeResult {
-  const nodeId = run.node.id;
-  const { executionCount } = run;
-  const text = textOf(outcome);
-  const usage = usageOf(outcome);
-  const models = isAgentResult(outcome) ? outcome.metrics.models : {};
-  const result = outcome;
-  const interrupts = timedOut ? [] : interruptsOf(outcome, nodeId);
-  if (interrupts.length > 0) {
-    const executionTimeMs = performance.now() - started;
-    return {
-      nodeId,
-      executionCount,
-      status: 'interrupted',
-      text,
-      result,
-      interrupts,
-      usage,
-      models,
-      executionTimeMs,
-    };
-  }
-  const budgetExceeded = timedOut ? undefined : budgetStopOf(outcome);
-  if (budgetExceeded) {
-    const executionTimeMs = performance.now() - started;
-    return {
-      nodeId,
-      executionCount,
-      status: 'budgetExceeded',
-      text,
-      result,
-      budgetExceeded,
-      usage,
-      models,
-      executionTimeMs,
-    };
-  }
-  const failure = timedOut ? timeoutText(nodeId, run.timeoutMs) : failureOf(outcome, signal);
-  const executionTimeMs = performance.now() - started;
-  // Literals rather than spreads (each with the keys in the order results always had): runs for every node.
-  if (failure === undefined)
-    return {
-      nodeId,
-      executionCount,
-      status: 'completed',
-      text,
-      result,
-      usage,
-      models,
-      executionTimeMs,
-    };
-  return {
-    nodeId,
-    executionCount,
-    status: 'failed',
-    text,
-    result,
-    error: failure,
-    usage,
-    models,
-    executionTimeMs,
-  };
 }
 
 /**
@@ -240,62 +144,4 @@ async function drive(run: NodeRun, signal: AbortSignal): Promise<AgentResult | M
     if (step.done) return step.value;
     onEvent(nodeStreamEvent(id, step.value));
   }
-}
-
-/**
- * What a node waits for, with the node's path as source: an agent's own name is replaced by the node
- * id (`billing`, `billing/expert` for an agent it uses as a tool); a nested orchestrator's paths are
- * prefixed with it (`desk/refund`).
- */
-function interruptsOf(outcome: AgentResult | MultiAgentResult, nodeId: string): Interrupt[] {
-  if (isAgentResult(outcome)) {
-    if (outcome.stopReason !== 'interrupt') return [];
-    return outcome.interrupts.map((i) => ({
-      ...i,
-      source: [nodeId, ...i.source.split('/').slice(1)].join('/'),
-    }));
-  }
-  if (outcome.status !== 'interrupted' || !outcome.interrupts) return [];
-  return outcome.interrupts.map((i) => withSourcePrefix(i, nodeId));
-}
-
-function failureOf(outcome: AgentResult | MultiAgentResult, signal: AbortSignal): string | undefined {
-  if (isAgentResult(outcome)) {
-    if (outcome.stopReason !== 'cancelled') return undefined;
-    const reason: unknown = signal.reason;
-    return reason instanceof Error ? reason.message : 'The node was cancelled.';
-  }
-  if (outcome.status === 'completed') return undefined;
-  return outcome.failureReason ?? `The nested orchestrator ended with status ${outcome.status}.`;
-}
-
-function timeoutText(nodeId: string, ms: number | undefined): string {
-  return `Node ${nodeId} timed out after ${String(ms)} ms.`;
-}
-
-function usageOf(outcome: AgentResult | MultiAgentResult): AccumulatedUsage {
-  const usage = emptyUsage();
-  addUsage(usage, isAgentResult(outcome) ? outcome.metrics.usage : outcome.accumulatedUsage);
-  return usage;
-}
-
-/** An agent's final text; a nested orchestrator's is its last node's. */
-function textOf(outcome: AgentResult | MultiAgentResult): string {
-  if (isAgentResult(outcome)) return String(outcome);
-  const order = (outcome as { executionOrder?: unknown }).executionOrder;
-  const last =
-    Array.isArray(order) && typeof order[order.length - 1] === 'string'
-      ? (order[order.length - 1] as string)
-      : lastNodeOf(outcome);
-  return last === undefined ? '' : (outcome.results[last]?.text ?? '');
-}
-
-function lastNodeOf(outcome: MultiAgentResult): string | undefined {
-  for (let i = outcome.transitions.length - 1; i >= 0; i--) {
-    const t = outcome.transitions[i];
-    for (const id of [t?.from, t?.to])
-      if (typeof id === 'string' && outcome.results[id]?.status === 'completed') return id;
-  }
-  const keys = Object.keys(outcome.results);
-  return keys[keys.length - 1];
 }

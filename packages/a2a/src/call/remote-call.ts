@@ -5,17 +5,17 @@
  * the next one talks to the remote agent. A retry after a transient fault and a resume after a crash
  * run the same code: a task whose id is known is never started again.
  */
-import type { Message, Part, Task, TaskState } from '@a2a-js/sdk';
+import type { Message } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { ModelTransientError, type JsonObject, type JsonValue, type RetryStrategy } from '@skein/core';
 import { RemoteAgentError, type RemoteFailure } from '../errors.js';
 import { textPart } from '../wire/parts.js';
-import { ROLE } from '../wire/protocol.js';
 import type { CallRecord, CallStore } from './call-store.js';
 import type { Connected, Connection } from './connection.js';
 import { CallProgress, type ReportUpdate } from './call-progress.js';
 import { classify } from './faults.js';
 import { answerParts, interruptFor, messageText } from './task-reading.js';
+import { findTask, sleep, userMessage } from './task-wire.js';
 
 /** What one call needs from its caller. */
 export interface CallRequest {
@@ -43,33 +43,6 @@ export interface CallerOptions {
   retry: RetryStrategy | null;
   timeoutMs: number;
   pollIntervalMs: number;
-}
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = (): void => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
-
-function userMessage(rec: CallRecord, messageId: string, parts: Part[], taskId?: string): Message {
-  return {
-    messageId,
-    contextId: rec.contextId,
-    taskId: taskId ?? '',
-    role: ROLE.user,
-    parts,
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
 }
 
 export class RemoteCaller {
@@ -204,7 +177,7 @@ export class RemoteCaller {
           await this.#answer(p, client, streaming, signal);
           break;
         case 'sending': {
-          if (lookup && (await this.#find(p, client, signal))) break;
+          if (lookup && (await findTask(p, client, signal))) break;
           const message = userMessage(rec, rec.messageId, [textPart(req.text)]);
           await this.#send(p, client, streaming, message, signal);
           lookup = true;
@@ -259,32 +232,6 @@ export class RemoteCaller {
       rec.state = 'working'; // the answer arrived before (a crash cut the call after it): follow the task instead
       await p.put();
     }
-  }
-
-  /** Finds the task a message whose fate is unknown started (its context is this call's own). */
-  async #find(p: CallProgress, client: Client, signal: AbortSignal): Promise<boolean> {
-    const rec = p.rec;
-    let tasks: Task[];
-    try {
-      const found = await client.listTasks(
-        {
-          tenant: '',
-          contextId: rec.contextId,
-          status: 0 as TaskState,
-          pageToken: '',
-          statusTimestampAfter: undefined,
-        },
-        { signal },
-      );
-      tasks = found.tasks;
-    } catch (error) {
-      if (classify(error).transient) throw error;
-      return false; // no ListTasks (an A2A 0.3 agent): the message is sent again
-    }
-    const task = tasks.find((t) => t.history.some((m) => m.messageId === rec.messageId)) ?? tasks[0];
-    if (!task) return false;
-    await p.learnTask(task);
-    return true;
   }
 
   /** Follows a known task to its next stop: GetTask, then SubscribeToTask (streaming) or GetTask polling. */
