@@ -1,7 +1,7 @@
 /**
  * What guardrails cost (issue 49). (1) A turn's framework time with a regex guardrail and with pii()
  * on the prompt and on the streamed answer, against the same turn with no guardrail in the same run
- * (alternating rounds, in-memory scripted model: the whole turn is framework time), and how many
+ * (interleaved in small batches, in-memory scripted model: the whole turn is framework time), and how many
  * checks ran per window. (2) An LLM judge beside a 20 ms main call: the turn against
  * max(main, judge), parallel and (for contrast) blocking.
  */
@@ -66,18 +66,23 @@ const variants = [true, false].flatMap((streamed) =>
 for (let i = 0; i < 50; i++) for (const v of variants) await v.fn(); // warm up
 for (const c of [noop.counts, regex.counts, redact.counts]) for (const k of Object.keys(c)) c[k] = 0;
 
-/** CPU µs (this process: user + system) per call of `fn`, over `n` calls. */
-async function cpuUsPerOp(fn: () => Promise<void>, n: number): Promise<number> {
+/** CPU µs (this process: user + system) spent in `n` calls of `fn`. */
+async function cpuUs(fn: () => Promise<void>, n: number): Promise<number> {
   const start = process.cpuUsage();
   for (let i = 0; i < n; i++) await fn();
   const used = process.cpuUsage(start);
-  return (used.user + used.system) / n;
+  return used.user + used.system;
 }
 
-// Each round measures every variant right after its floor (same kind of turn), in CPU time of this
-// process: on a shared machine the other processes' load moves wall time far more than what is measured.
+// Each round interleaves every variant with its floor (same kind of turn) in small batches, in the
+// order floor, guarded, guarded, floor (ABBA), and sums each side's CPU time of this process: on a
+// shared machine other processes' load and the collector move wall time and long blocks far more
+// than what is measured, and fine interleaving puts both sides under the same conditions.
+const BATCH = 10;
 const ratios = new Map<(typeof variants)[number], number[]>();
-const cpuUs = new Map<(typeof variants)[number], number[]>();
+const perTurn = new Map<(typeof variants)[number], number[]>();
+/** The cheapest batch of each side, per turn: the cost on the quietest moments of a loaded machine. */
+const bestBatch = new Map<(typeof variants)[number], { floor: number; guarded: number }>();
 for (let r = 0; r < ROUNDS; r++)
   for (const v of variants) {
     const floor = variants.find(
@@ -88,13 +93,24 @@ for (let r = 0; r < ROUNDS; r++)
       v.turns++;
       await v.fn();
     };
-    const f = await cpuUsPerOp(floor.fn, TURNS);
-    const g = await cpuUsPerOp(counting, TURNS);
-    const f2 = await cpuUsPerOp(floor.fn, TURNS);
-    const base = (f + f2) / 2;
-    (ratios.get(v) ?? ratios.set(v, []).get(v))?.push(g / base);
-    (cpuUs.get(v) ?? cpuUs.set(v, []).get(v))?.push(g);
-    (cpuUs.get(floor) ?? cpuUs.set(floor, []).get(floor))?.push(f, f2);
+    let f = 0;
+    let g = 0;
+    for (let done = 0; done < TURNS; done += 2 * BATCH) {
+      const f1 = await cpuUs(floor.fn, BATCH);
+      const g1 = await cpuUs(counting, 2 * BATCH);
+      const f2 = await cpuUs(floor.fn, BATCH);
+      f += f1 + f2;
+      g += g1;
+      (ratios.get(v) ?? ratios.set(v, []).get(v))?.push(g1 / (f1 + f2));
+      const best = bestBatch.get(v) ?? { floor: Number.POSITIVE_INFINITY, guarded: Number.POSITIVE_INFINITY };
+      bestBatch.set(v, {
+        floor: Math.min(best.floor, f1 / BATCH, f2 / BATCH),
+        guarded: Math.min(best.guarded, g1 / (2 * BATCH)),
+      });
+    }
+    const turns = 2 * BATCH * Math.ceil(TURNS / (2 * BATCH));
+    (perTurn.get(v) ?? perTurn.set(v, []).get(v))?.push(g / turns);
+    (perTurn.get(floor) ?? perTurn.set(floor, []).get(floor))?.push(f / turns);
   }
 const median = (xs: number[] = []): number => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -107,8 +123,9 @@ const quartiles = (xs: number[] = []): string => {
 };
 
 console.log(
-  `one turn (~${ANSWER.length} characters of answer in ${Math.ceil(ANSWER.length / 8)} deltas), CPU time: ${ROUNDS} rounds of ${TURNS} turns, each variant between two runs of its floor`,
+  `one turn (~${ANSWER.length} characters of answer in ${Math.ceil(ANSWER.length / 8)} deltas), CPU time: ${ROUNDS} rounds of ${TURNS} turns, each variant interleaved with its floor in batches of ${BATCH} (ABBA)`,
 );
+const cheapest = (best?: { floor: number; guarded: number }): number => (best ? best.guarded / best.floor : Number.NaN);
 const rows: (string | number)[][] = [
   [
     'turn',
@@ -116,6 +133,7 @@ const rows: (string | number)[][] = [
     'CPU µs/turn (median)',
     'x floor (median)',
     'x floor (quartiles)',
+    'x floor (cheapest batches)',
     'checks/turn: prompt, windows, answers',
   ],
 ];
@@ -129,9 +147,10 @@ for (const v of variants) {
   rows.push([
     v.streamed ? 'stream()' : 'invoke()',
     v.name,
-    median(cpuUs.get(v)),
+    median(perTurn.get(v)),
     isFloor ? 1 : median(ratios.get(v)),
     isFloor ? '-' : quartiles(ratios.get(v)),
+    isFloor ? '-' : cheapest(bestBatch.get(v)),
     checks,
   ]);
 }
