@@ -1,7 +1,7 @@
 /**
- * `npm run studio` in a child process, as a developer starts it (the support desk, scripted models,
- * the desk's data and the store in `dir`): resolves once it printed its address. The browser tests
- * and the README's screenshot script use it.
+ * `skein studio` in a child process, as a developer starts it (by default on the support desk,
+ * scripted models, the desk's data and the store in `dir`): resolves once it printed its address.
+ * The browser tests, the README's screenshot script and the page-memory script use it.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -21,14 +21,19 @@ export interface StudioProcess {
 
 /** Starts `skein studio` on the desk's module with its store and data in `dir`. */
 export function startDeskStudio(dir: string): Promise<StudioProcess> {
-  const bin = join(root, 'packages/inspector/src/bin.ts');
   const module = join(root, 'examples/support-desk/src/studio-desk.ts');
+  return startStudio(dir, module, { DESK_MODEL: 'scripted', SKEIN_DESK_DIR: join(dir, 'desk') });
+}
+
+/** Starts `skein studio` on `module` with its SQLite store in `dir` (and `env` added to the environment). */
+export function startStudio(dir: string, module: string, env: Record<string, string> = {}): Promise<StudioProcess> {
+  const bin = join(root, 'packages/inspector/src/bin.ts');
   const child = spawn(
     process.execPath,
     ['--conditions=@skein/source', '--import', tsx, bin, 'studio', module, '--store', `sqlite:${dir}/studio.db`],
     {
       cwd: dir,
-      env: { ...process.env, DESK_MODEL: 'scripted', SKEIN_DESK_DIR: join(dir, 'desk'), INIT_CWD: dir },
+      env: { ...process.env, ...env, INIT_CWD: dir },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
