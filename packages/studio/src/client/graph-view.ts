@@ -1,13 +1,14 @@
 /**
  * The graph or swarm drawn once (SVG, placed by the inspector's `layoutGraph`), then lit: each node
- * `running`, `waiting` (for a person), `completed` or `failed`, by a class the style colours and a
- * word in its label (colour is never the only sign).
+ * `running`, `waiting` (for a person), `completed`, `failed` or `blocked` (a guardrail tripped there),
+ * by a class the style colours and a word in its label (colour is never the only sign); a node's
+ * `<title>` says more (which guardrail, and why).
  */
 import { layoutGraph } from '@skein/inspector/views';
 import type { Shape } from './api.js';
 
 /** How a node stands. */
-export type NodeStatus = 'idle' | 'running' | 'waiting' | 'completed' | 'failed';
+export type NodeStatus = 'idle' | 'running' | 'waiting' | 'completed' | 'failed' | 'blocked';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 140;
@@ -22,10 +23,10 @@ function svg<K extends keyof SVGElementTagNameMap>(
   return node;
 }
 
-/** A drawn graph: `light` a node, `reset` them all. */
+/** A drawn graph: `light` a node (with `detail` in its title), `reset` them all. */
 export interface GraphView {
   element: SVGSVGElement;
-  light(node: string, status: NodeStatus): void;
+  light(node: string, status: NodeStatus, detail?: string): void;
   reset(): void;
   statusOf(node: string): NodeStatus;
 }
@@ -63,25 +64,29 @@ export function drawGraph(shape: Shape, title: string): GraphView {
     root.append(line);
   }
   const statuses = new Map<string, NodeStatus>();
-  const groups = new Map<string, { group: SVGGElement; state: SVGTextElement }>();
+  const groups = new Map<string, { group: SVGGElement; state: SVGTextElement; title: SVGTitleElement }>();
   for (const node of shape.nodes) {
     const at = layout.nodes[node];
     if (!at) continue;
     const group = svg('g', { class: 'node idle', 'data-node': node });
+    const title = svg('title', {});
+    title.textContent = node;
+    group.append(title);
     group.append(svg('rect', { x: at.x, y: at.y, width: W, height: H, rx: 6 }));
     const name = svg('text', { x: at.x + 10, y: at.y + 17, class: 'name' });
     name.textContent = node;
     const state = svg('text', { x: at.x + 10, y: at.y + 33, class: 'state' });
     group.append(name, state);
     root.append(group);
-    groups.set(node, { group, state });
+    groups.set(node, { group, state, title });
   }
-  const light = (node: string, status: NodeStatus): void => {
+  const light = (node: string, status: NodeStatus, detail?: string): void => {
     const drawn = groups.get(node);
     if (!drawn) return;
     statuses.set(node, status);
     drawn.group.setAttribute('class', `node ${status}`);
     drawn.state.textContent = status === 'idle' ? '' : status;
+    drawn.title.textContent = detail ? `${node}: ${detail}` : node;
   };
   return {
     element: root,

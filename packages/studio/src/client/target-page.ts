@@ -23,9 +23,15 @@ function lightFrom(graph: GraphView | undefined, event: TurnEvent): void {
   if (!graph || !Array.isArray(event.path)) return;
   const [first] = event.path;
   if (event.type === 'nodeStart' && event.path.length === 0) graph.light(String(event['nodeId']), 'running');
-  else if (event.type === 'nodeStop' && event.path.length === 0)
-    graph.light(String(event['nodeId']), NODE_END[String(event['status'])] ?? 'completed');
-  else if (event.type === 'interrupt' && first !== undefined) graph.light(first, 'waiting');
+  else if (event.type === 'nodeStop' && event.path.length === 0) {
+    const node = String(event['nodeId']);
+    // A node a guardrail blocked stays marked so (its stop says only `failed`).
+    if (graph.statusOf(node) !== 'blocked') graph.light(node, NODE_END[String(event['status'])] ?? 'completed');
+  } else if (event.type === 'interrupt' && first !== undefined) graph.light(first, 'waiting');
+  else if (event.type === 'guardrailTripped' && first !== undefined) {
+    const trip = event['trip'] as { guardrail?: string; reason?: string } | undefined;
+    graph.light(first, 'blocked', `blocked by ${trip?.guardrail ?? 'a guardrail'}: ${trip?.reason ?? ''}`);
+  }
 }
 
 /** Renders `target`'s page into `main`, on conversation `conversationId`; `go` opens another conversation. */

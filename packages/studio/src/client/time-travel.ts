@@ -19,6 +19,7 @@ interface RawStep {
   failed?: string[];
   current?: string;
   nodeHistory?: string[];
+  transitions?: { from?: string | null; kind?: string; details?: { guardrail?: string; reason?: string } }[];
 }
 
 /** A step as the panel shows it (a swarm's put in a graph's terms: the members that ran are done, the current one is next). */
@@ -31,6 +32,8 @@ interface Step {
   paused: string[];
   completed: string[];
   failed: string[];
+  /** Nodes a guardrail blocked in the step's run up to it, with what to say of each. */
+  blocked: Map<string, string>;
 }
 
 /** What the panel needs of the page. */
@@ -43,7 +46,28 @@ export interface TimeTravelHost {
   say(text: string): void;
 }
 
-function normalize(raw: RawStep): Step {
+/** The nodes a guardrail blocked in this step (its `guardrail` transitions). */
+function tripsOf(raw: RawStep): [string, string][] {
+  return (raw.transitions ?? [])
+    .filter((t) => t.kind === 'guardrail' && typeof t.from === 'string')
+    .map((t) => [t.from as string, `blocked by ${t.details?.guardrail ?? 'a guardrail'}: ${t.details?.reason ?? ''}`]);
+}
+
+/** Steps as the panel shows them, each with the trips of its run so far. */
+function normalizeAll(raws: RawStep[]): Step[] {
+  let run: number | undefined;
+  let blocked = new Map<string, string>();
+  return raws.map((raw) => {
+    if (raw.run !== run) {
+      run = raw.run;
+      blocked = new Map();
+    }
+    blocked = new Map([...blocked, ...tripsOf(raw)]);
+    return { ...normalize(raw), blocked };
+  });
+}
+
+function normalize(raw: RawStep): Omit<Step, 'blocked'> {
   const paused = Array.isArray(raw.paused) ? raw.paused : raw.paused ? [raw.paused] : [];
   if (Array.isArray(raw.completed))
     return {
@@ -63,6 +87,7 @@ const litAt = (graph: GraphView, step: Step): void => {
   graph.reset();
   for (const n of step.completed) graph.light(n, 'completed');
   for (const n of step.failed) graph.light(n, 'failed');
+  for (const [n, detail] of step.blocked) graph.light(n, 'blocked', detail);
   for (const n of step.running) graph.light(n, 'running');
   for (const n of step.paused) graph.light(n, 'waiting');
 };
@@ -143,7 +168,8 @@ export function timeTravelPanel(host: TimeTravelHost): { element: HTMLElement; r
   return {
     element,
     refresh: async () => {
-      steps = (await getJson<{ steps: RawStep[] }>(url('/history')).catch(() => ({ steps: [] }))).steps.map(normalize);
+      const raws = (await getJson<{ steps: RawStep[] }>(url('/history')).catch(() => ({ steps: [] }))).steps;
+      steps = normalizeAll(raws);
       slider.max = String(Math.max(0, steps.length - 1));
       slider.value = slider.max;
       slider.disabled = steps.length === 0;
