@@ -1,10 +1,13 @@
 /**
  * Time travel on the page: a step slider over the conversation's history (`GET .../history`), the
- * graph lit as it stood at the chosen step, and "fork here": a node's result edited (prefilled from
- * `GET .../history/{step}`) forks a new conversation (`POST .../fork`) that the page then runs live.
+ * graph lit as it stood at the chosen step, and "fork here": one edit (a node's result, an agent's
+ * last message, a tool result, an agent's state, the task, a handoff's context; see `fork-edits.ts`),
+ * prefilled from `GET .../history/{step}`, forks a new conversation (`POST .../fork`) that the page
+ * then runs live.
  */
 import { getJson, postJson } from './api.js';
 import { el } from './dom.js';
+import { EDIT_KINDS, editOf, editPrefill, editTargets, type EditKind, type StepState } from './fork-edits.js';
 import type { GraphView } from './graph-view.js';
 
 /** One step as `GET .../history` lists it: a graph's sets of nodes, or a swarm's current member and the members that ran. */
@@ -99,15 +102,19 @@ const words = (s: Step): string =>
 export function timeTravelPanel(host: TimeTravelHost): { element: HTMLElement; refresh(): Promise<void> } {
   const slider = el('input', { type: 'range', id: 'step', min: '0', max: '0', value: '0', disabled: '' });
   const said = el('output', { for: 'step', id: 'step-words' }, 'No steps yet.');
+  const what = el('select', { id: 'fork-what' });
   const node = el('select', { id: 'fork-node' });
+  const nodeLabel = el('label', { for: 'fork-node' }, 'Which one');
   const result = el('textarea', { id: 'fork-result', rows: '3' });
   const fork = el('button', { type: 'submit', id: 'fork' }, 'Fork here and run');
   const form = el(
     'form',
     { id: 'fork-form', hidden: '' },
-    el('label', { for: 'fork-node' }, 'Node whose result to change'),
+    el('label', { for: 'fork-what' }, 'What to change'),
+    what,
+    nodeLabel,
     node,
-    el('label', { for: 'fork-result' }, 'Its new result'),
+    el('label', { for: 'fork-result' }, 'Its new value'),
     result,
     fork,
   );
@@ -121,16 +128,20 @@ export function timeTravelPanel(host: TimeTravelHost): { element: HTMLElement; r
     form,
   );
   let steps: Step[] = [];
+  /** The chosen step's state (what the edits offer and prefill from). */
+  let state: StepState = {};
   const chosen = (): Step | undefined => steps[Number(slider.value)];
   const url = (tail: string): string => `${host.base}/${encodeURIComponent(host.conversationId())}${tail}`;
+  const kind = (): EditKind => what.value as EditKind;
+  let wanted: EditKind = 'results';
+  let showing = 0;
 
-  const prefill = async (): Promise<void> => {
-    const step = chosen();
-    if (!step || !node.value) return;
-    const { state } = await getJson<{ state: { results: Record<string, { text?: string }> } }>(
-      url(`/history/${step.step}`),
-    );
-    result.value = state.results[node.value]?.text ?? '';
+  /** Offers what the chosen kind can name at this step, and prefills the value. */
+  const fillTargets = (): void => {
+    const targets = editTargets(kind(), state, chosen()?.completed ?? []);
+    node.replaceChildren(...targets.map((t) => el('option', { value: t.id }, t.label)));
+    node.hidden = nodeLabel.hidden = kind() === 'task';
+    result.value = editPrefill(kind(), state, node.value);
   };
   const show = async (): Promise<void> => {
     const step = chosen();
@@ -138,23 +149,39 @@ export function timeTravelPanel(host: TimeTravelHost): { element: HTMLElement; r
     said.value = words(step);
     slider.setAttribute('aria-valuetext', words(step));
     litAt(host.graph, step);
-    node.replaceChildren(...step.completed.map((n) => el('option', { value: n }, n)));
-    form.hidden = step.completed.length === 0;
-    await prefill();
+    const ticket = ++showing;
+    const read = await getJson<{ state: StepState }>(url(`/history/${step.step}`)).catch(() => ({ state: {} }));
+    if (ticket !== showing) return; // the slider moved on meanwhile: the later step's read wins
+    state = read.state;
+    const offered = EDIT_KINDS.filter(
+      (k) => k.kind === 'task' || editTargets(k.kind, state, step.completed).length > 0,
+    );
+    what.replaceChildren(...offered.map((k) => el('option', { value: k.kind }, k.label)));
+    // The kind a person chose stays chosen while steps offer it; else a node's result, when there is one.
+    if (offered.some((k) => k.kind === wanted)) what.value = wanted;
+    form.hidden = false;
+    fillTargets();
   };
   slider.addEventListener('input', () => void show());
-  node.addEventListener('change', () => void prefill());
+  what.addEventListener('change', () => {
+    wanted = kind();
+    fillTargets();
+  });
+  node.addEventListener('change', () => (result.value = editPrefill(kind(), state, node.value)));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const step = chosen();
     if (!step) return;
+    let edit: Record<string, unknown>;
+    try {
+      edit = editOf(kind(), node.value, result.value);
+    } catch (error) {
+      host.say(`Fork not made: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
     const to = `${host.conversationId()}-fork-${Date.now().toString(36)}`;
     fork.disabled = true;
-    postJson<{ conversationId: string; changes: string[] }>(url('/fork'), {
-      step: step.step,
-      to,
-      edit: { results: { [node.value]: result.value } },
-    })
+    postJson<{ conversationId: string; changes: string[] }>(url('/fork'), { step: step.step, to, edit })
       .then(async (made) => {
         host.say(
           `Forked at step ${step.step}: ${made.changes.join('; ') || 'no change'}. Running ${made.conversationId}.`,

@@ -1,8 +1,12 @@
 /**
- * A guardrail trip shown where it happened: on the support desk's graph (scripted models), a message
- * that tries to override the desk's instructions trips the injection judge on the triage node; the
- * page marks triage `blocked` (the word in its label, the guardrail and its reason in its title),
- * keeps it so after the node's stop, and no other node runs.
+ * The studio's graph page beyond the walk of `studio.e2e.test.ts`, on the support desk's graph
+ * (scripted models), in Debian's chromium:
+ * - a guardrail trip shown where it happened: a message that tries to override the desk's
+ *   instructions trips the injection judge on the triage node; the page marks triage `blocked` (the
+ *   word in its label, the guardrail and its reason in its title), keeps it so after the node's stop
+ *   and on the slider, and no other node runs;
+ * - a fork with another kind of edit than a node's result: the run's task, edited at the first step,
+ *   sends the fork down the other route.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +19,7 @@ import {
   type PageWatch,
 } from '../../../examples/support-desk/src/web/test-support/browser.js';
 import { startDeskStudio, type StudioProcess } from './test-support/studio-process.js';
-import { nodeState, sendMessage } from './test-support/studio-steps.js';
+import { forkWith, nodeState, rewindTo, sendMessage } from './test-support/studio-steps.js';
 
 let dir: string;
 let studio: StudioProcess;
@@ -36,7 +40,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('guardrail trips on the studio graph', () => {
+describe('the studio graph page', () => {
   it('marks the node where the injection judge blocked, with the guardrail and its reason', async () => {
     await page.goto(`${studio.url}/#/graphs/desk/tripped-1`);
     await page.locator('.graph [data-node="triage"]').waitFor();
@@ -47,6 +51,23 @@ describe('guardrail trips on the studio graph', () => {
     expect(await triage.locator('.state').textContent()).toBe('blocked');
     expect(await triage.locator('title').textContent()).toMatch(/^triage: blocked by [\w-]+: .*override/);
     for (const node of ['billing', 'refund', 'notes', 'summary']) expect(await nodeState(page, node)).toBe('node idle');
+    expect(watch.errors).toEqual([]);
+    expect(watch.offOrigin).toEqual([]);
+  }, 120_000);
+
+  it("forks the first step with the run's task edited, and the fork takes the other route", async () => {
+    await page.goto(`${studio.url}/#/graphs/desk/edits-1`);
+    await page.locator('.graph [data-node="triage"]').waitFor();
+    await sendMessage(page, 'I was charged twice for order 107');
+    await expect.poll(() => page.locator('#status').innerText()).toMatch(/^Turn completed/);
+    expect(await nodeState(page, 'billing')).toBe('node completed');
+    await rewindTo(page, /done nothing/);
+    await page.selectOption('#fork-what', 'task');
+    expect(await page.locator('#fork-node').isHidden()).toBe(true);
+    expect(await page.locator('#fork-result').inputValue()).toContain('charged twice for order 107');
+    await forkWith(page, 'Please refund order 108, 20 EUR');
+    await expect.poll(() => nodeState(page, 'refund')).not.toBe('node idle');
+    expect(await nodeState(page, 'billing')).toBe('node idle');
     expect(watch.errors).toEqual([]);
     expect(watch.offOrigin).toEqual([]);
   }, 120_000);
