@@ -6,7 +6,9 @@
  *   word in its label, the guardrail and its reason in its title), keeps it so after the node's stop
  *   and on the slider, and no other node runs;
  * - a fork with another kind of edit than a node's result: the run's task, edited at the first step,
- *   sends the fork down the other route.
+ *   sends the fork down the other route;
+ * - the inspector's page for the conversation (its timeline, each node's conversation), opened from
+ *   the page's link.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -71,4 +73,19 @@ describe('the studio graph page', () => {
     expect(watch.errors).toEqual([]);
     expect(watch.offOrigin).toEqual([]);
   }, 120_000);
+
+  it("opens the inspector's page for the conversation: the timeline and each node's conversation", async () => {
+    await page.goto(`${studio.url}/#/graphs/desk/edits-1`);
+    await page.locator('#inspect').waitFor();
+    const [inspector] = await Promise.all([page.waitForEvent('popup'), page.click('#inspect')]);
+    const problems = watchPage(inspector, studio.url);
+    await inspector.locator('.timeline .row').first().waitFor();
+    expect(await inspector.locator('.timeline .row').count()).toBeGreaterThan(1);
+    const conversations = await inspector.locator('details.conversation').allTextContents();
+    expect(conversations.join('\n')).toMatch(/triage/);
+    expect(conversations.join('\n')).toMatch(/charged twice for order 107/);
+    expect(problems.errors).toEqual([]);
+    expect(problems.offOrigin).toEqual([]);
+    await inspector.close();
+  }, 60_000);
 });

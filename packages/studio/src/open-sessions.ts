@@ -14,11 +14,11 @@ export type StudioStore = string | ((sessionId: string) => SessionManager);
 /** The default store, relative to the working directory. */
 export const DEFAULT_STORE = 'sqlite:.skein/studio.db';
 
-/** The session managers of `store`, and where it is (for the line the studio prints). */
+/** The session managers of `store`, where it is (for the line the studio prints), and its spec for the inspector (none for a function). */
 export async function openSessions(
   store: StudioStore,
   cwd: string,
-): Promise<{ sessions: (sessionId: string) => SessionManager; where: string }> {
+): Promise<{ sessions: (sessionId: string) => SessionManager; where: string; inspect?: string }> {
   if (typeof store === 'function') return { sessions: store, where: 'your sessions function' };
   if (/^(s3|postgres(ql)?):/.test(store))
     studioError(
@@ -31,11 +31,19 @@ export async function openSessions(
     );
     await mkdir(dirname(path), { recursive: true });
     const { SqliteSessionManager } = await import('@skein/session-sqlite');
-    return { sessions: (sessionId) => new SqliteSessionManager({ sessionId, path }), where: path };
+    return {
+      sessions: (sessionId) => new SqliteSessionManager({ sessionId, path }),
+      where: path,
+      inspect: `sqlite:${path}`,
+    };
   }
   const dir = at(store.startsWith('file:') ? store.slice('file:'.length) : store);
   if (dir === '') studioError('--store file: needs a directory');
   await mkdir(dir, { recursive: true });
   const { FileSessionManager } = await import('@skein/session-file');
-  return { sessions: (sessionId) => new FileSessionManager({ sessionId, storageDir: dir }), where: dir };
+  return {
+    sessions: (sessionId) => new FileSessionManager({ sessionId, storageDir: dir }),
+    where: dir,
+    inspect: `file:${dir}`,
+  };
 }

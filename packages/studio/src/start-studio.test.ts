@@ -66,6 +66,24 @@ describe('startStudio', () => {
     expect((await stat(join(dir, 'nested/studio.db'))).size).toBeGreaterThan(0);
   }, 60_000);
 
+  it("serves the inspector's page for a conversation (timeline, each node's conversation), and refuses bad ids", async () => {
+    const page = await fetch(`${studio.url}/studio/inspect/c1`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const html = await page.text();
+    expect(html).toContain('"first"');
+    expect(html).toContain('"second"');
+    expect(html).toContain('two');
+    const missing = await fetch(`${studio.url}/studio/inspect/nobody`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await missing.json()) as { detail: string }).detail).toMatch(/no conversation "nobody"/);
+    for (const id of ['..%2Fescape', 'skein-index-0123', '%20']) {
+      const bad = await fetch(`${studio.url}/studio/inspect/${id}`);
+      expect(bad.status, id).toBe(400);
+    }
+  });
+
   it('says what a module must export, and which stores it opens', async () => {
     const none = join(dir, 'none.mjs');
     await writeFile(none, 'export const x = 1;\n');

@@ -1,13 +1,15 @@
 /**
  * `startStudio`: serves a module's agents, graphs and swarms on `@skein/server` (127.0.0.1 only, the
  * store the options name), and the studio page beside the server's routes. The page talks to the
- * server's public routes only; the studio adds its page, its script and `GET /studio/targets` (what
- * the module declares, and each graph's shape).
+ * server's public routes only; the studio adds its page, its script, `GET /studio/targets` (what
+ * the module declares, and each graph's shape) and `GET /studio/inspect/{conversationId}` (the
+ * inspector's page for a conversation).
  */
 import { createServer, serve } from '@skein/server';
 import { loadTargets, type StudioTargets } from './load-targets.js';
 import { DEFAULT_STORE, openSessions, type StudioStore } from './open-sessions.js';
 import { STUDIO_CSP, STUDIO_HTML, buildAssets } from './page-assets.js';
+import { inspectRoute } from './inspect-route.js';
 import { describeTargets } from './target-shapes.js';
 
 /** Options of {@link startStudio}. */
@@ -40,7 +42,8 @@ export interface RunningStudio {
 export async function startStudio(options: StudioOptions): Promise<RunningStudio> {
   const cwd = options.cwd ?? process.cwd();
   const targets = typeof options.module === 'string' ? await loadTargets(options.module, cwd) : options.module;
-  const { sessions, where } = await openSessions(options.store ?? DEFAULT_STORE, cwd);
+  const { sessions, where, inspect } = await openSessions(options.store ?? DEFAULT_STORE, cwd);
+  const inspector = inspectRoute(inspect);
   const [infos, assets] = await Promise.all([describeTargets(targets), buildAssets()]);
   const app = createServer({ ...targets, sessions });
   const page = (): Response =>
@@ -49,6 +52,7 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
     });
   app.get('/', page);
   app.get('/studio/targets', (c) => c.json({ targets: infos }));
+  app.get('/studio/inspect/:conversationId', (c) => inspector.handle(c.req.param('conversationId')));
   app.get('/studio/:file', (c) => {
     const asset = assets.get(c.req.path);
     if (!asset) return c.notFound();
@@ -60,5 +64,12 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
     log: options.log === undefined ? null : options.log,
     handleSignals: options.handleSignals ?? false,
   });
-  return { url: running.url, store: where, close: () => running.stop() };
+  return {
+    url: running.url,
+    store: where,
+    close: async () => {
+      await running.stop();
+      await inspector.close();
+    },
+  };
 }

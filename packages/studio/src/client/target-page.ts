@@ -77,6 +77,15 @@ export async function renderTarget(
       ...(graph ? [graph.element] : []),
       el('h3', {}, 'Run tree'),
       lanes,
+      el(
+        'p',
+        {},
+        el(
+          'a',
+          { id: 'inspect', href: `/studio/inspect/${encodeURIComponent(conversationId)}`, target: '_blank' },
+          "Timeline and each node's conversation (the inspector, in a new tab)",
+        ),
+      ),
     ),
     el(
       'section',
