@@ -2,8 +2,8 @@
  * Page memory after a long run: `skein studio` on a graph whose one turn makes 500 node executions
  * (`loop-module.ts`, scripted models), the page opened on a new conversation in Debian's headless
  * chromium, the message sent, the turn followed to its end; then the page's JS heap (after a forced
- * collection), DOM nodes and listeners, against the same page before the message and after a second
- * 500-step turn.
+ * collection), DOM nodes, listeners and main-thread time, against the same page before the message
+ * and after a second 500-step turn.
  * Run: npm run page-memory --workspace @skein/studio   (STUDIO_LOOP_STEPS=500 by default)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,6 +24,9 @@ interface PageMemory {
   heapKB: number;
   domNodes: number;
   listeners: number;
+  /** The page's main-thread time spent in scripts and in layout and style, seconds since it opened. */
+  scriptS: number;
+  layoutS: number;
 }
 
 /** The page's JS heap after a full collection, its DOM nodes and event listeners. */
@@ -35,6 +38,8 @@ async function measure(cdp: CDPSession): Promise<PageMemory> {
     heapKB: Math.round(metric('JSHeapUsedSize') / 1024),
     domNodes: metric('Nodes'),
     listeners: metric('JSEventListeners'),
+    scriptS: metric('ScriptDuration'),
+    layoutS: metric('LayoutDuration') + metric('RecalcStyleDuration'),
   };
 }
 
@@ -63,7 +68,7 @@ try {
   console.log(`studio page memory (${steps} node executions per turn):`);
   for (const [what, m, ms] of rows)
     console.log(
-      `  ${what}: JS heap ${m.heapKB} KB, ${m.domNodes} DOM nodes, ${m.listeners} listeners${ms === undefined ? '' : `; the turn took ${(ms / 1000).toFixed(1)} s`}`,
+      `  ${what}: JS heap ${m.heapKB} KB, ${m.domNodes} DOM nodes, ${m.listeners} listeners, page busy so far: script ${m.scriptS.toFixed(2)} s, layout and style ${m.layoutS.toFixed(2)} s${ms === undefined ? '' : `; the turn took ${(ms / 1000).toFixed(1)} s`}`,
     );
   console.log(`  status: ${await page.locator('#status').innerText()}`);
 } finally {
