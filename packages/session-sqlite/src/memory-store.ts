@@ -7,12 +7,13 @@ import {
   type MemoryMessage,
   type MemorySearchOptions,
   type MemoryStore,
+  type MemoryVersionChange,
   nowIso,
   rankLexical,
 } from '@skein/core';
 import { openDatabase } from './database.js';
 import { toSessionError } from './errors.js';
-import { ensureMemorySchema, hasMemoryTables, loadVectors, ownerToken } from './memory-schema.js';
+import { ensureMemorySchema, hasMemoryTables, hasMessageVersions, loadVectors, ownerToken } from './memory-schema.js';
 import { CANDIDATES, COLUMNS, M_COLUMNS, type Row, toBlob, toMessage } from './memory-rows.js';
 import { resolveSqliteOptions, type ResolvedSqliteOptions, type SqliteSessionRepositoryOptions } from './options.js';
 
@@ -35,6 +36,8 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly #options: ResolvedSqliteOptions;
   #db: BetterSqlite3.Database | undefined;
   #vectors = false;
+  /** False for a read-only file written before messages had versions. */
+  #versioned = false;
   /** Statements prepared once per connection, by their SQL. */
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
 
@@ -54,6 +57,7 @@ export class SqliteMemoryStore implements MemoryStore {
         return undefined;
       }
       db.pragma('secure_delete = ON');
+      this.#versioned = hasMessageVersions(db);
     } catch (error) {
       db.close();
       throw error;
@@ -130,7 +134,7 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  async putMessages(resource: string, messages: readonly MemoryMessage[]): Promise<void> {
+  async putMessages(resource: string, messages: readonly MemoryMessage[]): Promise<MemoryVersionChange | undefined> {
     checkMemoryId(resource, 'resource');
     for (const m of messages) checkMemoryId(m.thread, 'thread');
     const owner = ownerToken(resource);
@@ -142,13 +146,31 @@ export class SqliteMemoryStore implements MemoryStore {
           `INSERT INTO skein_memory_messages (resource, owner, thread, seq, role, text, at, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (resource, thread, seq) DO UPDATE SET role = excluded.role, text = excluded.text, at = excluded.at, embedding = excluded.embedding`,
         );
-        db.transaction(() => {
+        // The version before and after, in the write's transaction: no other writer's change falls between.
+        return db.transaction(() => {
+          const before = this.#version(db, resource);
           for (const m of messages)
             put.run(resource, owner, m.thread, m.seq, m.role, m.text, m.at, m.embedding ? toBlob(m.embedding) : null);
+          const after = this.#version(db, resource);
+          return before === undefined || after === undefined ? undefined : { before, after };
         })();
       },
       undefined,
     );
+  }
+
+  async messageVersion(resource: string): Promise<number | undefined> {
+    checkMemoryId(resource, 'resource');
+    return this.#run('reading memory', (db) => this.#version(db, resource), undefined);
+  }
+
+  /** The resource's message version (0: none kept yet); `undefined` when this file keeps none. */
+  #version(db: BetterSqlite3.Database, resource: string): number | undefined {
+    if (!this.#versioned) return undefined;
+    const row = this.#st(db, 'SELECT version FROM skein_memory_versions WHERE resource = ?').get(resource) as
+      | { version: number }
+      | undefined;
+    return row?.version ?? 0;
   }
 
   async listMessages(resource: string): Promise<MemoryMessage[]> {
@@ -272,6 +294,8 @@ export class SqliteMemoryStore implements MemoryStore {
         db.transaction(() => {
           this.#st(db, 'DELETE FROM skein_memory_docs WHERE resource = ?').run(resource);
           this.#st(db, 'DELETE FROM skein_memory_messages WHERE resource = ?').run(resource);
+          // After the messages (their triggers wrote it): the clock keeps its place, so no old version comes back.
+          this.#st(db, 'DELETE FROM skein_memory_versions WHERE resource = ?').run(resource);
         })();
         // Merge the index's segments (dropping what was deleted), then copy the WAL back with its pages zeroed.
         this.#st(db, "INSERT INTO skein_memory_fts (skein_memory_fts) VALUES ('optimize')").run();
