@@ -39,6 +39,11 @@ export class RecallCache {
     if (this.#maxMessages === 0 || !this.#store.messageVersion) return undefined;
     const version = await this.#store.messageVersion(resource);
     if (version === undefined) return undefined;
+    // 0: no messages. Nothing is kept under it (what a read finds may be newer, and 0 comes back after an erasure).
+    if (version === 0) {
+      this.#drop(resource);
+      return new LexicalIndex();
+    }
     const entry = this.#entries.get(resource);
     if (entry?.version === version) {
       this.#entries.delete(resource);
@@ -46,7 +51,7 @@ export class RecallCache {
       return entry.index ?? entry.building;
     }
     if (entry) this.#drop(resource);
-    if (entry?.tooLarge && version !== 0) {
+    if (entry?.tooLarge) {
       this.#entries.set(resource, { ...entry, version });
       return undefined;
     }

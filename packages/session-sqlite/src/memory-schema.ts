@@ -11,11 +11,10 @@ const MEMORY_SCHEMA_VERSION = '2';
  * optional embedding (float32 BLOB, compared by sqlite-vec), and an FTS5 index over the messages'
  * text kept by triggers. `owner` is a per-resource token of digits, so that a search matches only
  * the resource's own rows inside the index (contentless: the index holds no copy of the text).
- * `skein_memory_versions` gives each resource's messages a version that every change to them moves
- * (triggers, so every writer moves it): the next value of a clock kept in the row of resource ''
- * (never a resource id), so a version never comes back after `forget` deletes the resource's row;
- * 0 (no row) means no messages. A file of version 1 gets the table, its triggers and version 1 for
- * each resource with messages.
+ * `skein_memory_versions` gives each resource's messages a version that every write of them moves (in
+ * the write's transaction): the next value of a clock kept in the row of resource '' (never a
+ * resource id), so a version never comes back after `forget` deletes the resource's row; 0 (no row)
+ * means no messages. A file of version 1 gets the table and version 1 for each resource with messages.
  */
 const DDL = `
 CREATE TABLE IF NOT EXISTS skein_memory_docs (
@@ -35,17 +34,6 @@ CREATE TRIGGER IF NOT EXISTS skein_memory_fts_au AFTER UPDATE OF text ON skein_m
   DELETE FROM skein_memory_fts WHERE rowid = old.id;
   INSERT INTO skein_memory_fts (rowid, text) VALUES (new.id, new.owner || ' ' || new.text); END;
 CREATE TABLE IF NOT EXISTS skein_memory_versions (resource TEXT PRIMARY KEY, version INTEGER NOT NULL);
-${['INSERT', 'UPDATE', 'DELETE']
-  .map((event) => {
-    const row = event === 'DELETE' ? 'old' : 'new';
-    // No OR REPLACE / upsert here: a trigger takes the conflict handling of the statement that fired it.
-    return `CREATE TRIGGER IF NOT EXISTS skein_memory_version_${event.toLowerCase()} AFTER ${event} ON skein_memory_messages BEGIN
-  UPDATE skein_memory_versions SET version = version + 1 WHERE resource = '';
-  UPDATE skein_memory_versions SET version = (SELECT version FROM skein_memory_versions WHERE resource = '') WHERE resource = ${row}.resource;
-  INSERT INTO skein_memory_versions (resource, version) SELECT ${row}.resource, version FROM skein_memory_versions
-    WHERE resource = '' AND NOT EXISTS (SELECT 1 FROM skein_memory_versions WHERE resource = ${row}.resource); END;`;
-  })
-  .join('\n')}
 INSERT OR IGNORE INTO skein_memory_versions (resource, version) VALUES ('', 1);
 INSERT OR IGNORE INTO skein_memory_versions (resource, version) SELECT DISTINCT resource, 1 FROM skein_memory_messages;
 `;

@@ -9,12 +9,13 @@ import {
   type MemoryStore,
   type MemoryVersionChange,
   nowIso,
-  rankLexical,
 } from '@skein/core';
 import { openDatabase } from './database.js';
 import { toSessionError } from './errors.js';
 import { ensureMemorySchema, hasMemoryTables, hasMessageVersions, loadVectors, ownerToken } from './memory-schema.js';
-import { CANDIDATES, COLUMNS, M_COLUMNS, type Row, toBlob, toMessage } from './memory-rows.js';
+import { bumpVersion, readVersion } from './memory-versions.js';
+import { COLUMNS, type Row, toBlob, toMessage } from './memory-rows.js';
+import { newestRanked } from './memory-search.js';
 import { resolveSqliteOptions, type ResolvedSqliteOptions, type SqliteSessionRepositoryOptions } from './options.js';
 
 /** Options of {@link SqliteMemoryStore}: the database file (the sessions' own, or another). */
@@ -151,8 +152,8 @@ export class SqliteMemoryStore implements MemoryStore {
           const before = this.#version(db, resource);
           for (const m of messages)
             put.run(resource, owner, m.thread, m.seq, m.role, m.text, m.at, m.embedding ? toBlob(m.embedding) : null);
-          const after = this.#version(db, resource);
-          return before === undefined || after === undefined ? undefined : { before, after };
+          if (before === undefined || messages.length === 0) return undefined;
+          return { before, after: bumpVersion((sql) => this.#st(db, sql), resource) };
         })();
       },
       undefined,
@@ -164,13 +165,9 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#run('reading memory', (db) => this.#version(db, resource), undefined);
   }
 
-  /** The resource's message version (0: none kept yet); `undefined` when this file keeps none. */
+  /** The resource's message version; `undefined` when this file keeps none. */
   #version(db: BetterSqlite3.Database, resource: string): number | undefined {
-    if (!this.#versioned) return undefined;
-    const row = this.#st(db, 'SELECT version FROM skein_memory_versions WHERE resource = ?').get(resource) as
-      | { version: number }
-      | undefined;
-    return row?.version ?? 0;
+    return this.#versioned ? readVersion((sql) => this.#st(db, sql), resource) : undefined;
   }
 
   async listMessages(resource: string): Promise<MemoryMessage[]> {
@@ -220,32 +217,7 @@ export class SqliteMemoryStore implements MemoryStore {
     if (matches.length === 0) return [];
     return this.#run(
       'searching memory',
-      (db) => {
-        // Per term, its newest matches, unranked by the index: FTS5's bm25() counts every row of each
-        // term in the whole table (it grows with history); BM25 over the candidates ranks them instead.
-        // CROSS JOIN keeps the candidates the outer loop (else SQLite scans every row of the resource).
-        const newest = this.#st(
-          db,
-          `SELECT m.id AS id, ${M_COLUMNS} FROM (
-               SELECT rowid AS id FROM skein_memory_fts WHERE skein_memory_fts MATCH ? ORDER BY rowid DESC LIMIT ${CANDIDATES}) c
-             CROSS JOIN skein_memory_messages m ON m.id = c.id
-             WHERE m.resource = ? AND m.thread <> ?`,
-        );
-        const byId = new Map<number, Row>();
-        for (const match of matches)
-          for (const row of newest.all(match, resource, options.excludeThread ?? '') as (Row & { id: number })[])
-            byId.set(row.id, row);
-        // Newest first (ranking keeps that order among equal scores); a vector is read only for a hit.
-        const rowOf = new Map<MemoryMessage, Row>();
-        for (const id of [...byId.keys()].sort((a, b) => b - a)) {
-          const row = byId.get(id) as Row;
-          rowOf.set(toMessage(row.embedding ? { ...row, embedding: null } : row), row);
-        }
-        return rankLexical([...rowOf.keys()], terms, options).map((hit) => {
-          const row = rowOf.get(hit.message) as Row;
-          return row.embedding ? { message: toMessage(row), score: hit.score } : hit;
-        });
-      },
+      (db) => newestRanked((sql) => this.#st(db, sql), resource, matches, terms, options),
       [],
     );
   }
@@ -294,7 +266,7 @@ export class SqliteMemoryStore implements MemoryStore {
         db.transaction(() => {
           this.#st(db, 'DELETE FROM skein_memory_docs WHERE resource = ?').run(resource);
           this.#st(db, 'DELETE FROM skein_memory_messages WHERE resource = ?').run(resource);
-          // After the messages (their triggers wrote it): the clock keeps its place, so no old version comes back.
+          // Its version goes back to 0 (none); the clock keeps its place, so no other old version comes back.
           this.#st(db, 'DELETE FROM skein_memory_versions WHERE resource = ?').run(resource);
         })();
         // Merge the index's segments (dropping what was deleted), then copy the WAL back with its pages zeroed.

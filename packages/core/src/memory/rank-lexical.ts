@@ -12,12 +12,13 @@ export function stem(word: string): string {
 /** The words of a text, as ranking counts them. */
 export const WORD = /[\p{L}\p{N}]+/gu;
 
-/**
- * One term's BM25 score (k1 1.2, b 0.75) in one message: `n` occurrences in a message of `length`
- * words, `df` of `docs` messages holding it, `avg` words per message.
- */
-export function bm25(n: number, length: number, avg: number, df: number, docs: number): number {
-  const idf = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+/** A term's inverse document frequency in BM25: `df` of `docs` messages hold it. */
+export function bm25Idf(df: number, docs: number): number {
+  return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+}
+
+/** One term's BM25 score (k1 1.2, b 0.75) in one message: `n` occurrences in a message of `length` words, `avg` words per message. */
+export function bm25(idf: number, n: number, length: number, avg: number): number {
   return (idf * n * 2.2) / (n + 1.2 * (0.25 + (0.75 * length) / avg));
 }
 
@@ -61,7 +62,7 @@ export function rankLexical(
   const hits: MemoryHit[] = [];
   for (const { m, length, tf } of docs) {
     let score = 0;
-    for (const [w, n] of tf) score += bm25(n, length, avg, df.get(w) ?? 0, docs.length);
+    for (const [w, n] of tf) score += bm25(bm25Idf(df.get(w) ?? 0, docs.length), n, length, avg);
     if (score > 0) hits.push({ message: m, score });
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, options.limit);
