@@ -221,22 +221,38 @@ export function memoryStoreContract(under: MemoryStoreUnderTest): void {
       async () => {
         const here = new Memory({ store: s, recall: { latencyMs: 30_000 } });
         const there = new Memory({ store: storage.store(), recall: { latencyMs: 30_000 } });
-        await turnOn(here, 'ann', 'c1', 'I was charged twice for order 42', 'I reversed the duplicate charge on INV-42.');
+        await turnOn(
+          here,
+          'ann',
+          'c1',
+          'I was charged twice for order 42',
+          'I reversed the duplicate charge on INV-42.',
+        );
         expect(await turnOn(here, 'ann', 'c2', 'Did you fix my double charge?', 'Yes.')).toContain('INV-42');
         await turnOn(there, 'ann', 'c3', 'My parcel went to the wrong address', 'The courier reroutes parcel P-77.');
         expect(await turnOn(here, 'ann', 'c4', 'Where is my parcel now?', 'On its way.')).toContain('P-77');
         await there.forget('ann');
-        expect(await turnOn(here, 'ann', 'c5', 'Where is my parcel, and my double charge?', 'Which order?')).toBe('desk');
+        expect(await turnOn(here, 'ann', 'c5', 'Where is my parcel, and my double charge?', 'Which order?')).toBe(
+          'desk',
+        );
       },
     );
 
     it('Memory on this store: forget leaves nothing to recall, in the store or in this process', async () => {
       const memory = new Memory({ store: s, recall: { latencyMs: 30_000 } });
-      await turnOn(memory, 'ann', 'c1', 'I was charged twice for order 42', 'I reversed the duplicate charge on INV-42.');
+      await turnOn(
+        memory,
+        'ann',
+        'c1',
+        'I was charged twice for order 42',
+        'I reversed the duplicate charge on INV-42.',
+      );
       expect(await turnOn(memory, 'ann', 'c2', 'Did you fix my double charge?', 'Yes.')).toContain('INV-42');
       await memory.forget('ann');
       await turnOn(memory, 'ann', 'c3', 'Hello, I have a new account', 'Welcome.');
-      expect(await turnOn(memory, 'ann', 'c4', 'Did you fix my double charge?', 'Which order?')).not.toContain('INV-42');
+      expect(await turnOn(memory, 'ann', 'c4', 'Did you fix my double charge?', 'Which order?')).not.toContain(
+        'INV-42',
+      );
       expect(await storage.holds('INV-42')).toBe(false);
     });
   });
