@@ -6,6 +6,8 @@
  *    the defaults (top 3 by the store's full-text index, then the message before and after each hit).
  *    Floor: the same full-text match done by hand on a bare table (SQLite FTS5 on the texts alone;
  *    PostgreSQL a GIN-indexed tsvector column), same rows, same query.
+ *    And Memory's own index of the resource in this process (what a turn does with it: the store's
+ *    message version, then search and reads around in memory).
  * 2. What memory adds to a turn: an agent on a scripted model that answers in 20 ms, without memory
  *    and with memory on SQLite (10k messages stored for the resource), median of TURNS turns each.
  * 3. Bytes stored per message (SQLite pages, PostgreSQL relation sizes), without and with 256-float vectors.
@@ -17,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Agent, type MemoryMessage, type MemoryStore } from '@skein/core';
+import { Agent, LexicalIndex, type MemoryMessage, type MemoryStore } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
 import { Memory } from '@skein/memory';
 import { PostgresMemoryStore } from '@skein/session-postgres';
@@ -107,14 +109,19 @@ try {
     const floorQuery = floorDb.prepare('SELECT rowid, text FROM f WHERE f MATCH ? ORDER BY rank LIMIT 3');
     const recall = await timeAll((terms) => recallOnce(store, terms));
     const floor = await timeAll(async (terms) => floorQuery.all(terms.map((t) => `"${t}"`).join(' OR ')));
-    rows.push([
-      'sqlite',
-      size,
-      recall.p50.toFixed(2),
-      recall.p99.toFixed(2),
-      floor.p50.toFixed(2),
-      floor.p99.toFixed(2),
-    ]);
+    // What Memory does per turn with its index of the resource in this process: the store's message
+    // version (the check that no other writer moved it), then search and reads around, in memory.
+    const index = new LexicalIndex(await store.listMessages('ann'));
+    const cached = await timeAll(async (terms) => {
+      await store.messageVersion?.('ann');
+      const hits = index.search(terms, { limit: 3, excludeThread: 'now' });
+      return hits.map((h) => index.around(h.message.thread, h.message.seq, 1, 1));
+    });
+    for (const [name, r] of [
+      ['sqlite', recall],
+      ['sqlite, index in process', cached],
+    ] as const)
+      rows.push([name, size, r.p50.toFixed(2), r.p99.toFixed(2), floor.p50.toFixed(2), floor.p99.toFixed(2)]);
     floorDb.close();
     await store.close();
 

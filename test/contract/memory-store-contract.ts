@@ -208,5 +208,52 @@ export function memoryStoreContract(under: MemoryStoreUnderTest): void {
       expect(await turn('ann', 'c2', 'Did you fix my double charge?', 'Yes.')).toContain('INV-42');
       expect(await turn('bob', 'c1', 'Did you fix my double charge?', 'Which order?')).toBe('desk');
     });
+
+    /** One turn of an agent on `memory`: the system prompt its model was given. */
+    const turnOn = async (memory: Memory, resource: string, thread: string, prompt: string, answer: string) => {
+      const model = new ScriptedModel([answer]);
+      await new Agent({ model, memory, systemPrompt: 'desk' }).invoke(prompt, { memory: { resource, thread } });
+      return model.requests[0]?.systemPrompt ?? '';
+    };
+
+    it.runIf(under.sharedWriters)(
+      "Memory on this store: another writer's messages and erasure are seen on the next turn (no stale index in this process)",
+      async () => {
+        const here = new Memory({ store: s, recall: { latencyMs: 30_000 } });
+        const there = new Memory({ store: storage.store(), recall: { latencyMs: 30_000 } });
+        await turnOn(
+          here,
+          'ann',
+          'c1',
+          'I was charged twice for order 42',
+          'I reversed the duplicate charge on INV-42.',
+        );
+        expect(await turnOn(here, 'ann', 'c2', 'Did you fix my double charge?', 'Yes.')).toContain('INV-42');
+        await turnOn(there, 'ann', 'c3', 'My parcel went to the wrong address', 'The courier reroutes parcel P-77.');
+        expect(await turnOn(here, 'ann', 'c4', 'Where is my parcel now?', 'On its way.')).toContain('P-77');
+        await there.forget('ann');
+        expect(await turnOn(here, 'ann', 'c5', 'Where is my parcel, and my double charge?', 'Which order?')).toBe(
+          'desk',
+        );
+      },
+    );
+
+    it('Memory on this store: forget leaves nothing to recall, in the store or in this process', async () => {
+      const memory = new Memory({ store: s, recall: { latencyMs: 30_000 } });
+      await turnOn(
+        memory,
+        'ann',
+        'c1',
+        'I was charged twice for order 42',
+        'I reversed the duplicate charge on INV-42.',
+      );
+      expect(await turnOn(memory, 'ann', 'c2', 'Did you fix my double charge?', 'Yes.')).toContain('INV-42');
+      await memory.forget('ann');
+      await turnOn(memory, 'ann', 'c3', 'Hello, I have a new account', 'Welcome.');
+      expect(await turnOn(memory, 'ann', 'c4', 'Did you fix my double charge?', 'Which order?')).not.toContain(
+        'INV-42',
+      );
+      expect(await storage.holds('INV-42')).toBe(false);
+    });
   });
 }

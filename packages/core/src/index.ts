@@ -377,6 +377,7 @@ export {
 export type { OrchestratorTurn } from './memory/orchestrator-memory.js';
 export type { AgentMemory } from './memory/agent-memory.js';
 export { checkMemoryId, isSafeMemoryId } from './memory/memory-target.js';
+export { LexicalIndex } from './memory/lexical-index.js';
 export { rankLexical } from './memory/rank-lexical.js';
 export type { MemoryTarget } from './memory/memory-target.js';
 export type {
@@ -385,6 +386,7 @@ export type {
   MemoryMessage,
   MemorySearchOptions,
   MemoryStore,
+  MemoryVersionChange,
 } from './memory/memory-store.js';
 export type { EmbeddingModel } from './model/embedding-model.js';
 

@@ -24,6 +24,12 @@ export interface RecallOptions {
   messageRange?: number | { before: number; after: number };
   /** Recall that takes longer is skipped for the turn (a `memory_recall_skipped` warning); the turn goes on. Default 200 ms. */
   latencyMs?: number;
+  /**
+   * Lexical recall keeps an index of each resource's messages in this process (for stores that keep a
+   * message version: SQLite), at most this many messages over all resources (least recently used
+   * resources go first). Default 100,000; 0: none, every search goes through the store.
+   */
+  cacheMessages?: number;
 }
 
 /** Observational memory: a background model keeps a short list of facts per resource after each turn. */
@@ -68,6 +74,7 @@ export interface ResolvedMemoryOptions {
         before: number;
         after: number;
         latencyMs: number;
+        cacheMessages: number;
       }
     | undefined;
   observe: { model: Model; maxFacts: number; budget: Budget; instructions: string | undefined } | undefined;
@@ -140,6 +147,7 @@ function resolveRecall(recall: RecallOptions): ResolvedMemoryOptions['recall'] {
     before,
     after,
     latencyMs: count(recall.latencyMs, 'recall.latencyMs', 200, 1),
+    cacheMessages: count(recall.cacheMessages, 'recall.cacheMessages', 100_000),
   };
 }
 

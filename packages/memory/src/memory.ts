@@ -21,6 +21,7 @@ import { type MemoryOptions, type ResolvedMemoryOptions, resolveMemoryOptions } 
 import { type AgentTurn, MemoryTurn, type Prepared, type Resolved, resolveTarget } from './memory-turn.js';
 import { Observer } from './observer.js';
 import { type Capped, capped, type Recalled, recall } from './recall.js';
+import { RecallCache } from './recall-cache.js';
 import { type Said, SeqClock, recordTurn, saidIn } from './record.js';
 import { renderMemory, withMemory } from './render.js';
 import { WorkingMemory, patchOf, toolDescription } from './working-memory.js';
@@ -48,6 +49,7 @@ export class Memory implements AgentMemory {
   readonly #observer: Observer | undefined;
   readonly #turns = new WeakMap<AgentHandle, AgentTurn>();
   readonly #clock = new SeqClock();
+  readonly #cache: RecallCache | undefined;
 
   constructor(options: MemoryOptions = {}) {
     this.#options = resolveMemoryOptions(options);
@@ -56,6 +58,8 @@ export class Memory implements AgentMemory {
     this.#working = wm && new WorkingMemory(this.store, wm.schema);
     this.#embedder = this.#options.recall?.embeddings && new Embedder(this.#options.recall.embeddings);
     this.#observer = this.#options.observe && new Observer(this.#options.observe, this.store);
+    const lexical = this.#options.recall && this.#options.recall.mode !== 'vector';
+    this.#cache = lexical ? new RecallCache(this.store, this.#options.recall?.cacheMessages ?? 0) : undefined;
     this.tools = wm ? [this.#updateTool(wm.toolName, wm.schema)] : [];
   }
 
@@ -88,7 +92,9 @@ export class Memory implements AgentMemory {
   async forget(resource: string): Promise<void> {
     checkMemoryId(resource, 'resource');
     await this.#observer?.idle(resource);
+    this.#cache?.forget(resource);
     await this.store.forget(resource);
+    this.#cache?.forget(resource);
   }
 
   /** Resolves when the background observations (of `resource`, or all) have finished. */
@@ -155,7 +161,10 @@ export class Memory implements AgentMemory {
     const options = this.#options.recall;
     if (!options) return undefined;
     const run = (query: string): Promise<Capped<Recalled>> =>
-      capped(recall(this.store, target.resource, target.thread, query, options, this.#embedder), options.latencyMs);
+      capped(
+        recall(this.store, target.resource, target.thread, query, options, this.#embedder, this.#cache),
+        options.latencyMs,
+      );
     if (target instanceof MemoryTurn) return (target.recalled ??= run(target.task));
     const lastUser = [...messages].reverse().find((m) => m.role === 'user' && messageText(m).trim() !== '');
     return run(lastUser ? messageText(lastUser) : '');
@@ -170,7 +179,15 @@ export class Memory implements AgentMemory {
   }
 
   async #record(target: Resolved, said: readonly Said[], factsKey: string): Promise<void> {
-    await recordTurn(this.store, target.resource, target.thread, said, this.#clock, this.#embedder);
+    const { messages, change } = await recordTurn(
+      this.store,
+      target.resource,
+      target.thread,
+      said,
+      this.#clock,
+      this.#embedder,
+    );
+    this.#cache?.wrote(target.resource, change, messages);
     this.#observer?.schedule(target.resource, factsKey, said);
   }
 

@@ -1,4 +1,5 @@
 import {
+  type LexicalIndex,
   type MemoryHit,
   type MemoryMessage,
   type MemorySearchOptions,
@@ -8,6 +9,7 @@ import {
 import type { Embedder } from './embedder.js';
 import type { ResolvedMemoryOptions } from './memory-options.js';
 import { fuseRanks, rankVector } from './rank.js';
+import type { RecallCache } from './recall-cache.js';
 import { termsOf } from './terms.js';
 
 type Recall = NonNullable<ResolvedMemoryOptions['recall']>;
@@ -18,7 +20,9 @@ export type Recalled = MemoryMessage[][];
 /**
  * Searches the resource's other conversations for `query`: lexically (the store's index, or BM25 in
  * memory), by vector (the store's, or cosine in memory), or both fused by reciprocal rank; then reads
- * `before`/`after` messages around each hit and merges groups that overlap.
+ * `before`/`after` messages around each hit and merges groups that overlap. With a `cache` (and a
+ * store that keeps a message version), lexical search and the messages around hits come from this
+ * process's index of the resource, current with the store.
  */
 export async function recall(
   store: MemoryStore,
@@ -27,18 +31,23 @@ export async function recall(
   query: string,
   options: Recall,
   embedder: Embedder | undefined,
+  cache: RecallCache | undefined,
 ): Promise<Recalled> {
   const search: MemorySearchOptions = { limit: options.topK * 2, excludeThread: thread };
   let all: Promise<MemoryMessage[]> | undefined;
   const everything = (): Promise<MemoryMessage[]> => (all ??= store.listMessages(resource));
   const lists: MemoryHit[][] = [];
+  let index: LexicalIndex | undefined;
   if (options.mode !== 'vector') {
     const terms = termsOf(query);
+    index = await cache?.index(resource);
     if (terms.length > 0)
       lists.push(
-        store.searchText
-          ? await store.searchText(resource, terms, search)
-          : rankLexical(await everything(), terms, search),
+        index
+          ? index.search(terms, search)
+          : store.searchText
+            ? await store.searchText(resource, terms, search)
+            : rankLexical(await everything(), terms, search),
       );
   }
   if (options.mode !== 'lexical' && embedder && query.trim() !== '') {
@@ -51,7 +60,7 @@ export async function recall(
       );
   }
   const hits = lists.length === 1 ? (lists[0] ?? []).slice(0, options.topK) : fuseRanks(lists, options.topK);
-  return groupsAround(store, resource, hits, options);
+  return groupsAround(store, resource, hits, options, index);
 }
 
 async function groupsAround(
@@ -59,13 +68,16 @@ async function groupsAround(
   resource: string,
   hits: readonly MemoryHit[],
   options: Recall,
+  index: LexicalIndex | undefined,
 ): Promise<Recalled> {
+  const around = (m: MemoryMessage): MemoryMessage[] | Promise<MemoryMessage[]> => {
+    const held = index?.around(m.thread, m.seq, options.before, options.after) ?? [];
+    return held.length > 0 ? held : store.readAround(resource, m.thread, m.seq, options.before, options.after);
+  };
   const groups =
     options.before === 0 && options.after === 0
       ? hits.map((h) => [h.message])
-      : await Promise.all(
-          hits.map((h) => store.readAround(resource, h.message.thread, h.message.seq, options.before, options.after)),
-        );
+      : await Promise.all(hits.map((h) => around(h.message)));
   const seen = new Set<string>();
   const merged: Recalled = [];
   for (const group of groups) {

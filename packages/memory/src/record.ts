@@ -1,4 +1,4 @@
-import { type MemoryMessage, type MemoryStore, type Message, nowIso } from '@skein/core';
+import { type MemoryMessage, type MemoryStore, type MemoryVersionChange, type Message, nowIso } from '@skein/core';
 import type { Embedder } from './embedder.js';
 
 /** One thing said in a turn, as memory keeps it. */
@@ -27,7 +27,8 @@ export class SeqClock {
 
 /**
  * Stores what was said in a turn: each message embedded once, here (when an embedder is given),
- * then written in one `putMessages`. A wrong embedding throws before anything is written.
+ * then written in one `putMessages`. A wrong embedding throws before anything is written. Gives the
+ * messages stored and how the write moved the store's message version (stores that keep one).
  */
 export async function recordTurn(
   store: MemoryStore,
@@ -36,8 +37,8 @@ export async function recordTurn(
   said: readonly Said[],
   clock: SeqClock,
   embedder: Embedder | undefined,
-): Promise<MemoryMessage[]> {
-  if (said.length === 0) return [];
+): Promise<{ messages: MemoryMessage[]; change: MemoryVersionChange | undefined }> {
+  if (said.length === 0) return { messages: [], change: undefined };
   const vectors = embedder ? await embedder.embed(said.map((s) => s.text)) : undefined;
   const at = nowIso();
   const messages = said.map(
@@ -50,6 +51,6 @@ export async function recordTurn(
       ...(vectors?.[i] ? { embedding: vectors[i] } : {}),
     }),
   );
-  await store.putMessages(resource, messages);
-  return messages;
+  const change = await store.putMessages(resource, messages);
+  return { messages, change: change ?? undefined };
 }

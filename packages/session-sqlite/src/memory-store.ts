@@ -7,13 +7,15 @@ import {
   type MemoryMessage,
   type MemorySearchOptions,
   type MemoryStore,
+  type MemoryVersionChange,
   nowIso,
-  rankLexical,
 } from '@skein/core';
 import { openDatabase } from './database.js';
 import { toSessionError } from './errors.js';
-import { ensureMemorySchema, hasMemoryTables, loadVectors, ownerToken } from './memory-schema.js';
-import { CANDIDATES, COLUMNS, M_COLUMNS, type Row, toBlob, toMessage } from './memory-rows.js';
+import { ensureMemorySchema, hasMemoryTables, hasMessageVersions, loadVectors, ownerToken } from './memory-schema.js';
+import { bumpVersion, readVersion } from './memory-versions.js';
+import { COLUMNS, type Row, toBlob, toMessage } from './memory-rows.js';
+import { newestRanked } from './memory-search.js';
 import { resolveSqliteOptions, type ResolvedSqliteOptions, type SqliteSessionRepositoryOptions } from './options.js';
 
 /** Options of {@link SqliteMemoryStore}: the database file (the sessions' own, or another). */
@@ -35,6 +37,8 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly #options: ResolvedSqliteOptions;
   #db: BetterSqlite3.Database | undefined;
   #vectors = false;
+  /** False for a read-only file written before messages had versions. */
+  #versioned = false;
   /** Statements prepared once per connection, by their SQL. */
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
 
@@ -54,6 +58,7 @@ export class SqliteMemoryStore implements MemoryStore {
         return undefined;
       }
       db.pragma('secure_delete = ON');
+      this.#versioned = hasMessageVersions(db);
     } catch (error) {
       db.close();
       throw error;
@@ -130,7 +135,7 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  async putMessages(resource: string, messages: readonly MemoryMessage[]): Promise<void> {
+  async putMessages(resource: string, messages: readonly MemoryMessage[]): Promise<MemoryVersionChange | undefined> {
     checkMemoryId(resource, 'resource');
     for (const m of messages) checkMemoryId(m.thread, 'thread');
     const owner = ownerToken(resource);
@@ -142,13 +147,27 @@ export class SqliteMemoryStore implements MemoryStore {
           `INSERT INTO skein_memory_messages (resource, owner, thread, seq, role, text, at, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (resource, thread, seq) DO UPDATE SET role = excluded.role, text = excluded.text, at = excluded.at, embedding = excluded.embedding`,
         );
-        db.transaction(() => {
+        // The version before and after, in the write's transaction: no other writer's change falls between.
+        return db.transaction(() => {
+          const before = this.#version(db, resource);
           for (const m of messages)
             put.run(resource, owner, m.thread, m.seq, m.role, m.text, m.at, m.embedding ? toBlob(m.embedding) : null);
+          if (before === undefined || messages.length === 0) return undefined;
+          return { before, after: bumpVersion((sql) => this.#st(db, sql), resource) };
         })();
       },
       undefined,
     );
+  }
+
+  async messageVersion(resource: string): Promise<number | undefined> {
+    checkMemoryId(resource, 'resource');
+    return this.#run('reading memory', (db) => this.#version(db, resource), undefined);
+  }
+
+  /** The resource's message version; `undefined` when this file keeps none. */
+  #version(db: BetterSqlite3.Database, resource: string): number | undefined {
+    return this.#versioned ? readVersion((sql) => this.#st(db, sql), resource) : undefined;
   }
 
   async listMessages(resource: string): Promise<MemoryMessage[]> {
@@ -198,32 +217,7 @@ export class SqliteMemoryStore implements MemoryStore {
     if (matches.length === 0) return [];
     return this.#run(
       'searching memory',
-      (db) => {
-        // Per term, its newest matches, unranked by the index: FTS5's bm25() counts every row of each
-        // term in the whole table (it grows with history); BM25 over the candidates ranks them instead.
-        // CROSS JOIN keeps the candidates the outer loop (else SQLite scans every row of the resource).
-        const newest = this.#st(
-          db,
-          `SELECT m.id AS id, ${M_COLUMNS} FROM (
-               SELECT rowid AS id FROM skein_memory_fts WHERE skein_memory_fts MATCH ? ORDER BY rowid DESC LIMIT ${CANDIDATES}) c
-             CROSS JOIN skein_memory_messages m ON m.id = c.id
-             WHERE m.resource = ? AND m.thread <> ?`,
-        );
-        const byId = new Map<number, Row>();
-        for (const match of matches)
-          for (const row of newest.all(match, resource, options.excludeThread ?? '') as (Row & { id: number })[])
-            byId.set(row.id, row);
-        // Newest first (ranking keeps that order among equal scores); a vector is read only for a hit.
-        const rowOf = new Map<MemoryMessage, Row>();
-        for (const id of [...byId.keys()].sort((a, b) => b - a)) {
-          const row = byId.get(id) as Row;
-          rowOf.set(toMessage(row.embedding ? { ...row, embedding: null } : row), row);
-        }
-        return rankLexical([...rowOf.keys()], terms, options).map((hit) => {
-          const row = rowOf.get(hit.message) as Row;
-          return row.embedding ? { message: toMessage(row), score: hit.score } : hit;
-        });
-      },
+      (db) => newestRanked((sql) => this.#st(db, sql), resource, matches, terms, options),
       [],
     );
   }
@@ -272,6 +266,8 @@ export class SqliteMemoryStore implements MemoryStore {
         db.transaction(() => {
           this.#st(db, 'DELETE FROM skein_memory_docs WHERE resource = ?').run(resource);
           this.#st(db, 'DELETE FROM skein_memory_messages WHERE resource = ?').run(resource);
+          // Its version goes back to 0 (none); the clock keeps its place, so no other old version comes back.
+          this.#st(db, 'DELETE FROM skein_memory_versions WHERE resource = ?').run(resource);
         })();
         // Merge the index's segments (dropping what was deleted), then copy the WAL back with its pages zeroed.
         this.#st(db, "INSERT INTO skein_memory_fts (skein_memory_fts) VALUES ('optimize')").run();

@@ -29,6 +29,15 @@ export interface MemoryHit {
   score: number;
 }
 
+/**
+ * What a write did to a resource's message version (stores that keep one): the version just before it
+ * and the one it left, read in the write's own transaction.
+ */
+export interface MemoryVersionChange {
+  before: number;
+  after: number;
+}
+
 /** What a search is limited to. */
 export interface MemorySearchOptions {
   /** At most this many hits. */
@@ -55,8 +64,17 @@ export interface MemoryStore {
   writeDocument(resource: string, key: string, value: JsonObject, expected: number): Promise<boolean>;
   /** Every document of a resource, by key. */
   listDocuments(resource: string): Promise<MemoryDocument[]>;
-  /** Stores messages; one with a (thread, seq) already stored replaces it everywhere (indexes too). */
-  putMessages(resource: string, messages: readonly MemoryMessage[]): Promise<void>;
+  /**
+   * Stores messages; one with a (thread, seq) already stored replaces it everywhere (indexes too).
+   * A store with `messageVersion` returns how the write moved it.
+   */
+  putMessages(resource: string, messages: readonly MemoryMessage[]): Promise<MemoryVersionChange | void>;
+  /**
+   * The version of the resource's messages: it changes with every write or erasure of them, by any
+   * writer (another process too), and never comes back to an earlier value. Absent: `Memory` keeps
+   * no index of its own for the store (nor when it gives `undefined`) and searches through it every turn.
+   */
+  messageVersion?(resource: string): Promise<number | undefined>;
   /** Every message of a resource, by thread then seq. */
   listMessages(resource: string): Promise<MemoryMessage[]>;
   /** The `before` messages before `seq` and the `after` after it in `thread`, with the one at `seq`, in order. */

@@ -1,7 +1,7 @@
 import type { MemoryHit, MemoryMessage, MemorySearchOptions } from './memory-store.js';
 
 /** A light stemmer for ranking ("charged", "charges" and "charge" meet at "charg"). */
-function stem(word: string): string {
+export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
   for (const suffix of ['ations', 'ation', 'ings', 'ing', 'edly', 'ed', 'ies', 'es', 'ly', 's', 'e']) {
     if (word.endsWith(suffix) && word.length - suffix.length >= 3) return word.slice(0, -suffix.length);
@@ -9,7 +9,18 @@ function stem(word: string): string {
   return word;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** The words of a text, as ranking counts them. */
+export const WORD = /[\p{L}\p{N}]+/gu;
+
+/** A term's inverse document frequency in BM25: `df` of `docs` messages hold it. */
+export function bm25Idf(df: number, docs: number): number {
+  return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+}
+
+/** One term's BM25 score (k1 1.2, b 0.75) in one message: `n` occurrences in a message of `length` words, `avg` words per message. */
+export function bm25(idf: number, n: number, length: number, avg: number): number {
+  return (idf * n * 2.2) / (n + 1.2 * (0.25 + (0.75 * length) / avg));
+}
 
 /** A message's length in words and how often each wanted stem occurs in it. */
 function countIn(
@@ -31,7 +42,7 @@ function countIn(
 /**
  * Ranks `messages` for `terms` with BM25 (k1 1.2, b 0.75) over these messages, best first: the
  * lexical search of stores without an index of their own (in memory, files, S3), and the ranking of
- * the candidates an index found (SQLite).
+ * the candidates an index found (SQLite, PostgreSQL). `LexicalIndex` ranks the same way, kept in memory.
  */
 export function rankLexical(
   messages: readonly MemoryMessage[],
@@ -51,10 +62,7 @@ export function rankLexical(
   const hits: MemoryHit[] = [];
   for (const { m, length, tf } of docs) {
     let score = 0;
-    for (const [w, n] of tf) {
-      const idf = Math.log(1 + (docs.length - (df.get(w) ?? 0) + 0.5) / ((df.get(w) ?? 0) + 0.5));
-      score += (idf * n * 2.2) / (n + 1.2 * (0.25 + (0.75 * length) / avg));
-    }
+    for (const [w, n] of tf) score += bm25(bm25Idf(df.get(w) ?? 0, docs.length), n, length, avg);
     if (score > 0) hits.push({ message: m, score });
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, options.limit);
