@@ -63,8 +63,8 @@ export function evaluationsPanel(target: TargetInfo, href: (conversationId: stri
       ? `Compared with run ${d.previous}: fixed: ${list(d.fixed)}; newly failing: ${list(d.newlyFailing)}; worse on some scorer: ${list(d.regressions)}; better: ${list(d.improvements)}.`
       : 'No previous run to compare with.';
     const rows = shown.summary.cases.map((row) => {
-      const links = row.sessionIds.map((id) =>
-        el('a', { href: href(id) }, row.sessionIds.length > 1 ? id : 'open run'),
+      const links = row.sessionIds.map((id, i) =>
+        el('a', { href: href(id), 'aria-label': `open run ${i + 1} of ${row.id}` }, `open run ${i + 1}`),
       );
       return el(
         'tr',
