@@ -106,7 +106,9 @@ describe('skein studio on the support desk', () => {
   it("evaluations: the desk's eval set run from the page, per case pass/fail with reasons and a link to its run, then compared with the previous run", async () => {
     await page.goto(`${studio.url}/#/graphs/desk/ev-1`);
     await page.locator('#run-evals').waitFor();
+    const started = performance.now();
     await runEvals(page, 'graph');
+    console.log(`[studio] the desk's 12 graph cases run from the page: ${(performance.now() - started).toFixed(0)} ms`);
     expect(await page.locator('#eval-status').innerText()).toMatch(/^Evaluation \S+ finished/);
     const rows = page.locator('#eval-results tbody tr');
     expect(await rows.count()).toBe(12);
