@@ -29,6 +29,7 @@ async function evalSetOf(ctx: ServerContext, route: TargetRoute): Promise<EvalSe
   );
 }
 
+/** `POST /v1/{kind}/{name}/evals`: runs the target's eval set for the principal; 201 with the stored run. */
 export async function postEvals(ctx: ServerContext, c: Context): Promise<Response> {
   const route = await targetRoute(ctx, c, 'evaluate');
   const body = parseWith(evalRunBodySchema, await readJsonBody(c.req.raw, ctx.limits), 'body');
@@ -40,6 +41,7 @@ export async function postEvals(ctx: ServerContext, c: Context): Promise<Respons
   return c.json({ run: await runEvalSet(ctx, route, set, only) }, 201);
 }
 
+/** `GET /v1/{kind}/{name}/evals`: the principal's last runs of the target, oldest first. */
 export async function getEvals(ctx: ServerContext, c: Context): Promise<Response> {
   const route = await targetRoute(ctx, c, 'evaluations');
   await evalSetOf(ctx, route);

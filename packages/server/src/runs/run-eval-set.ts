@@ -14,7 +14,7 @@ import { closeCaseConversation, openCaseConversation } from '../store/eval-conve
 import { readEvalRuns, writeEvalRun, type EvalChanges, type EvalRunRecord } from '../store/eval-runs.js';
 
 /** Which cases a request asks for: any of these tags, any of these ids (both: either). */
-export interface EvalOnly {
+interface EvalOnly {
   tags?: string[];
   cases?: string[];
 }
