@@ -2,9 +2,11 @@
  * The support desk for `skein studio` (`npm run studio`): the desk as a graph, a swarm and one
  * agent, each a factory on the session manager the studio gives it. The shop's data (orders,
  * refunds) lives in `SKEIN_DESK_DIR` (default ./.skein/desk); the models are the desk's (a real
- * provider when its credentials are set, else the scripted ones).
+ * provider when its credentials are set, else the scripted ones). The page runs the desk's eval set
+ * against each target.
  */
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { StudioTargets } from '@skein/studio';
 import { pickDeskModels } from './desk-models.js';
 import { DeskStore } from './desk-store.js';
@@ -23,5 +25,7 @@ export default async function deskStudio(): Promise<StudioTargets> {
     graphs: { desk: ({ sessionManager }) => buildDeskGraph({ ...parts, sessionManager }) },
     swarms: { desk: ({ sessionManager }) => buildDeskSwarm({ ...parts, sessionManager }) },
     agents: { desk: ({ sessionManager }) => buildDeskAgent({ ...parts, sessionManager }) },
+    // The desk's eval set (evals/cases.jsonl, the module `skein eval run` runs), run from each page.
+    evals: fileURLToPath(new URL('../evals/evaluation.ts', import.meta.url)),
   };
 }

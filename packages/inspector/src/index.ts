@@ -1,5 +1,6 @@
 export { runCli } from './cli/run-cli.js';
 export type { CliIo } from './cli/cli-io.js';
+export { loadEvaluation } from './cli/eval-module.js';
 export { openStore } from './store/open-store.js';
 export { openFileStore } from './store/file-store.js';
 export { openS3Store, parseS3Url, s3ConfigFromEnv } from './store/s3-store.js';

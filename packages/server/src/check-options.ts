@@ -20,6 +20,7 @@ const KNOWN = [
   'inputGuardrails',
   'runOptions',
   'onError',
+  'evals',
 ];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -80,7 +81,7 @@ export function checkOptions(options: ServerOptions): {
     throw new ConfigurationError(
       "createServer: sessions must be (sessionId) => SessionManager, e.g. (id) => new FileSessionManager({ sessionId: id, storageDir: './sessions' }).",
     );
-  for (const key of ['authorize', 'authorizeAnswer', 'runOptions', 'onError'] as const)
+  for (const key of ['authorize', 'authorizeAnswer', 'runOptions', 'onError', 'evals'] as const)
     if (options[key] !== undefined && typeof options[key] !== 'function')
       throw new ConfigurationError(`createServer: ${key} must be a function.`);
   checkGuardrailOptions({ inputGuardrails: options.inputGuardrails }, 'createServer:');

@@ -6,6 +6,7 @@ export type { StopOptions } from './stop.js';
 export { DEFAULT_LIMITS } from './options.js';
 export type {
   AgentFactory,
+  EvalSet,
   FactoryContext,
   Limits,
   MultiAgentFactory,

@@ -11,7 +11,18 @@ import type {
   SessionManager,
 } from '@skein/core';
 
+import type { EvaluateOptions } from '@skein/evals';
+
 export type { Principal } from '@skein/core';
+
+/**
+ * What the evals routes run: `evaluate()`'s cases, scorers and run options. The target, where runs
+ * are stored and where results go are the server's (the target routed, the server's store).
+ */
+export type EvalSet = Pick<
+  EvaluateOptions,
+  'cases' | 'scorers' | 'filter' | 'name' | 'concurrency' | 'repeats' | 'passAtK' | 'budget'
+>;
 
 /** What a factory gets to build the instance that runs one turn. */
 export interface FactoryContext {
@@ -49,7 +60,11 @@ export type ServerAction =
   /** `GET .../history` and `GET .../history/{step}`: read a graph's or swarm's steps. */
   | 'history'
   /** `POST .../fork`: a new conversation of the same principal from a step (the source is only read). */
-  | 'fork';
+  | 'fork'
+  /** `POST /v1/{kind}/{name}/evals`: run the target's eval set; its cases become the principal's conversations. */
+  | 'evaluate'
+  /** `GET /v1/{kind}/{name}/evals`: the principal's past eval runs of the target. */
+  | 'evaluations';
 
 /** The routed request `authorize` decides on: never re-parse the URL, it may be percent-encoded. */
 export interface RouteInfo {
@@ -57,7 +72,7 @@ export interface RouteInfo {
   /** The `{kind}` segment as routed (an unknown kind is answered 404 after `authorize`). */
   kind: string;
   name: string;
-  /** The `{id}` segment as routed (checked after `authorize`); for `agui` the body's `threadId`; absent for `list`. */
+  /** The `{id}` segment as routed (checked after `authorize`); for `agui` the body's `threadId`; absent for `list` and the evals routes. */
   conversationId?: string;
 }
 
@@ -132,6 +147,12 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** Options of each turn's `invoke` (e.g. a per-conversation `RunBudget`). Default none. */
   runOptions?: (context: FactoryContext) => RunOptions | Promise<RunOptions>;
+  /**
+   * The eval set of a target (`@skein/evals`' cases and scorers), or `undefined` when it has none:
+   * `POST /v1/{kind}/{name}/evals` runs it against the target, each case a conversation of the
+   * principal, and keeps the run (see the README). Default: no target has one (404 `no-eval-set`).
+   */
+  evals?: (target: { kind: TargetKind; name: string }) => EvalSet | undefined | Promise<EvalSet | undefined>;
   /** Receives errors the server answered with a 500 (the response itself tells nothing). Default: `console.error`. */
   onError?: (error: unknown, where: string) => void;
 }

@@ -7,7 +7,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AgentFactory, MultiAgentFactory } from '@skein/server';
+import type { AgentFactory, EvalSet, MultiAgentFactory } from '@skein/server';
 import { studioError } from './studio-errors.js';
 
 /** What a studio module declares: factories by name, as `createServer` takes them. */
@@ -15,6 +15,12 @@ export interface StudioTargets {
   agents?: Record<string, AgentFactory>;
   graphs?: Record<string, MultiAgentFactory>;
   swarms?: Record<string, MultiAgentFactory>;
+  /**
+   * The eval set the page runs against each target: the path (relative to `cwd`) of a module that
+   * `skein eval run` runs (the options of `evaluate()`, or a function returning them; its target,
+   * `out` and `sessions` are replaced by the studio's), or the cases and scorers themselves.
+   */
+  evals?: string | EvalSet;
 }
 
 const KINDS = ['agents', 'graphs', 'swarms'] as const;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ConfigurationError } from '@skein/core';
 import { ScriptedModel } from '@skein/core/testing';
+import { trajectory } from '@skein/evals';
 import { GraphBuilder } from '@skein/graph';
 import { startStudio, type RunningStudio, type StudioTargets } from './index.js';
 
@@ -54,8 +55,9 @@ describe('startStudio', () => {
           edges: [{ from: 'first', to: 'second', conditional: false, join: false }],
           entryPoints: ['first'],
         },
+        evals: false,
       },
-      { kind: 'agents', name: 'solo', shape: null },
+      { kind: 'agents', name: 'solo', shape: null, evals: false },
     ]);
     const sent = await fetch(`${studio.url}/v1/graphs/pair/conversations/c1/messages`, {
       method: 'POST',
@@ -83,6 +85,43 @@ describe('startStudio', () => {
       expect(bad.status, id).toBe(400);
     }
   });
+
+  it("runs the module's eval set against a target through the server's evals routes, runs kept in the store", async () => {
+    const store = `sqlite:${join(dir, 'evals.db')}`;
+    const module: StudioTargets = {
+      ...targets,
+      evals: {
+        cases: [
+          { id: 'both', input: 'go', expect: { trajectory: { nodes: ['first', 'second'] } } },
+          { id: 'only-first', input: 'go', expect: { trajectory: { nodes: ['first'] } } },
+        ],
+        scorers: [trajectory()],
+      },
+    };
+    let running = await startStudio({ module, store });
+    const listed = (await (await fetch(`${running.url}/studio/targets`)).json()) as { targets: { evals: boolean }[] };
+    expect(listed.targets.map((t) => t.evals)).toEqual([true, true]);
+    const ran = await fetch(`${running.url}/v1/graphs/pair/evals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(ran.status).toBe(201);
+    const { run } = (await ran.json()) as { run: { id: string; summary: { cases: { id: string; status: string }[] } } };
+    expect(run.summary.cases.map((c) => [c.id, c.status])).toEqual([
+      ['both', 'passed'],
+      ['only-first', 'failed'],
+    ]);
+    await running.close();
+    // A restart keeps the runs (they are in the store): the page's "previous run" is still there.
+    running = await startStudio({ module, store });
+    try {
+      const runs = (await (await fetch(`${running.url}/v1/graphs/pair/evals`)).json()) as { runs: { id: string }[] };
+      expect(runs.runs.map((r) => r.id)).toEqual([run.id]);
+    } finally {
+      await running.close();
+    }
+  }, 60_000);
 
   it('says what a module must export, and which stores it opens', async () => {
     const none = join(dir, 'none.mjs');

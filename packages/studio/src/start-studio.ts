@@ -3,9 +3,11 @@
  * store the options name), and the studio page beside the server's routes. The page talks to the
  * server's public routes only; the studio adds its page, its script, `GET /studio/targets` (what
  * the module declares, and each graph's shape) and `GET /studio/inspect/{conversationId}` (the
- * inspector's page for a conversation).
+ * inspector's page for a conversation). The module's eval set, when it has one, is run by the
+ * server's `POST /v1/{kind}/{name}/evals` (runs kept in the same store).
  */
 import { createServer, serve } from '@skein/server';
+import { loadEvalSet } from './load-eval-set.js';
 import { loadTargets, type StudioTargets } from './load-targets.js';
 import { DEFAULT_STORE, openSessions, type StudioStore } from './open-sessions.js';
 import { STUDIO_CSP, STUDIO_HTML, buildAssets } from './page-assets.js';
@@ -45,7 +47,9 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
   const { sessions, where, inspect } = await openSessions(options.store ?? DEFAULT_STORE, cwd);
   const inspector = inspectRoute(inspect);
   const [infos, assets] = await Promise.all([describeTargets(targets), buildAssets()]);
-  const app = createServer({ ...targets, sessions });
+  const { evals, ...served } = targets;
+  const evalSet = typeof evals === 'string' ? await loadEvalSet(evals, cwd) : evals;
+  const app = createServer({ ...served, sessions, ...(evalSet ? { evals: () => evalSet } : {}) });
   const page = (): Response =>
     new Response(STUDIO_HTML, {
       headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': STUDIO_CSP },

@@ -2,7 +2,9 @@
  * The studio in Debian's chromium, on the support desk (scripted models), as a developer uses it:
  * keyboard only. A refund over the limit waits; it is approved with a note in place; the step slider
  * goes back to the triage step; a fork with an edited triage result runs the billing route live.
- * axe-core finds nothing serious or critical; no request leaves 127.0.0.1; no console error.
+ * The desk's eval set runs from the page (pass/fail, reasons, each case's run one link away), and
+ * again, compared with the first run. axe-core finds nothing serious or critical; no request leaves
+ * 127.0.0.1; no console error.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,11 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   axeViolations,
   launchChromium,
+  tabTo,
   watchPage,
   type PageWatch,
 } from '../../../examples/support-desk/src/web/test-support/browser.js';
 import { startDeskStudio, type StudioProcess } from './test-support/studio-process.js';
-import { answerWith, forkWith, nodeState, rewindTo, sendMessage } from './test-support/studio-steps.js';
+import { answerWith, forkWith, nodeState, rewindTo, runEvals, sendMessage } from './test-support/studio-steps.js';
 
 let dir: string;
 let studio: StudioProcess;
@@ -99,4 +102,39 @@ describe('skein studio on the support desk', () => {
     expect(watch.errors).toEqual([]);
     expect(watch.offOrigin).toEqual([]);
   }, 120_000);
+
+  it("evaluations: the desk's eval set run from the page, per case pass/fail with reasons and a link to its run, then compared with the previous run", async () => {
+    await page.goto(`${studio.url}/#/graphs/desk/ev-1`);
+    await page.locator('#run-evals').waitFor();
+    const started = performance.now();
+    await runEvals(page, 'graph');
+    console.log(`[studio] the desk's 12 graph cases run from the page: ${(performance.now() - started).toFixed(0)} ms`);
+    expect(await page.locator('#eval-status').innerText()).toMatch(/^Evaluation \S+ finished/);
+    const rows = page.locator('#eval-results tbody tr');
+    expect(await rows.count()).toBe(12);
+    expect(await page.locator('#eval-summary').innerText()).toMatch(/^Run \S+: \d+ of 12 cases passed, \d+ failed/);
+    expect(await page.locator('#eval-changes').innerText()).toMatch(/No previous run/);
+    const billing = page.locator('#eval-results tbody tr', { hasText: 'graph-billing-double-charge' });
+    expect(await billing.locator('td').nth(0).innerText()).toMatch(/^(pass|FAIL)/);
+    expect(await billing.locator('.reasons').innerText()).toMatch(/trajectory: /);
+    const first = (await page.locator('#eval-summary').innerText()).split(':')[0];
+
+    await runEvals(page, 'graph');
+    const changes = await page.locator('#eval-changes').innerText();
+    expect(changes).toMatch(/^Compared with run \S+: fixed: .*; newly failing: .*;/);
+    expect(changes).toContain(first?.replace(/^Run /, '') ?? 'missing');
+
+    // Each case's run is a conversation of the studio: its link opens it (keyboard only).
+    const href = (await billing.locator('a').getAttribute('href')) ?? '';
+    expect(href).toMatch(/^#\/graphs\/desk\/eval-\S+\.graph-billing-double-charge\.r0$/);
+    await tabTo(page, `#eval-results a[href="${href}"]`, 120);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.hash === href);
+    await expect.poll(() => page.locator('#chat').innerText()).toContain('I was charged twice for order 42');
+
+    const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious).toEqual([]);
+    expect(watch.offOrigin).toEqual([]);
+    expect(watch.errors).toEqual([]);
+  }, 300_000);
 });

@@ -13,6 +13,8 @@ export interface TargetInfo {
   kind: 'agents' | 'graphs' | 'swarms';
   name: string;
   shape: GraphShape | null;
+  /** The module has an eval set the page can run against it (`POST /v1/{kind}/{name}/evals`). */
+  evals: boolean;
 }
 
 const hasMermaid = (v: unknown): v is { toMermaid(): string } =>
@@ -20,12 +22,13 @@ const hasMermaid = (v: unknown): v is { toMermaid(): string } =>
 
 /** Every target of `targets`, graphs first, each with its shape. */
 export async function describeTargets(targets: StudioTargets): Promise<TargetInfo[]> {
+  const evals = targets.evals !== undefined;
   const repository = new InMemorySessionRepository();
   const infos: TargetInfo[] = [];
   for (const kind of ['graphs', 'swarms', 'agents'] as const) {
     for (const [name, factory] of Object.entries(targets[kind] ?? {})) {
       if (kind === 'agents') {
-        infos.push({ kind, name, shape: null });
+        infos.push({ kind, name, shape: null, evals });
         continue;
       }
       const sessionManager = new RepositorySessionManager({ sessionId: `studio-shape-${name}`, repository });
@@ -36,7 +39,7 @@ export async function describeTargets(targets: StudioTargets): Promise<TargetInf
         sessionManager,
       };
       const built: unknown = await factory(context);
-      infos.push({ kind, name, shape: hasMermaid(built) ? shapeFromMermaid(built.toMermaid()) : null });
+      infos.push({ kind, name, shape: hasMermaid(built) ? shapeFromMermaid(built.toMermaid()) : null, evals });
     }
   }
   return infos;

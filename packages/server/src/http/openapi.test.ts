@@ -61,6 +61,8 @@ describe('GET /openapi.json', () => {
         'DELETE /v1/{kind}/{name}/conversations/{id}',
         'GET /v1/{kind}/{name}/conversations',
         'POST /v1/{kind}/{name}/agui',
+        'POST /v1/{kind}/{name}/evals',
+        'GET /v1/{kind}/{name}/evals',
       ].sort(),
     );
     const post = doc.paths['/v1/{kind}/{name}/conversations/{id}/messages']?.['post'] as {

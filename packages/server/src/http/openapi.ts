@@ -29,6 +29,7 @@ import {
   turnResultSchema,
   uiBodySchema,
 } from './schemas.js';
+import { evalRunBodySchema, evalRunResultSchema, evalRunsSchema } from './eval-schemas.js';
 import {
   forkBodySchema,
   forkResultSchema,
@@ -184,6 +185,28 @@ function routeDocs(): Record<RouteName, MiddlewareHandler[]> {
       }),
       conversation,
       reads('json', forkBodySchema),
+    ],
+    evaluate: [
+      describe(
+        "Run the target's eval set (@skein/evals); each case becomes a conversation of the principal. Answers when done.",
+        {
+          '201': json(
+            evalRunResultSchema,
+            'The run: per case pass/fail and reasons, what changed against the previous run.',
+          ),
+          '400': problem('The body does not fit.'),
+          '404': problem('The target has no eval set (`no-eval-set`).'),
+        },
+      ),
+      reads('param', targetPathSchema),
+      reads('json', evalRunBodySchema),
+    ],
+    evaluations: [
+      describe("The principal's eval runs of the target, oldest first.", {
+        '200': json(evalRunsSchema, 'The runs.'),
+        '404': problem('The target has no eval set (`no-eval-set`).'),
+      }),
+      reads('param', targetPathSchema),
     ],
     list: [
       describe("The principal's conversations with this agent, graph or swarm.", {

@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { ServerContext } from '../server-context.js';
 import { deleteConversation, getConversation, getPending, listConversations, postCancel } from './conversations.js';
 import { postAgui } from './agui.js';
+import { getEvals, postEvals } from './evals.js';
 import { postAnswers, postMessage } from './messages.js';
 import { getStream } from './stream.js';
 import { getHistory, getStepState, postFork } from './time-travel.js';
@@ -26,7 +27,9 @@ export type RouteName =
   | 'list'
   | 'history'
   | 'state'
-  | 'fork';
+  | 'fork'
+  | 'evaluate'
+  | 'evaluations';
 
 /** One route. */
 export interface ServerRoute {
@@ -54,4 +57,6 @@ export const ROUTES: readonly ServerRoute[] = [
   { method: 'DELETE', path: CONV, doc: 'delete', handle: deleteConversation },
   { method: 'GET', path: '/v1/:kind/:name/conversations', doc: 'list', handle: listConversations },
   { method: 'POST', path: '/v1/:kind/:name/agui', doc: 'agui', handle: postAgui },
+  { method: 'POST', path: '/v1/:kind/:name/evals', doc: 'evaluate', handle: postEvals },
+  { method: 'GET', path: '/v1/:kind/:name/evals', doc: 'evaluations', handle: getEvals },
 ];

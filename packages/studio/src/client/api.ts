@@ -15,6 +15,8 @@ export interface TargetInfo {
   kind: 'agents' | 'graphs' | 'swarms';
   name: string;
   shape: Shape | null;
+  /** The module has an eval set to run against it. */
+  evals: boolean;
 }
 
 /** One event of a turn (`@skein/server`'s ServerEvent, read loosely). */

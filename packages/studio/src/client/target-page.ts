@@ -1,11 +1,13 @@
 /**
  * One target's page: the chat (a message or answers streamed through `POST .../messages` and
- * `.../answers`), the graph lit as the run goes, the run tree, approvals in place, and time travel.
+ * `.../answers`), the graph lit as the run goes, the run tree, approvals in place, time travel, and
+ * evaluations.
  * Everything goes through the server's public routes.
  */
 import { getJson, streamTurn, type TargetInfo, type TurnEvent } from './api.js';
 import { approvalsForm, type Waiting } from './approvals.js';
 import { el } from './dom.js';
+import { evaluationsPanel } from './evaluations.js';
 import { drawGraph, type GraphView, type NodeStatus } from './graph-view.js';
 import { RunTree } from './run-tree.js';
 import { timeTravelPanel } from './time-travel.js';
@@ -98,6 +100,7 @@ export async function renderTarget(
       waiting,
       form,
       ...(travel ? [travel.element] : []),
+      evaluationsPanel(target, (id) => `#/${target.kind}/${target.name}/${encodeURIComponent(id)}`),
     ),
   );
 

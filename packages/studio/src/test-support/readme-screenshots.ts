@@ -2,7 +2,8 @@
  * Makes the README's screenshots from a real run: `skein studio` on the support desk (scripted
  * models) in a temporary directory, Debian's headless chromium, keyboard only: a refund over the
  * limit waits for approval (the graph lit, the approval in place), is approved with a note, the step
- * slider goes back to the triage step, and a fork with "ROUTE: billing" runs the other route. Also
+ * slider goes back to the triage step, and a fork with "ROUTE: billing" runs the other route; the
+ * desk's graph cases are evaluated twice from the Evaluations panel (the second compared). Also
  * prints the time from a message sent to the first node shown running, over five messages.
  * Run: npm run screenshot --workspace @skein/studio   (writes packages/studio/docs/*.png)
  */
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../../../examples/support-desk/src/web/test-support/browser.js';
 import { startDeskStudio } from './studio-process.js';
-import { answerWith, forkWith, rewindTo, sendMessage } from './studio-steps.js';
+import { answerWith, forkWith, rewindTo, runEvals, sendMessage } from './studio-steps.js';
 
 const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'skein-studio-shots-'));
@@ -55,6 +56,12 @@ try {
   console.log(
     `send to first node shown running, 5 new conversations: median ${sorted[2]?.toFixed(0)} ms (min ${sorted[0]?.toFixed(0)}, max ${sorted[4]?.toFixed(0)})`,
   );
+  // Last: the eval cases become conversations, listed (and tabbed through) before the message box.
+  await page.goto(`${studio.url}/#/graphs/desk/evals-1`);
+  await page.locator('#run-evals').waitFor();
+  await runEvals(page, 'graph');
+  await runEvals(page, 'graph');
+  await shoot(page, 'studio-evals');
 } finally {
   await browser.close();
   await studio.stop();

@@ -54,3 +54,13 @@ export async function forkWith(page: Page, result: string): Promise<void> {
   await page.waitForURL(/-fork-/);
   await page.locator('#status', { hasText: /^Turn / }).waitFor({ timeout: 30_000 });
 }
+
+/** Runs the eval set from the Evaluations panel (only the cases tagged `tags`) and waits until it is done. */
+export async function runEvals(page: Page, tags: string): Promise<void> {
+  await tabTo(page, '#eval-tags', 80);
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(tags);
+  await tabTo(page, '#run-evals', 80);
+  await page.keyboard.press('Enter');
+  await page.locator('#eval-status', { hasText: /^(Evaluation \S+ finished|Failed)/ }).waitFor({ timeout: 180_000 });
+}
