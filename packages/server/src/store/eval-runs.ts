@@ -6,10 +6,10 @@
  * at once; a write that meets another writer retries.
  */
 import { createHash } from 'node:crypto';
-import { SessionConflictError, nowIso, type JsonObject, type SessionManager } from '@skein/core';
+import { SessionConflictError, type JsonObject, type SessionManager } from '@skein/core';
 import type { EvalSummary } from '@skein/evals';
 import type { TargetKind } from '../options.js';
-import { closeQuietly, ensureSession, repositoryOf } from './repository-of.js';
+import { closeQuietly, ensureRecord, repositoryOf } from './repository-of.js';
 
 const RUNS_ID = 'skein-server-evals';
 
@@ -85,15 +85,7 @@ export async function writeEvalRun(sessions: Sessions, owner: string, run: EvalR
     const manager = sessions(sessionId);
     try {
       const repo = repositoryOf(manager);
-      await ensureSession(repo, sessionId, 'MULTI_AGENT');
-      if (!(await repo.readMultiAgent(sessionId, RUNS_ID))) {
-        const now = nowIso();
-        await repo
-          .createMultiAgent(sessionId, { id: RUNS_ID, type: RUNS_ID, state: {}, created_at: now, updated_at: now })
-          .catch((error: unknown) => {
-            if (!SessionConflictError.is(error)) throw error;
-          });
-      }
+      await ensureRecord(repo, sessionId, RUNS_ID);
       await repo.putNodeEntry(
         sessionId,
         RUNS_ID,

@@ -6,15 +6,9 @@
  * Entries that arrive together are written together.
  */
 import { createHash } from 'node:crypto';
-import {
-  SessionConflictError,
-  nowIso,
-  type JsonObject,
-  type SessionManager,
-  type SessionRepository,
-} from '@skein/core';
+import { SessionConflictError, type JsonObject, type SessionManager, type SessionRepository } from '@skein/core';
 import type { TargetKind } from '../options.js';
-import { closeQuietly, ensureSession, repositoryOf } from './repository-of.js';
+import { closeQuietly, ensureRecord, repositoryOf } from './repository-of.js';
 
 const INDEX_ID = 'skein-server-index';
 
@@ -112,7 +106,7 @@ async function writeWithRetries(
     try {
       const repo = repositoryOf(manager);
       await repo.beginView?.(sessionId);
-      if (!assumed) await ensureIndex(repo, sessionId);
+      if (!assumed) await ensureRecord(repo, sessionId, INDEX_ID);
       await putEntries(repo, sessionId, entries);
       if (known.size > 10_000) known.clear();
       known.add(sessionId);
@@ -142,18 +136,6 @@ async function putEntries(repo: SessionRepository, sessionId: string, entries: r
   }
   for (const entry of entries)
     await repo.putNodeEntry(sessionId, INDEX_ID, node(entry), entry as unknown as JsonObject);
-}
-
-async function ensureIndex(repo: SessionRepository, sessionId: string): Promise<void> {
-  await ensureSession(repo, sessionId, 'MULTI_AGENT');
-  if (!(await repo.readMultiAgent(sessionId, INDEX_ID))) {
-    const now = nowIso();
-    await repo
-      .createMultiAgent(sessionId, { id: INDEX_ID, type: INDEX_ID, state: {}, created_at: now, updated_at: now })
-      .catch((error: unknown) => {
-        if (!SessionConflictError.is(error)) throw error;
-      });
-  }
 }
 
 /** The conversations of `principal` (deleted ones left out), oldest first. Reads only. */

@@ -52,6 +52,22 @@ export async function ensureSession(
   }
 }
 
+/**
+ * Creates the session (multi-agent) and the server's own record `id` in it (empty state) when they are
+ * not there yet: the home of a principal's index or its eval runs. A record another writer created in
+ * between is fine.
+ */
+export async function ensureRecord(repo: SessionRepository, sessionId: string, id: string): Promise<void> {
+  await ensureSession(repo, sessionId, 'MULTI_AGENT');
+  if (await repo.readMultiAgent(sessionId, id)) return;
+  const now = nowIso();
+  await repo
+    .createMultiAgent(sessionId, { id, type: id, state: {}, created_at: now, updated_at: now })
+    .catch((error: unknown) => {
+      if (!SessionConflictError.is(error)) throw error;
+    });
+}
+
 /** Gives up the manager's claim on its session (its lock or lease), when the store has one. */
 export async function closeQuietly(manager: SessionManager): Promise<void> {
   try {
