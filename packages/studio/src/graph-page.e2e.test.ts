@@ -10,36 +10,24 @@
  * - the inspector's page for the conversation (its timeline, each node's conversation), opened from
  *   the page's link.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchChromium,
-  watchPage,
-  type PageWatch,
-} from '../../../examples/support-desk/src/web/test-support/browser.js';
-import { startDeskStudio, type StudioProcess } from './test-support/studio-process.js';
+import { type PageWatch, watchPage } from '../../../examples/support-desk/src/web/test-support/browser.js';
+import { openDeskStudioPage } from './test-support/desk-studio-page.js';
+import type { StudioProcess } from './test-support/studio-process.js';
 import { forkWith, nodeState, rewindTo, sendMessage } from './test-support/studio-steps.js';
 
-let dir: string;
 let studio: StudioProcess;
-let browser: Browser;
 let page: Page;
 let watch: PageWatch;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'skein-studio-trips-'));
-  [studio, browser] = await Promise.all([startDeskStudio(dir), launchChromium()]);
-  page = await browser.newPage();
-  watch = watchPage(page, studio.url);
+  ({ studio, page, watch, close } = await openDeskStudioPage('skein-studio-trips-'));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await studio?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await close?.();
 });
 
 describe('the studio graph page', () => {

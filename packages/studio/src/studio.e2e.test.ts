@@ -6,38 +6,24 @@
  * again, compared with the first run. axe-core finds nothing serious or critical; no request leaves
  * 127.0.0.1; no console error.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  axeViolations,
-  launchChromium,
-  tabTo,
-  watchPage,
-  type PageWatch,
-} from '../../../examples/support-desk/src/web/test-support/browser.js';
-import { startDeskStudio, type StudioProcess } from './test-support/studio-process.js';
+import { axeViolations, tabTo, type PageWatch } from '../../../examples/support-desk/src/web/test-support/browser.js';
+import { openDeskStudioPage } from './test-support/desk-studio-page.js';
+import type { StudioProcess } from './test-support/studio-process.js';
 import { answerWith, forkWith, nodeState, rewindTo, runEvals, sendMessage } from './test-support/studio-steps.js';
 
-let dir: string;
 let studio: StudioProcess;
-let browser: Browser;
 let page: Page;
 let watch: PageWatch;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'skein-studio-'));
-  [studio, browser] = await Promise.all([startDeskStudio(dir), launchChromium()]);
-  page = await browser.newPage();
-  watch = watchPage(page, studio.url);
+  ({ studio, page, watch, close } = await openDeskStudioPage('skein-studio-'));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await studio?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await close?.();
 });
 
 describe('skein studio on the support desk', () => {
